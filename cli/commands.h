@@ -1,0 +1,11 @@
+/* The tilediff subcommands.  Each returns the process exit status of DESIGN.md:
+ * 0 all agreed, 1 a disagreement was found, 2 bad usage or bad input, 3 internal error. */
+#ifndef TD_CLI_COMMANDS_H
+#define TD_CLI_COMMANDS_H
+
+enum { TD_EXIT_OK = 0, TD_EXIT_FINDING = 1, TD_EXIT_USAGE = 2, TD_EXIT_INTERNAL = 3 };
+
+/* argv[0] is the subcommand name. */
+int td_cmd_cast(int argc, char **argv);
+
+#endif

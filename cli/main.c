@@ -1,0 +1,40 @@
+/* tilediff: differential testing and fuzzing of tiled GPU kernels against their contracts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *usage;
+} td_command;
+
+static const td_command commands[] = {
+    {"cast", td_cmd_cast,
+     "cast VALUE... --to FMT [--from f32|f64] [--rounding rne|rtz] [--overflow inf|sat|nan|wrap] [--ftz] [--bits]"},
+};
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: tilediff COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  tilediff %s\n", commands[i].usage);
+    fprintf(f, "\nexit status: 0 all agreed, 1 disagreement found, 2 bad usage or input, 3 internal error\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return TD_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return TD_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "tilediff: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return TD_EXIT_USAGE;
+}
