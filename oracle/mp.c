@@ -1,0 +1,221 @@
+/* MPFR instantiation of the spec vocabulary (see mp.h). */
+#include "mp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consts.h"
+
+#define CHUNK 64
+
+void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec) {
+    memset(cx, 0, sizeof *cx);
+    cx->prec = prec;
+    mpfr_init2(cx->last_cast_in.x, prec);
+}
+
+void td_mpcx_free(td_mpcx *cx) {
+    for (int c = 0; c < cx->nchunks; c++) {
+        for (int i = 0; i < CHUNK; i++) mpfr_clear(cx->chunks[c][i].x);
+        free(cx->chunks[c]);
+    }
+    free(cx->chunks);
+    mpfr_clear(cx->last_cast_in.x);
+    memset(cx, 0, sizeof *cx);
+}
+
+void td_mpcx_reset(td_mpcx *cx) {
+    cx->used = 0;
+    cx->have_cast_in = 0;
+    cx->undecided_tie = 0;
+}
+
+td_mp td_mp_new(td_mpcx *cx) {
+    int c = cx->used / CHUNK, i = cx->used % CHUNK;
+    if (c == cx->nchunks) {
+        td_mpv **nc = realloc(cx->chunks, (size_t)(cx->nchunks + 1) * sizeof *nc);
+        td_mpv *chunk = malloc(CHUNK * sizeof *chunk);
+        if (!nc || !chunk) {
+            fputs("tilediff: out of memory in the MPFR oracle\n", stderr);
+            abort();
+        }
+        cx->chunks = nc;
+        for (int k = 0; k < CHUNK; k++) mpfr_init2(chunk[k].x, cx->prec);
+        cx->chunks[cx->nchunks++] = chunk;
+    }
+    cx->used++;
+    td_mp r = &cx->chunks[c][i];
+    r->t = 0;
+    return r;
+}
+
+/* Ternary bookkeeping: the result of an operation is exact when the operands are
+ * and MPFR says so; one inexact step on exact operands has a known direction. */
+static int tern(int t_in, int ternary) {
+    if (t_in) return 2;
+    return ternary == 0 ? 0 : (ternary > 0 ? 1 : -1);
+}
+
+td_mp td_mp_exact(td_mpcx *cx, double x) {
+    td_mp r = td_mp_new(cx);
+    mpfr_set_d(r->x, x, MPFR_RNDN);
+    return r;
+}
+
+td_mp td_mp_lit_mp(td_mpcx *cx, mpfr_srcptr exact) {
+    td_mp r = td_mp_new(cx);
+    r->t = tern(0, mpfr_set(r->x, exact, MPFR_RNDN));
+    return r;
+}
+
+#define BIN(name, fn)                                                                                        \
+    td_mp td_mp_##name(td_mpcx *cx, td_mp a, td_mp b) {                                                     \
+        td_mp r = td_mp_new(cx);                                                                             \
+        r->t = tern(a->t | b->t, fn(r->x, a->x, b->x, MPFR_RNDN));                                           \
+        return r;                                                                                            \
+    }
+BIN(add, mpfr_add)
+BIN(sub, mpfr_sub)
+BIN(mul, mpfr_mul)
+BIN(div, mpfr_div)
+
+td_mp td_mp_fma(td_mpcx *cx, td_mp a, td_mp b, td_mp c) {
+    td_mp r = td_mp_new(cx);
+    r->t = tern(a->t | b->t | c->t, mpfr_fma(r->x, a->x, b->x, c->x, MPFR_RNDN));
+    return r;
+}
+
+td_mp td_mp_neg(td_mpcx *cx, td_mp a) {
+    td_mp r = td_mp_new(cx);
+    mpfr_neg(r->x, a->x, MPFR_RNDN);
+    r->t = (a->t == 1 || a->t == -1) ? -a->t : a->t;
+    return r;
+}
+
+td_mp td_mp_abs(td_mpcx *cx, td_mp a) {
+    td_mp r = td_mp_new(cx);
+    mpfr_abs(r->x, a->x, MPFR_RNDN);
+    r->t = (a->t == 1 || a->t == -1) ? (mpfr_sgn(a->x) < 0 ? -a->t : a->t) : a->t;
+    return r;
+}
+
+#define UN(name, fn)                                                                                         \
+    td_mp td_mp_##name(td_mpcx *cx, td_mp a) {                                                              \
+        td_mp r = td_mp_new(cx);                                                                             \
+        r->t = tern(a->t, fn(r->x, a->x, MPFR_RNDN));                                                        \
+        return r;                                                                                            \
+    }
+UN(sqrt, mpfr_sqrt)
+UN(rsqrt, mpfr_rec_sqrt)
+UN(exp, mpfr_exp)
+UN(exp2, mpfr_exp2)
+UN(log, mpfr_log)
+UN(log2, mpfr_log2)
+UN(sin, mpfr_sin)
+UN(cos, mpfr_cos)
+UN(tanh, mpfr_tanh)
+UN(erf, mpfr_erf)
+
+td_mp td_mp_sigmoid(td_mpcx *cx, td_mp a) {
+    /* 1 / (1 + e^-x), evaluated at the working precision */
+    td_mp r = td_mp_new(cx);
+    mpfr_neg(r->x, a->x, MPFR_RNDN);
+    int t = mpfr_exp(r->x, r->x, MPFR_RNDN);
+    t |= mpfr_add_ui(r->x, r->x, 1, MPFR_RNDN);
+    t |= mpfr_ui_div(r->x, 1, r->x, MPFR_RNDN);
+    r->t = (a->t || t) ? 2 : 0;
+    return r;
+}
+
+td_mp td_mp_max(td_mpcx *cx, td_mp a, td_mp b) { return mpfr_cmp(a->x, b->x) >= 0 ? a : b; }
+td_mp td_mp_min(td_mpcx *cx, td_mp a, td_mp b) { return mpfr_cmp(a->x, b->x) <= 0 ? a : b; }
+
+td_mp td_mp_sign(td_mpcx *cx, td_mp a) {
+    td_mp r = td_mp_new(cx);
+    mpfr_set_si(r->x, mpfr_sgn(a->x), MPFR_RNDN);
+    return r;
+}
+
+td_mp td_mp_ldexp(td_mpcx *cx, td_mp a, int e) {
+    td_mp r = td_mp_new(cx);
+    r->t = tern(a->t, mpfr_mul_2si(r->x, a->x, e, MPFR_RNDN));
+    return r;
+}
+
+td_mpb td_mp_cmp(td_mpcx *cx, td_mp a, td_mp b, char op) {
+    int c = mpfr_cmp(a->x, b->x);
+    int truth = op == '>' ? c > 0 : c >= 0;
+    return truth | 6;
+}
+
+td_mp td_mp_sel(td_mpcx *cx, td_mpb c, td_mp a, td_mp b) { return (c & 1) ? a : b; }
+
+td_mp td_mp_cast_to(td_mpcx *cx, td_mp a, td_profile p, const char *what) {
+    (void)what;
+    td_mp r = td_mp_new(cx);
+    mpfr_set(cx->last_cast_in.x, a->x, MPFR_RNDN);
+    cx->last_cast_in.t = a->t;
+    cx->have_cast_in = 1;
+    int dir = (a->t == 1 || a->t == -1) ? a->t : 0;
+    uint64_t bits = td_encode_mpfr_t(p, a->x, dir);
+    if (a->t == 2) {
+        /* an inexact value whose direction is unknown: if it sits exactly on a tie of
+         * the target format, the rounding direction is undecided at this precision */
+        uint64_t up = td_encode_mpfr_t(p, a->x, 1), dn = td_encode_mpfr_t(p, a->x, -1);
+        if (up != dn) cx->undecided_tie = 1;
+    }
+    td_decode_mpfr(p.fmt, bits, r->x);
+    r->t = 0;
+    return r;
+}
+
+td_mp td_mp_cast(td_mpcx *cx, td_mp a, int slot) {
+    if (slot < 0 || slot >= cx->ncasts) abort(); /* a contract bug: a cast slot it did not declare */
+    return td_mp_cast_to(cx, a, cx->casts[slot], "cast");
+}
+
+void td_mp_acc_init(td_mpcx *cx, td_mp_acc *acc, td_order order, long block) {
+    (void)cx;
+    (void)order;
+    (void)block;
+    acc->terms = NULL;
+    acc->n = acc->cap = 0;
+}
+
+void td_mp_acc_add(td_mpcx *cx, td_mp_acc *acc, td_mp t) {
+    (void)cx;
+    if (acc->n == acc->cap) {
+        long cap = acc->cap ? 2 * acc->cap : 64;
+        td_mp *nt = realloc(acc->terms, (size_t)cap * sizeof *nt);
+        if (!nt) {
+            fputs("tilediff: out of memory in the MPFR oracle\n", stderr);
+            abort();
+        }
+        acc->terms = nt;
+        acc->cap = cap;
+    }
+    acc->terms[acc->n++] = t;
+}
+
+td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc) {
+    td_mp r = td_mp_new(cx);
+    int t_in = 0;
+    mpfr_ptr *xs = malloc((size_t)(acc->n ? acc->n : 1) * sizeof *xs);
+    if (!xs) {
+        fputs("tilediff: out of memory in the MPFR oracle\n", stderr);
+        abort();
+    }
+    for (long i = 0; i < acc->n; i++) {
+        xs[i] = acc->terms[i]->x;
+        t_in |= acc->terms[i]->t;
+    }
+    /* mpfr_sum is correctly rounded whatever the exponents: the exact sum rounded once */
+    int tt = mpfr_sum(r->x, (const mpfr_ptr *)xs, (unsigned long)acc->n, MPFR_RNDN);
+    r->t = tern(t_in, tt);
+    free(xs);
+    free(acc->terms);
+    acc->terms = NULL;
+    acc->n = acc->cap = 0;
+    return r;
+}

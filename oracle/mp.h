@@ -1,0 +1,83 @@
+/* The MPFR number type: the reference instantiation of a contract's spec.
+ *
+ * Values live in a per-lane pool owned by the context (td_mpcx_reset between
+ * lanes).  The working precision (default 640 bits) makes sums and products of
+ * binary32 data exact: a product of two binary32 values needs 48 bits and the
+ * exponents of such products span less than 600 binades.  Each value records
+ * whether it is exact and, when it is the result of one inexact operation on exact
+ * operands, the direction of its rounding (MPFR's ternary), so that a cast of a
+ * value that sits exactly on a rounding tie of the target format is rounded the way
+ * the true value would be (td_encode_mpfr_t).
+ */
+#ifndef TD_MP_H
+#define TD_MP_H
+
+#include <mpfr.h>
+#include <stdint.h>
+
+#include "rounding.h"
+#include "shadow.h" /* td_order */
+
+typedef struct td_mpv {
+    mpfr_t x;
+    int t; /* 0 exact; -1 / +1 sign of (x - true value); 2 inexact, direction unknown */
+} td_mpv;
+typedef td_mpv *td_mp;
+typedef int td_mpb;
+
+typedef struct td_mpcx {
+    mpfr_prec_t prec;
+    td_mpv **chunks;
+    int nchunks, used; /* values handed out in this lane */
+    const td_profile *casts;
+    int ncasts;
+    /* the input of the last cast evaluated (reports show "exact before the cast") */
+    td_mpv last_cast_in;
+    int have_cast_in;
+    int undecided_tie; /* a cast met an inexact value exactly on a tie */
+} td_mpcx;
+
+void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec);
+void td_mpcx_free(td_mpcx *cx);
+void td_mpcx_reset(td_mpcx *cx);
+td_mp td_mp_new(td_mpcx *cx);
+
+td_mp td_mp_exact(td_mpcx *cx, double x);
+td_mp td_mp_lit_mp(td_mpcx *cx, mpfr_srcptr exact); /* the exact real constant (the reference does not round it) */
+td_mp td_mp_add(td_mpcx *cx, td_mp a, td_mp b);
+td_mp td_mp_sub(td_mpcx *cx, td_mp a, td_mp b);
+td_mp td_mp_mul(td_mpcx *cx, td_mp a, td_mp b);
+td_mp td_mp_fma(td_mpcx *cx, td_mp a, td_mp b, td_mp c);
+td_mp td_mp_div(td_mpcx *cx, td_mp a, td_mp b);
+td_mp td_mp_neg(td_mpcx *cx, td_mp a);
+td_mp td_mp_abs(td_mpcx *cx, td_mp a);
+td_mp td_mp_sqrt(td_mpcx *cx, td_mp a);
+td_mp td_mp_rsqrt(td_mpcx *cx, td_mp a);
+td_mp td_mp_exp(td_mpcx *cx, td_mp a);
+td_mp td_mp_exp2(td_mpcx *cx, td_mp a);
+td_mp td_mp_log(td_mpcx *cx, td_mp a);
+td_mp td_mp_log2(td_mpcx *cx, td_mp a);
+td_mp td_mp_sin(td_mpcx *cx, td_mp a);
+td_mp td_mp_cos(td_mpcx *cx, td_mp a);
+td_mp td_mp_tanh(td_mpcx *cx, td_mp a);
+td_mp td_mp_erf(td_mpcx *cx, td_mp a);
+td_mp td_mp_sigmoid(td_mpcx *cx, td_mp a);
+td_mp td_mp_max(td_mpcx *cx, td_mp a, td_mp b);
+td_mp td_mp_min(td_mpcx *cx, td_mp a, td_mp b);
+td_mp td_mp_sign(td_mpcx *cx, td_mp a);
+td_mp td_mp_ldexp(td_mpcx *cx, td_mp a, int e);
+td_mpb td_mp_cmp(td_mpcx *cx, td_mp a, td_mp b, char op);
+td_mp td_mp_sel(td_mpcx *cx, td_mpb c, td_mp a, td_mp b);
+static inline int td_mp_truth(td_mpb c) { return c & 1; }
+td_mp td_mp_cast(td_mpcx *cx, td_mp a, int slot);
+td_mp td_mp_cast_to(td_mpcx *cx, td_mp a, td_profile p, const char *what);
+
+typedef struct td_mp_acc {
+    td_mp *terms;
+    long n, cap;
+} td_mp_acc;
+void td_mp_acc_init(td_mpcx *cx, td_mp_acc *acc, td_order order, long block);
+void td_mp_acc_add(td_mpcx *cx, td_mp_acc *acc, td_mp t);
+td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc);
+
+#endif

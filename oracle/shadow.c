@@ -1,0 +1,418 @@
+/* Shadow rules that are too long to inline.  Every rule's derivation is next to it;
+ * notation as in shadow.h (A, B kernel errors of the operands, Ma upper and la
+ * lower bounds of an operand's exact magnitude). */
+#include "shadow.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define U64 0x1p-53
+/* binary64 libm functions (shadow values): 4 ulp64 relative, see shadow.h. */
+#define LIBM64 (4 * 0x1p-52)
+
+void td_sh_trace_push(td_shcx *cx, const char *op, td_sh r, double prop, double local, int n, const char *note) {
+    td_trace *t = cx->trace;
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        td_trace_step *s = realloc(t->steps, (size_t)cap * sizeof *s);
+        if (!s) return; /* an explanation loses steps, never the verdict */
+        t->steps = s;
+        t->cap = cap;
+    }
+    td_trace_step *s = &t->steps[t->n++];
+    s->op = op;
+    s->v = r.v;
+    s->prop = prop;
+    s->local = local;
+    s->ek = r.ek;
+    s->ep = r.ep;
+    s->n = n;
+    s->note = note;
+}
+
+double td_round_eval(const td_shcx *cx, double x) {
+    if (cx->efmt == TD_F32) {
+        /* Conversion to float is RNE with subnormals and IEEE overflow. */
+        return (double)(float)x;
+    }
+    if (cx->efmt == TD_F64) return x;
+    td_profile p = {cx->efmt, TD_RNE, TD_OVF_INF, false};
+    return td_decode(cx->efmt, td_encode_f64(p, x));
+}
+
+td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
+    /* The kernel holds RN_eval(c).  If x is farther than esx from every rounding
+     * boundary of the evaluation format, RN_eval(c) = RN_eval(x) and the error is
+     * known to within esx; otherwise it is at most half an ulp. */
+    td_sh r;
+    r.v = x;
+    r.es = esx;
+    double k = td_round_eval(cx, x);
+    double half = 0.5 * td_ulp(cx->efmt, x);
+    double d = fabs(k - x);
+    if (esx == 0) {
+        r.ek = d;
+        r.fl = d == 0 ? (TD_SH_EXACTK | TD_SH_CR) : TD_SH_CR;
+    } else if (d + esx < half - esx) {
+        r.ek = td_up(d + esx);
+        r.fl = TD_SH_CR;
+    } else {
+        r.ek = td_up(half);
+        r.fl = TD_SH_CR;
+    }
+    r.ep = r.ek;
+    TD_SH_TRACE(cx, "literal", r, 0, r.ek, 0, "constant rounded to the evaluation format");
+    return r;
+}
+
+/* Error charged for a math-function result: budget of the kernel's math model.
+ * m bounds |result| (of the kernel's evaluation), x bounds |argument|.
+ * ulp(y) <= 2u|y| + ulp_min for every y (binade spacing of a normal y is at most
+ * 2u|y|, and subnormal spacing is ulp_min). */
+static double fn_budget(const td_shcx *cx, td_fn f, double m, double x) {
+    const td_fn_budget *b = &cx->math->fn[f];
+    if (b->correctly_rounded) return cx->u * m + cx->eta;
+    double ulp = 2 * cx->u * m + cx->ulp_min;
+    return td_up(b->ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
+}
+
+/* A function result: exact value v (shadow error es), propagated kernel error P / Pp,
+ * kernel result magnitude bound mk, argument magnitude bound x. */
+static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es, double P, double Pp, double mk,
+                       double x, bool exact_arg) {
+    td_sh r;
+    r.v = v;
+    r.es = es;
+    double loc = fn_budget(cx, f, mk, x);
+    double locp = fn_budget(cx, f, fabs(v) + es + Pp, x);
+    r.ek = td_up(P + loc);
+    r.ep = td_up(Pp + locp);
+    if (r.ep > r.ek) r.ep = r.ek;
+    r.fl = (exact_arg && cx->math->fn[f].correctly_rounded) ? TD_SH_CR : 0;
+    if (mk >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
+    if (!isfinite(r.ek)) cx->lane_flags |= TD_LF_UNBOUNDED;
+    TD_SH_TRACE(cx, op, r, P, loc, 0, td_fn_name(f));
+    return r;
+}
+
+td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
+    double v = a.v / b.v;
+    double ma = td_mag(a), mb = td_mag(b), lb = td_low(b);
+    /* |a/b - va/vb| = |(a-va) vb - va (b-vb)| / (|b| |vb|) */
+    double es = lb > 0 ? td_up((a.es * fabs(b.v) + fabs(a.v) * b.es) / (lb * fabs(b.v)) + U64 * fabs(v)) : INFINITY;
+    if (a.es == 0 && b.es == 0 && isfinite(v) && fma(v, b.v, -a.v) == 0 && fabs(v) >= 0x1p-960) es = 0;
+    /* |a^/b^ - a/b| = |(a^-a) b - a (b^-b)| / (|b^| |b|) <= (A Mb + Ma B) / ((lb - B) lb) */
+    double P = (lb > b.ek) ? td_up((a.ek * mb + ma * b.ek) / ((lb - b.ek) * lb)) : INFINITY;
+    double Pp = (lb > b.ep) ? td_up((a.ep * mb + ma * b.ep) / ((lb - b.ep) * lb)) : INFINITY;
+    if (!isfinite(P) || !isfinite(es)) cx->lane_flags |= TD_LF_UNBOUNDED;
+    bool exact = (a.fl & b.fl & TD_SH_EXACTK) != 0;
+    if (cx->math->fn[TD_FN_DIV].correctly_rounded)
+        return td_sh_rounded(cx, "div", v, es, P, Pp, true, exact);
+    double mk = fabs(v) + es + P;
+    return fn_result(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, ma, exact);
+}
+
+td_sh td_sh_sqrt(td_shcx *cx, td_sh a) {
+    double v = sqrt(a.v > 0 ? a.v : 0);
+    double la = td_low(a);
+    /* any part of the exact or kernel interval below 0: sqrt may be NaN there */
+    if (a.v - a.es - a.ek < 0) cx->lane_flags |= TD_LF_DOMAIN;
+    /* |sqrt(x) - sqrt(y)| <= min(sqrt|x-y|, |x-y| / (sqrt(x)+sqrt(y))) */
+    double es = td_up(fmin(sqrt(a.es), la > 0 ? a.es / (2 * sqrt(la)) : INFINITY) + U64 * v);
+    if (a.es == 0 && fma(v, v, -a.v) == 0) es = 0; /* exact square root */
+    double lk = la - a.ek;
+    double P = td_up(fmin(sqrt(a.ek), lk > 0 ? a.ek / (sqrt(lk) + sqrt(la)) : INFINITY));
+    double lkp = la - a.ep;
+    double Pp = td_up(fmin(sqrt(a.ep), lkp > 0 ? a.ep / (sqrt(lkp) + sqrt(la)) : INFINITY));
+    bool exact = (a.fl & TD_SH_EXACTK) != 0;
+    if (cx->math->fn[TD_FN_SQRT].correctly_rounded) return td_sh_rounded(cx, "sqrt", v, es, P, Pp, true, exact);
+    return fn_result(cx, "sqrt", TD_FN_SQRT, v, es, P, Pp, v + es + P, td_mag(a), exact);
+}
+
+td_sh td_sh_rsqrt(td_shcx *cx, td_sh a) {
+    double la = a.v - a.es; /* signed lower bound of x*: rsqrt needs x* > 0 */
+    if (!(la - a.ek > 0)) cx->lane_flags |= TD_LF_DOMAIN;
+    double v = 1.0 / sqrt(a.v);
+    /* d/dx x^(-1/2) = -x^(-3/2)/2: |f(x) - f(y)| <= |x-y| / (2 min(x,y)^(3/2)) */
+    double es = la > 0 ? td_up(a.es / (2 * la * sqrt(la)) + 2 * U64 * v) : INFINITY;
+    double lk = la - a.ek, lkp = la - a.ep;
+    double P = lk > 0 ? td_up(a.ek / (2 * lk * sqrt(lk))) : INFINITY;
+    double Pp = lkp > 0 ? td_up(a.ep / (2 * lkp * sqrt(lkp))) : INFINITY;
+    if (!(la > 0) || !isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
+    double mk = lk > 0 ? 1.0 / sqrt(lk) : INFINITY;
+    return fn_result(cx, "rsqrt", TD_FN_RSQRT, v, es, P, Pp, td_up(mk), td_mag(a), false);
+}
+
+td_sh td_sh_exp(td_shcx *cx, td_sh a) {
+    double v = exp(a.v);
+    double hi = exp(a.v + a.es); /* >= exp(x*) */
+    /* |e^x - e^y| <= e^max(x,y) (e^|x-y| - 1) */
+    double es = td_up(hi * expm1(a.es) + LIBM64 * v + 0x1p-1074);
+    if (a.es == 0 && a.v == 0) es = 0;
+    double P = td_up(hi * expm1(a.ek));
+    double Pp = td_up(hi * expm1(a.ep));
+    double mk = td_up(hi * exp(a.ek));
+    return fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+}
+
+td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
+    const double ln2_up = 0x1.62e42fefa39fp-1;
+    double v = exp2(a.v);
+    double hi = exp2(a.v + a.es);
+    double es = td_up(hi * expm1(ln2_up * a.es) + LIBM64 * v + 0x1p-1074);
+    if (a.es == 0 && a.v == rint(a.v) && fabs(a.v) <= 1000) es = 0; /* a power of two binary64 holds */
+    double P = td_up(hi * expm1(ln2_up * a.ek));
+    double Pp = td_up(hi * expm1(ln2_up * a.ep));
+    double mk = td_up(hi * exp2(a.ek));
+    return fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+}
+
+/* |log x - log y| <= -log(1 - |x-y|/min(x,y)) */
+static double log_prop(double la, double d) { return d == 0 ? 0 : (d < la ? td_up(-log1p(-d / la)) : INFINITY); }
+
+td_sh td_sh_log(td_shcx *cx, td_sh a) {
+    double la = a.v - a.es; /* lower bound of x* (must be > 0) */
+    double v = log(a.v);
+    if (!(la > 0) || !(la - a.ek > 0)) cx->lane_flags |= TD_LF_DOMAIN;
+    double es = td_up(log_prop(la, a.es) + LIBM64 * fabs(v) + 0x1p-1074);
+    if (a.es == 0 && a.v == 1) es = 0;
+    double P = log_prop(la, a.ek), Pp = log_prop(la, a.ep);
+    if (!isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
+    return fn_result(cx, "log", TD_FN_LOG, v, es, P, Pp, fabs(v) + es + P, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+}
+
+td_sh td_sh_log2(td_shcx *cx, td_sh a) {
+    const double inv_ln2_up = 0x1.71547652b82ffp+0;
+    double la = a.v - a.es;
+    double v = log2(a.v);
+    if (!(la > 0) || !(la - a.ek > 0)) cx->lane_flags |= TD_LF_DOMAIN;
+    double es = td_up(inv_ln2_up * log_prop(la, a.es) + LIBM64 * fabs(v) + 0x1p-1074);
+    if (a.es == 0 && a.v > 0 && frexp(a.v, &(int){0}) == 0.5) es = 0;
+    double P = td_up(inv_ln2_up * log_prop(la, a.ek)), Pp = td_up(inv_ln2_up * log_prop(la, a.ep));
+    if (!isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
+    return fn_result(cx, "log2", TD_FN_LOG2, v, es, P, Pp, fabs(v) + es + P, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+}
+
+/* 1-Lipschitz functions: sin, cos, tanh; erf has Lipschitz constant 2/sqrt(pi). */
+static td_sh lipschitz(td_shcx *cx, const char *op, td_fn f, td_sh a, double v, double lip, double bound) {
+    double es = td_up(lip * a.es + LIBM64 * fabs(v) + 0x1p-1074);
+    if (a.es == 0 && a.v == 0 && (f == TD_FN_SIN || f == TD_FN_TANH || f == TD_FN_ERF)) es = 0;
+    double P = td_up(lip * a.ek), Pp = td_up(lip * a.ep);
+    double mk = fmin(fabs(v) + es + P, bound);
+    return fn_result(cx, op, f, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+}
+td_sh td_sh_sin(td_shcx *cx, td_sh a) { return lipschitz(cx, "sin", TD_FN_SIN, a, sin(a.v), 1.0, 1.0); }
+td_sh td_sh_cos(td_shcx *cx, td_sh a) { return lipschitz(cx, "cos", TD_FN_COS, a, cos(a.v), 1.0, 1.0); }
+td_sh td_sh_tanh(td_shcx *cx, td_sh a) { return lipschitz(cx, "tanh", TD_FN_TANH, a, tanh(a.v), 1.0, 1.0); }
+td_sh td_sh_erf(td_shcx *cx, td_sh a) {
+    return lipschitz(cx, "erf", TD_FN_ERF, a, erf(a.v), 0x1.20dd750429b6ep+0, 1.0);
+}
+
+td_sh td_sh_sigmoid(td_shcx *cx, td_sh a) {
+    td_sh one = td_sh_exact(cx, 1.0);
+    td_sh t = td_sh_exp(cx, td_sh_neg(cx, a));
+    return td_sh_div(cx, one, td_sh_add(cx, one, t));
+}
+
+/* max and min are 1-Lipschitz in the sup norm and exact in any arithmetic; the max
+ * of two correctly rounded values is the correctly rounded max (RN is monotone). */
+static td_sh maxmin(td_shcx *cx, td_sh a, td_sh b, int want_max) {
+    td_sh r;
+    r.v = want_max ? fmax(a.v, b.v) : fmin(a.v, b.v);
+    r.es = fmax(a.es, b.es);
+    r.ek = fmax(a.ek, b.ek);
+    r.ep = fmax(a.ep, b.ep);
+    uint32_t fa = a.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : a.fl;
+    uint32_t fb = b.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : b.fl;
+    r.fl = fa & fb;
+    TD_SH_TRACE(cx, want_max ? "max" : "min", r, r.ek, 0, 0, NULL);
+    return r;
+}
+td_sh td_sh_max(td_shcx *cx, td_sh a, td_sh b) { return maxmin(cx, a, b, 1); }
+td_sh td_sh_min(td_shcx *cx, td_sh a, td_sh b) { return maxmin(cx, a, b, 0); }
+
+td_sh td_sh_sign(td_shcx *cx, td_sh a) {
+    td_sh r;
+    r.v = (a.v > 0) - (a.v < 0);
+    r.fl = 0;
+    /* exact sign uncertain when |v| <= es; kernel sign may differ when |x*| <= ek */
+    r.es = (a.es == 0 || fabs(a.v) > a.es) ? 0 : 2;
+    double lo = td_low(a);
+    r.ek = (a.ek == 0 || lo > a.ek) ? 0 : 2;
+    r.ep = (a.ep == 0 || lo > a.ep) ? 0 : 2;
+    if (r.ek == 0 && r.es == 0 && (a.fl & (TD_SH_EXACTK | TD_SH_CR))) r.fl = TD_SH_EXACTK | TD_SH_CR;
+    if (r.es) cx->lane_flags |= TD_LF_TIE;
+    TD_SH_TRACE(cx, "sign", r, 0, r.ek, 0, r.ek ? "argument within its error of 0" : NULL);
+    return r;
+}
+
+td_sh td_sh_ldexp(td_shcx *cx, td_sh a, int e) { return td_sh_mul(cx, a, td_sh_exact(cx, ldexp(1.0, e))); }
+
+td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op) {
+    int guess = op == '>' ? a.v > b.v : a.v >= b.v;
+    double d = fabs(a.v - b.v);
+    double dlow = d * (1 - 0x1p-52) - (a.es + b.es) * (1 + 0x1p-50);
+    int exact_sure = (a.es == 0 && b.es == 0) || dlow > 0;
+    int kern_sure = (a.ek == 0 && b.ek == 0 && a.es == 0 && b.es == 0) || dlow > (a.ek + b.ek) * (1 + 0x1p-50);
+    if (!exact_sure || !kern_sure) cx->lane_flags |= TD_LF_TIE;
+    return guess | (exact_sure << 1) | (kern_sure << 2);
+}
+
+td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b) {
+    td_sh x = (c & 1) ? a : b, y = (c & 1) ? b : a;
+    if ((c & 6) == 6) return x;
+    double gap = td_up(fabs(a.v - b.v) + a.es + b.es);
+    td_sh r = x;
+    if (!(c & 2)) { /* the exact branch itself is uncertain */
+        r.es = fmax(x.es, td_up(fabs(x.v - y.v) + y.es));
+        r.fl = 0;
+    }
+    /* the kernel may take the other branch */
+    r.ek = fmax(x.ek, td_up(gap + y.ek));
+    r.ep = fmax(x.ep, td_up(gap + y.ep));
+    r.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    TD_SH_TRACE(cx, "select", r, 0, r.ek, 0, "comparison within the error bounds: both branches covered");
+    return r;
+}
+
+static double castv(td_profile p, double x) { return td_decode(p.fmt, td_encode_f64(p, x)); }
+
+/* an upper bound of a - b (a >= b), exact when the binary64 subtraction is */
+static double diff_up(double a, double b) {
+    double d = a - b;
+    return td_twosum_exact(a, -b, d) ? d : td_up(d);
+}
+
+td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what) {
+    const td_fmt_info *fi = td_fmt_get(p.fmt);
+    td_sh r;
+    r.fl = 0;
+    double rlo = castv(p, a.v - a.es), rhi = castv(p, a.v + a.es);
+    if (a.es == 0 || rlo == rhi || (isnan(rlo) && isnan(rhi))) {
+        r.v = castv(p, a.v);
+        r.es = 0;
+    } else {
+        r.v = castv(p, a.v);
+        r.es = fmax(diff_up(rhi, r.v), diff_up(r.v, rlo));
+        cx->lane_flags |= TD_LF_TIE;
+    }
+    if (a.fl & TD_SH_EXACTK) {
+        r.ek = r.ep = 0;
+        r.fl = TD_SH_EXACTK | TD_SH_CR;
+    } else if ((a.fl & TD_SH_CR) && p.fmt == cx->efmt && p.rnd == TD_RNE && !p.ftz && p.ovf == TD_OVF_INF) {
+        /* RN_eval(x*) cast by the identical rounding is RN_eval(x*) = the reference */
+        r.ek = r.ep = 0;
+        r.fl = TD_SH_EXACTK | TD_SH_CR;
+    } else {
+        double klo = castv(p, a.v - a.es - a.ek), khi = castv(p, a.v + a.es + a.ek);
+        double plo = castv(p, a.v - a.es - a.ep), phi = castv(p, a.v + a.es + a.ep);
+        if (!isfinite(r.v)) {
+            /* reference non-finite: the kernel must be too, unless its interval reaches finite values */
+            if (klo == khi && klo == r.v) r.ek = r.ep = 0;
+            else {
+                r.ek = r.ep = INFINITY;
+                cx->lane_flags |= TD_LF_MAYOVF;
+            }
+        } else {
+            if (!isfinite(klo) || !isfinite(khi)) {
+                cx->lane_flags |= TD_LF_MAYOVF; /* the kernel may legitimately reach +-inf / NaN */
+                if (!isfinite(khi)) khi = fi->max_finite;
+                if (!isfinite(klo)) klo = -fi->max_finite;
+                if (!isfinite(phi)) phi = fi->max_finite;
+                if (!isfinite(plo)) plo = -fi->max_finite;
+            }
+            double lo = isfinite(rlo) ? rlo : r.v, hi = isfinite(rhi) ? rhi : r.v;
+            /* differences of values of the format: 0 exactly when the casts agree */
+            r.ek = fmax(diff_up(khi, lo), diff_up(hi, klo));
+            r.ep = fmin(r.ek, fmax(diff_up(phi, lo), diff_up(hi, plo)));
+        }
+    }
+    TD_SH_TRACE(cx, what, r, a.ek, r.ek, 0, NULL);
+    return r;
+}
+
+td_sh td_sh_cast(td_shcx *cx, td_sh a, int slot) {
+    if (slot < 0 || slot >= cx->ncasts) abort(); /* a contract bug: a cast slot it did not declare */
+    return td_sh_cast_to(cx, a, cx->casts[slot], "cast");
+}
+
+/* ---- sums ---- */
+long td_sum_neff(td_order order, long n, long block) {
+    if (n <= 1) return 0;
+    switch (order) {
+    case TD_ORDER_TREE: {
+        long k = 0;
+        while ((1L << k) < n) k++;
+        return k;
+    }
+    case TD_ORDER_BLOCKED: {
+        /* T steps of tiles of `block` lanes; each tile summed in any order (block-1
+         * additions at most for one term), then accumulated sequentially (T-1, plus
+         * one when the accumulator starts from an explicit zero: counted). */
+        long b = block > 0 ? block : n;
+        long T = (n + b - 1) / b;
+        long inner = (b < n ? b : n) - 1;
+        return inner + T;
+    }
+    case TD_ORDER_SEQ:
+    case TD_ORDER_ANY:
+    default:
+        return n - 1;
+    }
+}
+
+double td_gamma(long n, double u) {
+    double nu = (double)n * u;
+    if (nu >= 1) return INFINITY;
+    return td_up(nu / (1 - nu));
+}
+
+/* Higham & Mary 2019, Thm 2.4: |theta_n| <= exp(lambda sqrt(n) u + n u^2/(1-u)) - 1. */
+double td_gamma_prob(long n, double u, double lambda) {
+    double g = expm1(lambda * sqrt((double)n) * u + (double)n * u * u / (1 - u));
+    return td_up(g);
+}
+
+/* The probabilistic bound of an n-term sum fails with probability at most
+ * n * 2 exp(-lambda^2 (1-u)^2 / 2) (Higham & Mary 2019, union bound over the n terms'
+ * theta).  A lane holds at most nsums such sums, and we want fewer than one false
+ * WARN expected over 10^9 lanes, i.e. a failure probability below 1e-9 per lane:
+ *     nsums * n * 2 exp(-lambda^2 (1-u)^2 / 2) <= 1e-9
+ *     lambda >= sqrt(2 ln(2 n nsums 1e9)) / (1 - u).
+ * E.g. n = 1024, nsums = 64: lambda = sqrt(2 ln(1.31e14)) = 8.05; n = 10^6: 9.05. */
+double td_lambda(long n, double nsums) {
+    if (n < 1) n = 1;
+    return sqrt(2 * log(2.0 * (double)n * nsums * 1e9)) / (1 - 0x1p-24) * (1 + 0x1p-40);
+}
+
+void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block) {
+    (void)cx;
+    memset(acc, 0, sizeof *acc);
+    acc->order = order;
+    acc->block = block;
+    acc->exact = 1;
+}
+
+td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
+    td_sh r;
+    long n = acc->n;
+    r.v = acc->sv;
+    /* binary64 recursive summation of the shadow values: gamma_{n-1}(u64) sum|v| */
+    r.es = td_up(acc->ses + td_gamma(n > 1 ? n - 1 : 0, U64) * (acc->sabs + acc->ses));
+    long neff = td_sum_neff(acc->order, n, acc->block);
+    double g = td_gamma(neff, cx->u);
+    double lam = td_lambda(n, cx->lambda_n);
+    double gp = fmin(g, td_gamma_prob(neff, cx->u, lam));
+    /* sum(|t^_k|) <= sum(|v_k| + es_k + ek_k) */
+    double loc = td_up(g * acc->smagk);
+    r.ek = td_up(acc->sek + loc);
+    r.ep = fmin(r.ek, td_up(acc->sep + gp * (acc->sabs + acc->ses + acc->sep)));
+    r.fl = (acc->exact && neff == 0) ? TD_SH_EXACTK : 0;
+    if (acc->smagk >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
+    if (cx->trace) {
+        static const char *names[] = {"sum (any order)", "sum (tree)", "sum (blocked)", "sum (sequential)"};
+        td_sh_trace_push(cx, names[acc->order], r, acc->sek, loc, (int)(n > 2147483647L ? 2147483647L : n), NULL);
+    }
+    return r;
+}

@@ -1,0 +1,270 @@
+/* The shadow number type: the fast instantiation of a contract's spec.
+ *
+ * A td_sh carries, for one value of the spec:
+ *   v   a binary64 approximation of the exact (real) spec value x*,
+ *   es  a bound on the shadow's own error:            |v - x*| <= es,
+ *   ek  a rigorous bound on the kernel's error:       |xk - x*| <= ek,
+ *       where xk is what the kernel computes for this value in its own
+ *       arithmetic (binary32 unless the spec says otherwise),
+ *   ep  the probabilistic (Higham-Mary) counterpart of ek, ep <= ek; a lane whose
+ *       error exceeds ep but not ek is a WARN, not a FAIL.
+ *
+ * Propagation rules (standard model, Higham ASNA ch. 2-3).  For an operation with
+ * exact result r on exact operands a, b (|a| <= Ma, |b| <= Mb, Ma = |va| + esa)
+ * whose kernel operands carry errors A, B, the kernel evaluates the operation on
+ * its perturbed operands (propagated error P, a bound of |r(a^,b^) - r(a,b)|) and
+ * rounds once in the evaluation format:
+ *       ek = P + u * (Mr + P) + eta
+ * with u the unit roundoff of the evaluation format, Mr = |vr| + esr >= |r|, and
+ * eta = half the smallest subnormal for operations whose result can underflow
+ * inexactly (not for + and -, whose subnormal results are exact).  P keeps its
+ * second-order terms (A*B for products).  Math functions add their budget from the
+ * backend's math model instead of u * (Mr + P).  Every bound is computed in binary64
+ * and then inflated by td_up() (one factor (1 + 2^-50) covers the <= 8 roundings of
+ * each rule), so the computed bound is never below the real one.
+ *
+ * Flags: TD_SH_EXACTK says the kernel's value is exactly x* (inputs, exact
+ * constants, exact operations such as max/abs/neg on exact values); TD_SH_CR says
+ * the kernel's value is RN_eval(x*) (one correctly rounded operation on exact
+ * operands), which lets a following cast to the evaluation format cost nothing.
+ *
+ * The shadow's own error es is propagated the same way with u64 = 2^-53 for the
+ * binary64 operations, and 4 ulp64 for binary64 libm functions (glibc documents
+ * <= 2 ulp for the functions used; the factor 2 margin is cheap because es only
+ * decides which lanes need MPFR).
+ */
+#ifndef TD_SHADOW_H
+#define TD_SHADOW_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "rounding.h"
+
+#define TD_SH_EXACTK 1u /* kernel value == exact value */
+#define TD_SH_CR 2u     /* kernel value == RN_eval(exact value) */
+
+typedef struct td_sh {
+    double v, es, ek, ep;
+    uint32_t fl;
+} td_sh;
+
+/* Lane-level conditions the shadow discovers while evaluating a spec. */
+#define TD_LF_MAYOVF 1u     /* some kernel intermediate may overflow the evaluation format */
+#define TD_LF_UNBOUNDED 2u  /* the model cannot bound the error (e.g. a divisor whose interval holds 0) */
+#define TD_LF_DOMAIN 4u     /* an argument may leave a function's domain (log of <= 0, sqrt of < 0) */
+#define TD_LF_TIE 8u        /* a comparison or cast whose outcome the shadow cannot decide */
+
+/* One recorded step of a trace (tilediff explain, finding reports). */
+typedef struct td_trace_step {
+    const char *op;  /* "add", "exp", "cast store", "sum" ... */
+    double v;        /* shadow value after the step */
+    double prop;     /* error propagated from the operands */
+    double local;    /* error added by this step (rounding, function budget, cast) */
+    double ek;       /* bound after the step */
+    double ep;
+    int n;           /* terms, for sums */
+    const char *note;
+} td_trace_step;
+
+typedef struct td_trace {
+    td_trace_step *steps;
+    int n, cap;
+} td_trace;
+
+typedef struct td_shcx {
+    td_fmt efmt;       /* evaluation format of the kernel's arithmetic */
+    double u;          /* its unit roundoff */
+    double eta;        /* half its smallest subnormal */
+    double ovf;        /* its overflow threshold (values >= this round to inf) */
+    double ulp_min;    /* its smallest subnormal */
+    double lambda_n;   /* probabilistic bound: the number of sums a lane may hold (see acc_end) */
+    const td_math_model *math;
+    const td_profile *casts; /* the kernel's profile for each cast slot */
+    int ncasts;
+    uint32_t lane_flags;
+    td_trace *trace; /* NULL unless explaining */
+} td_shcx;
+
+typedef int td_shb; /* comparison result: see td_sh_cmp */
+
+/* binary64 bound arithmetic, inflated so that the result is an upper bound. */
+static inline double td_up(double x) { return x * (1.0 + 0x1p-50) + 0x1p-1074; }
+static inline double td_mag(td_sh a) { return fabs(a.v) + a.es; } /* >= |x*| */
+static inline double td_magk(td_sh a) { return fabs(a.v) + a.es + a.ek; } /* >= |kernel value| */
+static inline double td_low(td_sh a) { double m = fabs(a.v) - a.es; return m > 0 ? m : 0; } /* <= |x*| */
+
+void td_sh_trace_push(td_shcx *cx, const char *op, td_sh r, double prop, double local, int n, const char *note);
+#define TD_SH_TRACE(cx, op, r, prop, local, n, note)                                                           \
+    do {                                                                                                        \
+        if ((cx)->trace) td_sh_trace_push((cx), (op), (r), (prop), (local), (n), (note));                      \
+    } while (0)
+
+/* The rounding step of the standard model: the kernel's operation on perturbed
+ * operands (propagated P for ek, Pp for ep) rounded once in the evaluation format. */
+double td_round_eval(const td_shcx *cx, double x); /* RN of x in the evaluation format */
+static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double es, double P, double Pp,
+                                  bool eta, bool exact_operands) {
+    td_sh r;
+    r.v = v;
+    r.es = es;
+    double m = fabs(v) + es;
+    if (m + P >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
+    if (exact_operands && es == 0) {
+        /* The kernel rounds the exact value v once: its error is known exactly. */
+        double k = td_round_eval(cx, v);
+        double d = fabs(k - v);
+        r.ek = r.ep = isfinite(d) ? d : INFINITY;
+        r.fl = (d == 0) ? (TD_SH_EXACTK | TD_SH_CR) : TD_SH_CR;
+        TD_SH_TRACE(cx, op, r, 0, r.ek, 0, d == 0 ? "exact in the evaluation format" : "one rounding of an exact value");
+        return r;
+    }
+    double e = eta ? cx->eta : 0.0;
+    r.ek = td_up(P + cx->u * (m + P) + e);
+    r.ep = td_up(Pp + cx->u * (m + Pp) + e);
+    if (r.ep > r.ek) r.ep = r.ek;
+    r.fl = exact_operands ? TD_SH_CR : 0;
+    TD_SH_TRACE(cx, op, r, P, r.ek - P, 0, NULL);
+    return r;
+}
+
+/* ---- values ---- */
+/* An input value (loaded exactly from a region) or an exact constant. */
+static inline td_sh td_sh_exact(td_shcx *cx, double x) {
+    (void)cx;
+    td_sh r = {x, 0, 0, 0, TD_SH_EXACTK};
+    return r;
+}
+/* A kernel literal: the real constant c (approximated by x with |x - c| <= esx) that
+ * the kernel rounds once to its evaluation format. */
+td_sh td_sh_lit(td_shcx *cx, double x, double esx);
+
+/* ---- arithmetic in the kernel's evaluation format ---- */
+/* Error-free check of a binary64 sum (TwoSum): 1 if va + vb == v exactly. */
+static inline int td_twosum_exact(double a, double b, double s) {
+    double bb = s - a;
+    double err = (a - (s - bb)) + (b - bb);
+    return err == 0 && isfinite(s);
+}
+static inline td_sh td_sh_addop(td_shcx *cx, td_sh a, td_sh b, const char *name) {
+    double v = a.v + b.v;
+    double es = (a.es == 0 && b.es == 0 && td_twosum_exact(a.v, b.v, v)) ? 0
+                                                                         : td_up(a.es + b.es + 0x1p-53 * fabs(v));
+    return td_sh_rounded(cx, name, v, es, a.ek + b.ek, a.ep + b.ep, false, (a.fl & b.fl & TD_SH_EXACTK) != 0);
+}
+static inline td_sh td_sh_add(td_shcx *cx, td_sh a, td_sh b) { return td_sh_addop(cx, a, b, "add"); }
+static inline td_sh td_sh_neg(td_shcx *cx, td_sh a) {
+    (void)cx;
+    a.v = -a.v;
+    return a;
+}
+static inline td_sh td_sh_sub(td_shcx *cx, td_sh a, td_sh b) { return td_sh_addop(cx, a, td_sh_neg(cx, b), "sub"); }
+static inline td_sh td_sh_mul(td_shcx *cx, td_sh a, td_sh b) {
+    double v = a.v * b.v;
+    double ma = td_mag(a), mb = td_mag(b);
+    double es = (a.es == 0 && b.es == 0 && fabs(v) >= 0x1p-960 && fma(a.v, b.v, -v) == 0)
+                    ? 0 /* exact binary64 product */
+                    : td_up(ma * b.es + mb * a.es + a.es * b.es + 0x1p-53 * fabs(v) + 0x1p-1074);
+    if (v == 0 && (a.v == 0 || b.v == 0) && a.es == 0 && b.es == 0) es = 0;
+    double P = td_up(ma * b.ek + mb * a.ek + a.ek * b.ek);
+    double Pp = td_up(ma * b.ep + mb * a.ep + a.ep * b.ep);
+    return td_sh_rounded(cx, "mul", v, es, P, Pp, true, (a.fl & b.fl & TD_SH_EXACTK) != 0);
+}
+/* fma(a, b, c) = a*b + c with one rounding. */
+static inline td_sh td_sh_fma(td_shcx *cx, td_sh a, td_sh b, td_sh c) {
+    double v = fma(a.v, b.v, c.v);
+    double ma = td_mag(a), mb = td_mag(b);
+    double es = td_up(ma * b.es + mb * a.es + a.es * b.es + c.es + 0x1p-53 * fabs(v) + 0x1p-1074);
+    double P = td_up(ma * b.ek + mb * a.ek + a.ek * b.ek + c.ek);
+    double Pp = td_up(ma * b.ep + mb * a.ep + a.ep * b.ep + c.ep);
+    return td_sh_rounded(cx, "fma", v, es, P, Pp, true, (a.fl & b.fl & c.fl & TD_SH_EXACTK) != 0);
+}
+td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b);
+td_sh td_sh_sqrt(td_shcx *cx, td_sh a);
+td_sh td_sh_rsqrt(td_shcx *cx, td_sh a);
+
+/* ---- math functions (budget from the kernel's math model) ---- */
+td_sh td_sh_exp(td_shcx *cx, td_sh a);
+td_sh td_sh_exp2(td_shcx *cx, td_sh a);
+td_sh td_sh_log(td_shcx *cx, td_sh a);
+td_sh td_sh_log2(td_shcx *cx, td_sh a);
+td_sh td_sh_sin(td_shcx *cx, td_sh a);
+td_sh td_sh_cos(td_shcx *cx, td_sh a);
+td_sh td_sh_tanh(td_shcx *cx, td_sh a);
+td_sh td_sh_erf(td_shcx *cx, td_sh a);
+/* sigmoid(x) evaluated by the kernel as 1 / (1 + exp(-x)) */
+td_sh td_sh_sigmoid(td_shcx *cx, td_sh a);
+
+/* ---- exact operations (no rounding) ---- */
+static inline td_sh td_sh_abs(td_shcx *cx, td_sh a) {
+    (void)cx;
+    a.v = fabs(a.v);
+    return a;
+}
+td_sh td_sh_max(td_shcx *cx, td_sh a, td_sh b);
+td_sh td_sh_min(td_shcx *cx, td_sh a, td_sh b);
+/* sign(x) in {-1, 0, 1}: discontinuous at 0, so a kernel value within its error of 0
+ * may have either sign. */
+td_sh td_sh_sign(td_shcx *cx, td_sh a);
+/* Multiplication by a power of two is exact (barring under/overflow). */
+td_sh td_sh_ldexp(td_shcx *cx, td_sh a, int e);
+
+/* ---- comparisons and selection ----
+ * td_sh_cmp returns a tri-state for "a > b" (op '>') or "a >= b" (op 'g'):
+ *   bit 0: the shadow's best guess of the exact comparison,
+ *   bit 1: the exact comparison is certain (the shadow intervals do not overlap),
+ *   bit 2: the kernel's comparison is certain to agree with the exact one.
+ * td_sh_sel(c, a, b) is "c ? a : b" and widens es / ek to cover the other branch
+ * whenever the exact or the kernel's comparison is uncertain. */
+td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op);
+td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b);
+static inline bool td_sh_truth(td_shb c) { return c & 1; }
+
+/* ---- casts ----
+ * Interval-aware: the kernel's value lies in [x* - ek, x* + ek] and x* in
+ * [v - es, v + es]; the cast of any value in the union is monotone, so the cast
+ * result's error relative to the reference's cast is bounded by the casts of the
+ * interval ends.  A cast whose interval does not straddle a rounding boundary
+ * costs nothing; a kernel value that is exactly x* costs nothing. */
+td_sh td_sh_cast(td_shcx *cx, td_sh a, int slot);
+td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what);
+
+/* ---- sums ----
+ * A sum of n terms in an order the contract fixes: each term's kernel error is
+ * carried, and the accumulation adds gamma_neff(u) * sum(|terms| + errors), where
+ * neff is the longest chain of additions any term goes through (any order: n-1;
+ * a tree: ceil(log2 n); a blocked loop of T steps of B-lane tiles summed in any
+ * order inside the tile: B-1+T).  The probabilistic bound uses
+ * gamma~(lambda) = exp(lambda sqrt(neff) u + neff u^2/(1-u)) - 1 (Higham & Mary 2019). */
+typedef enum td_order { TD_ORDER_ANY = 0, TD_ORDER_TREE, TD_ORDER_BLOCKED, TD_ORDER_SEQ } td_order;
+typedef struct td_sh_acc {
+    double sv, sabs, ses, sek, sep, smagk;
+    long n;
+    td_order order;
+    long block;
+    int exact;
+} td_sh_acc;
+void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block);
+static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
+    (void)cx;
+    acc->sv += t.v;
+    acc->sabs += fabs(t.v);
+    acc->ses += t.es;
+    acc->sek += t.ek;
+    acc->sep += t.ep;
+    acc->smagk += fabs(t.v) + t.es + t.ek;
+    acc->n++;
+    acc->exact &= (t.fl & TD_SH_EXACTK) ? 1 : 0;
+}
+td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc);
+/* neff of an accumulation scheme (exposed for tests and explain). */
+long td_sum_neff(td_order order, long n, long block);
+double td_gamma(long n, double u);
+double td_gamma_prob(long n, double u, double lambda);
+/* lambda such that n-term sums fail the probabilistic bound with probability
+ * below 1e-9 / nsums per lane (see shadow.c). */
+double td_lambda(long n, double nsums);
+
+#endif
