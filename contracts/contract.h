@@ -1,0 +1,188 @@
+/* Contracts: what a catalogue contract becomes in tilediff.
+ *
+ * A contract is data plus a few functions (one file per catalogue kernel file,
+ * contracts/<kernel_file>.c, registered automatically by CMake):
+ *   - its declared parameters and regions, in the catalogue's order (the kernel ABI
+ *     passes them in this order);
+ *   - gen:    bytes -> a case that meets the preconditions by construction;
+ *   - check:  the preconditions as an explicit checker (names the failing hypothesis);
+ *   - writes: the write set (region, element offset, logical output index of every
+ *             active lane, from the contract's write/writeMask formulas);
+ *   - spec:   the lane formula, written once against the number vocabulary (spec.h)
+ *             and compiled for the shadow and the MPFR number types;
+ *   - cast slots with default profiles, the special-value policy, and the boundary
+ *     classes its generator aims at.
+ * docs/contracts.md explains how to write one.
+ */
+#ifndef TD_CONTRACT_H
+#define TD_CONTRACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mp.h"
+#include "producer.h"
+#include "rounding.h"
+#include "shadow.h"
+
+#define TD_MAX_PARAMS 40
+#define TD_MAX_REGIONS 16
+#define TD_MAX_CASTS 8
+
+typedef enum td_pkind { TD_P_INT = 0, TD_P_REAL, TD_P_BOOL } td_pkind;
+
+typedef struct td_param_decl {
+    const char *name;
+    td_pkind kind;
+} td_param_decl;
+
+typedef enum td_role {
+    TD_R_IN = 1,     /* read only */
+    TD_R_OUT = 2,    /* written (cells outside the write set must keep the sentinel) */
+    TD_R_INOUT = 3,  /* read and written in place (cells outside the write set keep their value) */
+    TD_R_META = 5    /* read-only integer / bool metadata (labels, masks, indices) */
+} td_role;
+
+typedef struct td_region_decl {
+    const char *name;
+    td_fmt fmt;
+    td_role role;
+} td_region_decl;
+
+typedef struct td_cast_decl {
+    const char *slot;       /* "store", "p", ... */
+    const char *dflt;       /* default profile, e.g. "fp16:rne:inf" */
+    const char *where;      /* one line: where in the computation the cast happens */
+} td_cast_decl;
+
+/* Special-value policy: what the oracle expects where binary32 cannot follow the
+ * real-valued spec.  Each contract declares one; reports name it. */
+typedef enum td_sv_policy {
+    /* The spec is over the reals: a non-finite output where the exact value is finite
+     * is a disagreement, however close to the overflow threshold it is. */
+    TD_SV_REAL = 0,
+    /* IEEE binary32 semantics at the edges: where the error model says the kernel's
+     * evaluation may overflow (or a cast may reach inf/NaN), a non-finite output of
+     * the right sign is accepted; everything else is checked as under REAL. */
+    TD_SV_IEEE
+} td_sv_policy;
+
+typedef union td_pval {
+    int64_t i;
+    double r;
+} td_pval;
+
+typedef struct td_region {
+    td_fmt fmt;
+    size_t len;   /* elements */
+    void *data;   /* initial contents (what the kernel reads), owned by the case */
+} td_region;
+
+/* Boundary classes a case can hit (bit numbers); names in td_bclass_name(). */
+enum td_bclass {
+    TD_BC_SINGLE_LANE = 0, /* one active lane in total */
+    TD_BC_ONE_PROGRAM,     /* the grid has one program */
+    TD_BC_TAIL_BELOW,      /* n = k*BLOCK - 1 */
+    TD_BC_EXACT_MULTIPLE,  /* n = k*BLOCK */
+    TD_BC_TAIL_ABOVE,      /* n = k*BLOCK + 1 */
+    TD_BC_TAIL,            /* n not a multiple of BLOCK (any other tail) */
+    TD_BC_BLOCK_GT_N,      /* BLOCK much larger than n (>= 4x) */
+    TD_BC_INPLACE,         /* an output aliases an input */
+    TD_BC_STRIDE_GT_ROW,   /* a row stride larger than the row */
+    TD_BC_META_EXTREME,    /* metadata at its extremes (ignore index, empty segments, max ids) */
+    TD_BC_FULLY_MASKED,    /* a whole row / tile / block masked off */
+    TD_BC_VALUES_SPECIAL,  /* values at format thresholds, ties, subnormals, +-0 */
+    TD_BC_VALUES_LARGE,    /* values large enough to overflow a naive exp */
+    TD_BC_MULTI_TILE,      /* a loop over several tiles / steps */
+    TD_BC_COUNT
+};
+const char *td_bclass_name(int bit);
+#define TD_BC(x) (1ull << (x))
+/* what td_gen_count + td_vgen_init can reach for a 1-D tiled launch */
+#define TD_BCLASSES_TILED                                                                                       \
+    (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | \
+     TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |            \
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+
+typedef struct td_contract td_contract;
+
+typedef struct td_case {
+    const td_contract *k;
+    td_pval p[TD_MAX_PARAMS];
+    uint32_t grid[3];
+    td_region r[TD_MAX_REGIONS];
+    uint64_t classes; /* boundary classes hit (bits of enum td_bclass) */
+    uint64_t seed;    /* seed of the value generator */
+    int menu;         /* value distribution chosen */
+} td_case;
+
+/* One active output lane of the write set. */
+typedef struct td_olane {
+    uint32_t o;       /* output channel (out1, out2, ...: 0-based) */
+    uint32_t region;  /* region written */
+    uint64_t off;     /* element offset in that region */
+    uint32_t pid[3];  /* program ids */
+    uint32_t t;       /* stream step (Emit classes), else 0 */
+    uint64_t j;       /* lane index inside the program's tile (flattened) */
+    int64_t idx[4];   /* contract-defined logical indices (row, column, ...) */
+} td_olane;
+
+typedef struct td_wset {
+    td_olane *v;
+    size_t n, cap;
+    int oom;
+} td_wset;
+void td_wset_add(td_wset *ws, const td_olane *l);
+
+typedef td_sh (*td_spec_sh_fn)(td_shcx *cx, const td_case *c, const td_olane *l);
+typedef td_mp (*td_spec_mp_fn)(td_mpcx *cx, const td_case *c, const td_olane *l);
+
+struct td_contract {
+    const char *id;        /* <kernel_file>.<theorem>, exactly as in the catalogue */
+    const char *file;      /* kernel file */
+    const char *family;    /* "elementwise", "reduction", "softmax", ... */
+    const char *io_class;  /* the catalogue's IO class */
+    const char *kind;      /* "exact" or "rounding" */
+    const char *formula;   /* the lane formula as the report prints it */
+    int nparams;
+    const td_param_decl *params;
+    int nregions;
+    const td_region_decl *regions;
+    int ncasts;
+    const td_cast_decl *casts;
+    td_sv_policy sv;
+    const char *sv_note;   /* the policy in one line for reports (division by zero, empty rows...) */
+    const char *error_model; /* the error model in one line for reports */
+    uint64_t classes;      /* boundary classes the generator can hit */
+    /* bytes -> case; never fails (any byte string gives a valid case). */
+    void (*gen)(td_producer *p, td_case *c);
+    /* NULL when every precondition holds; otherwise the failing hypothesis' name. */
+    const char *(*check)(const td_case *c);
+    void (*writes)(const td_case *c, td_wset *ws);
+    td_spec_sh_fn spec_sh;
+    td_spec_mp_fn spec_mp;
+    /* Optional: a per-case pre-pass for specs that need per-row data computed once
+     * (NULL for elementwise contracts). */
+};
+
+/* ---- the registry (generated by CMake from the files in contracts/) ---- */
+int td_contract_count(void);
+const td_contract *td_contract_at(int i);
+const td_contract *td_contract_find(const char *id);
+
+/* ---- cases ---- */
+void td_case_init(td_case *c, const td_contract *k);
+void td_case_free(td_case *c);
+/* Allocates region `reg` with `len` elements (zeroed). Aborts on out-of-memory. */
+void *td_case_alloc(td_case *c, int reg, size_t len);
+/* Element access (exact decoded value / raw integer). */
+double td_get(const td_case *c, int reg, size_t off);
+int64_t td_geti(const td_case *c, int reg, size_t off);
+void td_set(td_case *c, int reg, size_t off, double v); /* v must be representable (cast RNE otherwise) */
+void td_seti(td_case *c, int reg, size_t off, int64_t v);
+/* The whole case, decoded, for reports: "n_elements=37 BLOCK_SIZE=16 grid=[3,1,1] ..." */
+void td_case_describe(const td_case *c, char *buf, size_t n);
+/* Integer parameter by name, or def. */
+int64_t td_param_i(const td_case *c, const char *name, int64_t def);
+
+#endif

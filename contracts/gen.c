@@ -1,0 +1,201 @@
+#include "gen.h"
+
+#include <math.h>
+
+uint32_t td_gen_pow2(td_producer *p, int lo_log2, int hi_log2) {
+    return 1u << td_prod_u32(p, (uint32_t)lo_log2, (uint32_t)hi_log2);
+}
+
+void td_gen_mark_shape(uint64_t n, uint64_t B, uint64_t programs, uint64_t *classes) {
+    if (n == 1) *classes |= 1ull << TD_BC_SINGLE_LANE;
+    if (programs == 1) *classes |= 1ull << TD_BC_ONE_PROGRAM;
+    if (B > 0 && n > 0) {
+        uint64_t r = n % B;
+        if (r == 0) *classes |= 1ull << TD_BC_EXACT_MULTIPLE;
+        else {
+            *classes |= 1ull << TD_BC_TAIL;
+            if (r == B - 1) *classes |= 1ull << TD_BC_TAIL_BELOW;
+            if (r == 1 && n > 1) *classes |= 1ull << TD_BC_TAIL_ABOVE;
+        }
+        if (B >= 4 * n) *classes |= 1ull << TD_BC_BLOCK_GT_N;
+        if (programs > 1) *classes |= 1ull << TD_BC_MULTI_TILE;
+    }
+    if (n == 0) *classes |= 1ull << TD_BC_FULLY_MASKED;
+}
+
+uint64_t td_gen_count0(td_producer *p, uint64_t B, uint64_t max_n, uint64_t *classes, int allow_zero) {
+    static const unsigned w[] = {2, 3, 3, 3, 2, 1, 4, 1};
+    if (max_n < 1) max_n = 1;
+    uint64_t kmax = max_n / (B ? B : 1);
+    if (kmax < 1) kmax = 1;
+    uint64_t k = td_prod_u32(p, 1, (uint32_t)(kmax > 64 ? 64 : kmax));
+    uint64_t n;
+    switch (td_prod_pick(p, w, 8)) {
+    case 0: n = 1; break;
+    case 1: n = k * B - 1; break;
+    case 2: n = k * B; break;
+    case 3: n = k * B + 1; break;
+    case 4: n = td_prod_u32(p, 1, (uint32_t)(B / 4 ? B / 4 : 1)); break; /* B >= 4n */
+    case 5: n = B; break;
+    case 6: n = td_prod_u32(p, 1, (uint32_t)(max_n > 4096 ? 4096 : max_n)); break;
+    default: n = allow_zero ? 0 : 1; break;
+    }
+    if (n == 0 && !allow_zero) n = 1;
+    if (n > max_n) n = max_n;
+    uint64_t programs = B ? (n + B - 1) / B : 1;
+    td_gen_mark_shape(n, B, programs ? programs : 1, classes);
+    return n;
+}
+
+uint64_t td_gen_count(td_producer *p, uint64_t B, uint64_t max_n, uint64_t *classes) {
+    return td_gen_count0(p, B, max_n, classes, 0);
+}
+
+const char *td_menu_name(int m) {
+    static const char *names[TD_V_COUNT] = {"small", "wide", "ties", "special", "large", "ints", "const"};
+    return (m >= 0 && m < TD_V_COUNT) ? names[m] : "?";
+}
+
+double td_gen_real(td_producer *p, double lo, double hi) {
+    uint32_t k = td_prod_u32(p, 0, 1u << 20);
+    double x = lo + (hi - lo) * ((double)k / (double)(1u << 20));
+    float f = (float)x;
+    if (f < lo) f = nextafterf(f, INFINITY);
+    if (f > hi) f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, double bound) {
+    unsigned w[TD_V_COUNT];
+    static const unsigned base[TD_V_COUNT] = {6, 4, 3, 3, 2, 2, 1};
+    int any = 0;
+    for (int i = 0; i < TD_V_COUNT; i++) {
+        w[i] = (allowed & TD_VM(i)) ? base[i] : 0;
+        any |= w[i] != 0;
+    }
+    if (!any) w[TD_V_SMALL] = 1;
+    g->menu = td_prod_pick(p, w, TD_V_COUNT);
+    if (!(allowed & TD_VM(g->menu)) && any) { /* empty producer: lowest allowed entry */
+        for (int i = 0; i < TD_V_COUNT; i++)
+            if (allowed & TD_VM(i)) {
+                g->menu = i;
+                break;
+            }
+    }
+    uint64_t seed = td_prod_u64(p);
+    td_rng_seed(&g->rng, seed);
+    g->bound = bound;
+    c->seed = seed;
+    c->menu = g->menu;
+    if (g->menu == TD_V_TIES || g->menu == TD_V_SPECIAL) c->classes |= 1ull << TD_BC_VALUES_SPECIAL;
+    if (g->menu == TD_V_LARGE) c->classes |= 1ull << TD_BC_VALUES_LARGE;
+    g->cval = 0;
+    if (g->menu == TD_V_CONST) {
+        g->menu = TD_V_SMALL;
+        g->cval = td_vgen_value(g, TD_F32);
+        g->menu = TD_V_CONST;
+    }
+}
+
+/* Ties and boundaries of the narrow formats, as binary32 values. */
+static double tie_value(td_rng *r) {
+    static const td_fmt fmts[] = {TD_F16, TD_BF16, TD_E4M3FN, TD_E5M2};
+    td_fmt f = fmts[td_rng_below(r, 4)];
+    const td_fmt_info *fi = td_fmt_get(f);
+    double sign = (td_rng_next(r) & 1) ? -1 : 1;
+    switch (td_rng_below(r, 6)) {
+    case 0: { /* a midpoint between two consecutive values of f */
+        int e = fi->emin + (int)td_rng_below(r, (uint64_t)(fi->emax - fi->emin + 1));
+        uint64_t m = td_rng_below(r, 1ull << (fi->prec - 1));
+        double a = ldexp(1.0 + (double)m * ldexp(1.0, 1 - fi->prec), e);
+        double b = a + ldexp(1.0, e + 1 - fi->prec);
+        return sign * (a + b) / 2;
+    }
+    case 1: return sign * fi->max_finite;
+    case 2: return sign * fi->min_normal;
+    case 3: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4));
+    case 4: return sign * (fi->max_finite + ldexp(1.0, fi->emax + 1 - fi->prec) / 2); /* overflow threshold */
+    default: return sign * (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1))) * ldexp(1.0, (int)td_rng_below(r, 8) - 4);
+    }
+}
+
+static double raw_value(td_vgen *g) {
+    td_rng *r = &g->rng;
+    double sign = (td_rng_next(r) & 1) ? -1 : 1;
+    switch (g->menu) {
+    case TD_V_SMALL: return 2 * td_rng_unit(r) - 1;
+    case TD_V_WIDE: {
+        int e = (int)td_rng_below(r, 61) - 40; /* 2^-40 .. 2^20 */
+        return sign * ldexp(1.0 + td_rng_unit(r), e);
+    }
+    case TD_V_TIES: return tie_value(r);
+    case TD_V_SPECIAL: {
+        switch (td_rng_below(r, 6)) {
+        case 0: return sign * 0.0;
+        case 1: return sign * ldexp((double)(1 + td_rng_below(r, 1u << 23)), -149); /* binary32 subnormal */
+        case 2: return sign * 0x1p-126;
+        case 3: return sign * ldexp(1.0, (int)td_rng_below(r, 40) - 20);
+        case 4: return sign * (double)td_rng_below(r, 100);
+        default: return 2 * td_rng_unit(r) - 1;
+        }
+    }
+    case TD_V_LARGE: return sign * g->bound * (0.5 + 0.5 * td_rng_unit(r));
+    case TD_V_INTS: return (double)((int64_t)td_rng_below(r, 33) - 16);
+    case TD_V_CONST: return g->cval;
+    default: return 0;
+    }
+}
+
+double td_vgen_value(td_vgen *g, td_fmt f) {
+    double x = raw_value(g);
+    if (!(fabs(x) <= g->bound)) x = copysign(fmod(fabs(x), g->bound), x);
+    if (!isfinite(x)) x = 0;
+    const td_fmt_info *fi = td_fmt_get(f);
+    if (!fi->is_float) return x;
+    /* exactly representable in the region's format, saturating */
+    td_profile pr = {f, TD_RNE, f == TD_E4M3FN ? TD_OVF_SAT : TD_OVF_SAT, false};
+    double v = td_decode(f, td_encode_f64(pr, x));
+    if (fabs(v) > g->bound) v = td_decode(f, td_encode_f64((td_profile){f, TD_RTZ, TD_OVF_SAT, false}, x));
+    if (!isfinite(v) || fabs(v) > g->bound) v = 0;
+    return v;
+}
+
+void td_vgen_fill(td_vgen *g, td_case *c, int reg) {
+    td_region *R = &c->r[reg];
+    for (size_t i = 0; i < R->len; i++) td_set(c, reg, i, td_vgen_value(g, R->fmt));
+}
+
+void td_flat_shape(td_producer *p, td_case *c, int p_n, int p_block, int max_log2_block, uint64_t max_n,
+                   const int *regs, int nregs) {
+    uint64_t B = td_gen_pow2(p, 0, max_log2_block);
+    uint64_t n = td_gen_count(p, B, max_n, &c->classes);
+    uint64_t slack = td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)B) : 0;
+    c->p[p_n].i = (int64_t)n;
+    c->p[p_block].i = (int64_t)B;
+    c->grid[0] = (uint32_t)((n + B - 1) / B);
+    for (int r = 0; r < nregs; r++) td_case_alloc(c, regs[r], n + slack);
+}
+
+const char *td_flat_check(const td_case *c, int p_n, int p_block, const int *regs, int nregs) {
+    int64_t n = c->p[p_n].i, B = c->p[p_block].i;
+    if (B <= 0) return "BLOCK_SIZE > 0 (a Triton constexpr block)";
+    if (n < 0) return "n : Nat";
+    for (int r = 0; r < nregs; r++)
+        if ((int64_t)c->r[regs[r]].len < n) return "every region holds n elements (reads and writes of [0, n))";
+    if ((int64_t)c->grid[0] * B < n) return "the grid covers n (cdiv(n, BLOCK) programs)";
+    return NULL;
+}
+
+void td_flat_writes(const td_case *c, td_wset *ws, int p_n, int p_block, const int *outs, int nouts) {
+    int64_t n = c->p[p_n].i, B = c->p[p_block].i;
+    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
+        for (int64_t j = 0; j < B; j++) {
+            int64_t off = (int64_t)pid * B + j;
+            if (off >= n) break; /* mask: pid * BLOCK + j < n */
+            for (int o = 0; o < nouts; o++) {
+                td_olane l = {.o = (uint32_t)o, .region = (uint32_t)outs[o], .off = (uint64_t)off, .pid = {pid, 0, 0},
+                              .j = (uint64_t)j, .idx = {off}};
+                td_wset_add(ws, &l);
+            }
+        }
+}

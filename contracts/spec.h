@@ -1,0 +1,61 @@
+/* The spec vocabulary: a contract's spec is written ONCE against these names and
+ * compiled twice, for the shadow type (tolerance, fast) and the MPFR type
+ * (reference value).  A contract file includes spec_instantiate.h, which includes
+ * the file itself once per number type with TD_SPEC_PASS defined:
+ *
+ *   #ifndef TD_SPEC_PASS
+ *   #include "contract.h"
+ *   enum { ... parameter and region indices ... };
+ *   #include "spec_instantiate.h"          // compiles the #else part twice
+ *   ... generator, checker, write set, the td_contract table ...
+ *   #else
+ *   static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
+ *       return N(add)(cx, N(in)(cx, c, X, l->off), N(in)(cx, c, Y, l->off));
+ *   }
+ *   #endif
+ *
+ * Names available inside the spec part:
+ *   NUM, NCX, NB (comparison result), NACC (accumulator), SPEC(name)
+ *   N(in)(cx, c, reg, off)        element of a region (its initial contents), exact
+ *   N(exact)(cx, x)               an exact constant (x representable, e.g. a parameter)
+ *   N(lit_c)(cx, TD_C_PI)         a named constant as a kernel literal (rounded once by the kernel)
+ *   N(lit_dec)(cx, "0.044715")    a decimal literal as the kernel holds it
+ *   N(add) N(sub) N(mul) N(div) N(fma)      kernel arithmetic (rounded in the evaluation format)
+ *   N(neg) N(abs) N(max) N(min) N(sign)     exact operations
+ *   N(sqrt) N(rsqrt) N(exp) N(exp2) N(log) N(log2) N(sin) N(cos) N(tanh) N(erf) N(sigmoid)
+ *   N(cmp)(cx, a, b, '>' or 'g' (>=)) -> NB;  N(sel)(cx, cond, a, b);  N(truth)(cond)
+ *   N(cast)(cx, x, slot)          a declared cast (profile from the kernel)
+ *   N(acc_init)(cx, &acc, order, block); N(acc_add)(cx, &acc, t); N(acc_end)(cx, &acc)
+ *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo (shadow only;
+ *                                 the MPFR pass recomputes): for per-row quantities
+ */
+#ifndef TD_SPEC_H
+#define TD_SPEC_H
+
+#include "consts.h"
+#include "contract.h"
+#include "mp.h"
+#include "shadow.h"
+
+/* loads: exact values of region elements */
+static inline td_sh td_sh_in(td_shcx *cx, const td_case *c, int reg, size_t off) {
+    return td_sh_exact(cx, td_get(c, reg, off));
+}
+static inline td_mp td_mp_in(td_mpcx *cx, const td_case *c, int reg, size_t off) {
+    td_mp r = td_mp_new(cx);
+    const td_region *R = &c->r[reg];
+    if (R->fmt == TD_I64) mpfr_set_si(r->x, (long)td_geti(c, reg, off), MPFR_RNDN);
+    else mpfr_set_d(r->x, td_get(c, reg, off), MPFR_RNDN);
+    return r;
+}
+
+/* memo: shadow values of per-case quantities (keyed by the contract) */
+int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out);
+void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v);
+static inline int td_mp_memo_get(td_mpcx *cx, uint64_t key, td_mp *out) {
+    (void)cx, (void)key, (void)out;
+    return 0;
+}
+static inline void td_mp_memo_put(td_mpcx *cx, uint64_t key, td_mp v) { (void)cx, (void)key, (void)v; }
+
+#endif
