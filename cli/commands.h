@@ -7,5 +7,9 @@ enum { TD_EXIT_OK = 0, TD_EXIT_FINDING = 1, TD_EXIT_USAGE = 2, TD_EXIT_INTERNAL 
 
 /* argv[0] is the subcommand name. */
 int td_cmd_cast(int argc, char **argv);
+int td_cmd_list(int argc, char **argv);
+int td_cmd_run(int argc, char **argv);
+int td_cmd_repro(int argc, char **argv);
+int td_cmd_explain(int argc, char **argv);
 
 #endif

@@ -11,6 +11,12 @@ typedef struct {
 } td_command;
 
 static const td_command commands[] = {
+    {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends"},
+    {"run", td_cmd_run,
+     "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
+     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all]"},
+    {"repro", td_cmd_repro, "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json]"},
+    {"explain", td_cmd_explain, "explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]"},
     {"cast", td_cmd_cast,
      "cast VALUE... --to FMT [--from f32|f64] [--rounding rne|rtz] [--overflow inf|sat|nan|wrap] [--ftz] [--bits]"},
 };

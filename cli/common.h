@@ -1,0 +1,49 @@
+/* Shared pieces of the subcommands: options, kernel libraries, backends. */
+#ifndef TD_CLI_COMMON_H
+#define TD_CLI_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "commands.h"
+#include "harness.h"
+#include "loader.h"
+
+typedef struct td_cli {
+    const char *cmd;        /* subcommand name, for messages */
+    int backend;            /* TD_ABI_HOST / TD_ABI_CUDA */
+    const char *kernels;    /* --kernels LIB.so (NULL: the built-in library) */
+    const char *variant;    /* --kernel VARIANT */
+    td_kernel_set set;
+    int have_set;
+    td_backend_ops dev;
+    int have_dev;
+} td_cli;
+
+/* Parses "--backend host|cuda"; returns 0 or prints an error and returns -1. */
+int td_cli_backend(td_cli *c, const char *v);
+/* Loads the kernel library (built-in for the backend, or --kernels) and, for the CUDA
+ * backend, opens the device.  Prints a message and returns the exit status on
+ * failure (2), 0 on success. */
+int td_cli_open(td_cli *c);
+void td_cli_close(td_cli *c);
+td_ctx *td_cli_ctx(td_cli *c, const td_ctx_opts *o);
+/* The kernel of contract `id` to use (--kernel or the non-mutant one); NULL with a
+ * message when the library does not implement it. */
+const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet);
+
+int td_parse_u64(const char *s, uint64_t *out);
+int td_parse_double(const char *s, double *out);
+/* glob match of contract ids ("softmax_*", "all" matches everything) */
+int td_match(const char *pattern, const char *id);
+
+/* the per-case watchdog of the CLI: a kernel that does not return within `seconds`
+ * is reported as a hang, its case written to `artifact_dir`, and the process exits 1
+ * (findings already made were written as they were found). */
+void td_watchdog_arm(unsigned seconds, const char *artifact_dir, const td_kernel *kern, const uint8_t *data,
+                     size_t size);
+void td_watchdog_disarm(void);
+
+
+#endif

@@ -1,0 +1,63 @@
+/* add_example.add_kernel_correctness  (catalogue part 1, src lines 29-45)
+ *
+ *   addIO in_ptr0 in_ptr1 out_ptr n_elements BLOCK_SIZE ⊨ fun xs ys i => xs i + ys i
+ *   MaskedKernelIO₂: read1 = read2 = write = pid * BLOCK_SIZE, mask = pid*BLOCK_SIZE + j < n_elements
+ *
+ * Checked against bench/tritonbench_g/add_example/add_example.py: one program per
+ * BLOCK_SIZE elements, masked loads of both inputs, `x + y` in binary32, masked store.
+ * Error model: one binary32 addition of exact inputs, so the kernel's value is
+ * RN32(x + y) and the bound is |RN32(x + y) - (x + y)| (<= u|x + y|).
+ */
+#ifndef TD_SPEC_PASS
+#include "gen.h"
+
+enum { P_N, P_BLOCK, NP };
+enum { R_X, R_Y, R_OUT, NR };
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
+static const td_region_decl regions[NR] = {
+    {"in_ptr0", TD_F32, TD_R_IN}, {"in_ptr1", TD_F32, TD_R_IN}, {"out_ptr", TD_F32, TD_R_OUT}};
+
+static const int all_regs[NR] = {R_X, R_Y, R_OUT}, outs[1] = {R_OUT};
+
+static void gen(td_producer *p, td_case *c) {
+    td_flat_shape(p, c, P_N, P_BLOCK, 10, 1 << 14, all_regs, NR);
+    td_vgen g;
+    /* |x|, |y| <= 2^126: the sum stays below the binary32 overflow threshold */
+    td_vgen_init(&g, p, c, TD_VM_ALL, 0x1p126);
+    td_vgen_fill(&g, c, R_X);
+    td_vgen_fill(&g, c, R_Y);
+}
+
+static const char *check(const td_case *c) { return td_flat_check(c, P_N, P_BLOCK, all_regs, NR); }
+
+static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
+
+const td_contract td_c_add_example = {
+    .id = "add_example.add_kernel_correctness",
+    .file = "add_example",
+    .family = "elementwise",
+    .io_class = "MaskedKernelIO_2 (addIO)",
+    .kind = "exact",
+    .formula = "out[i] = x[i] + y[i]",
+    .nparams = NP,
+    .params = params,
+    .nregions = NR,
+    .regions = regions,
+    .sv = TD_SV_IEEE,
+    .sv_note = "inputs are finite with |x|,|y| <= 2^126, so the exact sum is finite",
+    .error_model = "one binary32 addition: |RN32(x+y) - (x+y)| <= u|x+y|",
+    .classes = TD_BCLASSES_TILED,
+    .gen = gen,
+    .check = check,
+    .writes = writes,
+    TD_SPECS(add),
+};
+
+#else
+static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
+    return N(add)(cx, N(in)(cx, c, R_X, l->off), N(in)(cx, c, R_Y, l->off));
+}
+#endif

@@ -1,0 +1,137 @@
+/* The generic harness: bytes -> case -> preconditions -> launch -> oracle -> lane
+ * verdicts.  Shared by the CLI (run, repro, certify, selftest, explain), the fuzz
+ * targets (libFuzzer, AFL++, plain replay) and the tests. */
+#ifndef TD_HARNESS_H
+#define TD_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "contract.h"
+#include "kernel_abi.h"
+#include "loader.h"
+
+/* Verdict classes of one lane (or of the whole case for launch-level problems). */
+typedef enum td_vclass {
+    TD_VC_PASS = 0,
+    TD_VC_WARN,        /* beyond the probabilistic bound, within the worst-case bound */
+    TD_VC_FAIL,        /* beyond the worst-case bound */
+    TD_VC_NONFINITE,   /* non-finite where finite was due, or the reverse (per the policy) */
+    TD_VC_UNWRITTEN,   /* a lane of the write set never written */
+    TD_VC_OUTSIDE,     /* a cell outside the write set modified */
+    TD_VC_GUARD,       /* a guard zone around a region written */
+    TD_VC_INPUT,       /* a read-only region modified */
+    TD_VC_LAUNCH,      /* the launch returned an error */
+    TD_VC_CRASH,       /* the kernel crashed (signal) */
+    TD_VC_HANG,        /* the kernel did not return within the watchdog */
+    TD_VC_COUNT
+} td_vclass;
+const char *td_vclass_name(td_vclass v);
+/* true for the classes that make a case a finding (everything but PASS and WARN) */
+int td_vclass_is_finding(td_vclass v);
+
+#define TD_MAX_TERMS 24
+typedef struct td_term {
+    char op[32];
+    double prop, local, ek;
+    int n;
+} td_term;
+
+typedef struct td_lane_report {
+    td_vclass cls;
+    td_olane lane;
+    int has_lane;       /* 0 for region-level reports (guard, outside, input) */
+    uint32_t region;
+    uint64_t off;
+    uint64_t got_bits;
+    double got;
+    double ref;             /* reference (after the casts), rounded to binary64 */
+    char ref_exact[80];     /* reference as MPFR prints it (20 significant digits) */
+    char ref_precast[80];   /* exact value before the last cast, if the spec casts */
+    double tol, tol_p;      /* worst-case and probabilistic bounds */
+    double err;             /* |got - ref| */
+    double err_ulps;        /* (got - ref) / ulp of the output format at ref */
+    double err_over_tol;
+    uint32_t lane_flags;
+    int nterms;
+    td_term terms[TD_MAX_TERMS];
+    char note[160];
+} td_lane_report;
+
+typedef struct td_stats {
+    uint64_t cases, lanes, lanes_mpfr, lanes_unbounded, lanes_overflow_ok, lanes_warn;
+    uint64_t findings[TD_VC_COUNT]; /* lanes (or regions) per class */
+    uint64_t cases_with_finding;
+    double worst_err_over_tol;  /* among checked lanes (PASS and WARN and FAIL) */
+    double worst_ulps;
+    uint64_t classes;           /* boundary classes covered */
+    double t_decode, t_kernel, t_oracle, t_compare; /* seconds */
+    /* histogram of err/tol over decades: [0] exact (0), [1] < 1e-6, ..., [7] < 1, [8] >= 1 */
+    uint64_t hist[9];
+} td_stats;
+void td_stats_merge(td_stats *into, const td_stats *s);
+
+typedef struct td_case_result {
+    int finding;            /* 1 when the case is a finding */
+    td_vclass worst;        /* most severe class met */
+    char desc[1024];        /* the case, decoded */
+    char msg[512];          /* launch error / harness message */
+    td_stats st;            /* this case's counts */
+    td_lane_report *rep;    /* detailed reports (the worst first; at most opts.max_reports) */
+    int nrep, caprep;
+    uint64_t nbad;          /* all bad lanes/regions, detailed or not */
+} td_case_result;
+void td_result_free(td_case_result *r);
+
+typedef struct td_ctx_opts {
+    int backend;            /* TD_ABI_HOST or TD_ABI_CUDA */
+    int mpfr_all;           /* evaluate every lane in MPFR too, and check the shadow's decision */
+    int max_reports;        /* detailed lane reports per case (default 16) */
+    unsigned timeout_s;     /* per-case watchdog (0: none) */
+    const char *artifact_dir; /* where the watchdog writes the in-flight case (may be NULL) */
+    long mpfr_prec;         /* default 640 */
+} td_ctx_opts;
+
+typedef struct td_ctx td_ctx;
+td_ctx *td_ctx_new(const td_ctx_opts *opts, char *err, size_t errlen);
+void td_ctx_free(td_ctx *cx);
+/* Runs kernels on a device: regions are staged through `dev` (NULL: host). */
+struct td_backend_ops;
+void td_ctx_set_backend(td_ctx *cx, const struct td_backend_ops *dev);
+
+/* Harness errors (exit 3): the generator produced a case that fails a precondition,
+ * a write set with a duplicate or out-of-range cell, an unknown cast slot... */
+#define TD_RUN_OK 0
+#define TD_RUN_FINDING 1
+#define TD_RUN_USAGE 2 /* bad input (e.g. an explain lane out of range) */
+#define TD_RUN_HARNESS_ERROR 3
+/* Decodes `data`, runs kernel `kern` on it and checks every lane.  Returns one of
+ * TD_RUN_*; on TD_RUN_HARNESS_ERROR, res->msg says what is wrong. */
+int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res);
+
+/* Decodes only (for explain, corpus-stats, the generator tests). */
+int td_decode_case(const td_contract *k, const uint8_t *data, size_t size, td_case *c, char *err, size_t errlen);
+
+/* Explains the tolerance of one lane (index into the write set, or -1 for the first
+ * lane that is not a PASS, else lane 0). Prints to f. */
+int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, long lane, FILE *f);
+
+/* Reports */
+void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r);
+void td_report_json(FILE *f, const td_kernel *kern, const td_case_result *r, const char *artifact);
+
+/* Artifacts: a self-describing reproducer ("TDFZ1 <contract> <variant> <backend>\n" + the bytes).
+ * Writes dir/<contract>.<variant>.<hash>.tdf under a temporary name and renames it.
+ * Returns 0 and the path in `path`. */
+int td_artifact_write(const char *dir, const td_kernel *kern, const uint8_t *data, size_t size, char *path,
+                      size_t pathlen);
+/* Reads a file: artifact or raw bytes.  contract/variant are filled from the header
+ * when there is one (else left empty). Returns 0, or -1 with a message. */
+int td_artifact_read(const char *path, uint8_t **data, size_t *size, char *contract, size_t clen, char *variant,
+                     size_t vlen, int *backend, char *err, size_t errlen);
+uint64_t td_fnv1a(const uint8_t *data, size_t size);
+/* The bytes of case i of a campaign with seed `seed` (reproducible). */
+void td_case_bytes(uint64_t seed, uint64_t i, uint8_t *out, size_t n);
+
+#endif

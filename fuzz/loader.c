@@ -1,0 +1,191 @@
+#include "loader.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Static_assert((int)TD_ABI_F64 == (int)TD_F64 && (int)TD_ABI_F32 == (int)TD_F32 && (int)TD_ABI_F16 == (int)TD_F16 && (int)TD_ABI_BF16 == (int)TD_BF16 &&
+                   (int)TD_ABI_E4M3FN == (int)TD_E4M3FN && (int)TD_ABI_E5M2 == (int)TD_E5M2 && (int)TD_ABI_I8 == (int)TD_I8 &&
+                   (int)TD_ABI_U8 == (int)TD_U8 && (int)TD_ABI_I32 == (int)TD_I32 && (int)TD_ABI_I64 == (int)TD_I64 && (int)TD_ABI_BOOL == (int)TD_BOOL,
+               "kernel ABI format codes follow td_fmt");
+
+/* "slot=fmt:rnd:ovf[:ftz];slot=..." -> profiles per declared slot */
+static int parse_casts(const td_contract *k, const char *spec, td_profile *out, char *err, size_t errlen) {
+    for (int i = 0; i < k->ncasts; i++) {
+        if (td_profile_parse(k->casts[i].dflt, &out[i]) != 0) {
+            snprintf(err, errlen, "contract %s: bad default profile '%s' for cast slot %s", k->id, k->casts[i].dflt,
+                     k->casts[i].slot);
+            return -1;
+        }
+    }
+    if (!spec || !*spec) return 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            snprintf(err, errlen, "cast profile '%s' is not slot=profile", tok);
+            return -1;
+        }
+        *eq = 0;
+        int slot = -1;
+        for (int i = 0; i < k->ncasts; i++)
+            if (!strcmp(k->casts[i].slot, tok)) slot = i;
+        if (slot < 0) {
+            snprintf(err, errlen, "contract %s has no cast slot '%s'", k->id, tok);
+            return -1;
+        }
+        td_profile p;
+        char perr[128];
+        if (td_profile_parse(eq + 1, &p) != 0 || td_profile_check(p, perr, sizeof perr) != 0) {
+            snprintf(err, errlen, "cast slot %s: invalid profile '%s'", tok, eq + 1);
+            return -1;
+        }
+        out[slot] = p;
+    }
+    return 0;
+}
+
+int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set, char *err, size_t errlen) {
+    memset(set, 0, sizeof *set);
+    if (!t) {
+        snprintf(err, errlen, "%s: td_kernel_table() returned NULL", name);
+        return TD_LOAD_INVALID;
+    }
+    if (t->abi_version != TD_KERNEL_ABI_VERSION) {
+        snprintf(err, errlen, "%s: built for kernel ABI v%u, this tilediff speaks v%u", name, t->abi_version,
+                 TD_KERNEL_ABI_VERSION);
+        return TD_LOAD_VERSION;
+    }
+    if (t->nkernels && !t->kernels) {
+        snprintf(err, errlen, "%s: table lists %u kernels but no array", name, t->nkernels);
+        return TD_LOAD_INVALID;
+    }
+    set->table = t;
+    set->kernels = calloc(t->nkernels ? t->nkernels : 1, sizeof *set->kernels);
+    if (!set->kernels) {
+        snprintf(err, errlen, "out of memory");
+        return TD_LOAD_INVALID;
+    }
+    for (uint32_t i = 0; i < t->nkernels; i++) {
+        const td_abi_kernel *a = t->kernels[i];
+        if (!a || !a->contract_id || !a->variant || !a->launch) {
+            snprintf(err, errlen, "%s: kernel #%u has a NULL contract id, variant or launch function", name, i);
+            free(set->kernels);
+            set->kernels = NULL;
+            return TD_LOAD_INVALID;
+        }
+        if (a->backend != TD_ABI_HOST && a->backend != TD_ABI_CUDA) {
+            snprintf(err, errlen, "%s: kernel %s/%s declares unknown backend %u", name, a->contract_id, a->variant,
+                     a->backend);
+            free(set->kernels);
+            set->kernels = NULL;
+            return TD_LOAD_INVALID;
+        }
+        const td_contract *k = td_contract_find(a->contract_id);
+        if (!k) {
+            set->n_unknown++;
+            continue;
+        }
+        if (a->nparams != (uint32_t)k->nparams || a->nregions != (uint32_t)k->nregions) {
+            snprintf(err, errlen,
+                     "%s: kernel %s/%s expects %u parameters and %u regions, contract %s declares %d and %d", name,
+                     a->contract_id, a->variant, a->nparams, a->nregions, k->id, k->nparams, k->nregions);
+            free(set->kernels);
+            set->kernels = NULL;
+            return TD_LOAD_INVALID;
+        }
+        td_kernel *kk = &set->kernels[set->n];
+        kk->abi = a;
+        kk->k = k;
+        kk->library = t->library ? t->library : name;
+        const char *math = a->math ? a->math : (a->backend == TD_ABI_CUDA ? "cuda" : "libm");
+        kk->math = td_math_model_get(math);
+        if (!kk->math) {
+            snprintf(err, errlen, "%s: kernel %s/%s declares unknown math model '%s'", name, a->contract_id,
+                     a->variant, math);
+            free(set->kernels);
+            set->kernels = NULL;
+            return TD_LOAD_INVALID;
+        }
+        char cerr[256];
+        if (parse_casts(k, a->casts, kk->casts, cerr, sizeof cerr) != 0) {
+            snprintf(err, errlen, "%s: kernel %s/%s: %s", name, a->contract_id, a->variant, cerr);
+            free(set->kernels);
+            set->kernels = NULL;
+            return TD_LOAD_INVALID;
+        }
+        set->n++;
+    }
+    return TD_LOAD_OK;
+}
+
+int td_kernels_open(const char *path, td_kernel_set *set, char *err, size_t errlen) {
+    memset(set, 0, sizeof *set);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(err, errlen, "cannot load kernel library %s: %s", path, dlerror());
+        return TD_LOAD_OPEN;
+    }
+    td_kernel_table_fn fn;
+    void *sym = dlsym(h, TD_KERNEL_TABLE_SYMBOL);
+    memcpy(&fn, &sym, sizeof fn);
+    if (!sym) {
+        snprintf(err, errlen, "kernel library %s does not export %s() (not a tilediff kernel library?)", path,
+                 TD_KERNEL_TABLE_SYMBOL);
+        dlclose(h);
+        return TD_LOAD_SYMBOL;
+    }
+    int rc = td_kernels_bind(fn(), path, set, err, errlen);
+    if (rc != TD_LOAD_OK) {
+        dlclose(h);
+        return rc;
+    }
+    set->handle = h;
+    set->path = strdup(path);
+    for (int i = 0; i < set->n; i++) set->kernels[i].path = set->path;
+    return TD_LOAD_OK;
+}
+
+void td_kernels_close(td_kernel_set *set) {
+    free(set->kernels);
+    free(set->path);
+    if (set->handle) dlclose(set->handle);
+    memset(set, 0, sizeof *set);
+}
+
+const td_kernel *td_kernels_find(const td_kernel_set *set, const char *contract, const char *variant, int backend) {
+    for (int i = 0; i < set->n; i++) {
+        const td_kernel *k = &set->kernels[i];
+        if ((int)k->abi->backend != backend || strcmp(k->k->id, contract)) continue;
+        if (variant ? !strcmp(k->abi->variant, variant) : k->abi->mutant == NULL) return k;
+    }
+    return NULL;
+}
+
+int td_builtin_library_path(int backend, char *out, size_t n) {
+    const char *lib = backend == TD_ABI_CUDA ? "libtilediff_kernels_cuda.so" : "libtilediff_kernels.so";
+    const char *env = getenv(backend == TD_ABI_CUDA ? "TILEDIFF_CUDA_KERNELS" : "TILEDIFF_KERNELS");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return -1;
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    /* build tree: next to the binary; installed: <prefix>/lib/tilediff/ */
+    const char *cands[] = {"%s/%s", "%s/../lib/tilediff/%s", "%s/../lib64/tilediff/%s"};
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
+        snprintf(out, n, cands[i], exe, lib);
+        if (access(out, R_OK) == 0) return 0;
+    }
+    snprintf(out, n, "%s/%s", exe, lib);
+    return -1;
+}

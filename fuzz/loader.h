@@ -1,0 +1,45 @@
+/* The kernel-library loader: dlopen a library that speaks the kernel ABI (the
+ * built-in ones included), check its version, and bind each kernel to the contract
+ * it implements with the cast profiles and math model it declares. */
+#ifndef TD_LOADER_H
+#define TD_LOADER_H
+
+#include "contract.h"
+#include "kernel_abi.h"
+
+typedef struct td_kernel {
+    const td_abi_kernel *abi;
+    const td_contract *k;
+    td_profile casts[TD_MAX_CASTS];
+    const td_math_model *math;
+    const char *library; /* the table's library name */
+    const char *path;    /* the file it was loaded from */
+} td_kernel;
+
+typedef struct td_kernel_set {
+    void *handle; /* dlopen handle, NULL for a linked-in table */
+    const td_abi_table *table;
+    td_kernel *kernels;
+    int n;
+    char *path;
+    /* kernels whose contract id is not in this tilediff's registry (listed, never run) */
+    int n_unknown;
+} td_kernel_set;
+
+/* Loader errors (all exit 2 in the CLI). */
+#define TD_LOAD_OK 0
+#define TD_LOAD_OPEN 1      /* dlopen failed */
+#define TD_LOAD_SYMBOL 2    /* no td_kernel_table symbol */
+#define TD_LOAD_VERSION 3   /* another ABI version */
+#define TD_LOAD_INVALID 4   /* malformed table (NULL fields, bad cast profile, unknown math model) */
+
+int td_kernels_open(const char *path, td_kernel_set *set, char *err, size_t errlen);
+/* Binds a table already in the process (the fuzz targets link the built-in kernels). */
+int td_kernels_bind(const td_abi_table *table, const char *name, td_kernel_set *set, char *err, size_t errlen);
+void td_kernels_close(td_kernel_set *set);
+/* Kernel for (contract, variant, backend); variant NULL: the non-mutant kernel. */
+const td_kernel *td_kernels_find(const td_kernel_set *set, const char *contract, const char *variant, int backend);
+/* The directory of the running executable's built-in kernel libraries. */
+int td_builtin_library_path(int backend, char *out, size_t n);
+
+#endif
