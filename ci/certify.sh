@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The main job: build tilediff and run a certification campaign of the built-in
+# kernels on the host backend.  Extra arguments go to `tilediff run`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ci/deps.sh
+ci/build.sh build >/dev/null
+exec build/tilediff run all --cases 500 "$@"
