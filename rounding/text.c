@@ -149,15 +149,15 @@ int td_parse_value_mpfr(const char *s, mpfr_ptr x) { return td_parse_value_mpfr_
 
 /* ---- shortest round-trip decimal ---- */
 
-/* "d.ddd" with exponent X (value = d.ddd * 10^X) written the way %g would choose:
- * fixed notation for 1e-5 <= |v| < 1e17, scientific otherwise. */
+/* "d.ddd" with exponent X (value = d.ddd * 10^X) in fixed notation for
+ * 1e-4 <= |v| < 1e16 and scientific otherwise (Python's repr makes the same choice). */
 static void write_decimal(char *out, size_t n, bool neg, const char *digits, long x10) {
     char body[96];
-    if (strlen(digits) > 60) /* not reached: at most 17 digits ever round-trip-need */
+    if (strlen(digits) > 60) /* not reached: 17 digits always suffice (binary64) */
         digits = "?";
     size_t len = strlen(digits);
     size_t o = 0;
-    if (x10 >= -5 && x10 < 17) {
+    if (x10 >= -4 && x10 < 16) {
         if (x10 < 0) {
             o += (size_t)snprintf(body + o, sizeof body - o, "0.");
             for (long i = -1; i > x10; i--)
