@@ -85,18 +85,50 @@ static void var_clear(var_fr *v) {
         mpfr_clear(v->h);
 }
 
-/* Encoding of a finite value y of the format (prec bits, within its range).  y is
- * exact in binary64, so its integral significand is a power-of-two scaling away. */
+/* The top 64 bits of the significand of a regular y whose precision is at most 64
+ * (read through MPFR's custom interface: limbs least significant first, the most
+ * significant bit of the top limb set). */
+static uint64_t top64(mpfr_srcptr y) {
+    const mp_limb_t *l = mpfr_custom_get_significand(y);
+    size_t n = ((size_t)mpfr_get_prec(y) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
+    uint64_t t = 0;
+    for (size_t i = n; i-- > 0;)
+        t = (GMP_NUMB_BITS >= 64 ? 0 : t << (GMP_NUMB_BITS % 64)) | (uint64_t)l[i];
+    return t << (64 - n * GMP_NUMB_BITS); /* n * GMP_NUMB_BITS is 32 or 64 here */
+}
+
+/* Encoding of a finite value y of the format (prec bits, within its range). */
 static uint64_t pack(const td_fmt_info *fi, mpfr_srcptr y) {
     uint64_t s = sign_bit(fi, mpfr_signbit(y));
     if (mpfr_zero_p(y))
         return s;
     long e = (long)mpfr_get_exp(y) - 1; /* |y| in [2^e, 2^(e+1)) */
     long ec = e < fi->emin ? fi->emin : e;
-    double sig = ldexp(fabs(mpfr_get_d(y, MPFR_RNDN)), (int)(fi->prec - 1 - ec)); /* < 2^prec */
+    /* |y| = full * 2^(e - prec + 1) with a prec-bit integer `full`; the field is
+     * full * 2^(e - ec), shifted right for a subnormal (exactly: y was subnormalised). */
+    uint64_t full = top64(y) >> (64 - fi->prec);
+    uint64_t sig = full >> (ec - e);
     /* (ec - emin) << t plus a significand that carries the hidden bit gives the biased
      * exponent ec + bias = ec - emin + 1 for a normal; a subnormal has no hidden bit. */
-    return s | (((uint64_t)(ec - fi->emin) << (fi->prec - 1)) + (uint64_t)sig);
+    return s | (((uint64_t)(ec - fi->emin) << (fi->prec - 1)) + sig);
+}
+
+/* Sets m (SMALL_PREC storage) to the binary64 x exactly, through the custom interface:
+ * mpfr_set_d saves and restores the exponent range around its work, which made it the
+ * most expensive step of this path.  frexp gives x = fr * 2^e with fr in [0.5, 1),
+ * which is MPFR's convention; fr * 2^64 is then the normalised 64-bit significand. */
+static void load_double(small_fr *m, double x) {
+    if (x == 0 || !isfinite(x) || GMP_NUMB_BITS < 32) {
+        small_init(m, 64);
+        mpfr_set_d(m->m, x, MPFR_RNDN);
+        return;
+    }
+    int e;
+    double fr = frexp(fabs(x), &e);
+    uint64_t sig = (uint64_t)ldexp(fr, 64); /* exact: at most 53 significant bits */
+    for (size_t i = 0; i * GMP_NUMB_BITS < 64; i++)
+        m->limbs[i] = (mp_limb_t)(sig >> (i * GMP_NUMB_BITS));
+    mpfr_custom_init_set(m->m, x < 0 ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND, e, 64, m->limbs);
 }
 
 static uint64_t max_bits(const td_fmt_info *fi, bool neg) {
@@ -106,11 +138,16 @@ static uint64_t max_bits(const td_fmt_info *fi, bool neg) {
     return pack(fi, m.m);
 }
 
-/* Whether y, rounded to the format's precision (at most 53 bits) with an unbounded
- * exponent, exceeds max finite.  Such a y is exact in binary64 when it is at most
- * DBL_MAX, and otherwise at least 2^1024, which converts to inf: so the comparison in
- * binary64 is exact (and cheaper than mpfr_cmp_d, which builds an MPFR number). */
-static bool above_max(const td_fmt_info *fi, mpfr_srcptr y) { return fabs(mpfr_get_d(y, MPFR_RNDN)) > fi->max_finite; }
+/* Whether y (nonzero, rounded to the format's precision with an unbounded exponent)
+ * exceeds max finite.  Every prec-bit number with MPFR exponent <= emax+1 is at most
+ * the top of binade emax, which is max finite for the IEEE-like formats; e4m3fn stops
+ * below the top of its binade (448 < 480), so there the value decides. */
+static bool above_max(const td_fmt_info *fi, mpfr_srcptr y) {
+    mpfr_exp_t e = mpfr_get_exp(y);
+    if (e != fi->emax + 1)
+        return e > fi->emax + 1;
+    return !fi->has_inf && fabs(mpfr_get_d(y, MPFR_RNDN)) > fi->max_finite;
+}
 
 static uint64_t inf_bits(const td_fmt_info *fi, bool neg) {
     /* All-ones exponent, zero significand. */
@@ -155,7 +192,7 @@ static uint64_t float_ref(td_fmt f, const td_fmt_info *fi, int rnd, int ovf, boo
     small_init(&y, fi->prec);
     int t = mpfr_set(y.m, src, mr); /* step 1: precision only, exponent unbounded */
     uint64_t out;
-    if (above_max(fi, y.m)) {
+    if (!mpfr_zero_p(y.m) && above_max(fi, y.m)) {
         bool yn = mpfr_signbit(y.m);
         if (ovf == TD_OVF_NAN)
             out = td_nan_bits(f, yn);
@@ -164,15 +201,19 @@ static uint64_t float_ref(td_fmt f, const td_fmt_info *fi, int rnd, int ovf, boo
         else
             out = inf_bits(fi, yn);
     } else {
-        /* step 2: the format's exponent range.  MPFR's exponent e means [2^(e-1), 2^e):
-         * the smallest subnormal 2^(emin-prec+1) has e = emin-prec+2, and the top
-         * binade 2^emax has e = emax+1.  (y is at most max finite here, so the emax
-         * bound cannot act; it is set so the range is exactly the format's.) */
-        mpfr_exp_t e1 = mpfr_get_emin(), e2 = mpfr_get_emax();
-        range_set(fi->emin - fi->prec + 2, fi->emax + 1);
-        t = mpfr_check_range(y.m, t, mr);
-        mpfr_subnormalize(y.m, t, mr);
-        range_set(e1, e2);
+        /* step 2: the format's exponent range, for a y below the normal range (where
+         * mpfr_check_range and mpfr_subnormalize can act; above it they are no-ops).
+         * MPFR's exponent e means [2^(e-1), 2^e): the smallest subnormal
+         * 2^(emin-prec+1) has e = emin-prec+2, and the top binade 2^emax has
+         * e = emax+1.  (y is at most max finite here, so the emax bound cannot act; it
+         * is set so that the range is exactly the format's.) */
+        if (!mpfr_zero_p(y.m) && mpfr_get_exp(y.m) - 1 < fi->emin) {
+            mpfr_exp_t e1 = mpfr_get_emin(), e2 = mpfr_get_emax();
+            range_set(fi->emin - fi->prec + 2, fi->emax + 1);
+            t = mpfr_check_range(y.m, t, mr);
+            mpfr_subnormalize(y.m, t, mr);
+            range_set(e1, e2);
+        }
         /* step 3: FTZ on the rounded result, then the encoding */
         if (ftz && !mpfr_zero_p(y.m) && mpfr_get_exp(y.m) - 1 < fi->emin)
             out = sign_bit(fi, mpfr_signbit(y.m));
@@ -279,8 +320,7 @@ uint64_t td_ref_encode_f32(td_profile p, float x) {
     if (p.ftz && !int_fmt(p.fmt) && fpclassify(x) == FP_SUBNORMAL)
         x = signbit(x) ? -0.0f : 0.0f;
     small_fr m;
-    small_init(&m, 24);
-    mpfr_set_flt(m.m, x, MPFR_RNDN); /* exact */
+    load_double(&m, (double)x); /* exact */
     return td_encode_mpfr(p, m.m);
 }
 
@@ -290,7 +330,6 @@ uint64_t td_ref_encode_f64(td_profile p, double x) {
     if (p.ftz && !int_fmt(p.fmt) && fpclassify(x) == FP_SUBNORMAL)
         x = signbit(x) ? -0.0 : 0.0;
     small_fr m;
-    small_init(&m, 53);
-    mpfr_set_d(m.m, x, MPFR_RNDN); /* exact */
+    load_double(&m, x); /* exact */
     return td_encode_mpfr(p, m.m);
 }
