@@ -119,6 +119,22 @@ uint64_t td_bits_mask(td_fmt f);
 /* ---- fast bit-level conversions ---- */
 uint64_t td_encode_f32(td_profile p, float x);  /* binary32 source */
 uint64_t td_encode_f64(td_profile p, double x); /* binary64 source */
+/* The same conversions over arrays (out[i] = td_encode_f32(p, x[i])), with the profile
+ * dispatched once per call rather than once per value. */
+void td_encode_f32_array(td_profile p, const float *x, uint64_t *out, size_t n);
+void td_encode_f64_array(td_profile p, const double *x, uint64_t *out, size_t n);
+/* Notes on targets (both paths alike): fp64 is not a cast target for profiles, but the
+ * encoders accept it (binary64 as the target: NaN canonicalisation, the inf policy and
+ * FTZ act; td_format_value and the oracle use it).  int64 and bool are not targets:
+ * the encoders return 0 for them.  An invalid profile (td_profile_check fails) is
+ * treated as its nearest valid one: inf on e4m3fn as nan, wrap on a float as inf (nan
+ * on e4m3fn), inf/nan on an integer as sat.
+ * Overflow is decided on the value rounded with the target's precision and an
+ * unbounded exponent: it overflows when that exceeds max finite in magnitude (so under
+ * RTZ, fp16 65535 is 65504 and not an overflow; e4m3fn 470 is 448; e4m3fn 480 and
+ * fp16 65536 overflow, which under the nan policy is NaN).
+ * FTZ looks at the result after rounding: a value that rounds up to the smallest
+ * normal is kept. */
 
 /* ---- MPFR reference path ----
  * Rounds with mpfr_set_emin/emax, mpfr_check_range and mpfr_subnormalize (passing
@@ -144,6 +160,9 @@ typedef struct td_cast_chain {
     td_profile step[TD_CHAIN_MAX];
 } td_cast_chain;
 uint64_t td_chain_f64(const td_cast_chain *c, double x);
+/* From a binary32 source: the first step sees a binary32 (FTZ flushes binary32
+ * subnormals there), the later steps the decoded result of the one before. */
+uint64_t td_chain_f32(const td_cast_chain *c, float x);
 uint64_t td_chain_mpfr(const td_cast_chain *c, mpfr_srcptr x, int ternary);
 /* "fp32:rne>bf16:rne" */
 int td_chain_parse(const char *s, td_cast_chain *out);
@@ -171,6 +190,16 @@ void td_format_value(td_fmt f, uint64_t bits, char *buf, size_t n);
 /* Parses decimal or C99 hex-float (also "inf", "-inf", "nan") exactly into x.
  * Returns 0, or -1 if the token is not a number. */
 int td_parse_value_mpfr(const char *s, mpfr_ptr x);
+/* The same, also giving the ternary (sign of x - the token's value), for the tokens no
+ * precision holds exactly (0.1): pass it to td_encode_mpfr_t.  x's precision is raised
+ * (never lowered) to what the token needs to be exact when its value is a dyadic
+ * rational, which covers every hex-float and every decimal that is a value of some
+ * format; otherwise to at least 64 bits, enough for td_encode_mpfr_t to round the
+ * token correctly into every format.  Decimal exponents beyond about +-1.2 million
+ * are not held exactly (integers of 10^1200000 digits); they are rounded with the
+ * ternary reported. Values beyond MPFR's exponent range become the largest / smallest
+ * magnitude MPFR holds, with the ternary, never inf or 0. */
+int td_parse_value_mpfr_t(const char *s, mpfr_ptr x, int *ternary);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,365 @@
+/* rounding/fast.c: the fast bit-level conversions from binary32 and binary64.
+ *
+ * One algorithm serves every floating target.  With the source's significand `sig`
+ * (hidden bit included) and the target's biased exponent ET that the value would have
+ * if it were normal there, the result is
+ *     base + round(sig >> k)
+ * where base = (ET-1) << mbits and k = (source mbits - target mbits) for a normal
+ * result, and base = 0, k larger by 1-ET for a subnormal one.  The rounding carry runs
+ * from the significand into the exponent (and from the largest subnormal into the
+ * smallest normal) by itself, so there is no branch on the binade.  Overflow is then
+ * one comparison against the largest finite encoding: that also gives e4m3fn's rule,
+ * since its next encoding up (0x7f, "480") is the NaN, and 464 rounds to even 448.
+ *
+ * The constants are written here from the format definitions and not taken from the
+ * td_fmt_info table the MPFR path uses, so that one wrong table entry cannot make
+ * both paths agree on a wrong answer.
+ *
+ * The scalar entry points take the profile at run time; the array entry points
+ * instantiate the same core once per (target, rounding, overflow, FTZ) so the
+ * compiler sees constants, and are built twice (baseline and AVX2, chosen at run
+ * time) so the loops vectorise on machines that have the wider shifts. */
+#include <string.h>
+
+#include "rounding.h"
+
+#define TD_AI static inline __attribute__((always_inline))
+
+typedef struct {
+    int mbits;     /* trailing significand bits */
+    int emin;      /* exponent of the smallest normal */
+    int bits;      /* storage width */
+    uint64_t maxb; /* encoding of the largest finite value (positive) */
+    uint64_t infb; /* encoding of +inf (formats without inf: unused) */
+    uint64_t nanb; /* canonical positive NaN */
+} ffmt;
+
+static const ffmt FF[TD_FMT_COUNT] = {
+    [TD_F64] = {52, -1022, 64, UINT64_C(0x7fefffffffffffff), UINT64_C(0x7ff0000000000000),
+                UINT64_C(0x7ff8000000000000)},
+    [TD_F32] = {23, -126, 32, 0x7f7fffff, 0x7f800000, 0x7fc00000},
+    [TD_F16] = {10, -14, 16, 0x7bff, 0x7c00, 0x7e00},
+    [TD_BF16] = {7, -126, 16, 0x7f7f, 0x7f80, 0x7fc0},
+    [TD_E4M3FN] = {3, -6, 8, 0x7e, 0x7f, 0x7f}, /* no inf: overflow can only go to max or NaN */
+    [TD_E5M2] = {2, -14, 8, 0x7b, 0x7c, 0x7e},
+};
+
+/* What an invalid profile (td_profile_check fails) does, identically in both paths:
+ * a float target without inf treats INF as NAN (OCP's non-saturating mode), WRAP on a
+ * float target is INF (or NAN), INF/NAN on an integer target is SAT. */
+TD_AI int eff_ovf(td_fmt f, int ovf) {
+    bool isint = f == TD_I8 || f == TD_U8 || f == TD_I32;
+    if (isint)
+        return ovf == TD_OVF_WRAP ? TD_OVF_WRAP : TD_OVF_SAT;
+    if (ovf != TD_OVF_SAT && ovf != TD_OVF_NAN)
+        ovf = TD_OVF_INF;
+    if (f == TD_E4M3FN && ovf == TD_OVF_INF)
+        ovf = TD_OVF_NAN;
+    return ovf;
+}
+
+/* The encoding an overflowing finite value gets (positive; the sign is or-ed in). */
+TD_AI uint64_t ovf_result(const ffmt *T, int rnd, int ovf) {
+    if (ovf == TD_OVF_SAT)
+        return T->maxb;
+    if (ovf == TD_OVF_NAN)
+        return T->nanb;
+    return rnd == TD_RNE ? T->infb : T->maxb; /* IEEE: RTZ overflows to max finite */
+}
+
+/* The encoding an infinite source gets. */
+TD_AI uint64_t inf_result(const ffmt *T, int ovf) {
+    return ovf == TD_OVF_SAT ? T->maxb : ovf == TD_OVF_NAN ? T->nanb : T->infb;
+}
+
+/* binary32 source, target narrower than binary32 (mbits < 23, so k >= 1). 32-bit
+ * arithmetic throughout so that the loops vectorise in 32-bit lanes. */
+TD_AI uint32_t cvt32(uint32_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
+    uint32_t s = u >> 31;
+    uint32_t a = u & 0x7fffffffu;
+    uint32_t ef = a >> 23;
+    uint32_t mant = a & 0x7fffffu;
+    uint32_t m2 = ftz ? (ef ? mant : 0) : mant; /* FTZ: a subnormal source is a zero */
+    uint32_t sig = m2 | (ef ? 0x800000u : 0);
+    int32_t et = (int32_t)(ef ? ef : 1) - 127 - T->emin + 1;
+    int32_t k = (23 - T->mbits) + (et < 1 ? 1 - et : 0);
+    k = k > 31 ? 31 : k; /* sig < 2^24: beyond 25 the value is below half the smallest step */
+    uint32_t base = et < 1 ? 0 : (uint32_t)(et - 1) << T->mbits;
+    uint32_t q = sig >> k;
+    if (rnd == TD_RNE) /* +1 iff the remainder is above half, or exactly half and q odd */
+        q += ((sig & ((1u << k) - 1)) + (1u << (k - 1)) - 1 + (q & 1)) >> k;
+    uint32_t r = base + q;
+    if (ftz) /* a subnormal result (after rounding) becomes a zero */
+        r = r < (1u << T->mbits) ? 0 : r;
+    r = r > (uint32_t)T->maxb ? (uint32_t)ovf_result(T, rnd, ovf) : r;
+    uint32_t special = mant ? (uint32_t)T->nanb : (uint32_t)inf_result(T, ovf);
+    r = ef == 255 ? special : r;
+    return (s << (T->bits - 1)) | r;
+}
+
+/* binary64 source, target narrower than binary64 (mbits <= 23, so k >= 29). */
+TD_AI uint64_t cvt64(uint64_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
+    uint64_t s = u >> 63;
+    uint64_t a = u & UINT64_C(0x7fffffffffffffff);
+    uint64_t ef = a >> 52;
+    uint64_t mant = a & UINT64_C(0xfffffffffffff);
+    uint64_t m2 = ftz ? (ef ? mant : 0) : mant;
+    uint64_t sig = m2 | (ef ? UINT64_C(1) << 52 : 0);
+    int64_t et = (int64_t)(ef ? ef : 1) - 1023 - T->emin + 1;
+    int64_t k = (52 - T->mbits) + (et < 1 ? 1 - et : 0);
+    k = k > 63 ? 63 : k;
+    uint64_t base = et < 1 ? 0 : (uint64_t)(et - 1) << T->mbits;
+    uint64_t q = sig >> k;
+    if (rnd == TD_RNE)
+        q += ((sig & ((UINT64_C(1) << k) - 1)) + (UINT64_C(1) << (k - 1)) - 1 + (q & 1)) >> k;
+    uint64_t r = base + q;
+    if (ftz)
+        r = r < (UINT64_C(1) << T->mbits) ? 0 : r;
+    r = r > T->maxb ? ovf_result(T, rnd, ovf) : r;
+    uint64_t special = mant ? T->nanb : inf_result(T, ovf);
+    r = ef == 2047 ? special : r;
+    return (s << (T->bits - 1)) | r;
+}
+
+/* Same-format "conversion": only NaN canonicalisation, the infinity policy and FTZ act. */
+TD_AI uint64_t same32(uint32_t u, int ovf, bool ftz) {
+    const ffmt *T = &FF[TD_F32];
+    uint32_t s = u & 0x80000000u, ef = (u >> 23) & 0xff, mant = u & 0x7fffffu;
+    if (ef == 255)
+        return s | (uint32_t)(mant ? T->nanb : inf_result(T, ovf));
+    if (ftz && ef == 0)
+        return s;
+    return u;
+}
+
+TD_AI uint64_t same64(uint64_t u, int ovf, bool ftz) {
+    const ffmt *T = &FF[TD_F64];
+    uint64_t s = u & (UINT64_C(1) << 63), ef = (u >> 52) & 0x7ff, mant = u & UINT64_C(0xfffffffffffff);
+    if (ef == 2047)
+        return s | (mant ? T->nanb : inf_result(T, ovf));
+    if (ftz && ef == 0)
+        return s;
+    return u;
+}
+
+/* Integer targets from binary64 bits (a binary32 source is widened first: exact, and
+ * FTZ does not apply to integer targets).  value = sig * 2^sh. */
+TD_AI uint64_t cvti(uint64_t u, int bits, int64_t imin, int64_t imax, int rnd, int ovf) {
+    uint64_t s = u >> 63;
+    uint64_t a = u & UINT64_C(0x7fffffffffffffff);
+    uint64_t ef = a >> 52;
+    uint64_t mant = a & UINT64_C(0xfffffffffffff);
+    uint64_t mask = (UINT64_C(1) << bits) - 1; /* bits <= 32 */
+    if (ef == 2047) /* NaN -> 0; inf -> the bound under SAT, 0 under WRAP */
+        return mant || ovf == TD_OVF_WRAP ? 0 : (uint64_t)(s ? imin : imax) & mask;
+    uint64_t sig = mant | (ef ? UINT64_C(1) << 52 : 0);
+    int64_t sh = (int64_t)(ef ? ef : 1) - 1075;
+    uint64_t q;
+    bool big; /* |value| >= 2^63: beyond every target, q holds it only modulo 2^64 */
+    if (sh >= 0) {
+        big = sh >= 11;
+        q = sh >= 64 ? 0 : sig << sh;
+    } else {
+        int64_t k = -sh > 63 ? 63 : -sh;
+        q = sig >> k;
+        if (rnd == TD_RNE)
+            q += ((sig & ((UINT64_C(1) << k) - 1)) + (UINT64_C(1) << (k - 1)) - 1 + (q & 1)) >> k;
+        big = false;
+    }
+    if (ovf == TD_OVF_WRAP)
+        return (s ? (uint64_t)0 - q : q) & mask;
+    uint64_t r;
+    if (s)
+        r = (big || q > (uint64_t)0 - (uint64_t)imin) ? (uint64_t)imin : (uint64_t)0 - q;
+    else
+        r = (big || q > (uint64_t)imax) ? (uint64_t)imax : q;
+    return r & mask;
+}
+
+TD_AI uint32_t f32_bits(float x) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+TD_AI uint64_t f64_bits(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+TD_AI uint64_t int_target(td_fmt f, uint64_t u, int rnd, int ovf) {
+    switch (f) {
+    case TD_I8:
+        return cvti(u, 8, INT8_MIN, INT8_MAX, rnd, ovf);
+    case TD_U8:
+        return cvti(u, 8, 0, UINT8_MAX, rnd, ovf);
+    default:
+        return cvti(u, 32, INT32_MIN, INT32_MAX, rnd, ovf);
+    }
+}
+
+/* A binary32 source widened to binary64 for the targets that are handled there; FTZ
+ * of a binary32 subnormal has to happen before, since it is normal in binary64. */
+TD_AI uint64_t f32_widened(uint32_t u, bool ftz) {
+    float x;
+    if (ftz && !(u & 0x7f800000u))
+        u &= 0x80000000u;
+    memcpy(&x, &u, sizeof x);
+    return f64_bits((double)x);
+}
+
+TD_AI uint64_t enc_f32(td_fmt f, int rnd, int ovf, bool ftz, uint32_t u) {
+    switch (f) {
+    case TD_F32:
+        return same32(u, ovf, ftz);
+    case TD_F64: {
+        /* (double) of a NaN keeps its sign; same64 canonicalises the payload. */
+        return same64(f32_widened(u, ftz), ovf, false);
+    }
+    case TD_F16:
+    case TD_BF16:
+    case TD_E4M3FN:
+    case TD_E5M2:
+        return cvt32(u, &FF[f], rnd, ovf, ftz);
+    case TD_I8:
+    case TD_U8:
+    case TD_I32:
+        return int_target(f, f32_widened(u, false), rnd, ovf);
+    default:
+        return 0; /* int64 and bool are storage formats, not cast targets */
+    }
+}
+
+TD_AI uint64_t enc_f64(td_fmt f, int rnd, int ovf, bool ftz, uint64_t u) {
+    switch (f) {
+    case TD_F64:
+        return same64(u, ovf, ftz);
+    case TD_F32:
+    case TD_F16:
+    case TD_BF16:
+    case TD_E4M3FN:
+    case TD_E5M2:
+        return cvt64(u, &FF[f], rnd, ovf, ftz);
+    case TD_I8:
+    case TD_U8:
+    case TD_I32:
+        return int_target(f, u, rnd, ovf);
+    default:
+        return 0;
+    }
+}
+
+uint64_t td_encode_f32(td_profile p, float x) {
+    return enc_f32(p.fmt, p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, eff_ovf(p.fmt, p.ovf), p.ftz, f32_bits(x));
+}
+
+uint64_t td_encode_f64(td_profile p, double x) {
+    return enc_f64(p.fmt, p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, eff_ovf(p.fmt, p.ovf), p.ftz, f64_bits(x));
+}
+
+/* ---- arrays: one instantiation per profile ----
+ * The LOOPS macro expands a chain of always-inline helpers that turn each run-time
+ * profile field into a literal, so every innermost loop is compiled with constants. */
+
+#define LEAF32(F, R, O, Z)                                                                        \
+    do {                                                                                          \
+        for (size_t i = 0; i < n; i++)                                                            \
+            out[i] = enc_f32(F, R, O, Z, f32_bits(x[i]));                                         \
+    } while (0)
+#define LEAF64(F, R, O, Z)                                                                        \
+    do {                                                                                          \
+        for (size_t i = 0; i < n; i++)                                                            \
+            out[i] = enc_f64(F, R, O, Z, f64_bits(x[i]));                                         \
+    } while (0)
+
+/* Expands LEAF for the literal values of rnd, ovf and ftz given fixed F. */
+#define BY_PROFILE(LEAF, F)                                                                       \
+    do {                                                                                          \
+        if (rnd == TD_RNE) {                                                                      \
+            if (ovf == TD_OVF_INF) {                                                              \
+                if (ftz) LEAF(F, TD_RNE, TD_OVF_INF, true); else LEAF(F, TD_RNE, TD_OVF_INF, false); \
+            } else if (ovf == TD_OVF_SAT) {                                                       \
+                if (ftz) LEAF(F, TD_RNE, TD_OVF_SAT, true); else LEAF(F, TD_RNE, TD_OVF_SAT, false); \
+            } else if (ovf == TD_OVF_NAN) {                                                       \
+                if (ftz) LEAF(F, TD_RNE, TD_OVF_NAN, true); else LEAF(F, TD_RNE, TD_OVF_NAN, false); \
+            } else {                                                                              \
+                LEAF(F, TD_RNE, TD_OVF_WRAP, false);                                              \
+            }                                                                                     \
+        } else {                                                                                  \
+            if (ovf == TD_OVF_INF) {                                                              \
+                if (ftz) LEAF(F, TD_RTZ, TD_OVF_INF, true); else LEAF(F, TD_RTZ, TD_OVF_INF, false); \
+            } else if (ovf == TD_OVF_SAT) {                                                       \
+                if (ftz) LEAF(F, TD_RTZ, TD_OVF_SAT, true); else LEAF(F, TD_RTZ, TD_OVF_SAT, false); \
+            } else if (ovf == TD_OVF_NAN) {                                                       \
+                if (ftz) LEAF(F, TD_RTZ, TD_OVF_NAN, true); else LEAF(F, TD_RTZ, TD_OVF_NAN, false); \
+            } else {                                                                              \
+                LEAF(F, TD_RTZ, TD_OVF_WRAP, false);                                              \
+            }                                                                                     \
+        }                                                                                         \
+    } while (0)
+
+#define BY_FORMAT(LEAF)                                                                           \
+    do {                                                                                          \
+        switch (f) {                                                                              \
+        case TD_F64: BY_PROFILE(LEAF, TD_F64); break;                                             \
+        case TD_F32: BY_PROFILE(LEAF, TD_F32); break;                                             \
+        case TD_F16: BY_PROFILE(LEAF, TD_F16); break;                                             \
+        case TD_BF16: BY_PROFILE(LEAF, TD_BF16); break;                                           \
+        case TD_E4M3FN: BY_PROFILE(LEAF, TD_E4M3FN); break;                                       \
+        case TD_E5M2: BY_PROFILE(LEAF, TD_E5M2); break;                                           \
+        case TD_I8: BY_PROFILE(LEAF, TD_I8); break;                                               \
+        case TD_U8: BY_PROFILE(LEAF, TD_U8); break;                                               \
+        case TD_I32: BY_PROFILE(LEAF, TD_I32); break;                                             \
+        default: memset(out, 0, n * sizeof *out); break;                                          \
+        }                                                                                         \
+    } while (0)
+
+#define LOOP_BODIES(SUFFIX, ATTR)                                                                \
+    ATTR static void f32_loop_##SUFFIX(const float *x, uint64_t *out, size_t n, td_fmt f, int rnd, \
+                                       int ovf, bool ftz) {                                      \
+        BY_FORMAT(LEAF32);                                                                       \
+    }                                                                                            \
+    ATTR static void f64_loop_##SUFFIX(const double *x, uint64_t *out, size_t n, td_fmt f, int rnd, \
+                                       int ovf, bool ftz) {                                      \
+        BY_FORMAT(LEAF64);                                                                       \
+    }
+
+LOOP_BODIES(base, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TD_HAVE_AVX2_LOOPS 1
+LOOP_BODIES(avx2, __attribute__((target("avx2"))))
+LOOP_BODIES(avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"))))
+#endif
+
+void td_encode_f32_array(td_profile p, const float *x, uint64_t *out, size_t n) {
+    int rnd = p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, ovf = eff_ovf(p.fmt, p.ovf);
+#ifdef TD_HAVE_AVX2_LOOPS
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq")) {
+        f32_loop_avx512(x, out, n, p.fmt, rnd, ovf, p.ftz);
+        return;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        f32_loop_avx2(x, out, n, p.fmt, rnd, ovf, p.ftz);
+        return;
+    }
+#endif
+    f32_loop_base(x, out, n, p.fmt, rnd, ovf, p.ftz);
+}
+
+void td_encode_f64_array(td_profile p, const double *x, uint64_t *out, size_t n) {
+    int rnd = p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, ovf = eff_ovf(p.fmt, p.ovf);
+#ifdef TD_HAVE_AVX2_LOOPS
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq")) {
+        f64_loop_avx512(x, out, n, p.fmt, rnd, ovf, p.ftz);
+        return;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        f64_loop_avx2(x, out, n, p.fmt, rnd, ovf, p.ftz);
+        return;
+    }
+#endif
+    f64_loop_base(x, out, n, p.fmt, rnd, ovf, p.ftz);
+}
