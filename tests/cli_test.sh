@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The command line end to end: exit codes, messages that name what is wrong, and
+# reproducers that replay to the same finding byte for byte.
+# Usage: cli_test.sh PATH/TO/tilediff
+set -u
+td=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() { # expect CODE PATTERN -- command...
+    local code=$1 pat=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" != "$code" ] || ! grep -q -- "$pat" "$tmp/out" "$tmp/err"; then
+        echo "FAIL: $* -> exit $rc (want $code), output lacks '$pat'"; sed 's/^/    /' "$tmp/err" | head -5
+        fails=$((fails + 1))
+    else
+        echo "ok: $* -> $rc"
+    fi
+}
+C=add_example.add_kernel_correctness
+expect 0 "$C" -- "$td" list
+expect 0 "error model" -- "$td" list -v
+expect 2 "unknown command" -- "$td" frobnicate
+expect 2 "unknown contract 'no_such.contract'" -- "$td" run no_such.contract
+expect 2 "unknown option '--bogus'" -- "$td" run $C --bogus
+expect 2 "needs a non-negative integer" -- "$td" run $C --cases -3
+expect 2 "no CUDA device" -- "$td" run $C --backend cuda --cases 1
+expect 2 "no host kernel 'nope'" -- "$td" run $C --kernel nope
+expect 0 "0 disagreeing cases" -- "$td" run $C --cases 50 --artifacts "$tmp/a0"
+expect 1 "FINDING $C" -- "$td" run $C --kernel mut_mask_off_by_one --cases 50 --artifacts "$tmp/a1"
+art=$(ls "$tmp"/a1/*.tdf | head -1)
+[ -n "$art" ] || { echo "FAIL: no artifact written"; fails=$((fails + 1)); }
+expect 1 "outside-write-set" -- "$td" repro "$art"
+"$td" repro "$art" >"$tmp/r1" 2>&1; "$td" repro "$art" >"$tmp/r2" 2>&1
+cmp -s "$tmp/r1" "$tmp/r2" && echo "ok: repro is byte-for-byte identical" || { echo "FAIL: repro differs between runs"; fails=$((fails + 1)); }
+expect 1 '"finding":true' -- "$td" repro --json "$art"
+expect 0 "no disagreement" -- "$td" repro --kernel triton "$art"
+expect 0 "bound" -- "$td" explain $C "$art"
+expect 0 "terms" -- "$td" explain $C "$art" --kernel triton --lane 0
+expect 2 "out of range" -- "$td" explain $C "$art" --lane 99999999
+expect 2 "no_such_file" -- "$td" repro "$tmp/no_such_file"
+head -c 10 "$art" >"$tmp/trunc.tdf"
+expect 2 "truncated artifact header" -- "$td" repro "$tmp/trunc.tdf"
+printf 'abc' >"$tmp/raw"
+expect 2 "pass --contract" -- "$td" repro "$tmp/raw"
+expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/raw"
+: >"$tmp/empty"
+expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/empty"
+head -c 1048576 /dev/urandom >"$tmp/big"
+expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/big"
+echo "$fails failed"
+[ "$fails" = 0 ]

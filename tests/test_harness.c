@@ -1,0 +1,302 @@
+/* Every checker feature fires: a seeded bug it must flag, a correct kernel it must
+ * pass.  The contract and kernels here are local to the test (a test contract,
+ * "test.plus_one": out[i] = in[i] + 1 over a flat masked launch), so each feature is
+ * exercised in isolation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen.h"
+#include "harness.h"
+#include "spec.h"
+
+enum { P_N, P_BLOCK, NP };
+enum { R_IN, R_OUT, NR };
+
+static const td_param_decl params[NP] = {{"n", TD_P_INT}, {"BLOCK", TD_P_INT}};
+static const td_region_decl regions_f32[NR] = {{"in", TD_F32, TD_R_IN}, {"out", TD_F32, TD_R_OUT}};
+static const td_region_decl regions_i8[NR] = {{"in", TD_F32, TD_R_IN}, {"out", TD_I8, TD_R_OUT}};
+static const td_cast_decl cast_i8[1] = {{"store", "int8:rtz:sat", "the int8 store"}};
+static const int all_regs[NR] = {R_IN, R_OUT}, outs[1] = {R_OUT};
+
+static int g_bad_gen; /* the generator under test breaks a precondition on purpose */
+static int g_dup_write;
+
+static void gen(td_producer *p, td_case *c) {
+    td_flat_shape(p, c, P_N, P_BLOCK, 6, 512, all_regs, NR);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM(TD_V_SMALL), 1);
+    td_vgen_fill(&g, c, R_IN);
+    if (g_bad_gen) c->grid[0] = 0;
+}
+static const char *check(const td_case *c) { return td_flat_check(c, P_N, P_BLOCK, all_regs, NR); }
+static void writes(const td_case *c, td_wset *ws) {
+    td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1);
+    if (g_dup_write && ws->n) td_wset_add(ws, &ws->v[0]);
+}
+static td_sh plus_one_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    return td_sh_add(cx, td_sh_in(cx, c, R_IN, l->off), td_sh_exact(cx, 1.0));
+}
+static td_mp plus_one_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    return td_mp_add(cx, td_mp_in(cx, c, R_IN, l->off), td_mp_exact(cx, 1.0));
+}
+static td_sh plus_one_i8_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    return td_sh_cast(cx, td_sh_mul(cx, plus_one_sh(cx, c, l), td_sh_exact(cx, 64.0)), 0);
+}
+static td_mp plus_one_i8_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    return td_mp_cast(cx, td_mp_mul(cx, plus_one_mp(cx, c, l), td_mp_exact(cx, 64.0)), 0);
+}
+
+static const td_contract k_f32 = {
+    .id = "test.plus_one", .file = "test", .family = "test", .io_class = "MaskedKernelIO_1", .kind = "exact",
+    .formula = "out[i] = in[i] + 1", .nparams = NP, .params = params, .nregions = NR, .regions = regions_f32,
+    .sv = TD_SV_REAL, .gen = gen, .check = check, .writes = writes, .spec_sh = plus_one_sh, .spec_mp = plus_one_mp};
+static const td_contract k_i8 = {
+    .id = "test.plus_one_i8", .file = "test", .family = "test", .io_class = "MaskedKernelIO_1", .kind = "rounding",
+    .formula = "out[i] = int8(64 * (in[i] + 1))", .nparams = NP, .params = params, .nregions = NR,
+    .regions = regions_i8, .ncasts = 1, .casts = cast_i8, .sv = TD_SV_REAL, .gen = gen, .check = check,
+    .writes = writes, .spec_sh = plus_one_i8_sh, .spec_mp = plus_one_i8_mp};
+
+/* ---- kernels with one bug each ---- */
+typedef enum { K_OK, K_TWO_ULPS, K_GUARD, K_OUTSIDE, K_SKIP, K_INPUT, K_FAIL, K_INF, K_SENTINEL } kmode;
+static kmode g_mode;
+
+static int kernel(const td_abi_launch *L) {
+    int64_t n = L->params[P_N].i, B = L->params[P_BLOCK].i;
+    float *in = L->regions[R_IN].base;
+    int i8 = L->regions[R_OUT].fmt == TD_ABI_I8;
+    if (g_mode == K_FAIL) {
+        snprintf(L->err, L->errlen, "simulated launch failure");
+        return 7;
+    }
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t j = 0; j < B; j++) {
+            int64_t off = (int64_t)pid * B + j;
+            if (off >= n) continue;
+            float r = in[off] + 1.0f;
+            if (g_mode == K_TWO_ULPS && off == n / 2) r = nextafterf(nextafterf(r, INFINITY), INFINITY);
+            if (g_mode == K_INF && off == 0) r = INFINITY;
+            if (g_mode == K_SKIP && off == n - 1) continue;
+            if (g_mode == K_INPUT && off == 0) in[0] += 1.0f;
+            if (i8) {
+                int8_t v = (int8_t)td_encode_f32((td_profile){TD_I8, TD_RTZ, TD_OVF_SAT, false}, r * 64.0f);
+                if (g_mode == K_SENTINEL) v = (int8_t)0xa5; /* collides with the first sentinel */
+                ((int8_t *)L->regions[R_OUT].base)[off] = v;
+            } else
+                ((float *)L->regions[R_OUT].base)[off] = r;
+        }
+    if (g_mode == K_GUARD) ((float *)L->regions[R_OUT].base)[L->regions[R_OUT].len] = 1.0f;
+    if (g_mode == K_OUTSIDE && L->regions[R_OUT].len > (uint64_t)n) ((float *)L->regions[R_OUT].base)[n] = 1.0f;
+    return 0;
+}
+
+static const td_abi_kernel abi_f32 = {"test.plus_one", "test", TD_ABI_HOST, NULL, NULL, NULL, NP, NR, kernel};
+static td_kernel kf32, ki8;
+
+static void bind(void) {
+    kf32.abi = &abi_f32;
+    kf32.k = &k_f32;
+    kf32.math = td_math_model_get("libm");
+    kf32.library = "test";
+    ki8 = kf32;
+    ki8.k = &k_i8;
+    td_profile_parse("int8:rtz:sat", &ki8.casts[0]);
+}
+
+/* Runs cases until one has the class `want` (or none in `max` cases): the case index. */
+static int first_case_with(const td_kernel *kern, kmode mode, td_vclass want, int max, td_case_result *keep) {
+    td_ctx_opts o = {0};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    g_mode = mode;
+    int hit = -1;
+    for (int c = 0; c < max && hit < 0; c++) {
+        uint8_t b[32];
+        td_case_bytes(3, (uint64_t)c, b, sizeof b);
+        td_case_result r;
+        int rc = td_run_bytes(cx, kern, b, sizeof b, &r);
+        assert_int_not_equal(rc, TD_RUN_HARNESS_ERROR);
+        if ((want == TD_VC_PASS && rc == TD_RUN_OK) || (want != TD_VC_PASS && r.st.findings[want])) {
+            hit = c;
+            if (keep) {
+                *keep = r;
+                continue;
+            }
+        }
+        if (want == TD_VC_PASS && rc != TD_RUN_OK) {
+            td_report_text(stderr, kern, &r);
+            fail();
+        }
+        td_result_free(&r);
+    }
+    td_ctx_free(cx);
+    g_mode = K_OK;
+    return hit;
+}
+
+static void test_correct_passes(void **st) {
+    (void)st;
+    /* 200 cases, every one must pass (first_case_with fails on any finding) */
+    td_ctx_opts o = {.mpfr_all = 1};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    for (int c = 0; c < 200; c++) {
+        uint8_t b[32];
+        td_case_bytes(3, (uint64_t)c, b, sizeof b);
+        td_case_result r;
+        assert_int_equal(td_run_bytes(cx, &kf32, b, sizeof b, &r), TD_RUN_OK);
+        td_result_free(&r);
+    }
+    td_ctx_free(cx);
+}
+
+static void test_out_of_tolerance(void **st) {
+    (void)st;
+    td_case_result r;
+    assert_true(first_case_with(&kf32, K_TWO_ULPS, TD_VC_FAIL, 50, &r) >= 0);
+    assert_true(r.finding && r.nrep >= 1 && r.rep[0].cls == TD_VC_FAIL);
+    assert_true(fabs(r.rep[0].err_ulps) >= 1.5); /* two ulps off a correctly rounded value */
+    assert_true(r.rep[0].err_over_tol > 1);
+    td_result_free(&r);
+}
+
+static void test_guard_zone(void **st) {
+    (void)st;
+    assert_true(first_case_with(&kf32, K_GUARD, TD_VC_GUARD, 50, NULL) >= 0);
+}
+
+static void test_outside_write_set(void **st) {
+    (void)st;
+    assert_true(first_case_with(&kf32, K_OUTSIDE, TD_VC_OUTSIDE, 200, NULL) >= 0);
+}
+
+static void test_unwritten(void **st) {
+    (void)st;
+    assert_true(first_case_with(&kf32, K_SKIP, TD_VC_UNWRITTEN, 50, NULL) >= 0);
+}
+
+static void test_input_modified(void **st) {
+    (void)st;
+    assert_true(first_case_with(&kf32, K_INPUT, TD_VC_INPUT, 50, NULL) >= 0);
+}
+
+static void test_launch_error(void **st) {
+    (void)st;
+    td_case_result r;
+    assert_true(first_case_with(&kf32, K_FAIL, TD_VC_LAUNCH, 5, &r) >= 0);
+    assert_non_null(strstr(r.msg, "simulated launch failure"));
+    td_result_free(&r);
+}
+
+static void test_nonfinite(void **st) {
+    (void)st;
+    assert_true(first_case_with(&kf32, K_INF, TD_VC_NONFINITE, 50, NULL) >= 0);
+}
+
+/* An int8 output whose correct value equals the first sentinel is written, not unwritten:
+ * the second run with another sentinel settles it.  A kernel that always writes 0xa5
+ * is wrong (out of tolerance) wherever 0xa5 is not the value due, but never "unwritten". */
+static void test_sentinel_collision(void **st) {
+    (void)st;
+    assert_true(first_case_with(&ki8, K_SENTINEL, TD_VC_FAIL, 50, NULL) >= 0);
+    assert_int_equal(first_case_with(&ki8, K_SENTINEL, TD_VC_UNWRITTEN, 50, NULL), -1);
+    assert_true(first_case_with(&ki8, K_OK, TD_VC_PASS, 50, NULL) >= 0);
+}
+
+static void test_precondition_is_a_harness_bug(void **st) {
+    (void)st;
+    td_ctx_opts o = {0};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    g_bad_gen = 1;
+    uint8_t b[16] = {1, 2, 3};
+    td_case_result r;
+    assert_int_equal(td_run_bytes(cx, &kf32, b, sizeof b, &r), TD_RUN_HARNESS_ERROR);
+    assert_non_null(strstr(r.msg, "precondition"));
+    assert_non_null(strstr(r.msg, "grid covers n"));
+    td_result_free(&r);
+    g_bad_gen = 0;
+    g_dup_write = 1;
+    assert_int_equal(td_run_bytes(cx, &kf32, b, sizeof b, &r), TD_RUN_HARNESS_ERROR);
+    assert_non_null(strstr(r.msg, "twice"));
+    td_result_free(&r);
+    g_dup_write = 0;
+    td_ctx_free(cx);
+}
+
+static void test_artifact_round_trip(void **st) {
+    (void)st;
+    char dir[] = "/tmp/td-test-artifacts-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    uint8_t b[40];
+    td_case_bytes(9, 9, b, sizeof b);
+    char path[4400];
+    assert_int_equal(td_artifact_write(dir, &kf32, b, sizeof b, path, sizeof path), 0);
+    uint8_t *d;
+    size_t n;
+    char c[256], v[256], err[256];
+    int be;
+    assert_int_equal(td_artifact_read(path, &d, &n, c, sizeof c, v, sizeof v, &be, err, sizeof err), 0);
+    assert_int_equal(n, sizeof b);
+    assert_memory_equal(d, b, n);
+    assert_string_equal(c, "test.plus_one");
+    assert_string_equal(v, "test");
+    free(d);
+    /* a truncated header is an error naming the file, not a crash */
+    FILE *f = fopen(path, "wb");
+    fputs("TDFZ1 test.plus_one", f);
+    fclose(f);
+    assert_int_equal(td_artifact_read(path, &d, &n, c, sizeof c, v, sizeof v, &be, err, sizeof err), -1);
+    assert_non_null(strstr(err, path));
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The same bytes give the same report, byte for byte. */
+static void test_repro_deterministic(void **st) {
+    (void)st;
+    td_ctx_opts o = {0};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    g_mode = K_TWO_ULPS;
+    char *out[2];
+    size_t len[2];
+    for (int t = 0; t < 2; t++) {
+        uint8_t b[32];
+        td_case_bytes(3, 1, b, sizeof b);
+        td_case_result r;
+        td_run_bytes(cx, &kf32, b, sizeof b, &r);
+        FILE *f = open_memstream(&out[t], &len[t]);
+        td_report_text(f, &kf32, &r);
+        td_report_json(f, &kf32, &r, NULL);
+        fclose(f);
+        td_result_free(&r);
+    }
+    g_mode = K_OK;
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(out[0], out[1], len[0]);
+    assert_true(len[0] > 100);
+    free(out[0]);
+    free(out[1]);
+    td_ctx_free(cx);
+}
+
+int main(void) {
+    bind();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_correct_passes),    cmocka_unit_test(test_out_of_tolerance),
+        cmocka_unit_test(test_guard_zone),        cmocka_unit_test(test_outside_write_set),
+        cmocka_unit_test(test_unwritten),         cmocka_unit_test(test_input_modified),
+        cmocka_unit_test(test_launch_error),      cmocka_unit_test(test_nonfinite),
+        cmocka_unit_test(test_sentinel_collision), cmocka_unit_test(test_precondition_is_a_harness_bug),
+        cmocka_unit_test(test_artifact_round_trip), cmocka_unit_test(test_repro_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
