@@ -25,8 +25,8 @@
 #include "rounding.h"
 #include "shadow.h"
 
-#define TD_MAX_PARAMS 40
-#define TD_MAX_REGIONS 16
+#define TD_MAX_PARAMS 64
+#define TD_MAX_REGIONS 24
 #define TD_MAX_CASTS 8
 
 typedef enum td_pkind { TD_P_INT = 0, TD_P_REAL, TD_P_BOOL } td_pkind;
