@@ -11,5 +11,8 @@ int td_cmd_list(int argc, char **argv);
 int td_cmd_run(int argc, char **argv);
 int td_cmd_repro(int argc, char **argv);
 int td_cmd_explain(int argc, char **argv);
+int td_cmd_certify(int argc, char **argv);
+int td_cmd_report(int argc, char **argv);
+int td_cmd_selftest(int argc, char **argv);
 
 #endif

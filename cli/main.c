@@ -16,6 +16,11 @@ static const td_command commands[] = {
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
      "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all]"},
     {"repro", td_cmd_repro, "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json]"},
+    {"certify", td_cmd_certify,
+     "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--budget SECONDS | --cases N] [--seed S]\n"
+     "                  [--shard K/N] [--out DIR] [--timeout S]"},
+    {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report"},
+    {"selftest", td_cmd_selftest, "selftest [--budget SECONDS] [--cases N]      kill matrix of the seeded mutants, false-alarm run"},
     {"explain", td_cmd_explain, "explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]"},
     {"cast", td_cmd_cast,
      "cast VALUE... --to FMT [--from f32|f64] [--rounding rne|rtz] [--overflow inf|sat|nan|wrap] [--ftz] [--bits]"},

@@ -488,10 +488,30 @@ static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c,
     if (cls == TD_VC_PASS || cls == TD_VC_WARN || cls == TD_VC_FAIL) {
         if (isfinite(eot) && eot > res->st.worst_err_over_tol) res->st.worst_err_over_tol = eot;
         else if (!isfinite(eot) && cls == TD_VC_FAIL) res->st.worst_err_over_tol = INFINITY;
-        int b = eot == 0 ? 0 : (eot >= 1 ? 8 : (int)floor(log10(eot)) + 8);
-        if (b < 1 && eot > 0) b = 1;
-        if (b > 8) b = 8;
+        /* bins: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1 */
+        int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
+        if (b < 1) b = 1;
         res->st.hist[b]++;
+        if (!res->has_top || eot > res->top.err_over_tol) {
+            /* the lane closest to (or furthest beyond) its bound: reports show it even when it passes */
+            td_lane_report *t = &res->top;
+            memset(t, 0, sizeof *t);
+            t->cls = cls;
+            t->lane = *ol;
+            t->has_lane = 1;
+            t->region = ol->region;
+            t->off = ol->off;
+            t->got_bits = got_bits;
+            t->got = got;
+            t->ref = ref;
+            t->tol = ek;
+            t->tol_p = ep;
+            t->err = d;
+            t->err_over_tol = eot;
+            t->err_ulps = (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN;
+            t->lane_flags = lf;
+            res->has_top = 1;
+        }
         double ul = isfinite(ref) && isfinite(got) ? fabs(got - ref) / ulp_out(of, ref) : 0;
         if (ul > res->st.worst_ulps) res->st.worst_ulps = ul;
     }
@@ -565,6 +585,7 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
         return TD_RUN_HARNESS_ERROR;
     }
     td_case_describe(&c, res->desc, sizeof res->desc);
+    memcpy(res->grid, c.grid, sizeof res->grid);
     res->st.cases = 1;
     res->st.classes = c.classes;
     setup_sh(cx, kern);
@@ -721,6 +742,20 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
     if (res->finding) {
         res->st.cases_with_finding = 1;
         rc = TD_RUN_FINDING;
+    }
+    /* the top lane: its exact reference and the terms of its bound */
+    if (res->has_top) {
+        td_lane_report *t = &res->top;
+        td_mpcx_reset(&cx->mp);
+        td_mp R = k->spec_mp(&cx->mp, &c, &t->lane);
+        mp_to_str(R->x, t->ref_exact, sizeof t->ref_exact);
+        if (cx->mp.have_cast_in) mp_to_str(cx->mp.last_cast_in.x, t->ref_precast, sizeof t->ref_precast);
+        cx->trace.n = 0;
+        cx->sh.trace = &cx->trace;
+        cx->sh.lane_flags = 0;
+        (void)k->spec_sh(&cx->sh, &c, &t->lane);
+        cx->sh.trace = NULL;
+        copy_terms(t, &cx->trace);
     }
     /* the worst report first */
     for (int i = 1; i < res->nrep; i++) {

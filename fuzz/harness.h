@@ -67,7 +67,7 @@ typedef struct td_stats {
     double worst_ulps;
     uint64_t classes;           /* boundary classes covered */
     double t_decode, t_kernel, t_oracle, t_compare; /* seconds */
-    /* histogram of err/tol over decades: [0] exact (0), [1] < 1e-6, ..., [7] < 1, [8] >= 1 */
+    /* histogram of err/tol over decades: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1 */
     uint64_t hist[9];
 } td_stats;
 void td_stats_merge(td_stats *into, const td_stats *s);
@@ -81,6 +81,9 @@ typedef struct td_case_result {
     td_lane_report *rep;    /* detailed reports (the worst first; at most opts.max_reports) */
     int nrep, caprep;
     uint64_t nbad;          /* all bad lanes/regions, detailed or not */
+    uint32_t grid[3];       /* the launch's grid */
+    td_lane_report top;     /* the checked lane with the largest err/tol (pass or not) */
+    int has_top;
 } td_case_result;
 void td_result_free(td_case_result *r);
 

@@ -181,7 +181,7 @@ int td_builtin_library_path(int backend, char *out, size_t n) {
     if (!slash) return -1;
     *slash = 0;
     /* build tree: next to the binary; installed: <prefix>/lib/tilediff/ */
-    const char *cands[] = {"%s/%s", "%s/../lib/tilediff/%s", "%s/../lib64/tilediff/%s"};
+    const char *cands[] = {"%s/%s", "%s/../" TD_LIBDIR "/tilediff/%s", "%s/../lib/tilediff/%s"};
     for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
         snprintf(out, n, cands[i], exe, lib);
         if (access(out, R_OK) == 0) return 0;

@@ -1,0 +1,733 @@
+/* tilediff certify | report merge | selftest */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "certify.h"
+#include "common.h"
+
+#define NEED_ARG()                                                                                           \
+    do {                                                                                                     \
+        if (i + 1 >= argc) {                                                                                 \
+            fprintf(stderr, "tilediff %s: %s needs a value\n", argv[0], argv[i]);                            \
+            return TD_EXIT_USAGE;                                                                            \
+        }                                                                                                    \
+    } while (0)
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void jnum(FILE *f, double x) {
+    if (isnan(x)) fputs("null", f);
+    else if (isinf(x)) fputs(x > 0 ? "\"inf\"" : "\"-inf\"", f);
+    else fprintf(f, "%.17g", x);
+}
+
+static int mkdir_p(const char *dir) {
+    char b[4096];
+    snprintf(b, sizeof b, "%s", dir);
+    for (char *p = b + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(b, 0777) && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return (mkdir(b, 0777) && errno != EEXIST) ? -1 : 0;
+}
+
+static void classes_json(FILE *f, uint64_t got, uint64_t declared) {
+    fputs(",\"classes_covered\":[", f);
+    int first = 1;
+    for (int b = 0; b < TD_BC_COUNT; b++)
+        if (got & (1ull << b)) fprintf(f, "%s\"%s\"", first ? "" : ",", td_bclass_name(b)), first = 0;
+    fputs("],\"classes_missed\":[", f);
+    first = 1;
+    for (int b = 0; b < TD_BC_COUNT; b++)
+        if ((declared & (1ull << b)) && !(got & (1ull << b)))
+            fprintf(f, "%s\"%s\"", first ? "" : ",", td_bclass_name(b)), first = 0;
+    fputs("]", f);
+}
+
+static void lane_json(FILE *f, const td_kernel *kern, const td_lane_report *l) {
+    const td_contract *k = kern->k;
+    td_fmt of = k->regions[l->region].fmt;
+    char g[64], where[160];
+    if (of == TD_I64) snprintf(g, sizeof g, "%" PRId64, td_decode_i64(l->got_bits));
+    else td_format_value(of, l->got_bits, g, sizeof g);
+    snprintf(where, sizeof where, "%s[%" PRIu64 "] pid=(%u,%u,%u) j=%" PRIu64, k->regions[l->region].name, l->off,
+             l->lane.pid[0], l->lane.pid[1], l->lane.pid[2], l->lane.j);
+    fprintf(f, "{\"class\":\"%s\",\"where\":", td_vclass_name(l->cls));
+    td_json_escape(f, where);
+    fprintf(f, ",\"got\":");
+    td_json_escape(f, g);
+    fprintf(f, ",\"expected\":");
+    td_json_escape(f, l->ref_exact);
+    fprintf(f, ",\"expected_before_cast\":");
+    if (l->ref_precast[0]) td_json_escape(f, l->ref_precast);
+    else fputs("null", f);
+    fprintf(f, ",\"tolerance\":");
+    jnum(f, l->tol);
+    fprintf(f, ",\"tolerance_probabilistic\":");
+    jnum(f, l->tol_p);
+    fprintf(f, ",\"error\":");
+    jnum(f, l->err);
+    fprintf(f, ",\"error_ulps\":");
+    jnum(f, l->err_ulps);
+    fprintf(f, ",\"err_over_tol\":");
+    jnum(f, l->err_over_tol);
+    fprintf(f, ",\"terms\":[");
+    for (int t = 0; t < l->nterms; t++) {
+        fprintf(f, "%s{\"op\":", t ? "," : "");
+        td_json_escape(f, l->terms[t].op);
+        fprintf(f, ",\"local\":");
+        jnum(f, l->terms[t].local);
+        fprintf(f, ",\"bound\":");
+        jnum(f, l->terms[t].ek);
+        fputc('}', f);
+    }
+    fputs("]}", f);
+}
+
+static void contract_head(FILE *f, const td_contract *k, const char *variant) {
+    fprintf(f, "{\"id\":");
+    td_json_escape(f, k->id);
+    fprintf(f, ",\"file\":");
+    td_json_escape(f, k->file);
+    fprintf(f, ",\"family\":");
+    td_json_escape(f, k->family);
+    fprintf(f, ",\"kernel\":");
+    if (variant) td_json_escape(f, variant);
+    else fputs("null", f);
+}
+
+static void not_covered_json(FILE *f, const td_contract *k) {
+    contract_head(f, k, NULL);
+    fprintf(f, ",\"status\":\"not-covered\",\"cases\":0,\"lanes\":0,\"disagreements\":0,\"warns\":0,"
+               "\"worst_err_over_tol\":null,\"worst_ulps\":null,\"seconds\":0,\"hist\":[0,0,0,0,0,0,0,0,0],"
+               "\"classes_covered\":[],\"classes_missed\":[],\"findings\":[],\"worst_lanes\":[],"
+               "\"message\":\"the kernel library implements no kernel for this contract\"}");
+}
+
+/* A finding's reproducer: written under artifacts/, named in the report by a path
+ * relative to the report directory. */
+static int save_repro(const char *outdir, const td_kernel *kern, const uint8_t *b, size_t n, char *rel, size_t rlen,
+                      char *cmd, size_t clen, const char *libarg) {
+    char adir[4096], path[4400];
+    snprintf(adir, sizeof adir, "%s/artifacts", outdir);
+    if (td_artifact_write(adir, kern, b, n, path, sizeof path) != 0) return -1;
+    const char *base = strrchr(path, '/');
+    snprintf(rel, rlen, "artifacts/%.4000s", base ? base + 1 : path);
+    char abs[4096];
+    if (!realpath(path, abs)) snprintf(abs, sizeof abs, "%.4000s", path);
+    snprintf(cmd, clen, "tilediff repro %s%s%s%s", libarg ? "--kernels " : "", libarg ? libarg : "", libarg ? " " : "",
+             abs);
+    return 0;
+}
+
+static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, const char *outdir,
+                          const char *libarg) {
+    const td_contract *k = kern->k;
+    contract_head(f, k, kern->abi->variant);
+    const char *status = c->harness_error ? "harness-error" : (c->nf ? "failed" : "passed");
+    fprintf(f, ",\"status\":\"%s\",\"cases\":%" PRIu64 ",\"lanes\":%" PRIu64 ",\"disagreements\":%" PRIu64
+               ",\"warns\":%" PRIu64 ",\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64,
+            status, c->cases, c->st.lanes, c->st.cases_with_finding, c->st.lanes_warn, c->st.lanes_mpfr,
+            c->st.lanes_unbounded);
+    fprintf(f, ",\"worst_err_over_tol\":");
+    jnum(f, c->st.worst_err_over_tol);
+    fprintf(f, ",\"worst_ulps\":");
+    jnum(f, c->st.worst_ulps);
+    fprintf(f, ",\"seconds\":%.3f,\"policy\":\"%s\",\"math_model\":\"%s\",\"hist\":[", c->seconds,
+            k->sv == TD_SV_IEEE ? "ieee" : "real", kern->math->name);
+    for (int i = 0; i < 9; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", c->st.hist[i]);
+    fputs("]", f);
+    classes_json(f, c->st.classes, k->classes);
+    fputs(",\"findings\":[", f);
+    for (int i = 0; i < c->nf; i++) {
+        const td_finding *x = &c->f[i];
+        char rel[4400] = "", cmd[8800] = "";
+        if (x->bytes) save_repro(outdir, kern, x->bytes, x->size, rel, sizeof rel, cmd, sizeof cmd, libarg);
+        fprintf(f, "%s{\"class\":\"%s\",\"region\":", i ? "," : "", td_vclass_name(x->key.cls));
+        td_json_escape(f, k->regions[x->key.region].name);
+        fprintf(f, ",\"lane_class\":\"%s\",\"count\":%" PRIu64 ",\"first_case\":%" PRIu64 ",\"reproducer\":",
+                td_lclass_name(x->key.lc), x->count, x->first_case);
+        td_json_escape(f, rel);
+        fprintf(f, ",\"repro\":");
+        td_json_escape(f, cmd);
+        fprintf(f, ",\"summary\":");
+        td_json_escape(f, x->summary);
+        if (x->has_worst) {
+            fprintf(f, ",\"worst_lane\":");
+            lane_json(f, kern, &x->worst);
+        }
+        fputc('}', f);
+    }
+    fputs("],\"worst_lanes\":[", f);
+    for (int i = 0; i < c->nworst; i++) {
+        if (i) fputc(',', f);
+        lane_json(f, kern, &c->worst[i]);
+    }
+    fprintf(f, "],\"message\":");
+    td_json_escape(f, c->harness_msg);
+    fputc('}', f);
+}
+
+/* The parent's account of a child that died: a crash (signal) or a hang (killed at
+ * the deadline) during case `idx`, with that case as the reproducer. */
+static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uint64_t idx, uint64_t seed,
+                       double seconds, const char *outdir, const char *libarg) {
+    uint8_t b[64];
+    td_case_bytes(seed, idx, b, sizeof b);
+    char rel[4400] = "", cmd[8800] = "", summary[512];
+    save_repro(outdir, kern, b, sizeof b, rel, sizeof rel, cmd, sizeof cmd, libarg);
+    if (crashed)
+        snprintf(summary, sizeof summary, "crash: the kernel process died of signal %d (%s) during case %" PRIu64, sig,
+                 strsignal(sig), idx);
+    else
+        snprintf(summary, sizeof summary, "hang: no result before the deadline; case %" PRIu64 " was running", idx);
+    contract_head(f, kern->k, kern->abi->variant);
+    fprintf(f, ",\"status\":\"%s\",\"cases\":%" PRIu64 ",\"lanes\":0,\"disagreements\":1,\"warns\":0,"
+               "\"worst_err_over_tol\":null,\"worst_ulps\":null,\"seconds\":%.3f,\"hist\":[0,0,0,0,0,0,0,0,0],"
+               "\"classes_covered\":[],\"classes_missed\":[],\"findings\":[{\"class\":\"%s\",\"region\":null,"
+               "\"lane_class\":\"region\",\"count\":1,\"first_case\":%" PRIu64 ",\"reproducer\":",
+            crashed ? "crashed" : "timeout", idx + 1, seconds, crashed ? "crash" : "hang", idx);
+    td_json_escape(f, rel);
+    fprintf(f, ",\"repro\":");
+    td_json_escape(f, cmd);
+    fprintf(f, ",\"summary\":");
+    td_json_escape(f, summary);
+    fprintf(f, "}],\"worst_lanes\":[],\"message\":");
+    td_json_escape(f, summary);
+    fputc('}', f);
+}
+
+typedef struct shared_progress {
+    volatile uint64_t case_index;
+    volatile uint64_t findings;
+} shared_progress;
+
+/* Runs one contract's campaign in a child process; writes its JSON to `out`.
+ * Returns 0 passed, 1 failed (finding/crash/hang), 3 harness error. */
+static int run_contract(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, double deadline_s,
+                        const char *outdir, const char *tmpjson, const char *libarg, FILE *out, int progress,
+                        int idx, int total) {
+    shared_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sp == MAP_FAILED) sp = NULL;
+    if (sp) sp->case_index = 0;
+    fflush(NULL);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        td_ctx_opts o = {.max_reports = 4};
+        td_ctx *cx = td_cli_ctx(cli, &o);
+        if (!cx) _exit(3);
+        td_campaign c;
+        td_campaign_opts opts = *co;
+        opts.progress = sp ? &sp->case_index : NULL;
+        int rc = td_campaign_run(cx, kern, &opts, &c);
+        FILE *f = fopen(tmpjson, "w");
+        if (!f) _exit(3);
+        campaign_json(f, kern, &c, outdir, libarg);
+        int bad = fclose(f) != 0;
+        td_campaign_free(&c);
+        td_ctx_free(cx);
+        _exit(bad ? 3 : rc == TD_RUN_HARNESS_ERROR ? 3 : rc == TD_RUN_FINDING ? 1 : 0);
+    }
+    if (pid < 0) {
+        fprintf(stderr, "tilediff certify: fork failed: %s\n", strerror(errno));
+        if (sp) munmap(sp, sizeof *sp);
+        return 3;
+    }
+    int st = 0, timed_out = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) break;
+        if (now() - t0 > deadline_s) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            timed_out = 1;
+            break;
+        }
+        if (progress && sp)
+            fprintf(stderr, "\r\033[K[%d/%d] %s: case %" PRIu64, idx, total, kern->k->id, sp->case_index + 1);
+        usleep(20000);
+    }
+    double secs = now() - t0;
+    uint64_t inflight = sp ? sp->case_index : 0;
+    if (sp) munmap(sp, sizeof *sp);
+    if (timed_out || WIFSIGNALED(st)) {
+        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, secs, outdir, libarg);
+        unlink(tmpjson);
+        return 1;
+    }
+    char err[512];
+    char *text = td_read_file(tmpjson, NULL, err, sizeof err);
+    unlink(tmpjson);
+    if (!text) {
+        fprintf(stderr, "tilediff certify: %s: the campaign wrote no result (%s)\n", kern->k->id, err);
+        return 3;
+    }
+    fputs(text, out);
+    free(text);
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+    return code == 0 ? 0 : code == 1 ? 1 : 3;
+}
+
+static void iso_now(char *b, size_t n) {
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(b, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+typedef struct summary {
+    double contracts, covered, passed, failed, not_covered, cases, lanes, warns;
+} summary;
+
+static summary summarize(const char *contracts_json) {
+    summary s = {0};
+    size_t l = strlen(contracts_json);
+    char *doc = malloc(l + 16), err[256];
+    if (!doc) return s;
+    snprintf(doc, l + 16, "[%s]", contracts_json);
+    td_json *j = td_json_parse(doc, err, sizeof err);
+    free(doc);
+    for (size_t i = 0; j && i < j->n; i++) {
+        const td_json *c = &j->kids[i];
+        const char *st = td_json_str(c, "status", "");
+        s.contracts++;
+        if (!strcmp(st, "not-covered")) s.not_covered++;
+        else {
+            s.covered++;
+            if (!strcmp(st, "passed")) s.passed++;
+            else s.failed++;
+        }
+        s.cases += td_json_num(c, "cases", 0);
+        s.lanes += td_json_num(c, "lanes", 0);
+        s.warns += td_json_num(c, "warns", 0);
+    }
+    td_json_free(j);
+    return s;
+}
+
+/* report.json = header + summary + contracts (the contracts array text as given). */
+static char *assemble(const char *library, const char *backend, const char *started, double seconds, uint64_t seed,
+                      const char *budget, int shard_k, int shard_n, const char *contracts_json) {
+    summary s = summarize(contracts_json);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fprintf(f, "{\"schema\":\"%s\",\"version\":%d,\"tool\":\"tilediff %s\",\"library\":", TD_REPORT_SCHEMA,
+            TD_REPORT_VERSION, TD_VERSION);
+    td_json_escape(f, library);
+    fprintf(f, ",\"backend\":\"%s\",\"started\":\"%s\",\"seconds\":%.3f,\"seed\":%" PRIu64 ",\"budget\":", backend,
+            started, seconds, seed);
+    td_json_escape(f, budget);
+    fprintf(f, ",\"shard\":{\"k\":%d,\"n\":%d},\"summary\":{\"contracts\":%.0f,\"covered\":%.0f,\"passed\":%.0f,"
+               "\"failed\":%.0f,\"not_covered\":%.0f,\"cases\":%.0f,\"lanes\":%.0f,\"warns\":%.0f},\n\"contracts\":[\n%s\n]}\n",
+            shard_k, shard_n, s.contracts, s.covered, s.passed, s.failed, s.not_covered, s.cases, s.lanes, s.warns,
+            contracts_json);
+    fclose(f);
+    return buf;
+}
+
+int td_cmd_certify(int argc, char **argv) {
+    td_cli cli = {.cmd = "certify", .backend = TD_ABI_HOST};
+    const char *pattern = "all", *outdir = "tilediff-certify";
+    double budget = 60, timeout = 0;
+    uint64_t cases = 0, seed = 1;
+    int shard_k = 1, shard_n = 1, budget_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--kernels")) {
+            NEED_ARG();
+            cli.kernels = argv[++i];
+        } else if (!strcmp(a, "--kernel")) {
+            NEED_ARG();
+            cli.variant = argv[++i];
+        } else if (!strcmp(a, "--backend")) {
+            NEED_ARG();
+            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
+        } else if (!strcmp(a, "--contracts")) {
+            NEED_ARG();
+            pattern = argv[++i];
+        } else if (!strcmp(a, "--budget")) {
+            NEED_ARG();
+            if (td_parse_double(argv[++i], &budget) || !(budget > 0)) {
+                fprintf(stderr, "tilediff certify: --budget needs seconds > 0, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+            budget_given = 1;
+        } else if (!strcmp(a, "--cases")) {
+            NEED_ARG();
+            if (td_parse_u64(argv[++i], &cases) || cases == 0) {
+                fprintf(stderr, "tilediff certify: --cases needs a positive integer, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--seed")) {
+            NEED_ARG();
+            if (td_parse_u64(argv[++i], &seed)) {
+                fprintf(stderr, "tilediff certify: --seed needs a non-negative integer, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--timeout")) {
+            NEED_ARG();
+            if (td_parse_double(argv[++i], &timeout) || !(timeout > 0)) {
+                fprintf(stderr, "tilediff certify: --timeout needs seconds > 0, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--shard")) {
+            NEED_ARG();
+            if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 1 || shard_k > shard_n) {
+                fprintf(stderr, "tilediff certify: --shard needs K/N with 1 <= K <= N, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--out")) {
+            NEED_ARG();
+            outdir = argv[++i];
+        } else {
+            fprintf(stderr, "tilediff certify: unknown argument '%s'\n", a);
+            return TD_EXIT_USAGE;
+        }
+    }
+    if (budget_given && cases) {
+        fprintf(stderr, "tilediff certify: give --budget or --cases, not both\n");
+        return TD_EXIT_USAGE;
+    }
+    int matched = 0;
+    for (int i = 0; i < td_contract_count(); i++) matched += td_match(pattern, td_contract_at(i)->id);
+    if (!matched) {
+        fprintf(stderr, "tilediff certify: no contract matches '%s' (tilediff list shows the contracts)\n", pattern);
+        return TD_EXIT_USAGE;
+    }
+    int rc = td_cli_open(&cli);
+    if (rc) return rc;
+    if (mkdir_p(outdir) != 0) {
+        fprintf(stderr, "tilediff certify: cannot create %s: %s\n", outdir, strerror(errno));
+        td_cli_close(&cli);
+        return TD_EXIT_USAGE;
+    }
+    /* this shard's contracts, and which of them the library covers */
+    const td_contract *sel[4096];
+    const td_kernel *kern[4096];
+    int nsel = 0, ncov = 0;
+    for (int i = 0, m = 0; i < td_contract_count() && nsel < 4096; i++) {
+        const td_contract *k = td_contract_at(i);
+        if (!td_match(pattern, k->id)) continue;
+        if (m++ % shard_n != shard_k - 1) continue;
+        sel[nsel] = k;
+        kern[nsel] = td_cli_kernel(&cli, k, 1);
+        ncov += kern[nsel] != NULL;
+        nsel++;
+    }
+    double per = cases ? 0 : (ncov ? budget / ncov : 0);
+    double deadline = timeout > 0 ? timeout : (cases ? 600 : 3 * per + 30);
+    char budget_str[128];
+    if (cases) snprintf(budget_str, sizeof budget_str, "%" PRIu64 " cases per contract", cases);
+    else snprintf(budget_str, sizeof budget_str, "%.0f s budget (%.2f s per covered contract)", budget, per);
+    int progress = isatty(2);
+    char started[64];
+    iso_now(started, sizeof started);
+    double t0 = now();
+    char *cbuf = NULL;
+    size_t clen = 0;
+    FILE *cf = open_memstream(&cbuf, &clen);
+    char tmpjson[4400];
+    snprintf(tmpjson, sizeof tmpjson, "%s/.contract.%ld.json", outdir, (long)getpid());
+    char libabs[4096] = "";
+    if (cli.kernels && !realpath(cli.kernels, libabs)) snprintf(libabs, sizeof libabs, "%s", cli.kernels);
+    int worst = 0, done = 0;
+    td_campaign_opts co = {.seed = seed, .max_cases = cases, .seconds = per, .minimize = 1};
+    for (int i = 0; i < nsel; i++) {
+        if (i) fputs(",\n", cf);
+        if (!kern[i]) {
+            not_covered_json(cf, sel[i]);
+            continue;
+        }
+        done++;
+        int r = run_contract(&cli, kern[i], &co, deadline, outdir, tmpjson, cli.kernels ? libabs : NULL, cf, progress,
+                             done, ncov);
+        if (r > worst) worst = r;
+    }
+    if (progress) fprintf(stderr, "\r\033[K");
+    fclose(cf);
+    char *report = assemble(cli.set.table && cli.set.table->library ? cli.set.table->library : "?",
+                            cli.backend == TD_ABI_CUDA ? "cuda" : "host", started, now() - t0, seed, budget_str,
+                            shard_k, shard_n, cbuf ? cbuf : "");
+    free(cbuf);
+    char err[1024];
+    int status;
+    if (!report || td_write_reports(outdir, report, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff certify: writing the reports failed: %s\n", report ? err : "out of memory");
+        status = TD_EXIT_INTERNAL;
+    } else {
+        td_json *j = td_json_parse(report, err, sizeof err);
+        if (j) td_render_table(stdout, j);
+        td_json_free(j);
+        char abs[4096];
+        if (!realpath(outdir, abs)) snprintf(abs, sizeof abs, "%s", outdir);
+        printf("report: %s/report.html (also report.json, report.md, junit.xml)\n", abs);
+        status = worst == 3 ? TD_EXIT_INTERNAL : worst == 1 ? TD_EXIT_FINDING : TD_EXIT_OK;
+    }
+    free(report);
+    td_cli_close(&cli);
+    return status;
+}
+
+/* tilediff report merge DIR... --out DIR */
+int td_cmd_report(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "merge")) {
+        fprintf(stderr, "usage: tilediff report merge DIR... --out DIR\n");
+        return TD_EXIT_USAGE;
+    }
+    const char *out = NULL, *dirs[1024];
+    int nd = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--out")) {
+            NEED_ARG();
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "tilediff report merge: unknown option '%s'\n", argv[i]);
+            return TD_EXIT_USAGE;
+        } else if (nd < 1024)
+            dirs[nd++] = argv[i];
+    }
+    if (!out || !nd) {
+        fprintf(stderr, "usage: tilediff report merge DIR... --out DIR\n");
+        return TD_EXIT_USAGE;
+    }
+    if (mkdir_p(out) != 0) {
+        fprintf(stderr, "tilediff report merge: cannot create %s: %s\n", out, strerror(errno));
+        return TD_EXIT_USAGE;
+    }
+    char *cbuf = NULL;
+    size_t clen = 0;
+    FILE *cf = open_memstream(&cbuf, &clen);
+    char library[512] = "?", backend[32] = "host", started[64] = "";
+    double seconds = 0, seed = 0;
+    int first = 1, status = TD_EXIT_OK;
+    for (int d = 0; d < nd; d++) {
+        char path[4096], err[512];
+        snprintf(path, sizeof path, "%s/report.json", dirs[d]);
+        char *text = td_read_file(path, NULL, err, sizeof err);
+        if (!text) {
+            fprintf(stderr, "tilediff report merge: %s\n", err);
+            status = TD_EXIT_USAGE;
+            continue;
+        }
+        td_json *j = td_json_parse(text, err, sizeof err);
+        free(text);
+        if (!j || strcmp(td_json_str(j, "schema", ""), TD_REPORT_SCHEMA) ||
+            td_json_num(j, "version", 0) != TD_REPORT_VERSION) {
+            fprintf(stderr, "tilediff report merge: %s: not a tilediff certify report v%d%s%s\n", path,
+                    TD_REPORT_VERSION, j ? "" : ": ", j ? "" : err);
+            td_json_free(j);
+            status = TD_EXIT_USAGE;
+            continue;
+        }
+        if (first) {
+            snprintf(library, sizeof library, "%s", td_json_str(j, "library", "?"));
+            snprintf(backend, sizeof backend, "%s", td_json_str(j, "backend", "host"));
+            snprintf(started, sizeof started, "%s", td_json_str(j, "started", ""));
+            seed = td_json_num(j, "seed", 0);
+        }
+        seconds += td_json_num(j, "seconds", 0);
+        /* copy the shard's artifacts and re-emit its contracts (paths stay artifacts/...) */
+        char cmd[8400];
+        snprintf(cmd, sizeof cmd, "%s/artifacts", dirs[d]);
+        struct stat sb;
+        if (stat(cmd, &sb) == 0) {
+            char outa[4096];
+            snprintf(outa, sizeof outa, "%s/artifacts", out);
+            mkdir_p(outa);
+            snprintf(cmd, sizeof cmd, "cp -p '%s'/artifacts/* '%s'/artifacts/ 2>/dev/null", dirs[d], out);
+            if (system(cmd) != 0) { /* an empty artifacts folder is fine */
+            }
+        }
+        const td_json *cs = td_json_get(j, "contracts");
+        for (size_t i = 0; cs && i < cs->n; i++) {
+            if (!first) fputs(",\n", cf);
+            td_json_write(cf, &cs->kids[i]);
+            first = 0;
+        }
+        td_json_free(j);
+    }
+    fclose(cf);
+    char *report = assemble(library, backend, started, seconds, (uint64_t)seed, "merged shards", 1, 1, cbuf ? cbuf : "");
+    free(cbuf);
+    char err[1024];
+    if (!report || td_write_reports(out, report, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff report merge: %s\n", report ? err : "out of memory");
+        free(report);
+        return TD_EXIT_INTERNAL;
+    }
+    td_json *j = td_json_parse(report, err, sizeof err);
+    if (j) td_render_table(stdout, j);
+    int failed = j && td_json_num(td_json_get(j, "summary"), "failed", 0) > 0;
+    td_json_free(j);
+    free(report);
+    printf("report: %s/report.html\n", out);
+    if (status == TD_EXIT_OK && failed) status = TD_EXIT_FINDING;
+    return status;
+}
+
+/* ---- selftest: the checker's own mutation test ---- */
+typedef struct st_result {
+    volatile int done, killed, harness_error;
+    volatile uint64_t cases, findings;
+    volatile double seconds;
+    volatile int cls;
+    char msg[256];
+} st_result;
+
+/* Runs a campaign in a child process (a crashing kernel is a caught bug, not ours). */
+static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, double deadline, st_result *res) {
+    memset((void *)res, 0, sizeof *res);
+    fflush(NULL);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        td_ctx_opts o = {.max_reports = 1};
+        td_ctx *cx = td_cli_ctx(cli, &o);
+        td_campaign c;
+        int rc = cx ? td_campaign_run(cx, kern, co, &c) : TD_RUN_HARNESS_ERROR;
+        res->cases = cx ? c.cases : 0;
+        res->seconds = cx ? c.seconds : 0;
+        res->killed = rc == TD_RUN_FINDING;
+        res->harness_error = rc == TD_RUN_HARNESS_ERROR;
+        res->findings = cx ? c.st.cases_with_finding : 0;
+        if (cx && c.nf) res->cls = c.f[0].key.cls;
+        if (cx && c.harness_error) snprintf(res->msg, sizeof res->msg, "%.250s", c.harness_msg);
+        if (cx) td_campaign_free(&c);
+        td_ctx_free(cx);
+        res->done = 1;
+        _exit(0);
+    }
+    int st = 0;
+    for (;;) {
+        if (waitpid(pid, &st, WNOHANG) == pid) break;
+        if (now() - t0 > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            res->killed = 1;
+            res->cls = TD_VC_HANG;
+            res->seconds = now() - t0;
+            return;
+        }
+        usleep(10000);
+    }
+    if (WIFSIGNALED(st) || !res->done) {
+        res->killed = 1;
+        res->cls = TD_VC_CRASH;
+        res->seconds = now() - t0;
+    }
+}
+
+int td_cmd_selftest(int argc, char **argv) {
+    td_cli cli = {.cmd = "selftest", .backend = TD_ABI_HOST};
+    double budget = 120;
+    uint64_t max_cases = 2000, seed = 1;
+    const char *pattern = "all";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--budget")) {
+            NEED_ARG();
+            if (td_parse_double(argv[++i], &budget) || !(budget > 0)) {
+                fprintf(stderr, "tilediff selftest: --budget needs seconds > 0, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--cases")) {
+            NEED_ARG();
+            if (td_parse_u64(argv[++i], &max_cases) || !max_cases) {
+                fprintf(stderr, "tilediff selftest: --cases needs a positive integer, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--seed")) {
+            NEED_ARG();
+            if (td_parse_u64(argv[++i], &seed)) {
+                fprintf(stderr, "tilediff selftest: --seed needs an integer, not '%s'\n", argv[i]);
+                return TD_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--contracts")) {
+            NEED_ARG();
+            pattern = argv[++i];
+        } else if (!strcmp(a, "--kernels")) {
+            NEED_ARG();
+            cli.kernels = argv[++i];
+        } else if (!strcmp(a, "--backend")) {
+            NEED_ARG();
+            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "tilediff selftest: unknown argument '%s'\n", a);
+            return TD_EXIT_USAGE;
+        }
+    }
+    int rc = td_cli_open(&cli);
+    if (rc) return rc;
+    int nm = 0, nc = 0;
+    for (int i = 0; i < cli.set.n; i++) {
+        const td_kernel *k = &cli.set.kernels[i];
+        if ((int)k->abi->backend != cli.backend || !td_match(pattern, k->k->id)) continue;
+        if (k->abi->mutant) nm++;
+        else nc++;
+    }
+    if (!nm) {
+        fprintf(stderr, "tilediff selftest: the kernel library has no mutants to kill\n");
+        td_cli_close(&cli);
+        return TD_EXIT_USAGE;
+    }
+    st_result *res = mmap(NULL, sizeof *res, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (res == MAP_FAILED) {
+        fprintf(stderr, "tilediff selftest: mmap failed: %s\n", strerror(errno));
+        td_cli_close(&cli);
+        return TD_EXIT_INTERNAL;
+    }
+    /* 60% of the budget hunts the mutants, 40% looks for false alarms */
+    double per_mut = 0.6 * budget / nm, per_ok = nc ? 0.4 * budget / nc : 0;
+    int alive = 0, alarms = 0, internal = 0;
+    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each)\n", nm, max_cases, per_mut);
+    printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
+    for (int i = 0; i < cli.set.n; i++) {
+        const td_kernel *k = &cli.set.kernels[i];
+        if ((int)k->abi->backend != cli.backend || !k->abi->mutant || !td_match(pattern, k->k->id)) continue;
+        td_campaign_opts co = {.seed = seed, .max_cases = max_cases, .seconds = per_mut, .stop_at_first = 1};
+        st_run(&cli, k, &co, per_mut * 3 + 30, res);
+        if (res->harness_error) internal = 1;
+        if (!res->killed) alive++;
+        printf("%-54s %-30s %-7s %8" PRIu64 " %9.3f  %s%s\n", k->k->id, k->abi->variant, res->killed ? "yes" : "NO",
+               res->cases, res->seconds, res->killed ? td_vclass_name((td_vclass)res->cls) : "-",
+               res->harness_error ? "  (harness error)" : "");
+        fflush(stdout);
+    }
+    printf("\nFalse-alarm run (%d correct kernels, %.2f s each)\n", nc, per_ok);
+    printf("%-54s %-10s %8s %9s  %s\n", "CONTRACT", "KERNEL", "CASES", "SECONDS", "RESULT");
+    for (int i = 0; i < cli.set.n; i++) {
+        const td_kernel *k = &cli.set.kernels[i];
+        if ((int)k->abi->backend != cli.backend || k->abi->mutant || !td_match(pattern, k->k->id)) continue;
+        td_campaign_opts co = {.seed = seed + 1000003, .seconds = per_ok, .max_cases = 0};
+        st_run(&cli, k, &co, per_ok * 3 + 30, res);
+        if (res->harness_error) internal = 1;
+        if (res->killed) alarms++;
+        printf("%-54s %-10s %8" PRIu64 " %9.3f  %s%s\n", k->k->id, k->abi->variant, res->cases, res->seconds,
+               res->killed ? "FLAGGED (false alarm or a real bug in the reference kernel)" : "clean",
+               res->harness_error ? "  (harness error)" : "");
+        fflush(stdout);
+    }
+    munmap(res, sizeof *res);
+    td_cli_close(&cli);
+    printf("\n%d of %d mutants killed, %d false alarms on %d correct kernels\n", nm - alive, nm, alarms, nc);
+    return internal ? TD_EXIT_INTERNAL : (alive || alarms) ? TD_EXIT_FINDING : TD_EXIT_OK;
+}
