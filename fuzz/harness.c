@@ -490,7 +490,7 @@ static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c,
         else if (!isfinite(eot) && cls == TD_VC_FAIL) res->st.worst_err_over_tol = INFINITY;
         /* bins: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1 */
         int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
-        if (b < 1) b = 1;
+        if (b < 1 && eot > 0) b = 1;
         res->st.hist[b]++;
         if (!res->has_top || eot > res->top.err_over_tol) {
             /* the lane closest to (or furthest beyond) its bound: reports show it even when it passes */
