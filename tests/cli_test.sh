@@ -49,5 +49,17 @@ expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/raw"
 expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/empty"
 head -c 1048576 /dev/urandom >"$tmp/big"
 expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/big"
+# certify in two shards, then merged: every contract exactly once
+expect 0 "report:" -- "$td" certify --cases 10 --shard 1/2 --out "$tmp/s1"
+expect 0 "report:" -- "$td" certify --cases 10 --shard 2/2 --out "$tmp/s2"
+expect 0 "report:" -- "$td" report merge "$tmp/s1" "$tmp/s2" --out "$tmp/m"
+n_all=$("$td" list | tail -n +2 | wc -l)
+n_merged=$(grep -c '"status":' "$tmp/m/report.json")
+[ "$n_all" = "$n_merged" ] && echo "ok: merged report has all $n_all contracts" || { echo "FAIL: merged $n_merged of $n_all"; fails=$((fails + 1)); }
+for f in report.md report.html junit.xml; do [ -s "$tmp/m/$f" ] || { echo "FAIL: merge wrote no $f"; fails=$((fails + 1)); }; done
+mkdir -p "$tmp/bad" && echo '{"schema":"other"}' >"$tmp/bad/report.json"
+expect 2 "not a tilediff certify report" -- "$td" report merge "$tmp/bad" --out "$tmp/m2"
+expect 2 "needs K/N" -- "$td" certify --shard 3/2
+expect 2 "no contract matches" -- "$td" certify --contracts 'nothing_*'
 echo "$fails failed"
 [ "$fails" = 0 ]
