@@ -14,5 +14,10 @@ int td_cmd_explain(int argc, char **argv);
 int td_cmd_certify(int argc, char **argv);
 int td_cmd_report(int argc, char **argv);
 int td_cmd_selftest(int argc, char **argv);
+int td_cmd_minimize(int argc, char **argv);
+int td_cmd_corpus_stats(int argc, char **argv);
+int td_cmd_corpus_seed(int argc, char **argv);
+int td_cmd_corpus_regress(int argc, char **argv);
+int td_cmd_regress(int argc, char **argv);
 
 #endif

@@ -195,7 +195,9 @@ int td_artifact_write(const char *dir, const td_kernel *kern, const uint8_t *dat
     if (!f) return -1;
     fprintf(f, "TDFZ1 %s %s %s\n", kern->k->id, kern->abi->variant, backend_name((int)kern->abi->backend));
     size_t w = size ? fwrite(data, 1, size, f) : 0;
-    int bad = (w != size) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
+    int bad = w != size;
+    bad |= fflush(f) != 0;
+    bad |= fsync(fileno(f)) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
         unlink(tmp);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# An AFL++ campaign of one target spread over cores (and machines) the documented
+# AFL++ way: one main instance (-M) and N-1 secondaries (-S) sharing a sync directory.
+#
+#   ci/fuzz-parallel.sh --target CONTRACT [--instances N] [--seconds S] [--sync DIR] [--kernel VARIANT]
+#
+# Each instance takes one core; the secondaries use different power schedules.  To
+# spread over machines, give every machine the same --sync directory on shared storage,
+# or run this script on each machine with its own --sync and copy every instance's
+# queue/ into the others' sync directories periodically (e.g. `rsync -a hostB:sync/ sync/`
+# from cron): AFL++ imports the queues of every instance it finds in its sync
+# directory.  Afterwards triage the crashes with:
+#   for f in DIR/*/crashes/id*; do tilediff minimize "$f" --contract CONTRACT -o min.tdf; done
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="" n=$(nproc) secs=600 sync=fuzz-sync kernel=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) target=$2; shift 2 ;;
+    --instances) n=$2; shift 2 ;;
+    --seconds) secs=$2; shift 2 ;;
+    --sync) sync=$2; shift 2 ;;
+    --kernel) kernel=$2; shift 2 ;;
+    *) echo "ci/fuzz-parallel.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ -n "$target" ] || { echo "usage: ci/fuzz-parallel.sh --target CONTRACT [--instances N] [--seconds S] [--sync DIR]" >&2; exit 2; }
+[ -f build-fuzz-afl/fuzz/targets.txt ] || ci/build-fuzzers.sh --engines afl --targets "$target"
+bin=build-fuzz-afl/fuzz/$(awk -v c="$target" '$2 == c {print $1}' build-fuzz-afl/fuzz/targets.txt)
+[ -x "$bin" ] || { echo "ci/fuzz-parallel.sh: no AFL++ target for $target" >&2; exit 2; }
+seeds=corpus/$target
+[ -d "$seeds" ] || { seeds=$(mktemp -d); printf x >"$seeds/x"; }
+mkdir -p "$sync"
+export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 TILEDIFF_FUZZ_KERNEL="$kernel"
+schedules=(explore fast coe lin quad exploit rare)
+pids=()
+afl-fuzz -i "$seeds" -o "$sync" -M main -V "$secs" -t 10000 -- "$bin" >"$sync/main.log" 2>&1 &
+pids+=($!)
+for i in $(seq 1 $((n - 1))); do
+  afl-fuzz -i "$seeds" -o "$sync" -S "sec$i" -p "${schedules[$((i % ${#schedules[@]}))]}" -V "$secs" -t 10000 -- "$bin" \
+    >"$sync/sec$i.log" 2>&1 &
+  pids+=($!)
+done
+echo "started ${#pids[@]} AFL++ instances on $target (sync directory $sync); waiting ${secs}s"
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=$?; done
+crashes=$(ls "$sync"/*/crashes/id* 2>/dev/null | wc -l)
+echo "done: $crashes crash inputs in $sync/*/crashes"
+[ "$crashes" = 0 ]

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# A time-boxed fuzzing campaign over the contracts' targets.
+#
+#   ci/fuzz.sh --seconds-per-target N [--targets GLOB] [--jobs J] [--engine libfuzzer|afl]
+#              [--kernel VARIANT] [--out DIR] [--build-dir DIR] [--expect-finding]
+#
+# For every target whose contract id matches GLOB: fuzz for N seconds from the seed
+# corpus corpus/<contract>/ (libFuzzer -fork=J, or AFL++), merge the new coverage into
+# DIR/corpus/<contract> (-merge=1), then minimise every crash with `tilediff minimize`
+# and deduplicate them by (contract, verdict class, region, lane class) into
+# DIR/findings/, each with its repro command in DIR/findings.txt.
+# --kernel runs a named variant as the kernel under test (a seeded mutant: a planted
+# bug the campaign must find).  Exit 1 on any finding (0 with --expect-finding when
+# one was found, 1 when none was), 3 on a tilediff harness bug, 2 on bad usage.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds-per-target) secs=$2; shift 2 ;;
+    --targets) targets=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --engine) engine=$2; shift 2 ;;
+    --kernel) kernel=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --build-dir) build=$2; shift 2 ;;
+    --expect-finding) expect=1; shift ;;
+    *) echo "ci/fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+case "$engine" in libfuzzer|afl) ;; *) echo "ci/fuzz.sh: --engine libfuzzer or afl" >&2; exit 2 ;; esac
+[ -n "$build" ] || build=build-fuzz-$engine
+if [ ! -f "$build/fuzz/targets.txt" ]; then
+  ci/build-fuzzers.sh --engines "$engine" --targets "$targets" || exit 3
+fi
+[ -x "$build/tilediff" ] || { echo "ci/fuzz.sh: $build/tilediff missing" >&2; exit 3; }
+td="$build/tilediff"
+mkdir -p "$out/corpus" "$out/crashes" "$out/findings" "$out/logs"
+: >"$out/findings.txt"
+export TILEDIFF_FUZZ_KERNEL="$kernel"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+ntargets=0 nfind=0 harness=0
+while read -r target contract; do
+  case "$contract" in $targets) ;; *) continue ;; esac
+  ntargets=$((ntargets + 1))
+  bin="$build/fuzz/$target" work="$out/corpus/$contract" crashes="$out/crashes/$contract"
+  mkdir -p "$work" "$crashes"
+  seeds="corpus/$contract"; [ -d "$seeds" ] || seeds=""
+  log="$out/logs/$contract.log"
+  if [ "$engine" = libfuzzer ]; then
+    opts=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=256 -artifact_prefix="$crashes/" -print_final_stats=1)
+    [ "$jobs" -gt 1 ] && opts+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1)
+    "$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"} >"$log" 2>&1
+    # merge the new coverage into one minimal corpus
+    mkdir -p "$out/merged/$contract"
+    "$bin" -merge=1 -timeout=10 "$out/merged/$contract" "$work" ${seeds:+"$seeds"} >>"$log" 2>&1
+    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
+  else
+    in="$seeds"; [ -n "$in" ] || { in="$out/empty-seed"; mkdir -p "$in"; printf 'x' >"$in/x"; }
+    AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 timeout $((secs + 30)) \
+      afl-fuzz -i "$in" -o "$out/afl/$contract" -V "$secs" -t 10000 -- "$bin" >"$log" 2>&1
+    cp "$out"/afl/"$contract"/default/crashes/id* "$crashes"/ 2>/dev/null
+    execs=$(grep -o 'execs_done *: *[0-9]*' "$out/afl/$contract/default/fuzzer_stats" 2>/dev/null | awk '{print $3}')
+  fi
+  grep -q "TILEDIFF-HARNESS-BUG" "$log" && { echo "HARNESS BUG while fuzzing $contract (see $log)"; harness=1; }
+  found=0
+  for c in "$crashes"/*; do
+    [ -f "$c" ] || continue
+    case "$(basename "$c")" in README*) continue ;; esac
+    # minimise with the same kernel; the key names the finding for deduplication
+    m=$("$td" minimize "$c" --contract "$contract" ${kernel:+--kernel "$kernel"} -o "$out/findings/tmp.tdf" 2>&1)
+    rc=$?
+    if [ $rc = 3 ]; then echo "HARNESS BUG replaying $c: $m"; harness=1; continue; fi
+    if [ $rc != 1 ]; then echo "  $c: not reproducible by tilediff (hang or engine artefact): $m" >>"$log"; continue; fi
+    key=$(printf '%s\n' "$m" | sed -n 's/.*same finding: //p' | head -1 | tr ' ' ',')
+    dest="$out/findings/$contract.$key.tdf"
+    if [ -f "$dest" ]; then rm -f "$out/findings/tmp.tdf"; continue; fi
+    mv "$out/findings/tmp.tdf" "$dest"
+    found=1 nfind=$((nfind + 1))
+    echo "$contract: $(printf '%s' "$key" | tr ',' ' ')  repro: tilediff repro $(realpath "$dest")" | tee -a "$out/findings.txt"
+  done
+  printf '%-70s %6s execs in %ss%s\n' "$contract" "${execs:-?}" "$secs" "$([ $found = 1 ] && echo '  FINDING')"
+done <"$build/fuzz/targets.txt"
+echo "$ntargets targets, $nfind distinct findings (details: $out/findings.txt)"
+[ "$ntargets" -gt 0 ] || { echo "ci/fuzz.sh: no target matches '$targets'" >&2; exit 2; }
+[ $harness = 1 ] && exit 3
+if [ $expect = 1 ]; then [ $nfind -gt 0 ] && exit 0 || { echo "ci/fuzz.sh: the planted bug was not found"; exit 1; }; fi
+[ $nfind = 0 ]

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The committed corpora: every contract has a seed corpus that covers every boundary
+# class its generator declares, and every reproducer under corpus/regressions replays
+# to the verdict it recorded (mutants still killed, correct kernels still passing).
+# Usage: corpus_test.sh SOURCE_DIR PATH/TO/tilediff
+set -u
+src=$1 td=$2
+fails=0
+while read -r id; do
+  dir="$src/corpus/$id"
+  if [ ! -d "$dir" ]; then echo "FAIL: $id has no seed corpus (tilediff corpus-seed --contracts '$id')"; fails=$((fails + 1)); continue; fi
+  [ -f "$src/corpus/$id.options" ] || { echo "FAIL: $id has no .options"; fails=$((fails + 1)); }
+  out=$("$td" corpus-stats "$dir" 2>&1) || { echo "FAIL: corpus-stats $dir: $out"; fails=$((fails + 1)); continue; }
+  printf '%s\n' "$out" | grep -q '^missed:  none' || { echo "FAIL: $id seeds miss classes: $(printf '%s' "$out" | grep '^missed')"; fails=$((fails + 1)); }
+done < <("$td" list | tail -n +2 | awk '{print $1}')
+"$td" regress "$src/corpus/regressions" || { echo "FAIL: regression corpus verdicts changed"; fails=$((fails + 1)); }
+# every mutant has a regression input
+while read -r id; do
+  n=$(ls "$src/corpus/regressions/$id"/*.tdf 2>/dev/null | wc -l)
+  m=$("$td" list | awk -v c="$id" '$1 == c' | grep -o '([0-9]* mutants)' | grep -o '[0-9]*')
+  [ -z "$m" ] || [ "$n" -ge "$m" ] || { echo "FAIL: $id has $m mutants but $n regression inputs"; fails=$((fails + 1)); }
+done < <("$td" list | tail -n +2 | awk '{print $1}')
+echo "$fails failed"
+[ "$fails" = 0 ]
