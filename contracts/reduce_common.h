@@ -314,6 +314,121 @@ static inline void rc_ce_writes(const td_case *c, td_wset *ws, const rc_ce_layou
         }
 }
 
+/* ---- the Liger KL-divergence row kernels (kldiv_ops, kldiv_triton) ----
+ * One program per row; the columns j < n_cols are processed in BLOCK_SIZE tiles
+ * (for i in range(0, n_cols, BLOCK_SIZE)), each input row at pid * its stride, the
+ * output at pid * out_stride + j.  Value roles of the inputs: */
+enum {
+    RC_KL_Y,       /* the prediction in log space: log-probabilities, |y| <= 1000 */
+    RC_KL_GT_PROB, /* a probability target in [0, 1]: zeros, tiny, subnormal, 1 */
+    RC_KL_GT_LOG,  /* a log-space target in [-120, 80]: exp(gt) * (gt - y) stays finite */
+    RC_KL_T_ANY,   /* a backward target, any magnitude (|t| <= 2^100) */
+    RC_KL_T_LOG    /* a log-space backward target <= 88.5: -exp(t) stays finite */
+};
+typedef struct rc_kl_layout {
+    int nin;            /* input regions (1 backward, 2 forward) */
+    int p_in_stride[2], r_in[2], role[2];
+    int p_out_stride, r_out, p_ncols, p_block;
+    int one_block;      /* n_cols <= BLOCK_SIZE required (hLen, or the one-block slice) */
+    int min_cols;       /* 1 for hLenPos: 0 < n_cols */
+} rc_kl_layout;
+
+/* one value of a role, in the case's per-region mode */
+static inline double rc_kl_value(td_vgen *g, int role, int mode) {
+    td_rng *r = &g->rng;
+    double m = td_vgen_value(g, TD_F32); /* the menu in [-1, 1] (the vgen's bound is 1) */
+    switch (role) {
+    case RC_KL_Y:
+        if (mode == 0) return rc_unif(r, -30, 0);
+        if (mode == 1) return (double)(float)(1000 * m);
+        return rc_unif(r, -1000, 1000);
+    case RC_KL_GT_PROB:
+        switch (mode) {
+        case 0: return rc_unif(r, 0, 1);
+        case 1: return fabs(m); /* zeros, subnormals, powers of two, ties */
+        case 2: return td_rng_below(r, 4) == 0 ? 0.0 : rc_unif(r, 0, 1);
+        default: return ldexp(1.0, -(int)td_rng_below(r, 141)); /* 1 .. 2^-140 */
+        }
+    case RC_KL_GT_LOG:
+        if (mode == 0) return rc_unif(r, -30, 0);
+        if (mode == 1) return (double)(float)(80 * m);
+        return rc_unif(r, -120, 80);
+    case RC_KL_T_ANY: return mode == 0 ? m : ldexp(m, 100); /* exact scaling */
+    default:                                                  /* RC_KL_T_LOG */
+        if (mode == 0) return (double)(float)(88.5 * m);
+        if (mode == 1) return rc_unif(r, -120, 0);
+        return rc_unif(r, 80, 88.5); /* near exp's overflow threshold 88.72 */
+    }
+}
+
+static inline void rc_kl_gen(td_producer *p, td_case *c, const rc_kl_layout *y) {
+    int64_t B = td_gen_pow2(p, 0, 10);
+    int64_t n_cols = (int64_t)td_gen_count0(p, (uint64_t)B, y->one_block ? (uint64_t)B : 4096, &c->classes,
+                                            !y->min_cols);
+    int64_t max_rows = n_cols ? 8192 / n_cols : 16;
+    int64_t n_rows = td_prod_u32(p, 1, (uint32_t)(max_rows < 1 ? 1 : max_rows > 16 ? 16 : max_rows));
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 1.0);
+    c->p[y->p_ncols].i = n_cols;
+    c->p[y->p_block].i = B;
+    int64_t out_stride = rc_row_stride(p, n_cols, 0, &c->classes);
+    c->p[y->p_out_stride].i = out_stride;
+    size_t slack = td_rng_below(&g.rng, 2) ? 1 + td_rng_below(&g.rng, (uint64_t)B) : 0;
+    td_case_alloc(c, y->r_out, rc_rows_len(n_rows, n_cols, out_stride) + slack);
+    for (int k = 0; k < y->nin; k++) {
+        int64_t st = rc_row_stride(p, n_cols, 1, &c->classes);
+        c->p[y->p_in_stride[k]].i = st;
+        size_t len = rc_rows_len(n_rows, n_cols, st) + slack;
+        td_case_alloc(c, y->r_in[k], len);
+        int mode = (int)td_rng_below(&g.rng, 4);
+        for (size_t e = 0; e < len; e++) td_set(c, y->r_in[k], e, rc_kl_value(&g, y->role[k], mode));
+    }
+    if (n_cols > B) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    c->grid[0] = (uint32_t)n_rows;
+    c->grid[1] = c->grid[2] = 1;
+}
+
+static inline const char *rc_kl_check(const td_case *c, const rc_kl_layout *y) {
+    int64_t B = c->p[y->p_block].i, n_cols = c->p[y->p_ncols].i, n_rows = c->grid[0];
+    if (B <= 0) return "hBS: 0 < BLOCK_SIZE";
+    if (n_cols < y->min_cols) return "hLenPos: 0 < n_cols";
+    if (y->one_block && n_cols > B)
+        return "n_cols <= BLOCK_SIZE (hLen; for kldiv_ops the theorem's kernel is one iteration of the column loop, "
+               "which is the Triton program exactly when the loop runs once)";
+    if (c->grid[1] != 1 || c->grid[2] != 1 || n_rows < 1) return "grid = (n_rows,)";
+    int64_t os = c->p[y->p_out_stride].i;
+    if (os < 0 || (n_rows > 1 && os < n_cols))
+        return "hOutInj: the output rows pid * out_stride + [0, n_cols) do not overlap";
+    if (c->r[y->r_out].len < rc_rows_len(n_rows, n_cols, os)) return "the output region holds every row written";
+    for (int k = 0; k < y->nin; k++) {
+        int64_t st = c->p[y->p_in_stride[k]].i;
+        if (st < 0 || c->r[y->r_in[k]].len < rc_rows_len(n_rows, n_cols, st)) return "the inputs hold every row read";
+        for (size_t e = 0; e < c->r[y->r_in[k]].len; e++) {
+            double v = td_get(c, y->r_in[k], e);
+            if (!isfinite(v)) return "inputs are finite";
+            if (y->role[k] == RC_KL_T_LOG && v > 88.5) return "log-space backward target <= 88.5 (-exp(t) finite)";
+            if (y->role[k] == RC_KL_GT_LOG && !(v >= -120 && v <= 80)) return "log-space target in [-120, 80]";
+            if (y->role[k] == RC_KL_Y && fabs(v) > 1000) return "|y| <= 1000 (the loss stays finite)";
+        }
+    }
+    return NULL; /* hly, hlg: distinct regions */
+}
+
+static inline void rc_kl_writes(const td_case *c, td_wset *ws, const rc_kl_layout *y) {
+    int64_t B = c->p[y->p_block].i, n_cols = c->p[y->p_ncols].i, os = c->p[y->p_out_stride].i;
+    for (uint32_t row = 0; row < c->grid[0]; row++)
+        for (int64_t j = 0; j < n_cols; j++) {
+            td_olane l = {.o = 0,
+                          .region = (uint32_t)y->r_out,
+                          .off = (uint64_t)(row * os + j),
+                          .pid = {row, 0, 0},
+                          .t = (uint32_t)(j / B),
+                          .j = (uint64_t)(j % B),
+                          .idx = {row, j}};
+            td_wset_add(ws, &l);
+        }
+}
+
 #endif /* TD_REDUCE_COMMON_H */
 
 #else /* TD_SPEC_PASS: compiled once per number type */
