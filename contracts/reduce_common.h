@@ -429,6 +429,45 @@ static inline void rc_kl_writes(const td_case *c, td_wset *ws, const rc_kl_layou
         }
 }
 
+/* ---- max / argmax (max_reduction, triton_argmax, matrix_reduction) ----
+ * The first maximum of the n elements at off0 + k*step (k < n): its position k, or -1
+ * when n = 0.  Maxima are exact (tolerance 0): the spec returns that element itself,
+ * and the index is exact too.  Ties keep the first (Triton's tie_break_left, and
+ * Lean's argBestDrop which replaces only on strict improvement). */
+static inline int64_t rc_first_max(const td_case *c, int reg, uint64_t off0, uint64_t step, int64_t n) {
+    int64_t best = -1;
+    double bv = -INFINITY;
+    for (int64_t k = 0; k < n; k++) {
+        double v = td_get(c, reg, off0 + (uint64_t)k * step);
+        if (best < 0 || v > bv) {
+            best = k;
+            bv = v;
+        }
+    }
+    return best;
+}
+
+/* Fills region reg with the value menu, and per case (from the rng) makes it harder
+ * for a max: all values negative (a masked lane read as 0.0 instead of -inf wins),
+ * repeated maxima (ties: the first must win), or both. */
+static inline void rc_fill_max(td_vgen *g, td_case *c, int reg) {
+    td_rng *r = &g->rng;
+    int negative = td_rng_below(r, 3) == 0, ties = td_rng_below(r, 3) == 0;
+    size_t len = c->r[reg].len;
+    for (size_t e = 0; e < len; e++) {
+        double v = td_vgen_value(g, c->r[reg].fmt);
+        if (negative) v = -fabs(v);
+        td_set(c, reg, e, v);
+    }
+    if (ties && len > 1) { /* copy a few values over later positions */
+        for (int t = 0; t < 8; t++) {
+            size_t a = (size_t)td_rng_below(r, len), b = (size_t)td_rng_below(r, len);
+            td_set(c, reg, a > b ? a : b, td_get(c, reg, a < b ? a : b));
+        }
+    }
+    if (negative || ties) c->classes |= TD_BC(TD_BC_VALUES_SPECIAL);
+}
+
 #endif /* TD_REDUCE_COMMON_H */
 
 #else /* TD_SPEC_PASS: compiled once per number type */
