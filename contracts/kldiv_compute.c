@@ -1,4 +1,4 @@
-/* kldiv_compute.kldivergence_kernel_correctness  (catalogue part 2, src lines 5718-5734)
+/* kldiv_compute.kldivergence_kernel_correctness  (catalogue part 1, src lines 5718-5734)
  *
  *   kldivIO x_ptr y_ptr output_ptr n_elements BLOCK_SIZE ⊨ fun xs ys i => klDivSpec (xs i) (ys i)
  *   MaskedKernelIO_2: read1 = read2 = write = pid*BLOCK_SIZE, mask = pid*BLOCK_SIZE + j < n_elements

@@ -1,5 +1,5 @@
 /* kldiv_ops: Liger's KL-divergence kernels, the reduction = 'none' forward branches and
- * both backward branches (catalogue part 2, src lines 5736-5876).  Eight theorems, four
+ * both backward branches (catalogue part 1, src lines 5736-5876).  Eight theorems, four
  * launches: each branch has a compute-facing statement and a MaskedKernelIO face.
  *
  *   kldiv_backward_default_{compute_correct,correctness}:      new_grads[pid, j] = t * (0.0 - 1)

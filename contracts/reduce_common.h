@@ -1,9 +1,11 @@
 /* Helpers shared by the reduction and loss contracts (mean/max/matrix reduction,
  * argmax, the cross-entropy files, fast_ce_loss, the kldiv files).
  *
- * Included twice by a contract file: at its top (generator helpers, rc_*) and again
- * at the start of its spec part (#else of TD_SPEC_PASS), where the NUM-generic spec
- * helpers are compiled once per number type like the contract's own spec.
+ * Included twice by a contract file: at its top (generator helpers, checkers and
+ * write sets, rc_*, plus the log-sum-exp written once per number type: rc_lse_sh and
+ * rc_lse_mp, so that SPEC(rc_lse) names the right one in either pass) and again at the
+ * start of its spec part (#else of TD_SPEC_PASS), where the NUM-generic spec helpers
+ * are compiled once per number type like the contract's own spec.
  *
  * The log-sum-exp model (rc_lse) is the kernels' own evaluation:
  *     z_k = x_k, or RN32(x_k * scale) when the kernel scales the logits;
@@ -26,7 +28,7 @@
  * inputs z', the second computed exactly per row; the shadow's value and its own
  * error come from the evaluation on z* (rc_lse_sh).  The MPFR reference is
  * log-sum-exp of z* (rc_lse_mp).  Per-row quantities are memoised in the shadow by
- *  * rc_key(tag, row, block). */
+ * rc_key(tag, row, block). */
 #ifndef TD_SPEC_PASS
 #ifndef TD_REDUCE_COMMON_H
 #define TD_REDUCE_COMMON_H
