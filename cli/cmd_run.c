@@ -76,6 +76,7 @@ int td_cmd_list(int argc, char **argv) {
                        k->regions[r].role == TD_R_IN      ? "in"
                        : k->regions[r].role == TD_R_OUT   ? "out"
                        : k->regions[r].role == TD_R_INOUT ? "inout"
+                       : k->regions[r].role == TD_R_SCRATCH ? "scratch"
                                                           : "meta");
             printf("\n");
             for (int c = 0; c < k->ncasts; c++)

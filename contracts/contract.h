@@ -40,7 +40,11 @@ typedef enum td_role {
     TD_R_IN = 1,     /* read only */
     TD_R_OUT = 2,    /* written (cells outside the write set must keep the sentinel) */
     TD_R_INOUT = 3,  /* read and written in place (cells outside the write set keep their value) */
-    TD_R_META = 5    /* read-only integer / bool metadata (labels, masks, indices) */
+    TD_R_META = 5,   /* read-only integer / bool metadata (labels, masks, indices) */
+    /* written by the kernel, but not an output the contract speaks about (e.g. the index
+     * output of a theorem that states only the value output of a value+index kernel):
+     * its cells are not checked, only its guard zones */
+    TD_R_SCRATCH = 8
 } td_role;
 
 typedef struct td_region_decl {

@@ -669,6 +669,7 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
         }
         const uint8_t *d = im[i].buf + GUARD_BYTES;
         td_role role = k->regions[i].role;
+        if (role == TD_R_SCRATCH) continue; /* written, not specified: only the guards are checked */
         if (!(role & TD_R_OUT)) {
             if (bytes && memcmp(d, c.r[i].data, bytes) != 0) {
                 for (size_t e = 0; e < c.r[i].len; e++)
@@ -781,7 +782,10 @@ static void print_region_head(FILE *f, const td_case *c, int reg) {
     size_t n = R->len < 8 ? R->len : 8;
     fprintf(f, "    %-12s %-7s %-5s [%zu]", c->k->regions[reg].name, td_fmt_get(R->fmt)->name,
             c->k->regions[reg].role == TD_R_IN ? "in" : c->k->regions[reg].role == TD_R_OUT ? "out" :
-            c->k->regions[reg].role == TD_R_INOUT ? "inout" : "meta", R->len);
+            c->k->regions[reg].role == TD_R_INOUT     ? "inout"
+            : c->k->regions[reg].role == TD_R_SCRATCH ? "scratch"
+                                                      : "meta",
+            R->len);
     for (size_t i = 0; i < n; i++) {
         if (R->fmt == TD_I64 || R->fmt == TD_I32 || R->fmt == TD_I8 || R->fmt == TD_U8 || R->fmt == TD_BOOL)
             fprintf(f, " %" PRId64, td_geti(c, reg, i));

@@ -144,27 +144,39 @@ td_sh td_sh_rsqrt(td_shcx *cx, td_sh a) {
     return fn_result(cx, "rsqrt", TD_FN_RSQRT, v, es, P, Pp, td_up(mk), td_mag(a), false);
 }
 
+/* hi * f for the exponential rules (hi = base^arg_hi >= base^x*, f = expm1(t) or exp(t)
+ * in the base's units): when hi underflows to 0 and f overflows, the product is NaN,
+ * yet every value it bounds lies in [0, base^(arg_hi + t)]; that bound is used then
+ * (its argument rounded upwards).  E.g. a log-sum-exp term exp(z - m) with z - m near
+ * -1e12 carries a kernel error of u|z - m| ~ 6e4 in its argument. */
+static double exp_times(double hi, double f, double arg_hi, double t, int base2) {
+    double r = hi * f;
+    if (!isnan(r)) return r;
+    double s = nextafter(arg_hi + t, INFINITY);
+    return base2 ? exp2(s) : exp(s);
+}
+
 td_sh td_sh_exp(td_shcx *cx, td_sh a) {
     double v = exp(a.v);
-    double hi = exp(a.v + a.es); /* >= exp(x*) */
+    double ah = a.v + a.es, hi = exp(ah); /* >= exp(x*) */
     /* |e^x - e^y| <= e^max(x,y) (e^|x-y| - 1) */
-    double es = td_up(hi * expm1(a.es) + LIBM64 * v + 0x1p-1074);
+    double es = td_up(exp_times(hi, expm1(a.es), ah, a.es, 0) + LIBM64 * v + 0x1p-1074);
     if (a.es == 0 && a.v == 0) es = 0;
-    double P = td_up(hi * expm1(a.ek));
-    double Pp = td_up(hi * expm1(a.ep));
-    double mk = td_up(hi * exp(a.ek));
+    double P = td_up(exp_times(hi, expm1(a.ek), ah, a.ek, 0));
+    double Pp = td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
+    double mk = td_up(exp_times(hi, exp(a.ek), ah, a.ek, 0));
     return fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
 }
 
 td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
     const double ln2_up = 0x1.62e42fefa39fp-1;
     double v = exp2(a.v);
-    double hi = exp2(a.v + a.es);
-    double es = td_up(hi * expm1(ln2_up * a.es) + LIBM64 * v + 0x1p-1074);
+    double ah = a.v + a.es, hi = exp2(ah);
+    double es = td_up(exp_times(hi, expm1(ln2_up * a.es), ah, a.es, 1) + LIBM64 * v + 0x1p-1074);
     if (a.es == 0 && a.v == rint(a.v) && fabs(a.v) <= 1000) es = 0; /* a power of two binary64 holds */
-    double P = td_up(hi * expm1(ln2_up * a.ek));
-    double Pp = td_up(hi * expm1(ln2_up * a.ep));
-    double mk = td_up(hi * exp2(a.ek));
+    double P = td_up(exp_times(hi, expm1(ln2_up * a.ek), ah, a.ek, 1));
+    double Pp = td_up(exp_times(hi, expm1(ln2_up * a.ep), ah, a.ep, 1));
+    double mk = td_up(exp_times(hi, exp2(a.ek), ah, a.ek, 1));
     return fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
 }
 
