@@ -9,6 +9,6 @@
 static inline bool ew_grid_empty(const td_abi_launch *L) { return !L->grid[0] || !L->grid[1] || !L->grid[2]; }
 
 /* tl.sigmoid(x) = 1 / (1 + exp(-x)), binary32, with CUDA's full-precision expf. */
-static __device__ __forceinline__ float ew_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+static __device__ __forceinline__ float ew_sigmoid(float x) { return __fdiv_rn(1.0f, __fadd_rn(1.0f, expf(-x))); }
 
 #endif
