@@ -36,7 +36,8 @@ static inline void ew_flat_shape(td_producer *p, td_case *c, int p_n, int p_bloc
     uint64_t slack = td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)B) : 0;
     uint64_t programs = (n + B - 1) / B;
     if ((opts & EW_SURPLUS) && td_prod_bool(p)) {
-        uint64_t more = td_prod_bool(p) ? td_prod_u32(p, 1, 3) : (n > programs ? n - programs : 1);
+        /* a few extra programs, or one program per element (capped to keep cases small) */
+        uint64_t more = td_prod_bool(p) || n * B > (1u << 18) ? td_prod_u32(p, 1, 3) : (n > programs ? n - programs : 1);
         programs += more;
         c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* whole programs masked off */
         if (programs > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
@@ -156,7 +157,8 @@ static inline void ew_rows_writes(const td_case *c, td_wset *ws, int64_t ncols, 
             }
 }
 
-#define EW_BCLASSES_ROWS                                                                                       \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED))
+/* the 2-D row launches (surplus column blocks are fully masked) and the 1-D ones */
+#define EW_BCLASSES_ROWS (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED))
+#define EW_BCLASSES_ROWS1D (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW))
 
 #endif

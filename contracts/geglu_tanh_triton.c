@@ -107,10 +107,10 @@ static void writes_bwd(const td_case *c, td_wset *ws) {
 #define GEGLU_COMMON                                                                                          \
     .file = "geglu_tanh_triton", .family = "elementwise", .kind = "exact", .nparams = NP, .params = params,   \
     .nregions = NR, .sv = TD_SV_REAL,                                                                         \
-    .sv_note = "|a| <= 2^10, |b|, |dc| <= 2^40: every intermediate finite; tanh is finite everywhere",        \
-    .classes = EW_BCLASSES_ROWS | TD_BC(TD_BC_INPLACE)
+    .sv_note = "|a| <= 2^10, |b|, |dc| <= 2^40: every intermediate finite; tanh is finite everywhere"
 
 const td_contract td_c_geglu_tanh_fwd = {
+    .classes = EW_BCLASSES_ROWS1D,
     .id = "geglu_tanh_triton.geglu_tanh_forward_kernel_correctness",
     .io_class = "MaskedKernelIO_2 (gegluTanhFwdIO)",
     .formula = "C[i] = ((0.5*a)*(1 + tanh(c0*(a + c1*a^3))))*b, c0 = 0.7978845608028654, c1 = 0.044715",
@@ -124,6 +124,7 @@ const td_contract td_c_geglu_tanh_fwd = {
 };
 
 const td_contract td_c_geglu_tanh_bwd = {
+    .classes = EW_BCLASSES_ROWS1D | TD_BC(TD_BC_INPLACE),
     .id = "geglu_tanh_triton.geglu_tanh_backward_kernel_correctness",
     .io_class = "MaskedKernelIO_3x2 (gegluTanhBwdIO, out1 = A, out2 = B in place)",
     .formula = "A[i] := (dc*b)*(0.5*(1+t) + ((0.5*a)*(1-t*t))*(c0*(1 + (3*c1*a)*a))),  B[i] := dc*((0.5*a)*(1+t))",

@@ -71,7 +71,7 @@ const td_contract td_c_square_matrix = {
     .sv = TD_SV_REAL,
     .sv_note = "|x| <= 2^63: x*x is finite (the masked lanes' other = -inf is never stored)",
     .error_model = "one binary32 product of exact operands: |RN32(x*x) - x*x| (bit-exact)",
-    .classes = EW_BCLASSES_ROWS,
+    .classes = EW_BCLASSES_ROWS1D,
     .gen = gen,
     .check = check,
     .writes = writes,

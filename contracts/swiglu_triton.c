@@ -102,10 +102,10 @@ static void writes_bwd(const td_case *c, td_wset *ws) {
     .file = "swiglu_triton", .family = "elementwise", .kind = "exact", .nparams = NP, .params = params,         \
     .nregions = NR, .sv = TD_SV_REAL,                                                                           \
     .sv_note = "|a| <= 87 keeps exp(-a) finite (the kernel's sigmoid saturation to 0 via inf is not generated); " \
-               "|b|, |dc| <= 2^60: every product finite",                                                       \
-    .classes = EW_BCLASSES_ROWS | TD_BC(TD_BC_INPLACE)
+               "|b|, |dc| <= 2^60: every product finite"
 
 const td_contract td_c_swiglu_triton_fwd = {
+    .classes = EW_BCLASSES_ROWS1D,
     .id = "swiglu_triton.swiglu_forward_kernel_correctness",
     .io_class = "MaskedKernelIO_2 (swigluFwdIO)",
     .formula = "C[i] = swiglu(a, b) = (a * sigmoid(a)) * b, row windows pid*stride, j < n_cols",
@@ -119,6 +119,7 @@ const td_contract td_c_swiglu_triton_fwd = {
 };
 
 const td_contract td_c_swiglu_triton_bwd = {
+    .classes = EW_BCLASSES_ROWS1D | TD_BC(TD_BC_INPLACE),
     .id = "swiglu_triton.swiglu_backward_kernel_correctness",
     .io_class = "MaskedKernelIO_3x2 (swigluBwdIO, out1 = A, out2 = B in place)",
     .formula = "A[i] := (dc*(silu*(1-sig) + sig))*b,  B[i] := dc*silu,  sig = sigmoid(a), silu = a*sig",
