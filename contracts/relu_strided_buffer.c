@@ -12,7 +12,9 @@
  *     nCtas = the LAUNCHED GRID SIZE (s₀.numPids 0, pinned by the skin)
  *   relu_strided_buffer_output_summary_general  (hStride, hDisj, hGrid : 0 < numPids 0)
  *     both surfaces lower, and each realizes relu at its write map: the one-tile surface
- *     (one_tile_per_cta = true) and the grid-stride surface (= false).
+ *     (one_tile_per_cta = true) and the grid-stride surface (= false).  Clause (1), that
+ *     both surfaces lower to VeriTile's algorithm layer, is a fact about the Lean
+ *     translation with no run-time counterpart; clauses (2) and (3) are what is checked.
  *
  * Kernel (bench/tritonbench_g/relu_strided_buffer/relu_strided_buffer.py): program pid
  * builds block pointers (shape (s0,), strides (stride,), offset tile_id * tile_size0)
