@@ -1,0 +1,136 @@
+/* swiglu_backward.swiglu_bwd_kernel_correctness  (catalogue part 2)
+ *
+ *   (hDXDY : DX ≠ DY) (hOUTDX : OUT ≠ DX) (hOUTDY : OUT ≠ DY) :
+ *   swigluBackwardIO X Y DOUT OUT DX DY stride_x_row stride_y_row stride_dout_row
+ *     stride_out_row stride_dx_row stride_dy_row ncols BLOCK_N RECOMPUTE_OUTPUT ⊨
+ *     fun _ _ xs ys douts => (fun j => swigluBwdA (douts j) (xs j) (ys j),
+ *                             fun j => swigluBwdB (douts j) (xs j),
+ *                             fun j => swiglu (xs j) (ys j))
+ *   Masked2DKernelIO₃ₓ₃, out1 = DX, out2 = DY, out3 = OUT; every window
+ *   pid₀ * stride_<region>_row + pid₁ * BLOCK_N + j, mask = pid₁ * BLOCK_N + j < ncols,
+ *   writeMask3 = RECOMPUTE_OUTPUT ∧ mask: OUT is written only when RECOMPUTE_OUTPUT.
+ *
+ * Named specs (VeriTile/Triton/Math/Activation.lean): swigluBwdA dc a b =
+ * dc * (silu a * (1 - sig a) + sig a) * b, swigluBwdB dc a = dc * silu a, swiglu a b =
+ * silu a * b; the catalogue's reading dout*y*sig(x)*(1 + x*(1 - sig(x))) is the same
+ * real.  The kernel (bench/tritonbench_g/swiglu_backward/swiglu_backward.py,
+ * `_swiglu_bwd_kernel`) evaluates it in ANOTHER order than the Lean definition:
+ *   x_sigmoid = sigmoid(x)
+ *   dx = ((x_sigmoid * (1 + x * (1 - x_sigmoid))) * y) * dout
+ *   dy = (x * x_sigmoid) * dout
+ *   out = (x * x_sigmoid) * y            (only if RECOMPUTE_OUTPUT)
+ * and the error model follows the kernel's order (the reals are equal).  The wrapper
+ * passes OUT = None and stride_out_row = 0 when it does not recompute; the generator
+ * does the same (OUT keeps cells that must stay untouched), and otherwise draws the
+ * six row strides independently (dx, dy are chunks of one dxy buffer in the wrapper:
+ * row stride 2N) with injective output windows.  Grid (rows, cdiv(ncols, BLOCK_N)),
+ * sometimes a surplus fully-masked column block.
+ * Domain: |x| <= 87 (exp(-x) finite: below -88.7 the kernel's 1/(1+inf) = 0 saturation
+ * is outside the shadow's exp model), |y|, |dout| <= 2^60 (products finite).
+ */
+#ifndef TD_SPEC_PASS
+#include "elementwise_common.h"
+
+enum { P_SX, P_SY, P_SDOUT, P_SOUT, P_SDX, P_SDY, P_NCOLS, P_BLOCK, P_RECOMPUTE, NP };
+enum { R_X, R_Y, R_DOUT, R_OUT, R_DX, R_DY, NR };
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {
+    {"stride_x_row", TD_P_INT},   {"stride_y_row", TD_P_INT},  {"stride_dout_row", TD_P_INT},
+    {"stride_out_row", TD_P_INT}, {"stride_dx_row", TD_P_INT}, {"stride_dy_row", TD_P_INT},
+    {"ncols", TD_P_INT},          {"BLOCK_N", TD_P_INT},       {"RECOMPUTE_OUTPUT", TD_P_BOOL}};
+static const td_region_decl regions[NR] = {{"X", TD_F32, TD_R_IN},   {"Y", TD_F32, TD_R_IN},
+                                           {"DOUT", TD_F32, TD_R_IN}, {"OUT", TD_F32, TD_R_OUT},
+                                           {"DX", TD_F32, TD_R_OUT},  {"DY", TD_F32, TD_R_OUT}};
+
+#define X_BOUND 87.0
+#define YD_BOUND 0x1p60
+
+/* regions in the order stride parameters are declared: X Y DOUT OUT DX DY */
+static const int stride_param[NR] = {P_SX, P_SY, P_SDOUT, P_SOUT, P_SDX, P_SDY};
+
+static void gen(td_producer *p, td_case *c) {
+    ew_rows s = ew_rows_shape(p, c, 1, 10, 4097, 64, 1 << 13);
+    int recompute = td_prod_bool(p);
+    c->p[P_RECOMPUTE].i = recompute;
+    for (int r = 0; r < NR; r++) {
+        int64_t st = ew_row_stride(p, c, &s);
+        c->p[stride_param[r]].i = (r == R_OUT && !recompute) ? 0 : st; /* the wrapper's stride 0 for OUT = None */
+        td_case_alloc(c, r, ew_row_len(p, &s, st));
+    }
+    c->p[P_NCOLS].i = s.ncols, c->p[P_BLOCK].i = s.B;
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, X_BOUND);
+    td_vgen_fill(&g, c, R_X);
+    g.bound = YD_BOUND;
+    td_vgen_fill(&g, c, R_Y);
+    td_vgen_fill(&g, c, R_DOUT);
+}
+
+static const char *check(const td_case *c) {
+    for (size_t i = 0; i < c->r[R_X].len; i++)
+        if (!(fabs(td_get(c, R_X, i)) <= X_BOUND)) return "domain: |x| <= 87 (exp(-x) finite in binary32)";
+    for (int r = R_Y; r <= R_DOUT; r++)
+        for (size_t i = 0; i < c->r[r].len; i++)
+            if (!(fabs(td_get(c, r, i)) <= YD_BOUND)) return "domain: |y|, |dout| <= 2^60 (products finite)";
+    if (c->grid[2] != 1) return "a 2-D grid (rows, column blocks)";
+    /* hDXDY, hOUTDX, hOUTDY hold by construction: DX, DY, OUT are three declared regions */
+    int recompute = c->p[P_RECOMPUTE].i != 0;
+    /* outputs first (DX, DY, then OUT if it is written), then the inputs */
+    int regs[NR], n = 0;
+    regs[n++] = R_DX, regs[n++] = R_DY;
+    if (recompute) regs[n++] = R_OUT;
+    int nouts = n;
+    regs[n++] = R_X, regs[n++] = R_Y, regs[n++] = R_DOUT;
+    int64_t st[NR];
+    for (int i = 0; i < n; i++) st[i] = c->p[stride_param[regs[i]]].i;
+    return ew_rows_check(c, c->p[P_NCOLS].i, c->p[P_BLOCK].i, n, regs, st, nouts);
+}
+
+static void writes(const td_case *c, td_wset *ws) {
+    const int outs[3] = {R_DX, R_DY, R_OUT};
+    const int64_t st[3] = {c->p[P_SDX].i, c->p[P_SDY].i, c->p[P_SOUT].i};
+    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, c->p[P_RECOMPUTE].i ? 3 : 2, outs, st);
+}
+
+const td_contract td_c_swiglu_backward = {
+    .id = "swiglu_backward.swiglu_bwd_kernel_correctness",
+    .file = "swiglu_backward",
+    .family = "elementwise",
+    .io_class = "Masked2DKernelIO_3x3 (swigluBackwardIO, OUT written iff RECOMPUTE_OUTPUT)",
+    .kind = "exact",
+    .formula = "DX = ((sig*(1 + x*(1-sig)))*y)*dout,  DY = (x*sig)*dout,  OUT = (x*sig)*y if RECOMPUTE_OUTPUT",
+    .nparams = NP,
+    .params = params,
+    .nregions = NR,
+    .regions = regions,
+    .sv = TD_SV_REAL,
+    .sv_note = "|x| <= 87 keeps exp(-x) finite (the kernel's sigmoid saturation to 0 via inf is not generated); "
+               "|y|, |dout| <= 2^60",
+    .error_model = "binary32 in the kernel's order (not the Lean order): sigmoid = 1/(1+exp(-x)), then the products",
+    .classes = EW_BCLASSES_ROWS,
+    .gen = gen,
+    .check = check,
+    .writes = writes,
+    TD_SPECS(swiglu_bwd),
+};
+
+#else
+static NUM SPEC(swiglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t r = l->idx[0], col = l->idx[1];
+    NUM x = N(in)(cx, c, R_X, (size_t)(r * c->p[P_SX].i + col));
+    NUM sig = N(sigmoid)(cx, x);
+    if (l->o == 0) { /* dx */
+        NUM y = N(in)(cx, c, R_Y, (size_t)(r * c->p[P_SY].i + col));
+        NUM dout = N(in)(cx, c, R_DOUT, (size_t)(r * c->p[P_SDOUT].i + col));
+        NUM one = N(exact)(cx, 1.0);
+        NUM t = N(mul)(cx, sig, N(add)(cx, one, N(mul)(cx, x, N(sub)(cx, one, sig))));
+        return N(mul)(cx, N(mul)(cx, t, y), dout);
+    }
+    NUM xs = N(mul)(cx, x, sig);
+    if (l->o == 1) /* dy */
+        return N(mul)(cx, xs, N(in)(cx, c, R_DOUT, (size_t)(r * c->p[P_SDOUT].i + col)));
+    return N(mul)(cx, xs, N(in)(cx, c, R_Y, (size_t)(r * c->p[P_SY].i + col))); /* out */
+}
+#endif

@@ -1,0 +1,150 @@
+/* swiglu_triton: Liger's SwiGLU forward and in-place backward (catalogue part 2).
+ *
+ *   swiglu_forward_kernel_correctness:
+ *     swigluFwdIO A B C stride n_cols BLOCK_SIZE ⊨ fun as bs i => swiglu (as i) (bs i)
+ *     MaskedKernelIO₂: read1 = read2 = write = pid * stride, mask = j < n_cols
+ *   swiglu_backward_kernel_correctness  (hAB : A ≠ B):
+ *     swigluBwdIO DC A B stride n_cols BLOCK_SIZE ⊨ fun dcs as bs =>
+ *       (fun i => swigluBwdA (dcs i) (as i) (bs i), fun i => swigluBwdB (dcs i) (as i))
+ *     MaskedKernelIO₃ₓ₂, bufs [DC, A, B], out1 = A and out2 = B IN PLACE,
+ *     every window pid * stride, mask = j < n_cols
+ *
+ * Named specs, read in VeriTile/Triton/Math/Activation.lean (TiledActivation):
+ *   swiglu a b        = silu a * b,  silu a = a * sigmoid a
+ *   swigluBwdA dc a b = dc * (silu a * (1 - sigmoid a) + sigmoid a) * b
+ *   swigluBwdB dc a   = dc * silu a
+ * the catalogue's readings (silu(a)*b; dc*b*sig(a)*(1 + a*(1 - sig(a))); dc*a*sig(a))
+ * are the same reals.  The Triton kernels (bench/tritonbench_g/swiglu_triton/
+ * swiglu_triton.py) evaluate, per row pid (pointers advanced by pid * stride), lanes
+ * j < BLOCK_SIZE masked by j < n_cols:
+ *   forward:  c = (a * sigmoid(a)) * b
+ *   backward: sig = sigmoid(a); silu = a * sig; db = dc * silu;
+ *             da = (dc * (silu * (1 - sig) + sig)) * b;  store da -> A, db -> B
+ * with tl.sigmoid(x) = 1 / (1 + exp(-x)) in binary32; the backward loads all three rows
+ * before either store, so in place is safe.  The error model is written in exactly this
+ * order (the Lean order of swigluBwdA is the kernel's).  The wrapper's BLOCK_SIZE is
+ * next_power_of_2(n_cols); the generator also draws BLOCK < n_cols (columns past BLOCK
+ * untouched) and row strides from contiguous to padded ones.
+ *
+ * Domain: |a| <= 87 so that exp(-a) stays finite in binary32 (beyond -88.7 the kernel's
+ * 1/(1 + inf) = 0 while sigmoid(a) is a positive subnormal-range value: a saturation the
+ * shadow's exp rule does not model, so the generator avoids it), |b|, |dc| <= 2^60 so
+ * every product is finite.  The value menu's LARGE entry drives a to +-87 (sigmoid
+ * saturated at both ends, 1 - sigmoid cancelling).
+ */
+#ifndef TD_SPEC_PASS
+#include "elementwise_common.h"
+
+enum { P_STRIDE, P_NCOLS, P_BLOCK, NP };
+enum { R_A, R_B, R_C, NR };             /* forward */
+enum { R_DC = 0, R_BA = 1, R_BB = 2 }; /* backward: DC, A (in place), B (in place) */
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {{"stride", TD_P_INT}, {"n_cols", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
+static const td_region_decl regions_fwd[NR] = {{"A", TD_F32, TD_R_IN}, {"B", TD_F32, TD_R_IN}, {"C", TD_F32, TD_R_OUT}};
+static const td_region_decl regions_bwd[NR] = {
+    {"DC", TD_F32, TD_R_IN}, {"A", TD_F32, TD_R_INOUT}, {"B", TD_F32, TD_R_INOUT}};
+
+#define SWIGLU_A_BOUND 87.0
+#define SWIGLU_BDC_BOUND 0x1p60
+
+/* One stride for every region (the kernel advances all pointers by pid * stride). */
+static void gen_rows(td_producer *p, td_case *c, int a_reg, int first_other, int second_other) {
+    ew_rows s = ew_rows_shape(p, c, 0, 10, 2049, 64, 1 << 14);
+    int64_t st = ew_row_stride(p, c, &s);
+    c->p[P_STRIDE].i = st;
+    c->p[P_NCOLS].i = s.ncols;
+    c->p[P_BLOCK].i = s.B;
+    size_t len = ew_row_len(p, &s, st);
+    for (int r = 0; r < NR; r++) td_case_alloc(c, r, len);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, SWIGLU_A_BOUND);
+    td_vgen_fill(&g, c, a_reg);
+    g.bound = SWIGLU_BDC_BOUND;
+    td_vgen_fill(&g, c, first_other);
+    if (second_other >= 0) td_vgen_fill(&g, c, second_other);
+}
+static void gen_fwd(td_producer *p, td_case *c) { gen_rows(p, c, R_A, R_B, -1); }
+static void gen_bwd(td_producer *p, td_case *c) {
+    gen_rows(p, c, R_BA, R_BB, R_DC);
+    c->classes |= TD_BC(TD_BC_INPLACE);
+}
+
+static const char *check_rows(const td_case *c, int a_reg, int out_first, int nouts) {
+    if (c->grid[1] != 1 || c->grid[2] != 1) return "a 1-D grid of rows";
+    for (int r = 0; r < NR; r++)
+        for (size_t i = 0; i < c->r[r].len; i++) {
+            double v = td_get(c, r, i), bound = r == a_reg ? SWIGLU_A_BOUND : SWIGLU_BDC_BOUND;
+            if (!(fabs(v) <= bound)) return "domain: |a| <= 87 (exp(-a) finite), |b|, |dc| <= 2^60";
+        }
+    int regs[NR];
+    int64_t st[NR];
+    for (int r = 0; r < NR; r++) regs[r] = (out_first + r) % NR, st[r] = c->p[P_STRIDE].i;
+    return ew_rows_check(c, c->p[P_NCOLS].i, c->p[P_BLOCK].i, NR, regs, st, nouts);
+}
+static const char *check_fwd(const td_case *c) { return check_rows(c, R_A, R_C, 1); }
+/* hAB: A ≠ B holds by construction (two declared regions) */
+static const char *check_bwd(const td_case *c) { return check_rows(c, R_BA, R_BA, 2); }
+
+static void writes_fwd(const td_case *c, td_wset *ws) {
+    const int outs[1] = {R_C};
+    const int64_t st[1] = {c->p[P_STRIDE].i};
+    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 1, outs, st);
+}
+static void writes_bwd(const td_case *c, td_wset *ws) {
+    const int outs[2] = {R_BA, R_BB};
+    const int64_t st[2] = {c->p[P_STRIDE].i, c->p[P_STRIDE].i};
+    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 2, outs, st);
+}
+
+#define SWIGLU_TRITON_COMMON                                                                                   \
+    .file = "swiglu_triton", .family = "elementwise", .kind = "exact", .nparams = NP, .params = params,         \
+    .nregions = NR, .sv = TD_SV_REAL,                                                                           \
+    .sv_note = "|a| <= 87 keeps exp(-a) finite (the kernel's sigmoid saturation to 0 via inf is not generated); " \
+               "|b|, |dc| <= 2^60: every product finite"
+
+const td_contract td_c_swiglu_triton_fwd = {
+    .classes = EW_BCLASSES_ROWS1D,
+    .id = "swiglu_triton.swiglu_forward_kernel_correctness",
+    .io_class = "MaskedKernelIO_2 (swigluFwdIO)",
+    .formula = "C[i] = swiglu(a, b) = (a * sigmoid(a)) * b, row windows pid*stride, j < n_cols",
+    .regions = regions_fwd,
+    .error_model = "binary32 in the kernel's order: sigmoid = 1/(1+exp(-a)) (exp budget, CR div), two products",
+    .gen = gen_fwd,
+    .check = check_fwd,
+    .writes = writes_fwd,
+    SWIGLU_TRITON_COMMON,
+    TD_SPECS(swiglu_fwd),
+};
+
+const td_contract td_c_swiglu_triton_bwd = {
+    .classes = EW_BCLASSES_ROWS1D | TD_BC(TD_BC_INPLACE),
+    .id = "swiglu_triton.swiglu_backward_kernel_correctness",
+    .io_class = "MaskedKernelIO_3x2 (swigluBwdIO, out1 = A, out2 = B in place)",
+    .formula = "A[i] := (dc*(silu*(1-sig) + sig))*b,  B[i] := dc*silu,  sig = sigmoid(a), silu = a*sig",
+    .regions = regions_bwd,
+    .error_model = "binary32 in the kernel's order (1 - sig cancels for large a: its error is carried absolutely)",
+    .gen = gen_bwd,
+    .check = check_bwd,
+    .writes = writes_bwd,
+    SWIGLU_TRITON_COMMON,
+    TD_SPECS(swiglu_bwd),
+};
+
+#else
+static NUM SPEC(swiglu_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);
+    NUM a = N(in)(cx, c, R_A, off), b = N(in)(cx, c, R_B, off);
+    return N(mul)(cx, N(mul)(cx, a, N(sigmoid)(cx, a)), b);
+}
+static NUM SPEC(swiglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);
+    NUM dc = N(in)(cx, c, R_DC, off), a = N(in)(cx, c, R_BA, off);
+    NUM sig = N(sigmoid)(cx, a);
+    NUM silu = N(mul)(cx, a, sig);
+    if (l->o == 1) return N(mul)(cx, dc, silu); /* db */
+    NUM inner = N(add)(cx, N(mul)(cx, silu, N(sub)(cx, N(exact)(cx, 1.0), sig)), sig);
+    return N(mul)(cx, N(mul)(cx, dc, inner), N(in)(cx, c, R_BB, off)); /* da */
+}
+#endif
