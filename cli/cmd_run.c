@@ -103,6 +103,13 @@ typedef struct run_opts {
     int max_print;
 } run_opts;
 
+/* a JSON number, or "inf" */
+static const char *jnum(double x, char *b) {
+    if (isinf(x)) snprintf(b, 40, "\"inf\"");
+    else snprintf(b, 40, "%.17g", x);
+    return b;
+}
+
 /* Runs one kernel over `cases` random cases; returns the worst exit status. */
 static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, td_stats *tot) {
     int status = TD_EXIT_OK, printed = 0;
@@ -144,7 +151,16 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
         }
         td_result_free(&r);
     }
-    if (!o->json) {
+    if (o->json) {
+        char b1[40], b2[40];
+        printf("{\"summary\":true,\"contract\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"cases\":%" PRIu64
+               ",\"lanes\":%" PRIu64 ",\"disagreeing_cases\":%" PRIu64 ",\"warns\":%" PRIu64
+               ",\"worst_err_over_tol\":%s,\"worst_ulps\":%s,\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
+               "}\n",
+               kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
+               finding_cases, st.lanes_warn, jnum(st.worst_err_over_tol, b1), jnum(st.worst_ulps, b2), st.lanes_mpfr,
+               st.lanes_unbounded);
+    } else {
         printf("%s [%s/%s]: %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, %" PRIu64
                " warns, worst err/tol %.3g, worst %.3g ulp, %" PRIu64 " lanes needed MPFR\n",
                kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
@@ -246,7 +262,7 @@ int td_cmd_run(int argc, char **argv) {
             for (int j = 0; j < cli.set.n; j++) {
                 const td_kernel *kern = &cli.set.kernels[j];
                 if (kern->k != k || (int)kern->abi->backend != cli.backend) continue;
-                int s = run_kernel(&cli, cx, kern, &o, NULL);
+                int s = run_kernel(&cli, cx, kern, &o, &tot);
                 if (s > status) status = s;
                 ran++;
             }

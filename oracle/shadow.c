@@ -90,7 +90,11 @@ static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es
     r.ep = td_up(Pp + locp);
     if (r.ep > r.ek) r.ep = r.ek;
     r.fl = (exact_arg && cx->math->fn[f].correctly_rounded) ? TD_SH_CR : 0;
-    if (mk >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
+    if (mk >= cx->ovf) {
+        /* the function's binary32 result may be +-inf: no finite bound */
+        cx->lane_flags |= TD_LF_MAYOVF;
+        r.ek = r.ep = INFINITY;
+    }
     if (!isfinite(r.ek)) cx->lane_flags |= TD_LF_UNBOUNDED;
     TD_SH_TRACE(cx, op, r, P, loc, 0, td_fn_name(f));
     return r;
@@ -421,7 +425,11 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     r.ek = td_up(acc->sek + loc);
     r.ep = fmin(r.ek, td_up(acc->sep + gp * (acc->sabs + acc->ses + acc->sep)));
     r.fl = (acc->exact && neff == 0) ? TD_SH_EXACTK : 0;
-    if (acc->smagk >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
+    if (acc->smagk >= cx->ovf) {
+        /* a partial sum may overflow to +-inf */
+        cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
+        r.ek = r.ep = INFINITY;
+    }
     if (cx->trace) {
         static const char *names[] = {"sum (any order)", "sum (tree)", "sum (blocked)", "sum (sequential)"};
         td_sh_trace_push(cx, names[acc->order], r, acc->sek, loc, (int)(n > 2147483647L ? 2147483647L : n), NULL);

@@ -126,6 +126,12 @@ static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double 
     r.ep = td_up(Pp + cx->u * (m + Pp) + e);
     if (r.ep > r.ek) r.ep = r.ek;
     r.fl = exact_operands ? TD_SH_CR : 0;
+    if (m + P >= cx->ovf) {
+        /* the kernel's value may be +-inf: no finite bound (what follows an inf, e.g.
+         * 1/(1+inf) = 0, can still be right; the lane is then counted as unbounded) */
+        r.ek = r.ep = INFINITY;
+        cx->lane_flags |= TD_LF_UNBOUNDED;
+    }
     TD_SH_TRACE(cx, op, r, P, r.ek - P, 0, NULL);
     return r;
 }
