@@ -288,6 +288,93 @@ static void test_repro_deterministic(void **st) {
     td_ctx_free(cx);
 }
 
+/* ---- the two tiers: a long sum whose kernel rounds toward zero at every step makes
+ * errors that all point the same way; they exceed the probabilistic (Higham-Mary)
+ * bound, which assumes independent rounding errors, but not the worst-case one: WARN,
+ * not FAIL.  Rounding to nearest stays inside both. ---- */
+enum { RS_N, RS_NP };
+enum { RS_IN, RS_OUT, RS_NR };
+static const td_param_decl rs_params[RS_NP] = {{"n", TD_P_INT}};
+static const td_region_decl rs_regions[RS_NR] = {{"in", TD_F32, TD_R_IN}, {"out", TD_F32, TD_R_OUT}};
+static void rs_gen(td_producer *p, td_case *c) {
+    int64_t n = 4096 + td_prod_u32(p, 0, 4096);
+    c->p[RS_N].i = n;
+    td_case_alloc(c, RS_IN, (size_t)n);
+    td_case_alloc(c, RS_OUT, 1);
+    td_rng r;
+    td_rng_seed(&r, td_prod_u64(p));
+    for (int64_t i = 0; i < n; i++) td_set(c, RS_IN, (size_t)i, (float)(1.0 + td_rng_unit(&r)));
+}
+static const char *rs_check(const td_case *c) { return c->r[RS_IN].len == (size_t)c->p[RS_N].i ? NULL : "len(in) = n"; }
+static void rs_writes(const td_case *c, td_wset *ws) {
+    (void)c;
+    td_olane l = {.region = RS_OUT, .off = 0};
+    td_wset_add(ws, &l);
+}
+static td_sh rs_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    (void)l;
+    td_sh_acc a;
+    td_sh_acc_init(cx, &a, TD_ORDER_SEQ, 0);
+    for (size_t i = 0; i < c->r[RS_IN].len; i++) td_sh_acc_add(cx, &a, td_sh_in(cx, c, RS_IN, i));
+    return td_sh_acc_end(cx, &a);
+}
+static td_mp rs_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    (void)l;
+    td_mp_acc a;
+    td_mp_acc_init(cx, &a, TD_ORDER_SEQ, 0);
+    for (size_t i = 0; i < c->r[RS_IN].len; i++) td_mp_acc_add(cx, &a, td_mp_in(cx, c, RS_IN, i));
+    return td_mp_acc_end(cx, &a);
+}
+static const td_contract k_rowsum = {
+    .id = "test.rowsum", .file = "test", .family = "test", .io_class = "test", .kind = "exact",
+    .formula = "out = sum(in)", .nparams = RS_NP, .params = rs_params, .nregions = RS_NR, .regions = rs_regions,
+    .sv = TD_SV_REAL, .gen = rs_gen, .check = rs_check, .writes = rs_writes, .spec_sh = rs_sh, .spec_mp = rs_mp};
+static int g_rtz;
+static int rowsum_kernel(const td_abi_launch *L) {
+    const float *x = L->regions[RS_IN].base;
+    float s = 0;
+    td_profile rtz = {TD_F32, TD_RTZ, TD_OVF_INF, false};
+    for (int64_t i = 0; i < L->params[RS_N].i; i++) {
+        if (g_rtz) {
+            uint32_t b = (uint32_t)td_encode_f64(rtz, (double)s + (double)x[i]);
+            memcpy(&s, &b, 4);
+        } else
+            s += x[i];
+    }
+    ((float *)L->regions[RS_OUT].base)[0] = s;
+    return 0;
+}
+static const td_abi_kernel abi_rowsum = {"test.rowsum", "test", TD_ABI_HOST, NULL, NULL, NULL, RS_NP, RS_NR, rowsum_kernel};
+
+static void test_warn_tier(void **st) {
+    (void)st;
+    td_kernel k = kf32;
+    k.abi = &abi_rowsum;
+    k.k = &k_rowsum;
+    td_ctx_opts o = {0};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    int warns = 0, fails = 0, rne_warns = 0;
+    for (int c = 0; c < 20; c++) {
+        uint8_t b[16];
+        td_case_bytes(5, (uint64_t)c, b, sizeof b);
+        td_case_result r;
+        g_rtz = 1;
+        int rc = td_run_bytes(cx, &k, b, sizeof b, &r);
+        warns += r.st.lanes_warn > 0;
+        fails += rc == TD_RUN_FINDING;
+        td_result_free(&r);
+        g_rtz = 0;
+        assert_int_equal(td_run_bytes(cx, &k, b, sizeof b, &r), TD_RUN_OK);
+        rne_warns += r.st.lanes_warn > 0;
+        td_result_free(&r);
+    }
+    td_ctx_free(cx);
+    assert_int_equal(fails, 0);    /* within the worst-case bound: never a FAIL */
+    assert_int_equal(warns, 20);   /* biased errors beyond the probabilistic bound: WARN */
+    assert_int_equal(rne_warns, 0);
+}
+
 int main(void) {
     bind();
     const struct CMUnitTest tests[] = {
@@ -297,6 +384,7 @@ int main(void) {
         cmocka_unit_test(test_launch_error),      cmocka_unit_test(test_nonfinite),
         cmocka_unit_test(test_sentinel_collision), cmocka_unit_test(test_precondition_is_a_harness_bug),
         cmocka_unit_test(test_artifact_round_trip), cmocka_unit_test(test_repro_deterministic),
+        cmocka_unit_test(test_warn_tier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
