@@ -1,0 +1,234 @@
+/* The layer-norm family's shared generator and spec helpers (fast_layernorm,
+ * layer_norm_liger, layer_norm_ops, layernorm_fwd_triton, fused_layernorm_triton,
+ * layer_norm_welfold).
+ *
+ * A contract file includes this header twice: once at the top (the generator
+ * helpers, below) and once inside its spec part (the spec helpers at the end, compiled
+ * once per number type like the rest of the spec).
+ *
+ * Values.  A layer norm is hard where its statistics are ill-conditioned, so the row
+ * generator mixes, per row:
+ *   - menu rows: the project's value menu (small, wide exponents, ties, specials,
+ *     large, integers);
+ *   - constant rows (variance 0: rstd is then 1/sqrt(eps), and the kernel's variance
+ *     is the square of its mean's rounding error, which the bound must carry);
+ *   - shifted rows c + noise with |c| up to 2^14 and noise 2^-6..2^-22 of |c| (the
+ *     cancellation in x - mean; a one-pass E[x^2] - mean^2 variance fails here);
+ *   - one dominant element (2^8..2^24 times the rest);
+ *   - all equal but one element.
+ * eps comes from both ends of its range (1e-12 .. 0.5) and the library defaults.
+ * Magnitudes stay below 2^40 so that every square and every row sum of squares is
+ * finite in binary32 (the specs are over the reals). */
+#ifndef TD_SPEC_PASS
+#ifndef TD_LAYERNORM_COMMON_GEN
+#define TD_LAYERNORM_COMMON_GEN
+
+#include <math.h>
+
+#include "gen.h"
+
+/* |row values| bound: squares and sums of up to 2^13 squares stay finite in binary32 */
+#define LN_XBOUND 0x1p40
+/* |weights|, |biases| bound */
+#define LN_WBOUND 0x1p16
+
+/* eps: tiny (1e-12 .. 1e-9), the library defaults, the middle, large (1e-3 .. 0.5). */
+static inline double ln_gen_eps(td_producer *p) {
+    static const unsigned w[] = {2, 3, 2, 2};
+    static const float dflt[] = {1e-5f, 1e-6f, 1e-12f, 1e-5f};
+    switch (td_prod_pick(p, w, 4)) {
+    case 0: return td_gen_real(p, 1e-12, 1e-9);
+    case 1: return dflt[td_prod_u32(p, 0, 3)];
+    case 2: return td_gen_real(p, 1e-9, 1e-3);
+    default: return td_gen_real(p, 1e-3, 0.5);
+    }
+}
+
+/* value of format f nearest to x (saturating), within the bound */
+static inline double ln_round(td_fmt f, double x, double bound) {
+    if (!(fabs(x) <= bound)) x = copysign(bound, x);
+    td_profile pr = {f, TD_RNE, TD_OVF_SAT, false};
+    double v = td_decode(f, td_encode_f64(pr, x));
+    if (fabs(v) > bound) v = td_decode(f, td_encode_f64((td_profile){f, TD_RTZ, TD_OVF_SAT, false}, x));
+    return isfinite(v) ? v : 0;
+}
+
+enum ln_rowmode { LN_ROW_MENU, LN_ROW_CONST, LN_ROW_SHIFTED, LN_ROW_DOMINANT, LN_ROW_ONE_OFF, LN_ROW_MIXED };
+
+typedef struct ln_rows {
+    td_vgen g;
+    int mode;     /* enum ln_rowmode for every row, or LN_ROW_MIXED (drawn per row) */
+    double bound;
+} ln_rows;
+
+/* Picks the case's row mode and value menu (two producer choices and a seed). */
+static inline void ln_rows_init(ln_rows *r, td_producer *p, td_case *c, double bound) {
+    static const unsigned w[] = {5, 2, 3, 2, 1, 3};
+    r->mode = td_prod_pick(p, w, 6);
+    r->bound = bound;
+    /* the menu without TD_V_CONST (constant rows are a row mode of their own) */
+    td_vgen_init(&r->g, p, c, TD_VM_ALL & ~TD_VM(TD_V_CONST), bound);
+    if (r->mode != LN_ROW_MENU) c->classes |= TD_BC(TD_BC_VALUES_SPECIAL);
+}
+
+static inline double ln_uniform(td_rng *g, double lo, double hi) { return lo + (hi - lo) * td_rng_unit(g); }
+
+/* Fills the n elements base, base+1, ... of region reg as one row. */
+static inline void ln_fill_row(ln_rows *r, td_case *c, int reg, uint64_t base, uint64_t n) {
+    td_fmt f = c->r[reg].fmt;
+    td_rng *g = &r->g.rng;
+    int mode = r->mode;
+    if (mode == LN_ROW_MIXED) mode = (int)td_rng_below(g, LN_ROW_MIXED);
+    double sign = (td_rng_next(g) & 1) ? -1 : 1;
+    switch (mode) {
+    case LN_ROW_CONST: {
+        double v = td_vgen_value(&r->g, f);
+        for (uint64_t j = 0; j < n; j++) td_set(c, reg, base + j, v);
+        return;
+    }
+    case LN_ROW_SHIFTED: {
+        double center = sign * ldexp(1 + td_rng_unit(g), (int)td_rng_below(g, 19) - 4);
+        double noise = fabs(center) * ldexp(1.0, -(int)(6 + td_rng_below(g, 17)));
+        for (uint64_t j = 0; j < n; j++)
+            td_set(c, reg, base + j, ln_round(f, center + noise * ln_uniform(g, -1, 1), r->bound));
+        return;
+    }
+    case LN_ROW_DOMINANT: {
+        double scale = ldexp(1.0, (int)td_rng_below(g, 21) - 10);
+        uint64_t at = td_rng_below(g, n);
+        for (uint64_t j = 0; j < n; j++) td_set(c, reg, base + j, ln_round(f, scale * ln_uniform(g, -1, 1), r->bound));
+        td_set(c, reg, base + at, ln_round(f, sign * scale * ldexp(1.0, 8 + (int)td_rng_below(g, 17)), r->bound));
+        return;
+    }
+    case LN_ROW_ONE_OFF: {
+        double v = td_vgen_value(&r->g, f), o = td_vgen_value(&r->g, f);
+        for (uint64_t j = 0; j < n; j++) td_set(c, reg, base + j, v);
+        td_set(c, reg, base + td_rng_below(g, n), o);
+        return;
+    }
+    default:
+        for (uint64_t j = 0; j < n; j++) td_set(c, reg, base + j, td_vgen_value(&r->g, f));
+        return;
+    }
+}
+
+/* Fills elements [0, len) of region reg with menu values (weights, biases, the cells a
+ * correct kernel never reads). */
+static inline void ln_fill_menu(ln_rows *r, td_case *c, int reg, double bound) {
+    double keep = r->g.bound;
+    r->g.bound = bound;
+    for (size_t i = 0; i < c->r[reg].len; i++) td_set(c, reg, i, td_vgen_value(&r->g, c->r[reg].fmt));
+    r->g.bound = keep;
+}
+
+/* A row stride for rows of `width` elements: the width itself, or larger (padding
+ * between rows; marks TD_BC_STRIDE_GT_ROW).  One row: any stride, 0 included. */
+static inline uint64_t ln_gen_stride(td_producer *p, uint64_t width, uint64_t rows, uint64_t *classes) {
+    uint64_t s;
+    switch (td_prod_u32(p, 0, 3)) {
+    case 0:
+    case 1: s = width; break;
+    case 2: s = width + td_prod_u32(p, 1, 17); break;
+    default: s = rows == 1 ? 0 : 2 * width + 3; break;
+    }
+    if (s > width) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    return s;
+}
+
+/* n_cols and BLOCK for a row-per-program kernel whose tile covers the row: BLOCK a
+ * power of two up to 2^max_log2, n from td_gen_count (1, B-1, B, B >= 4n, ...) and,
+ * when allow_over, sometimes n > BLOCK (the tile then covers the first BLOCK
+ * columns: what the contract's tile-based spec says). */
+static inline void ln_gen_row_shape(td_producer *p, int max_log2, int allow_over, uint64_t *n, uint64_t *B,
+                                    uint64_t *classes) {
+    *B = td_gen_pow2(p, 0, max_log2);
+    *n = td_gen_count(p, *B, *B, classes);
+    if (allow_over && td_prod_u32(p, 0, 15) == 0) *n = *B + td_prod_u32(p, 1, 2 * (uint32_t)*B);
+}
+
+/* Rows per case: up to max_rows, and at most `work` elements of tile in total. */
+static inline uint64_t ln_gen_rows(td_producer *p, uint64_t tile, uint64_t max_rows, uint64_t work) {
+    uint64_t m = work / (tile ? tile : 1);
+    if (m > max_rows) m = max_rows;
+    if (m < 1) m = 1;
+    return td_prod_u32(p, 1, (uint32_t)m);
+}
+
+/* Mean and rstd = 1/sqrt(var + eps) of n values, as a binary64 reference for the
+ * generators of the slices that take supplied statistics (rounded by the caller). */
+static inline void ln_ref_stats(const td_case *c, int reg, uint64_t base, uint64_t n, double eps, double *mean,
+                                double *rstd) {
+    long double s = 0, v = 0;
+    for (uint64_t j = 0; j < n; j++) s += td_get(c, reg, base + j);
+    long double m = n ? s / (long double)n : 0;
+    for (uint64_t j = 0; j < n; j++) {
+        long double d = td_get(c, reg, base + j) - m;
+        v += d * d;
+    }
+    *mean = (double)m;
+    *rstd = (double)(1 / sqrtl((n ? v / (long double)n : 0) + eps));
+}
+
+#endif
+#else
+/* ---- spec helpers (compiled once per number type) ---- */
+
+/* Memo keys: the row in the low 40 bits, a tag above. */
+#define LN_KEY(tag, row) (((uint64_t)(tag) << 40) | (uint64_t)(row))
+
+/* The statistics of one row of a single-tile kernel (fast_layernorm, layer_norm_liger,
+ * layer_norm_welfold's reduce slice), in the kernel's order:
+ *   mean = tl.sum(x over the BLOCK lanes, masked lanes 0) / n            (tree)
+ *   var  = tl.sum(d * d over the BLOCK lanes) / n, d = x - mean          (tree)
+ *   rstd = rsqrt(var + eps)   (rsqrt_fn; else 1 / sqrt(var + eps))
+ * The row holds the n_active = min(n, B) values base .. base + n_active - 1.  With
+ * pad_var the masked lanes enter the variance as d = 0 - mean = -mean (the kernels
+ * that do not zero them: the contract's spec keeps them too); without it they are 0.
+ * The mean's tree sums only the active prefix: a tree over B lanes whose non-zero
+ * leaves are a prefix of n_active lanes rounds at most ceil(log2 n_active) times on
+ * any leaf's path (additions of a zero subtree are exact).  Memoised per row. */
+static inline void SPEC(ln_tile_stats)(NCX *cx, const td_case *c, int reg, uint64_t base, int64_t n, int64_t B,
+                                       int pad_var, int rsqrt_fn, NUM eps, uint64_t row, NUM *mean, NUM *rstd) {
+    if (N(memo_get)(cx, LN_KEY(1, row), mean) && N(memo_get)(cx, LN_KEY(2, row), rstd)) return;
+    int64_t m = n < B ? n : B;
+    NUM nn = N(exact)(cx, (double)n), sum, sumsq;
+    if (m == 1) {
+        sum = N(in)(cx, c, reg, base); /* one non-zero leaf: the tree adds only zeros, exactly */
+    } else {
+        NACC acc;
+        N(acc_init)(cx, &acc, TD_ORDER_TREE, 0);
+        for (int64_t j = 0; j < m; j++) N(acc_add)(cx, &acc, N(in)(cx, c, reg, base + (uint64_t)j));
+        sum = N(acc_end)(cx, &acc);
+    }
+    NUM mu = N(div)(cx, sum, nn);
+    int64_t terms = pad_var ? B : m;
+    if (terms == 1) {
+        NUM d = N(sub)(cx, N(in)(cx, c, reg, base), mu);
+        sumsq = N(mul)(cx, d, d);
+    } else {
+        NACC av;
+        N(acc_init)(cx, &av, TD_ORDER_TREE, 0);
+        for (int64_t j = 0; j < m; j++) {
+            NUM d = N(sub)(cx, N(in)(cx, c, reg, base + (uint64_t)j), mu);
+            N(acc_add)(cx, &av, N(mul)(cx, d, d));
+        }
+        if (terms > m) {
+            NUM d = N(neg)(cx, mu); /* 0 - mean: exact */
+            NUM sq = N(mul)(cx, d, d);
+            for (int64_t j = m; j < terms; j++) N(acc_add)(cx, &av, sq);
+        }
+        sumsq = N(acc_end)(cx, &av);
+    }
+    NUM arg = N(add)(cx, N(div)(cx, sumsq, nn), eps);
+    NUM r = rsqrt_fn ? N(rsqrt)(cx, arg) : N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, arg));
+    N(memo_put)(cx, LN_KEY(1, row), mu);
+    N(memo_put)(cx, LN_KEY(2, row), r);
+    *mean = mu;
+    *rstd = r;
+}
+
+/* ((x - mean) * rstd) * w + b, the affine output as the kernels evaluate it. */
+static inline NUM SPEC(ln_affine)(NCX *cx, NUM x, NUM mean, NUM rstd, NUM w, NUM b) {
+    return N(add)(cx, N(mul)(cx, N(mul)(cx, N(sub)(cx, x, mean), rstd), w), b);
+}
+#endif
