@@ -18,7 +18,15 @@
  *   - all equal but one element.
  * eps comes from both ends of its range (1e-12 .. 0.5) and the library defaults.
  * Magnitudes stay below 2^40 so that every square and every row sum of squares is
- * finite in binary32 (the specs are over the reals). */
+ * finite in binary32 (the specs are over the reals).
+ *
+ * Where the statistics are ill-conditioned in binary32 (a constant or shifted row whose
+ * mean error E, squared into the variance, exceeds var + eps: e.g. a constant row of
+ * 4e4 over 880 columns with eps = 2e-4, where the kernel's rstd is set by its own
+ * rounding and not by eps), the rsqrt's argument interval reaches 0 and the model has
+ * no finite bound: those lanes are counted as "unbounded" (a non-finite output there is
+ * still a disagreement under the real-valued policy).  The generator keeps such rows
+ * (they are the family's hard inputs); `tilediff run` reports how many lanes they are. */
 #ifndef TD_SPEC_PASS
 #ifndef TD_LAYERNORM_COMMON_GEN
 #define TD_LAYERNORM_COMMON_GEN
