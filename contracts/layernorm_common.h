@@ -177,6 +177,145 @@ static inline void ln_ref_stats(const td_case *c, int reg, uint64_t base, uint64
     *rstd = (double)(1 / sqrtl((n ? v / (long double)n : 0) + eps));
 }
 
+
+/* ---- the Inductor-generated kernels (fused_layernorm_triton, layer_norm_welfold) ----
+ * Their contracts share two shapes:
+ *   - the output summary: grid = xnumel programs (XBLOCK = 1, x0 = program_id(0)), one
+ *     reduction block (hLe: rnumel <= RBLOCK), x row-major [xnumel, rnumel], w and b of
+ *     rnumel, mean and rstd one cell per row, Y like x;
+ *   - the normalize slice (Scalar2Tile3KernelIO): grid (rows, chunks), lane i of chunk
+ *     p1 is column p1*RBLOCK + i (masked < rnumel), mean / rstd supplied per row.
+ * The region and parameter indices differ between the files: this table maps them. */
+typedef struct ln_ind_map {
+    int p_xnumel, p_rnumel, p_xblock, p_rblock; /* p_xnumel, p_xblock < 0 for the normalize slice */
+    int mean, rstd, x, w, b, y;
+} ln_ind_map;
+
+static inline void ln_ind_fill(td_producer *p, td_case *c, const ln_ind_map *m, uint64_t rows, uint64_t rnumel) {
+    ln_rows g;
+    ln_rows_init(&g, p, c, LN_XBOUND);
+    ln_fill_menu(&g, c, m->x, LN_XBOUND);
+    for (uint64_t r = 0; r < rows; r++) ln_fill_row(&g, c, m->x, r * rnumel, rnumel);
+    ln_fill_menu(&g, c, m->w, LN_WBOUND);
+    ln_fill_menu(&g, c, m->b, LN_WBOUND);
+    if (c->k->regions[m->mean].role == TD_R_IN) {
+        /* supplied statistics: the row's own (rounded), or free values */
+        int consistent = td_prod_u32(p, 0, 3) != 0;
+        ln_fill_menu(&g, c, m->mean, LN_XBOUND);
+        for (size_t i = 0; i < c->r[m->rstd].len; i++)
+            td_set(c, m->rstd, i, ln_round(TD_F32, fabs(td_vgen_value(&g.g, TD_F32)) + 0x1p-20, 0x1p20));
+        for (uint64_t r = 0; r < rows && consistent; r++) {
+            double mean, rstd;
+            ln_ref_stats(c, m->x, r * rnumel, rnumel, 1e-5, &mean, &rstd);
+            td_set(c, m->mean, r, ln_round(TD_F32, mean, LN_XBOUND));
+            td_set(c, m->rstd, r, ln_round(TD_F32, rstd, 0x1p20));
+        }
+    }
+}
+
+/* the output summary's case */
+static inline void ln_ind_gen_summary(td_producer *p, td_case *c, const ln_ind_map *m) {
+    uint64_t RB = td_gen_pow2(p, 0, 10);
+    uint64_t rnumel = td_gen_count(p, RB, RB, &c->classes);
+    uint64_t rows = ln_gen_rows(p, RB, 8, 2048);
+    c->p[m->p_xnumel].i = (int64_t)rows;
+    c->p[m->p_rnumel].i = (int64_t)rnumel;
+    c->p[m->p_xblock].i = 1;
+    c->p[m->p_rblock].i = (int64_t)RB;
+    c->grid[0] = (uint32_t)rows;
+    if (rows > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    uint64_t slack = td_prod_bool(p) ? 3 : 0;
+    td_case_alloc(c, m->x, rows * rnumel + slack);
+    td_case_alloc(c, m->y, rows * rnumel + slack);
+    td_case_alloc(c, m->w, rnumel + slack);
+    td_case_alloc(c, m->b, rnumel + slack);
+    td_case_alloc(c, m->mean, rows + slack);
+    td_case_alloc(c, m->rstd, rows + slack);
+    ln_ind_fill(p, c, m, rows, rnumel);
+}
+
+static inline const char *ln_ind_check_summary(const td_case *c, const ln_ind_map *m) {
+    int64_t xn = c->p[m->p_xnumel].i, rn = c->p[m->p_rnumel].i, xb = c->p[m->p_xblock].i, rb = c->p[m->p_rblock].i;
+    if (rb <= 0) return "RBLOCK > 0 (a Triton constexpr block)";
+    if (xb != 1) return "XBLOCK = 1 (both autotune configs; the slices take x0 = program_id(0))";
+    if (rn <= 0) return "rnumel > 0 (the generator's domain: rnumel = 0 divides by zero)";
+    if (rn > rb) return "hLe: rnumel <= RBLOCK";
+    if (xn < 1 || c->grid[0] != (uint64_t)xn) return "the grid has xnumel programs (cdiv(xnumel, XBLOCK))";
+    uint64_t rows = (uint64_t)xn, r = (uint64_t)rn;
+    if (c->r[m->x].len < rows * r || c->r[m->y].len < rows * r) return "x and Y hold xnumel rows of rnumel";
+    if (c->r[m->w].len < r || c->r[m->b].len < r) return "w and b hold rnumel values";
+    if (c->r[m->mean].len < rows || c->r[m->rstd].len < rows) return "mean and rstd hold one cell per row";
+    for (size_t i = 0; i < c->r[m->x].len; i++)
+        if (!(fabs(td_get(c, m->x, i)) <= LN_XBOUND)) return "|x| <= 2^40 (finite sums of squares)";
+    /* the hypotheses on distinct regions hold by construction */
+    return NULL;
+}
+
+/* outputs: 0 mean, 1 rstd, 2 Y */
+static inline void ln_ind_writes_summary(const td_case *c, td_wset *ws, const ln_ind_map *m) {
+    uint64_t rn = (uint64_t)c->p[m->p_rnumel].i;
+    for (uint32_t pid = 0; pid < c->grid[0]; pid++) {
+        td_olane a = {.o = 0, .region = (uint32_t)m->mean, .off = pid, .pid = {pid, 0, 0}, .idx = {pid}};
+        td_olane b = {.o = 1, .region = (uint32_t)m->rstd, .off = pid, .pid = {pid, 0, 0}, .idx = {pid}};
+        td_wset_add(ws, &a);
+        td_wset_add(ws, &b);
+        for (uint64_t i = 0; i < rn; i++) {
+            td_olane l = {.o = 2, .region = (uint32_t)m->y, .off = i + rn * pid, .pid = {pid, 0, 0}, .j = i,
+                          .idx = {pid, (int64_t)i}};
+            td_wset_add(ws, &l);
+        }
+    }
+}
+
+/* the normalize slice's case: several chunks per row, sometimes a surplus (fully masked) one */
+static inline void ln_ind_gen_norm(td_producer *p, td_case *c, const ln_ind_map *m) {
+    uint64_t RB = td_gen_pow2(p, 0, 9);
+    uint64_t rnumel = td_gen_count(p, RB, 1024, &c->classes);
+    uint64_t rows = ln_gen_rows(p, rnumel, 8, 2048);
+    uint64_t chunks = (rnumel + RB - 1) / RB;
+    if (td_prod_u32(p, 0, 7) == 0) chunks++, c->classes |= TD_BC(TD_BC_FULLY_MASKED);
+    c->p[m->p_rnumel].i = (int64_t)rnumel;
+    c->p[m->p_rblock].i = (int64_t)RB;
+    c->grid[0] = (uint32_t)rows;
+    c->grid[1] = (uint32_t)chunks;
+    uint64_t slack = td_prod_bool(p) ? 3 : 0;
+    td_case_alloc(c, m->x, rows * rnumel + slack);
+    td_case_alloc(c, m->y, rows * rnumel + slack);
+    td_case_alloc(c, m->w, rnumel + slack);
+    td_case_alloc(c, m->b, rnumel + slack);
+    td_case_alloc(c, m->mean, rows + slack);
+    td_case_alloc(c, m->rstd, rows + slack);
+    ln_ind_fill(p, c, m, rows, rnumel);
+}
+
+static inline const char *ln_ind_check_norm(const td_case *c, const ln_ind_map *m) {
+    int64_t rn = c->p[m->p_rnumel].i, rb = c->p[m->p_rblock].i;
+    if (rb <= 0) return "RBLOCK > 0 (a Triton constexpr block)";
+    if (rn < 0) return "rnumel : Nat";
+    uint64_t rows = c->grid[0], r = (uint64_t)rn;
+    if (rows < 1 || c->grid[1] < 1) return "a (rows, chunks) grid";
+    if (c->r[m->x].len < rows * r || c->r[m->y].len < rows * r) return "x and out hold the rows read and written";
+    if (c->r[m->w].len < r || c->r[m->b].len < r) return "w and b hold rnumel values";
+    if (c->r[m->mean].len < rows || c->r[m->rstd].len < rows) return "the scalar buffers hold swin(p0) = p0";
+    for (int reg = 0; reg < c->k->nregions; reg++)
+        if (c->k->regions[reg].role == TD_R_IN)
+            for (size_t i = 0; i < c->r[reg].len; i++)
+                if (!(fabs(td_get(c, reg, i)) <= LN_XBOUND)) return "inputs finite with |v| <= 2^40";
+    return NULL;
+}
+
+static inline void ln_ind_writes_norm(const td_case *c, td_wset *ws, const ln_ind_map *m) {
+    uint64_t rn = (uint64_t)c->p[m->p_rnumel].i, RB = (uint64_t)c->p[m->p_rblock].i;
+    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+            for (uint64_t i = 0; i < RB; i++) {
+                uint64_t col = p1 * RB + i;
+                if (!(col < rn)) break; /* mask: p1*RBLOCK + i < rnumel */
+                td_olane l = {.o = 0, .region = (uint32_t)m->y, .off = col + rn * p0, .pid = {p0, p1, 0}, .j = i,
+                              .idx = {p0, (int64_t)col}};
+                td_wset_add(ws, &l);
+            }
+}
 #endif
 #else
 /* ---- spec helpers (compiled once per number type) ---- */
@@ -235,7 +374,8 @@ static inline void SPEC(ln_tile_stats)(NCX *cx, const td_case *c, int reg, uint6
     *rstd = r;
 }
 
-/* ((x - mean) * rstd) * w + b, the affine output as the kernels evaluate it. */
+/* ((x - mean) * rstd) * w + b, the affine output as the kernels evaluate it (the
+ * normalize slices: tmp13 = x - mean, tmp14 = tmp13 * rstd, tmp17 = tmp14 * w, + b). */
 static inline NUM SPEC(ln_affine)(NCX *cx, NUM x, NUM mean, NUM rstd, NUM w, NUM b) {
     return N(add)(cx, N(mul)(cx, N(mul)(cx, N(sub)(cx, x, mean), rstd), w), b);
 }
