@@ -147,7 +147,7 @@ static NUM SPEC(fwd)(NCX *cx, const td_case *c, const td_olane *l) {
     uint64_t row = l->pid[0];
     NUM mean, rstd;
     SPEC(ln_tile_stats)(cx, c, R_X, row * (uint64_t)c->p[P_XS].i, c->p[P_N].i, c->p[P_BLOCK].i, 1, 1,
-                        N(exact)(cx, c->p[P_EPS].r), row, &mean, &rstd);
+                        N(exact)(cx, c->p[P_EPS].r), c->p[P_EPS].r, row, &mean, &rstd);
     if (l->o == 1) return rstd;
     if (l->o == 2) return mean;
     NUM x = N(in)(cx, c, R_X, row * (uint64_t)c->p[P_XS].i + l->j);

@@ -165,7 +165,7 @@ static NUM SPEC(summary)(NCX *cx, const td_case *c, const td_olane *l) {
         SPEC(wf) t = SPEC(wf_tree)(cx, c, row * (uint64_t)rn, rn, 0, c->p[P_RBLOCK].i);
         mean = t.mean;
         NUM var = N(div)(cx, t.m2, N(exact)(cx, (double)rn));
-        rstd = N(rsqrt)(cx, N(add)(cx, var, N(lit_dec)(cx, "1e-05")));
+        rstd = N(ln_rsqrt_floor)(cx, N(add)(cx, var, N(lit_dec)(cx, "1e-05")), (double)1e-05f, 0);
         N(memo_put)(cx, LN_KEY(1, row), mean);
         N(memo_put)(cx, LN_KEY(2, row), rstd);
     }

@@ -112,8 +112,8 @@ static NUM SPEC(summary)(NCX *cx, const td_case *c, const td_olane *l) {
     uint64_t row = l->pid[0];
     int64_t rn = c->p[P_RNUMEL].i;
     NUM mean, rstd;
-    SPEC(ln_tile_stats)(cx, c, R_IN0, row * (uint64_t)rn, rn, c->p[P_RBLOCK].i, 0, 1, N(lit_dec)(cx, "1e-05"), row,
-                        &mean, &rstd);
+    SPEC(ln_tile_stats)(cx, c, R_IN0, row * (uint64_t)rn, rn, c->p[P_RBLOCK].i, 0, 1, N(lit_dec)(cx, "1e-05"), (double)1e-05f,
+                        row, &mean, &rstd);
     if (l->o == 0) return mean;
     if (l->o == 1) return rstd;
     return SPEC(ln_affine)(cx, N(in)(cx, c, R_IN0, l->off), mean, rstd, N(in)(cx, c, R_IN1, l->j),

@@ -17,8 +17,11 @@
  *   - one dominant element (2^8..2^24 times the rest);
  *   - all equal but one element.
  * eps comes from both ends of its range (1e-12 .. 0.5) and the library defaults.
- * Magnitudes stay below 2^40 so that every square and every row sum of squares is
- * finite in binary32 (the specs are over the reals).
+ * The checkers accept |x| <= 2^40 (every square and row sum of squares finite in
+ * binary32: the specs are over the reals); the generator draws |x| <= 2^24, since
+ * beyond that a constant row's variance (0) cannot even be certified by the shadow's
+ * binary64 evaluation against eps = 1e-12 (its own rounding error, n u64 |x|, squared
+ * exceeds eps) and the lane would be left unchecked.
  *
  * Where the statistics are ill-conditioned in binary32 (a constant or shifted row whose
  * mean error E, squared into the variance, exceeds var + eps: e.g. a constant row of
@@ -35,8 +38,11 @@
 
 #include "gen.h"
 
-/* |row values| bound: squares and sums of up to 2^13 squares stay finite in binary32 */
-#define LN_XBOUND 0x1p40
+/* |row values| the generator draws (see the header) */
+#define LN_XBOUND 0x1p24
+/* the checkers' domain: |x| <= 2^40 keeps every square and every sum of up to 2^13
+ * squares finite in binary32 (the specs are over the reals) */
+#define LN_XDOMAIN 0x1p40
 /* |weights|, |biases| bound */
 #define LN_WBOUND 0x1p16
 
@@ -178,6 +184,53 @@ static inline void ln_ref_stats(const td_case *c, int reg, uint64_t base, uint64
 }
 
 
+/* ---- rsqrt of a variance plus eps: the kernel's argument has a floor ----
+ * The family's rstd is rsqrt(var + eps) (or 1 / sqrt(var + eps)), where var is a sum
+ * of squares (or a Welford M2) divided by n.  In the kernel's arithmetic that is >= 0
+ * (squares, sums and quotients of non-negative binary32 values stay non-negative, FMA
+ * contraction included), so the kernel's argument RN(var_k + eps) is >= eps (RN is
+ * monotone and eps is representable); the exact argument var* + eps is >= eps too.
+ * The shadow's intervals are symmetric: when the variance's error bound E exceeds
+ * var* + eps (a constant row, var* = 0, whose kernel variance is its mean's rounding
+ * error squared), the ordinary rule sees an argument interval reaching 0 and gives up.
+ * With the floor lo, the kernel's argument lies in [lk, x* + E] with
+ * lk = max(lo, x* - E), so
+ *     |rsqrt(k) - rsqrt(x*)| <= min(E / (2 lk^(3/2)), lk^(-1/2))     (mean value theorem;
+ *                                                                       both lie in (0, lk^(-1/2)])
+ * plus the function's own error at a result of magnitude <= lk^(-1/2): the backend's
+ * rsqrt budget (budget.h's formula), or for 1 / sqrt as two correctly rounded
+ * operations |RN(1/RN(sqrt k)) - k^(-1/2)| <= k^(-1/2) * 2u / (1 - u).  Where the
+ * ordinary rule's interval stays above lo it is used unchanged.  The MPFR side is the
+ * plain function (the floor only narrows the kernel's interval). */
+static inline td_sh td_sh_ln_rsqrt_floor(td_shcx *cx, td_sh a, double lo, int two_ops) {
+    uint32_t flags = cx->lane_flags;
+    td_sh r = two_ops ? td_sh_div(cx, td_sh_exact(cx, 1.0), td_sh_sqrt(cx, a)) : td_sh_rsqrt(cx, a);
+    double la = a.v - a.es;
+    if (!(la - a.ek < lo) || !(lo > 0)) return r;
+    const td_fn_budget *fs = &cx->math->fn[TD_FN_SQRT], *fd = &cx->math->fn[TD_FN_DIV], *fr = &cx->math->fn[TD_FN_RSQRT];
+    if (two_ops && !(fs->correctly_rounded && fd->correctly_rounded)) return r; /* no floor rule for approximate ops */
+    cx->lane_flags = flags; /* the ordinary rule's "unbounded" does not apply */
+    double lk = fmax(lo, la - a.ek), lkp = fmax(lo, la - a.ep);
+    double mk = td_up(1.0 / sqrt(lk)) * (1 + 0x1p-50), mkp = td_up(1.0 / sqrt(lkp)) * (1 + 0x1p-50);
+    double P = fmin(td_up(a.ek / (2 * lk * sqrt(lk))), mk), Pp = fmin(td_up(a.ep / (2 * lkp * sqrt(lkp))), mkp);
+    double loc;
+    if (two_ops) loc = td_up(mk * 2 * cx->u / (1 - cx->u));
+    else if (fr->correctly_rounded) loc = td_up(cx->u * mk + cx->eta);
+    else {
+        double ulp = 2 * cx->u * mk + cx->ulp_min, ax = fabs(a.v) + a.es + a.ek;
+        loc = td_up(fr->ulps * ulp + fr->ulps_per_absx * ax * ulp + fr->rel * mk + fr->abs);
+    }
+    r.ek = td_up(P + loc);
+    r.ep = fmin(r.ek, td_up(Pp + loc));
+    r.fl = 0;
+    TD_SH_TRACE(cx, "rsqrt floor", r, P, loc, 0, "kernel argument >= eps (a non-negative variance plus eps)");
+    return r;
+}
+static inline td_mp td_mp_ln_rsqrt_floor(td_mpcx *cx, td_mp a, double lo, int two_ops) {
+    (void)lo;
+    return two_ops ? td_mp_div(cx, td_mp_exact(cx, 1.0), td_mp_sqrt(cx, a)) : td_mp_rsqrt(cx, a);
+}
+
 /* ---- the Inductor-generated kernels (fused_layernorm_triton, layer_norm_welfold) ----
  * Their contracts share two shapes:
  *   - the output summary: grid = xnumel programs (XBLOCK = 1, x0 = program_id(0)), one
@@ -246,7 +299,7 @@ static inline const char *ln_ind_check_summary(const td_case *c, const ln_ind_ma
     if (c->r[m->w].len < r || c->r[m->b].len < r) return "w and b hold rnumel values";
     if (c->r[m->mean].len < rows || c->r[m->rstd].len < rows) return "mean and rstd hold one cell per row";
     for (size_t i = 0; i < c->r[m->x].len; i++)
-        if (!(fabs(td_get(c, m->x, i)) <= LN_XBOUND)) return "|x| <= 2^40 (finite sums of squares)";
+        if (!(fabs(td_get(c, m->x, i)) <= LN_XDOMAIN)) return "|x| <= 2^40 (finite sums of squares)";
     /* the hypotheses on distinct regions hold by construction */
     return NULL;
 }
@@ -300,7 +353,7 @@ static inline const char *ln_ind_check_norm(const td_case *c, const ln_ind_map *
     for (int reg = 0; reg < c->k->nregions; reg++)
         if (c->k->regions[reg].role == TD_R_IN)
             for (size_t i = 0; i < c->r[reg].len; i++)
-                if (!(fabs(td_get(c, reg, i)) <= LN_XBOUND)) return "inputs finite with |v| <= 2^40";
+                if (!(fabs(td_get(c, reg, i)) <= LN_XDOMAIN)) return "inputs finite with |v| <= 2^40";
     return NULL;
 }
 
@@ -327,7 +380,8 @@ static inline void ln_ind_writes_norm(const td_case *c, td_wset *ws, const ln_in
  * layer_norm_welfold's reduce slice), in the kernel's order:
  *   mean = tl.sum(x over the BLOCK lanes, masked lanes 0) / n            (tree)
  *   var  = tl.sum(d * d over the BLOCK lanes) / n, d = x - mean          (tree)
- *   rstd = rsqrt(var + eps)   (rsqrt_fn; else 1 / sqrt(var + eps))
+ *   rstd = rsqrt(var + eps)   (rsqrt_fn; else 1 / sqrt(var + eps)); eps_floor is the
+ *          binary32 eps the kernel adds (a lower bound of its argument, see ln_rsqrt_floor)
  * The row holds the n_active = min(n, B) values base .. base + n_active - 1.  With
  * pad_var the masked lanes enter the variance as d = 0 - mean = -mean (the kernels
  * that do not zero them: the contract's spec keeps them too); without it they are 0.
@@ -335,7 +389,8 @@ static inline void ln_ind_writes_norm(const td_case *c, td_wset *ws, const ln_in
  * leaves are a prefix of n_active lanes rounds at most ceil(log2 n_active) times on
  * any leaf's path (additions of a zero subtree are exact).  Memoised per row. */
 static inline void SPEC(ln_tile_stats)(NCX *cx, const td_case *c, int reg, uint64_t base, int64_t n, int64_t B,
-                                       int pad_var, int rsqrt_fn, NUM eps, uint64_t row, NUM *mean, NUM *rstd) {
+                                       int pad_var, int rsqrt_fn, NUM eps, double eps_floor, uint64_t row, NUM *mean,
+                                       NUM *rstd) {
     if (N(memo_get)(cx, LN_KEY(1, row), mean) && N(memo_get)(cx, LN_KEY(2, row), rstd)) return;
     int64_t m = n < B ? n : B;
     NUM nn = N(exact)(cx, (double)n), sum, sumsq;
@@ -367,7 +422,7 @@ static inline void SPEC(ln_tile_stats)(NCX *cx, const td_case *c, int reg, uint6
         sumsq = N(acc_end)(cx, &av);
     }
     NUM arg = N(add)(cx, N(div)(cx, sumsq, nn), eps);
-    NUM r = rsqrt_fn ? N(rsqrt)(cx, arg) : N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, arg));
+    NUM r = N(ln_rsqrt_floor)(cx, arg, eps_floor, !rsqrt_fn);
     N(memo_put)(cx, LN_KEY(1, row), mu);
     N(memo_put)(cx, LN_KEY(2, row), r);
     *mean = mu;

@@ -120,7 +120,7 @@ static const char *check(const td_case *c) {
     /* hXYNe, hWYNe: distinct declared regions.  Rows of Y for different (p0, p1) must not
      * overlap: the write set's injectivity is checked by the harness. */
     for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= LN_XBOUND)) return "|X| <= 2^40 (finite sums of squares)";
+        if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
     return NULL;
 }
 
@@ -205,7 +205,7 @@ static void SPEC(row_stats)(NCX *cx, const td_case *c, uint64_t base, uint64_t r
         if (pass == 0) mu = N(div)(cx, sum, nn);
     }
     NUM var = N(div)(cx, sum, nn);
-    NUM r = N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, N(add)(cx, var, N(exact)(cx, c->p[P_EPS].r))));
+    NUM r = N(ln_rsqrt_floor)(cx, N(add)(cx, var, N(exact)(cx, c->p[P_EPS].r)), c->p[P_EPS].r, 1);
     N(memo_put)(cx, LN_KEY(1, rowkey), mu);
     N(memo_put)(cx, LN_KEY(2, rowkey), r);
     *mean = mu;
