@@ -33,7 +33,8 @@
  * them at the same offset of Mean / RSTD.  The copy is exact: tolerance 0.  For the R
  * twin, R.round .real is the kernel's binary32 store (slot "store", fp32:rne:inf), and
  * a binary32 value stored as binary32 is itself: tolerance 0 too; a kernel whose store
- * flushes subnormals or narrows the statistic fails it.  MeanPre / RSTDPre hold
+ * flushes subnormals or narrows the statistic fails it.  (Their worst err/tol is 0:
+ * every error is 0 against a tolerance of 0, there is no bound to sharpen.)  MeanPre / RSTDPre hold
  * statistics-like values (menu values, subnormals, +-0) generated for the slice.
  * Special values: n_cols >= 1 and eps > 0 (Lean's 0/0 = 0 is avoided); finite values.
  */

@@ -14,7 +14,9 @@
  *   fwd_residual_bias: RESIDUAL_OUT[pid*stride_res_out_row + i] = ResidualPre[same], Y, Mean, Rstd
  *   scalar_stores(_R): Mean[pid] = MeanPre[pid], Rstd[pid] = RstdPre[pid] (⊨ / ⊨[R, .real])
  * All copies: bit-exact (tolerance 0).  R.round .real is the kernel's binary32 store
- * (slot "store", fp32:rne:inf): a binary32 value stored as binary32 is itself.
+ * (slot "store", fp32:rne:inf): a binary32 value stored as binary32 is itself.  Their
+ * worst err/tol is therefore 0 (every error is 0 against a tolerance of 0): there is
+ * no bound to sharpen, and any changed bit is a disagreement.
  *
  * Backward (the same file's slices):
  *   c1_reduction:  C1[pid] = sum_{i < min(N,BLOCK_N)} xhat_i * (w_i * dy_i) / N      (tl.sum: tree)
