@@ -5,7 +5,7 @@
 enum { P_YS, P_XS, P_N, P_BLOCK, P_EPS };
 enum { R_Y, R_X, R_W, R_B, R_R, R_MU };
 
-__global__ void layernorm_forward(float *Y, const float *X, const float *W, const float *b, float *r, float *mu,
+static __global__ void layernorm_forward(float *Y, const float *X, const float *W, const float *b, float *r, float *mu,
                                   int64_t ys, int64_t xs, int64_t n, int64_t B, float eps) {
     extern __shared__ float sh[];
     int64_t row = blockIdx.x;

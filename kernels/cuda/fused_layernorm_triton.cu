@@ -9,7 +9,7 @@ enum { R_IO0, R_IN0, R_IN1, R_IN2, R_OUT0, R_OUT1 };
 enum { PN_RNUMEL, PN_RBLOCK };
 enum { RN_OUT0, RN_IO0, RN_IN0, RN_IN1, RN_IN2, RN_OUT1 };
 
-__global__ void fused_native_layer_norm(float *in_out_ptr0, const float *in_ptr0, const float *in_ptr1,
+static __global__ void fused_native_layer_norm(float *in_out_ptr0, const float *in_ptr0, const float *in_ptr1,
                                         const float *in_ptr2, float *out_ptr0, float *out_ptr1, int64_t rnumel,
                                         int64_t RB) {
     extern __shared__ float sh[];
@@ -55,7 +55,7 @@ __global__ void fused_native_layer_norm(float *in_out_ptr0, const float *in_ptr0
         }
 }
 
-__global__ void normalize_slice(const float *out_ptr0, const float *in_out_ptr0, const float *in_ptr0,
+static __global__ void normalize_slice(const float *out_ptr0, const float *in_out_ptr0, const float *in_ptr0,
                                 const float *in_ptr1, const float *in_ptr2, float *out_ptr1, int64_t rnumel,
                                 int64_t RB) {
     int64_t x0 = blockIdx.x, i_t = blockIdx.y;

@@ -8,7 +8,7 @@ enum { R_Y, R_X, R_W, R_B, R_MEAN, R_RSTD };
 enum { PS_MS, PS_RS };
 enum { RS_MEANPRE, RS_MEAN, RS_RSTDPRE, RS_RSTD };
 
-__global__ void layer_norm_forward(float *Y, const float *X, const float *W, const float *Bias, float *Mean, float *Rstd,
+static __global__ void layer_norm_forward(float *Y, const float *X, const float *W, const float *Bias, float *Mean, float *Rstd,
                                    int64_t ys, int64_t xs, int64_t ms, int64_t rs, int64_t n, int64_t B, float eps) {
     extern __shared__ float sh[];
     int64_t row = blockIdx.x;
@@ -28,7 +28,7 @@ __global__ void layer_norm_forward(float *Y, const float *X, const float *W, con
         if (j < n) Y[row * ys + j] = (X[row * xs + j] - mean) * rstd * W[j] + Bias[j];
 }
 
-__global__ void scalar_stores(const float *MeanPre, float *Mean, const float *RstdPre, float *Rstd, int64_t ms,
+static __global__ void scalar_stores(const float *MeanPre, float *Mean, const float *RstdPre, float *Rstd, int64_t ms,
                               int64_t rs) {
     int64_t pid = blockIdx.x;
     if (threadIdx.x == 0) {

@@ -19,12 +19,12 @@ enum { SS_MEANPRE, SS_MEAN, SS_RSTDPRE, SS_RSTD };
 #define CF(L, k) TLC_PTR(L, k, const float)
 #define STREAM(L) ((cudaStream_t)(L)->stream)
 
-__global__ void row_vector_store(const float *pre, float *out, int64_t stride, int64_t n, int64_t B) {
+static __global__ void row_vector_store(const float *pre, float *out, int64_t stride, int64_t n, int64_t B) {
     int64_t row = blockIdx.x;
     for (int64_t j = threadIdx.x; j < B; j += blockDim.x)
         if (j < n) out[row * stride + j] = pre[row * stride + j];
 }
-__global__ void scalar_store(const float *pre, float *out) {
+static __global__ void scalar_store(const float *pre, float *out) {
     if (threadIdx.x == 0) out[blockIdx.x] = pre[blockIdx.x];
 }
 
@@ -60,14 +60,16 @@ static int scalar_stores(const td_abi_launch *L) {
 }
 
 /* ---- backward ---- */
+namespace { /* internal linkage */
 struct bwd_args {
     const float *x, *xhat, *w, *dy, *mean, *rstd;
     float *dx, *dw, *db, *c1, *c2;
     int64_t sxh, sdy, sx, sdx, n, B;
 };
+} // namespace
 
 /* one_row: xhat, wdy, dw (, db), c1 (, c2), dx; plain when a.mean != NULL */
-__global__ void one_row(bwd_args a) {
+static __global__ void one_row(bwd_args a) {
     extern __shared__ float sh[];
     int64_t row = blockIdx.x, B = a.B, n = a.n;
     float *p1 = sh, *p2 = sh + B;
@@ -92,7 +94,7 @@ __global__ void one_row(bwd_args a) {
 }
 
 /* dx from the stored c1 (, c2) */
-__global__ void dx_from_c(bwd_args a) {
+static __global__ void dx_from_c(bwd_args a) {
     int64_t row = blockIdx.x;
     float rstd = a.rstd[row], c1 = a.c1[row], c2 = a.c2 ? a.c2[row] : 0.0f;
     for (int64_t j = threadIdx.x; j < a.B; j += blockDim.x) {
@@ -103,7 +105,7 @@ __global__ void dx_from_c(bwd_args a) {
 }
 
 /* c1 (with_xhat) / c2 reductions */
-__global__ void reduce_c(bwd_args a, int with_xhat, float *out) {
+static __global__ void reduce_c(bwd_args a, int with_xhat, float *out) {
     extern __shared__ float sh[];
     int64_t row = blockIdx.x;
     for (int64_t j = threadIdx.x; j < a.B; j += blockDim.x) {
@@ -149,7 +151,7 @@ static int bwd(const td_abi_launch *L, int plain) {
 static int bwd_rms(const td_abi_launch *L) { return bwd(L, 0); }
 static int bwd_plain(const td_abi_launch *L) { return bwd(L, 1); }
 
-__global__ void residual_add(const float *dxb, const float *dres, float *dx, float *dresin, int64_t sdx, int64_t sdr,
+static __global__ void residual_add(const float *dxb, const float *dres, float *dx, float *dresin, int64_t sdx, int64_t sdr,
                              int64_t sdri, int64_t n, int64_t B) {
     int64_t row = blockIdx.x;
     for (int64_t j = threadIdx.x; j < B; j += blockDim.x) {

@@ -8,7 +8,7 @@ enum { P_XNUMEL, P_RNUMEL, P_XBLOCK, P_RBLOCK };
 enum { R_IO0, R_IO1, R_IN0, R_IN1, R_IN2, R_OUT0 };
 enum { PN_RNUMEL, PN_RBLOCK };
 
-__global__ void no_welford(float *in_out_ptr0, float *in_out_ptr1, const float *in_ptr0, const float *in_ptr1,
+static __global__ void no_welford(float *in_out_ptr0, float *in_out_ptr1, const float *in_ptr0, const float *in_ptr1,
                            const float *in_ptr2, float *out_ptr0, int64_t rnumel, int64_t RB) {
     extern __shared__ float sh[];
     int64_t x0 = blockIdx.x;
@@ -43,7 +43,7 @@ __global__ void no_welford(float *in_out_ptr0, float *in_out_ptr1, const float *
         }
 }
 
-__global__ void normalize_slice(const float *in_out_ptr0, const float *in_out_ptr1, const float *in_ptr0,
+static __global__ void normalize_slice(const float *in_out_ptr0, const float *in_out_ptr1, const float *in_ptr0,
                                 const float *in_ptr1, const float *in_ptr2, float *out_ptr0, int64_t rnumel,
                                 int64_t RB) {
     int64_t x0 = blockIdx.x, i_t = blockIdx.y;

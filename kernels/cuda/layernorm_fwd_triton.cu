@@ -8,6 +8,7 @@
 enum { P_SXN, P_SXH, P_SXD, P_SYN, P_SYH, P_SYD, P_SWH, P_SWD, P_N, P_BLOCK, P_EPS };
 enum { R_X, R_W, R_Y };
 
+namespace { /* internal linkage: names stay private to this file */
 template <typename T> __device__ inline float ld(const T *p, int64_t i);
 template <> __device__ inline float ld<float>(const float *p, int64_t i) { return p[i]; }
 template <> __device__ inline float ld<__nv_bfloat16>(const __nv_bfloat16 *p, int64_t i) { return __bfloat162float(p[i]); }
@@ -41,6 +42,8 @@ __global__ void layer_norm_fwd(const T *X, const T *W, T *Y, int64_t sxN, int64_
         for (int64_t j = threadIdx.x; j < B; j += blockDim.x)
             if (off + j < n) st(y, off + j, ((ld(x, off + j) - mean) * rstd) * ld(w, off + j));
 }
+
+} // namespace
 
 template <typename T> static int launch(const td_abi_launch *L) {
     int64_t B = TLC_I(L, P_BLOCK);
