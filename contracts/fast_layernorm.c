@@ -100,6 +100,11 @@ static const char *check(const td_case *c) {
     if (c->r[R_W].len < w || c->r[R_B].len < w) return "W and bias hold the columns read (j < n_cols)";
     if (c->r[R_R].len < rows || c->r[R_MU].len < rows) return "r and mu hold one cell per program";
     /* hYr, hYmu, hRmu: distinct declared regions */
+    for (size_t i = 0; i < c->r[R_X].len; i++)
+        if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
+    for (size_t i = 0; i < w; i++)
+        if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN && fabs(td_get(c, R_B, i)) <= LN_XDOMAIN))
+            return "|W|, |bias| <= 2^40 (a finite affine output)";
     return NULL;
 }
 

@@ -36,8 +36,11 @@
  * combine with an empty side is exact and skipped), so each node's mean and m2 carry
  * the errors of their subtrees and the combine's own roundings; weights are exact
  * integers.  Then the division by rnumel, the literal 1e-05 (one rounding), rsqrt with
- * the backend's budget (host 1.0f/sqrtf), and the normalize ops in order.  eps is the
- * kernel's fixed literal: there is no eps parameter to vary.
+ * the backend's budget (host 1.0f/sqrtf; ln_rsqrt_floor), and the normalize ops in
+ * order.  In the launch the normalize loop consumes the mean and rstd the reduction
+ * just produced (faces (2) and (3) composed): Y's tolerance carries their kernel
+ * errors, its reference uses the genuine closed forms.  eps is the kernel's fixed
+ * literal: there is no eps parameter to vary.
  * Special values: rnumel >= 1 (Lean's 0/0 = 0 avoided); |x| <= 2^40.
  */
 #ifndef TD_SPEC_PASS

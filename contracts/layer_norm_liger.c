@@ -130,6 +130,11 @@ static const char *check_fwd(const td_case *c) {
     if (c->r[R_MEAN].len < (rows - 1) * ms + 1 || c->r[R_RSTD].len < (rows - 1) * rs + 1)
         return "Mean and RSTD hold every program's cell";
     /* hYMean, hYRSTD, hMeanY, hMeanRSTD, hRSTDY: distinct declared regions; hOutInj: i -> pid*stride + i */
+    for (size_t i = 0; i < c->r[R_X].len; i++)
+        if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
+    for (size_t i = 0; i < w; i++)
+        if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN && fabs(td_get(c, R_B, i)) <= LN_XDOMAIN))
+            return "|W|, |B| <= 2^40 (a finite affine output)";
     return NULL;
 }
 

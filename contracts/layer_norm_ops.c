@@ -397,11 +397,15 @@ static const char *check_bwd(const td_case *c, const bwd_regs *R) {
     if (c->r[R->rstd].len < rows || c->r[R->c1].len < rows || (R->mean >= 0 && c->r[R->mean].len < rows) ||
         (R->c2 >= 0 && c->r[R->c2].len < rows))
         return "Rstd, Mean, C1, C2 hold one value per program";
-    /* hDWDX, hDWDB, hDBDX, hDBDW: distinct declared regions */
-    for (int r = 0; r < R->nregs; r++)
-        if (c->k->regions[r].role & TD_R_IN)
-            for (size_t i = 0; i < c->r[r].len; i++)
-                if (!isfinite(td_get(c, r, i))) return "every input holds real values";
+    /* hDWDX, hDWDB, hDBDX, hDBDW: distinct declared regions.  The domain: |X|, |Mean|,
+     * |Xhat|, |C1|, |C2| <= 2^40 and |W|, |DY|, |Rstd| <= 2^20 keep every product and
+     * every row sum finite (the specs are over the reals). */
+    for (int r = 0; r < R->nregs; r++) {
+        if (!(c->k->regions[r].role & TD_R_IN)) continue;
+        double lim = (r == R->w || r == R->dy || r == R->rstd) ? 0x1p20 : 0x1p40;
+        for (size_t i = 0; i < c->r[r].len; i++)
+            if (!(fabs(td_get(c, r, i)) <= lim)) return "inputs finite, |X|, |Mean|, |Xhat|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20";
+    }
     return NULL;
 }
 static const char *check_br(const td_case *c) { return check_bwd(c, &BR); }
@@ -529,7 +533,7 @@ const td_contract td_c_lnops_bwd_rms = {
     .formula = "C1[pid] = sum_i xhat_i*(w_i*dy_i) / N;  DX[pid*sdx+i] = (w_i*dy_i - xhat_i*C1_in[pid]) * Rstd[pid];  "
                "DW[pid*N+i] = dy_i * (x_i * Rstd[pid])",
     .nparams = NBP, .params = bp_params, .nregions = NBRR, .regions = br_regions,
-    .sv_note = "N >= 1 (Lean's x/0 = 0 avoided); bounded finite inputs: every intermediate finite",
+    .sv_note = "N >= 1 (Lean's x/0 = 0 avoided); |X|, |Xhat|, |Mean|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20: every intermediate finite",
     .error_model = "binary32 in the slices' order; c1 a tree sum over min(N,BLOCK_N) terms then / N",
     .classes = OPS_ROWS_CLASSES, .gen = gen_br, .check = check_br, .writes = writes_br,
     OPS_COMMON, TD_SPECS(bwd_rms),
@@ -541,7 +545,7 @@ const td_contract td_c_lnops_bwd_plain = {
     .formula = "C1[pid] = sum xhat*(w*dy) / N;  C2[pid] = sum w*dy / N;  DX = (w*dy - (xhat*C1_in + C2_in)) * Rstd;  "
                "DW[pid*N+i] = dy_i * ((x_i - Mean) * Rstd);  DB[pid*N+i] = dy_i",
     .nparams = NBP, .params = bp_params, .nregions = NBBR, .regions = bb_regions,
-    .sv_note = "N >= 1 (Lean's x/0 = 0 avoided); bounded finite inputs: every intermediate finite",
+    .sv_note = "N >= 1 (Lean's x/0 = 0 avoided); |X|, |Xhat|, |Mean|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20: every intermediate finite",
     .error_model = "binary32 in the slices' order; c1, c2 tree sums over min(N,BLOCK_N) terms then / N",
     .classes = OPS_ROWS_CLASSES, .gen = gen_bb, .check = check_bb, .writes = writes_bb,
     OPS_COMMON, TD_SPECS(bwd_plain),

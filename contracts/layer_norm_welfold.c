@@ -28,9 +28,14 @@
  *
  * Error model: layernorm_common.h ln_tile_stats without padding terms (tree mean over
  * the active prefix, tree variance of the guarded squares), the binary32 literal
- * 1e-05 (one rounding), rsqrt with the backend's budget; then the normalize ops in
- * order.  With hLe each loop runs once and _tmp3 = 0 + x is exact.
- * Special values: rnumel >= 1 (Lean's 0/0 = 0 avoided); |x| <= 2^40.
+ * 1e-05 (one rounding), rsqrt with the backend's budget (ln_rsqrt_floor); then the
+ * normalize ops in order.  With hLe each loop runs once and _tmp3 = 0 + x is exact.
+ * In the launch the normalize loop consumes the mean and rstd the reduction just
+ * produced (faces (2) and (3) composed): Y's tolerance carries their kernel errors,
+ * its reference uses the genuine closed forms.
+ * Values: the checkers accept |x| <= 2^40, the generator draws |x| <= 2^24
+ * (layernorm_common.h).
+ * Special values: rnumel >= 1 (Lean's 0/0 = 0 avoided).
  */
 #ifndef TD_SPEC_PASS
 #include "layernorm_common.h"

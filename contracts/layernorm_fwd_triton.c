@@ -121,6 +121,8 @@ static const char *check(const td_case *c) {
      * overlap: the write set's injectivity is checked by the harness. */
     for (size_t i = 0; i < c->r[R_X].len; i++)
         if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
+    for (size_t i = 0; i < c->r[R_W].len; i++)
+        if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN)) return "|W| <= 2^40 (a finite output)";
     return NULL;
 }
 
