@@ -26,10 +26,12 @@
  * Where the statistics are ill-conditioned in binary32 (a constant or shifted row whose
  * mean error E, squared into the variance, exceeds var + eps: e.g. a constant row of
  * 4e4 over 880 columns with eps = 2e-4, where the kernel's rstd is set by its own
- * rounding and not by eps), the rsqrt's argument interval reaches 0 and the model has
- * no finite bound: those lanes are counted as "unbounded" (a non-finite output there is
- * still a disagreement under the real-valued policy).  The generator keeps such rows
- * (they are the family's hard inputs); `tilediff run` reports how many lanes they are. */
+ * rounding and not by eps), the symmetric rsqrt rule would see an argument interval
+ * reaching 0; ln_rsqrt_floor (below) uses the kernel argument's floor eps instead, so
+ * the bound stays finite (as large as the error can really be, up to rstd itself).
+ * Lanes the model still cannot bound (the shadow's own binary64 error above eps, at
+ * |x| near 2^24 with eps = 1e-12) are counted as "unbounded" by `tilediff run`; a
+ * non-finite output there is still a disagreement under the real-valued policy. */
 #ifndef TD_SPEC_PASS
 #ifndef TD_LAYERNORM_COMMON_GEN
 #define TD_LAYERNORM_COMMON_GEN
