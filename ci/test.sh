@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
 # tilediff's test suite, as CI runs it (.ci/run calls this).
-#  1. gcc, -Werror, CUDA kernels compiled when nvcc is found: every test but the long sweep
-#  2. clang, -Werror, AddressSanitizer + UndefinedBehaviorSanitizer: the same tests
-#  3. the exhaustive binary32 rounding sweep (label "sweep", both cores, < 3 minutes)
-# Environment: TD_SKIP_ASAN=1 / TD_SKIP_SWEEP=1 skip a stage (for local iteration only).
+#  1. gcc, -Werror, CUDA kernels compiled when nvcc is found: every test (contracts at
+#     TD_CI_CASES cases per correct kernel), the selftest, the corpora
+#  2. clang, -Werror, AddressSanitizer + UndefinedBehaviorSanitizer, with libFuzzer
+#     instrumentation: the unit, CLI and contract tests (fewer cases), then a short
+#     libFuzzer campaign over every contract's target and the planted-bug campaign
+#     (a seeded mutant as the kernel under test must be found and minimised)
+#  3. the OSS-Fuzz build script check, and the exhaustive binary32 rounding sweep
+# Environment (local iteration only): TD_SKIP_ASAN=1, TD_SKIP_FUZZ=1, TD_SKIP_SWEEP=1,
+# TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-ci/deps.sh
+ci/deps.sh --fuzz
 jobs=$(nproc)
 start=$SECONDS
+cases=${TD_CI_CASES:-300}
 stage() { printf '\n==== %s (%ds)\n' "$*" $((SECONDS - start)); }
 
-stage "gcc build"
-CC=gcc CXX=g++ ci/build.sh build-ci-gcc
+stage "gcc build (with CUDA kernels when nvcc is present)"
+CC=gcc CXX=g++ ci/build.sh build-ci-gcc -DTD_CI_TEST_CASES="$cases"
 stage "gcc tests"
-(cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -LE sweep)
+(cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz")
 
 if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
-  stage "clang + ASan/UBSan build"
-  CC=clang CXX=clang++ ci/build.sh build-ci-asan -DTD_SANITIZE=ON -DTD_CUDA=OFF
+  stage "clang + ASan/UBSan + libFuzzer build"
+  CC=clang CXX=clang++ ci/build.sh build-ci-asan -DTD_SANITIZE=ON -DTD_CUDA=OFF -DTD_FUZZ_ENGINE=libfuzzer \
+    -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 5 > 20 ? cases / 5 : 20))
   stage "clang + ASan/UBSan tests"
   (cd build-ci-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     ctest --output-on-failure -j"$jobs" -LE sweep)
+     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding")
+  if [ "${TD_SKIP_FUZZ:-0}" != 1 ]; then
+    stage "libFuzzer campaign over every target"
+    ci/fuzz.sh --build-dir build-ci-asan --seconds-per-target "${TD_FUZZ_SECONDS:-1}" --out build-ci-asan/fuzz-out
+    stage "planted bug: a mutant as the kernel under test must be found"
+    ci/fuzz.sh --build-dir build-ci-asan --seconds-per-target 30 --targets add_example.add_kernel_correctness \
+      --kernel mut_last_program_skipped --expect-finding --out build-ci-asan/fuzz-planted
+    f=$(ls build-ci-asan/fuzz-planted/findings/*.tdf | head -1)
+    rc=0
+    build-ci-gcc/tilediff repro "$f" >build-ci-asan/fuzz-planted/repro.txt || rc=$?
+    [ "$rc" = 1 ] || { echo "the planted bug's minimised reproducer $f did not replay to a finding (exit $rc)"; exit 1; }
+    echo "the minimised reproducer $f replays: $(grep -m1 -o 'FINDING.*' build-ci-asan/fuzz-planted/repro.txt)"
+  fi
 fi
 
+stage "OSS-Fuzz build script"
+(cd build-ci-gcc && ctest --output-on-failure -L fuzz)
 if [ "${TD_SKIP_SWEEP:-0}" != 1 ]; then
   stage "exhaustive rounding sweep"
   (cd build-ci-gcc && ctest --output-on-failure -L sweep)
