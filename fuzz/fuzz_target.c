@@ -16,7 +16,8 @@
  * of tilediff to fix, never to be confused with the kernel's.  A case that does not
  * return within TILEDIFF_FUZZ_TIMEOUT seconds (default 10; the engines' own -timeout /
  * -t do the same) is reported as a hang finding.
- * TILEDIFF_FUZZ_CLASSES=1 prints the boundary classes each input hits. */
+ * TILEDIFF_FUZZ_CLASSES=1 prints the boundary classes each input hits;
+ * TILEDIFF_FUZZ_PROFILE=1 prints, at exit, where the time went (bench/fuzz_throughput.sh). */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ typedef struct fuzz_state {
     int classes;
     td_stats st;
 } fuzz_state;
+
+static void print_profile(void);
 
 static fuzz_state *state(void) {
     static fuzz_state s;
@@ -70,8 +73,18 @@ static fuzz_state *state(void) {
     s.timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 10;
     const char *cl = getenv("TILEDIFF_FUZZ_CLASSES");
     s.classes = cl && *cl == '1';
+    const char *pr = getenv("TILEDIFF_FUZZ_PROFILE");
+    if (pr && *pr == '1') atexit(print_profile);
     ready = 1;
     return &s;
+}
+
+static void print_profile(void) {
+    fuzz_state *s = state();
+    double t = s->st.t_decode + s->st.t_kernel + s->st.t_compare + s->st.t_oracle;
+    fprintf(stderr, "tilediff-profile %s cases %llu lanes %llu decode %.4f kernel %.4f compare %.4f oracle %.4f seconds %.4f\n",
+            TD_FUZZ_CONTRACT, (unsigned long long)s->st.cases, (unsigned long long)s->st.lanes, s->st.t_decode,
+            s->st.t_kernel, s->st.t_compare, s->st.t_oracle, t);
 }
 
 static void on_alarm(int sig) {
