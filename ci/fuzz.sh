@@ -36,10 +36,19 @@ if [ ! -f "$build/fuzz/targets.txt" ]; then
 fi
 [ -x "$build/tilediff" ] || { echo "ci/fuzz.sh: $build/tilediff missing" >&2; exit 3; }
 td="$build/tilediff"
+# the tilediff of an AFL++ build is instrumented too and dlopens an instrumented kernel
+# library: outside afl-fuzz that needs AFL_IGNORE_PROBLEMS to run
+[ "$engine" = afl ] && export AFL_IGNORE_PROBLEMS=1
 mkdir -p "$out/corpus" "$out/crashes" "$out/findings" "$out/logs"
 : >"$out/findings.txt"
 export TILEDIFF_FUZZ_KERNEL="$kernel"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+if [ "$engine" = afl ]; then
+  # AFL++ refuses ASan options without symbolize=0 (it needs the raw abort)
+  export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0
+else
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+fi
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 ntargets=0 nfind=0 harness=0
 while read -r target contract; do
   case "$contract" in $targets) ;; *) continue ;; esac
@@ -58,6 +67,7 @@ while read -r target contract; do
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   else
     in="$seeds"; [ -n "$in" ] || { in="$out/empty-seed"; mkdir -p "$in"; printf 'x' >"$in/x"; }
+    mkdir -p "$out/afl"
     AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 timeout $((secs + 30)) \
       afl-fuzz -i "$in" -o "$out/afl/$contract" -V "$secs" -t 10000 -- "$bin" >"$log" 2>&1
     cp "$out"/afl/"$contract"/default/crashes/id* "$crashes"/ 2>/dev/null
