@@ -289,6 +289,208 @@ static inline void at_layout(at_tensor *t, int reg, int nh, int rows, int cols, 
     for (int h = 0; h < nh; h++) t->base[h] = h * shead;
 }
 
+/* ---- the SageAttention-style kernels: attention_forward_triton, attention_fwd_triton2,
+ * attn_fwd_causal, attn_fwd_triton (regions Q K V Q_scale K_scale Out; strides
+ * (stride_qz, stride_qh, HEAD_DIM, 1) shared by all four tensors; N_CTX = BLOCK_N *
+ * numKVBlocks; grid (cdiv(N_CTX, BLOCK_M), Z*H)). ---- */
+enum { AS_Q, AS_K, AS_V, AS_QS, AS_KS, AS_OUT, AS_NR };
+
+/* where each quantity sits in a theorem's parameter list (-1: not a parameter) */
+typedef struct at_sage_idx {
+    int sqz, sqh, z, h, n_ctx, head_dim, bm, bn, bd, ha, stage, nkv;
+    int causal;      /* the two-stage causal kernel (STAGE = 3) */
+    int bd_le_hd;    /* hBDHD: BLOCK_DMODEL <= HEAD_DIM (some IO theorems) */
+    int c_p, c_pv, c_v, c_store; /* cast slots */
+} at_sage_idx;
+
+#define AS_I(c, k) ((c)->p[(k)].i)
+static inline int64_t at_sage_n(const td_case *c, const at_sage_idx *X) {
+    return X->n_ctx >= 0 ? AS_I(c, X->n_ctx) : AS_I(c, X->bn) * AS_I(c, X->nkv);
+}
+static inline int64_t at_sage_base(const td_case *c, const at_sage_idx *X, int64_t p1) {
+    return p1 / AS_I(c, X->h) * AS_I(c, X->sqz) + p1 % AS_I(c, X->h) * AS_I(c, X->sqh);
+}
+
+/* per-block scales: the launcher's ones, halves, zeros, random positive or signed, powers of 2 */
+static inline double at_sage_scale(td_rng *r, int mode) {
+    switch (mode) {
+    case 0: return 1.0;
+    case 1: return 0.5;
+    case 2: return 0.0;
+    case 3: return (double)(float)(0.25 + 1.75 * td_rng_unit(r));
+    case 4: return (double)(float)(4 * td_rng_unit(r) - 2);
+    default: return ldexp(1.0, (int)td_rng_below(r, 7) - 3);
+    }
+}
+
+static inline void at_sage_gen(td_producer *p, td_case *c, const at_sage_idx *X) {
+    td_fmt fin = c->r[AS_Q].fmt;
+    int64_t bn = at_pow2(p, 0, 5);
+    int64_t nkv = td_prod_u32(p, 1, (uint32_t)(64 / bn < 8 ? 64 / bn : 8));
+    int64_t n = bn * nkv, bm;
+    if (X->causal) {
+        /* the two-stage loop composes to the causal softmax only when BLOCK_N | BLOCK_M
+         * (the launcher's 128 / 64): BLOCK_M = BLOCK_N * 2^k */
+        bm = bn * at_pow2(p, 0, 2);
+        if (bm > 64) bm = bn;
+    } else
+        bm = at_pow2(p, 0, 6);
+    int64_t bd = at_pow2(p, 0, 5);
+    /* HEAD_ACTIVE <= BLOCK_DMODEL, mostly below it (the hard-coded 96 < 128) */
+    int64_t ha = td_prod_bool(p) ? bd : td_prod_u32(p, 1, (uint32_t)bd);
+    int64_t hd;
+    if (X->bd_le_hd) hd = bd + (td_prod_bool(p) ? 0 : td_prod_u32(p, 1, 4));
+    else hd = td_prod_bool(p) ? ha : ha + td_prod_u32(p, 1, 4);
+    int64_t z = 1 + td_prod_u32(p, 0, 1), h = 1 + td_prod_u32(p, 0, 1);
+    if (z * h > 3) h = 1;
+    int64_t grid0 = (n + bm - 1) / bm;
+    /* keep a case's lanes x keys (the per-lane MPFR reference) below 2^15 */
+    while (z * h * n * ha * n > (1 << 15) && ha > 1) ha = (ha + 1) / 2;
+    while (z * h * n * ha * n > (1 << 15) && h > 1) h--;
+    /* layouts: [Z, H, N, HEAD_DIM] or head-major [H, Z, N, HEAD_DIM], with padding */
+    int64_t plane = n * hd + (td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)hd) : 0), sqz, sqh;
+    if (td_prod_bool(p)) sqh = plane, sqz = h * plane + (td_prod_bool(p) ? td_prod_u32(p, 1, 8) : 0);
+    else sqz = plane, sqh = z * plane + (td_prod_bool(p) ? td_prod_u32(p, 1, 8) : 0);
+    c->p[X->sqz].i = sqz, c->p[X->sqh].i = sqh, c->p[X->z].i = z, c->p[X->h].i = h;
+    if (X->n_ctx >= 0) c->p[X->n_ctx].i = n;
+    c->p[X->head_dim].i = hd, c->p[X->bm].i = bm, c->p[X->bn].i = bn, c->p[X->bd].i = bd, c->p[X->ha].i = ha;
+    c->p[X->nkv].i = nkv;
+    c->p[X->stage].i = X->causal ? 3 : (td_prod_bool(p) ? 1 : td_prod_u32(p, 0, 3)); /* unused when non-causal */
+    c->grid[0] = (uint32_t)grid0;
+    c->grid[1] = (uint32_t)(z * h);
+
+    int64_t ext = 0;
+    for (int64_t p1 = 0; p1 < z * h; p1++) {
+        int64_t e = at_sage_base(c, X, p1) + n * hd;
+        if (e > ext) ext = e;
+    }
+    for (int r = AS_Q; r <= AS_V; r++) td_case_alloc(c, r, (size_t)ext), at_poison(c, r);
+    td_case_alloc(c, AS_OUT, (size_t)ext);
+    /* K_scale: stage 2 of the causal kernel visits blocks up to (start_m+1)*BLOCK_M, past N_CTX
+     * in the last query block (their keys are masked; their scale is still loaded) */
+    td_case_alloc(c, AS_QS, (size_t)(z * h * grid0));
+    td_case_alloc(c, AS_KS, (size_t)(z * h * nkv + bm / bn + 1));
+
+    at_vals g;
+    td_rng *r = &g.g.rng;
+    int qs_mode = (int)td_prod_u32(p, 0, 5), ks_mode = (int)td_prod_u32(p, 0, 5);
+    /* fp16 P.V dot (out_dtype=fp16): BLOCK_N * |v| stays far below 65504 */
+    at_vals_init(&g, p, c, 1.0, (int)ha, (int)n, 256, 0, 1024);
+    for (size_t i = 0; i < c->r[AS_QS].len; i++) td_set(c, AS_QS, i, at_sage_scale(r, qs_mode));
+    for (size_t i = 0; i < c->r[AS_KS].len; i++) td_set(c, AS_KS, i, at_sage_scale(r, ks_mode));
+    for (int64_t p1 = 0; p1 < z * h; p1++) {
+        int64_t b = at_sage_base(c, X, p1);
+        for (int64_t row = 0; row < n; row++)
+            for (int64_t e = 0; e < ha; e++) {
+                td_set(c, AS_Q, (size_t)(b + row * hd + e), at_q(&g, fin, (int)p1, (int)row, (int)e));
+                td_set(c, AS_K, (size_t)(b + row * hd + e), at_k(&g, fin, (int)p1, (int)row, (int)e));
+                td_set(c, AS_V, (size_t)(b + row * hd + e), at_v(&g, fin));
+            }
+        /* the V lanes past HEAD_ACTIVE are never read either: poisoned too */
+    }
+    td_gen_mark_shape((uint64_t)n, (uint64_t)bm, (uint64_t)grid0, &c->classes);
+    if (nkv > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    if (hd > ha || bd > ha) c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* masked head lanes (poisoned) */
+    if (sqh > n * hd && sqz > n * hd) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+/* Every kept score of the launch, exactly (binary64 holds these dot products of
+ * binary16 / bfloat16 values to well within the bound's margin): hsb's -1e6 bound. */
+static inline int at_sage_scores_ok(const td_case *c, const at_sage_idx *X) {
+    int64_t n = at_sage_n(c, X), bm = AS_I(c, X->bm), bn = AS_I(c, X->bn), ha = AS_I(c, X->ha), hd = AS_I(c, X->head_dim);
+    for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+        for (uint32_t p0 = 0; p0 < c->grid[0]; p0++) {
+            int64_t b = at_sage_base(c, X, p1);
+            double qs = td_get(c, AS_QS, (size_t)(p1 * ((n + bm - 1) / bm) + p0));
+            for (int64_t i = 0; i < bm && p0 * bm + i < n; i++)
+                for (int64_t j = 0; j <= p0 * bm + i && j < n; j++) {
+                    double d = 0;
+                    for (int64_t e = 0; e < ha; e++) d += td_get(c, AS_Q, (size_t)(b + (p0 * bm + i) * hd + e)) * td_get(c, AS_K, (size_t)(b + j * hd + e));
+                    double ks = td_get(c, AS_KS, (size_t)(p1 * ((n + bn - 1) / bn) + j / bn));
+                    if (!(qs * ks * d >= -1.0e6 + 1.0e3)) return 0;
+                }
+        }
+    return 1;
+}
+
+static inline const char *at_sage_check(const td_case *c, const at_sage_idx *X) {
+    int64_t n = at_sage_n(c, X), bm = AS_I(c, X->bm), bn = AS_I(c, X->bn), bd = AS_I(c, X->bd), ha = AS_I(c, X->ha);
+    int64_t hd = AS_I(c, X->head_dim), nkv = AS_I(c, X->nkv);
+    if (bd <= 0) return "hBD: 0 < BLOCK_DMODEL";
+    if (bn <= 0) return "hBN: 0 < BLOCK_N";
+    if (bm <= 0) return "hBM: 0 < BLOCK_M";
+    if (nkv <= 0) return "hnum: 0 < numKVBlocks";
+    if (n != bn * nkv) return "hN: N_CTX = BLOCK_N * numKVBlocks";
+    if (ha > bd) return "hActiveLe: HEAD_ACTIVE <= BLOCK_DMODEL";
+    if (ha > hd) return "hHD: HEAD_ACTIVE <= HEAD_DIM";
+    if (X->bd_le_hd && bd > hd) return "hBDHD: BLOCK_DMODEL <= HEAD_DIM";
+    if (X->causal && AS_I(c, X->stage) != 3)
+        return "STAGE = 3: the launcher's value (stage 4 - STAGE = 1, then 2); other values are not the causal kernel";
+    if (X->causal && bm % bn) return "BLOCK_N | BLOCK_M: the two-stage loop (the launcher's 128 / 64) tiles the diagonal";
+    if (X->causal && !at_sage_scores_ok(c, X)) return "hsb: every causally kept score >= -1e6 (the mask sentinel)";
+    int64_t zh = AS_I(c, X->z) * AS_I(c, X->h);
+    if ((int64_t)c->grid[1] != zh || zh > AT_MAXH) return "grid axis 1 = Z * H (off_hz)";
+    if ((int64_t)c->grid[0] != (n + bm - 1) / bm) return "grid axis 0 = cdiv(N_CTX, BLOCK_M)";
+    if (n > AT_MAXS || ha > AT_MAXD || nkv > AT_MAXB) return "the case fits the oracle's row model (N_CTX <= 64)";
+    for (int64_t p1 = 0; p1 < zh; p1++) {
+        int64_t e = at_sage_base(c, X, p1) + n * hd;
+        for (int r = AS_Q; r <= AS_V; r++)
+            if ((int64_t)c->r[r].len < e) return "Q, K, V hold every row the launch reads";
+        if ((int64_t)c->r[AS_OUT].len < e) return "Out holds every row the launch writes";
+    }
+    if ((int64_t)c->r[AS_QS].len < zh * (int64_t)c->grid[0]) return "Q_scale holds cdiv(N_CTX, BLOCK_M) scales per head";
+    if ((int64_t)c->r[AS_KS].len < zh * nkv + bm / bn) return "K_scale holds every block scale the launch loads";
+    return NULL;
+}
+
+/* active(s, N_CTX, HEAD_ACTIVE, BLOCK_M, idx) at outOffset: rows < N_CTX, lanes < HEAD_ACTIVE */
+static inline void at_sage_writes(const td_case *c, td_wset *ws, const at_sage_idx *X) {
+    int64_t n = at_sage_n(c, X), bm = AS_I(c, X->bm), ha = AS_I(c, X->ha), hd = AS_I(c, X->head_dim), bd = AS_I(c, X->bd);
+    for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+        for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+            for (int64_t i = 0; i < bm; i++) {
+                int64_t row = p0 * bm + i;
+                if (row >= n) break;
+                for (int64_t d = 0; d < ha; d++) {
+                    td_olane l = {.o = 0, .region = AS_OUT, .off = (uint64_t)(at_sage_base(c, X, p1) + row * hd + d),
+                                  .pid = {p0, p1, 0}, .j = (uint64_t)(i * bd + d), .idx = {p1, row, d, 0}};
+                    td_wset_add(ws, &l);
+                }
+            }
+}
+
+static inline void at_sage_row(const td_case *c, const at_sage_idx *X, const td_olane *l, at_row *R) {
+    int64_t n = at_sage_n(c, X), bm = AS_I(c, X->bm), bn = AS_I(c, X->bn), ha = AS_I(c, X->ha), hd = AS_I(c, X->head_dim);
+    int64_t p1 = l->idx[0], row = l->idx[1], d = l->idx[2], p0 = l->pid[0];
+    int64_t b = at_sage_base(c, X, p1);
+    at_row_init(R);
+    R->key = ((uint64_t)p1 << 16) | (uint64_t)row;
+    R->out = AT_OUT_O;
+    R->score = AT_SC_SAGE;
+    R->base2 = 1;
+    R->norm = AT_NORM_END;
+    R->q_reg = AS_Q, R->k_reg = AS_K, R->v_reg = AS_V;
+    R->nd = (int)ha;
+    for (int64_t e = 0; e < ha; e++) R->q_off[e] = b + row * hd + e;
+    R->nkeys = (int)n;
+    R->k_es = 1;
+    for (int64_t j = 0; j < n; j++) {
+        R->k_off[j] = b + j * hd;
+        R->v_off[j] = b + j * hd + d;
+        R->keep[j] = (uint8_t)(!X->causal || j <= row);
+    }
+    R->bn = (int)bn;
+    int64_t hi = X->causal ? (p0 + 1) * bm : n; /* stage 1 then the diagonal block, or every block */
+    R->nblk = (int)((hi + bn - 1) / bn);
+    int64_t nkv = (n + bn - 1) / bn;
+    for (int t = 0; t < R->nblk; t++) {
+        R->blk_lo[t] = (int)(t * bn);
+        R->kscale[t] = td_get(c, AS_KS, (size_t)(p1 * nkv + t));
+    }
+    R->qscale = td_get(c, AS_QS, (size_t)(p1 * ((n + bm - 1) / bm) + p0));
+    R->c_p = X->c_p, R->c_pv = X->c_pv, R->c_v = X->c_v, R->c_store = X->c_store;
+}
+
 #endif /* TD_ATTN_ONLINE_COMMON_H */
 
 #else /* TD_SPEC_PASS: the spec engine, once per number type */
