@@ -271,6 +271,23 @@ static inline int64_t at_pow2(td_producer *p, int lo, int hi) {
     return (int64_t)1 << (lo + td_prod_pick(p, w, n < 8 ? n : 8));
 }
 
+/* Strides of a [batch, head, rows, cols] tensor in one of three layouts, with padding:
+ * 0 [b][h][r][c] (contiguous), 1 [b][r][h][c] (heads interleaved, the transposed
+ * tensors of attention_llama's test), 2 [b][h][c][r] (column-major tiles).  Every layout
+ * keeps each element at its own address; the cells in between are padding. */
+static inline void at_strides(td_producer *p, int64_t nb, int64_t nh, int64_t rows, int64_t cols, int64_t st[4]) {
+    int64_t pad = td_prod_bool(p) ? td_prod_u32(p, 1, 5) : 0, padh = td_prod_bool(p) ? td_prod_u32(p, 1, 7) : 0;
+    switch (td_prod_u32(p, 0, 2)) {
+    case 1: st[3] = 1, st[1] = cols + pad, st[2] = nh * st[1] + padh, st[0] = rows * st[2]; break;
+    case 2: st[2] = 1, st[3] = rows + pad, st[1] = cols * st[3] + padh, st[0] = nh * st[1]; break;
+    default: st[3] = 1, st[2] = cols + pad, st[1] = rows * st[2] + padh, st[0] = nh * st[1]; break;
+    }
+    (void)nb;
+}
+static inline int64_t at_strides_extent(const int64_t st[4], int64_t nb, int64_t nh, int64_t rows, int64_t cols) {
+    return (nb - 1) * st[0] + (nh - 1) * st[1] + (rows - 1) * st[2] + (cols - 1) * st[3] + 1;
+}
+
 /* Fills a region with NaN: cells no tensor element occupies (padding between rows or
  * heads, head lanes the kernel must mask) stay poisoned. */
 static inline void at_poison(td_case *c, int reg) {

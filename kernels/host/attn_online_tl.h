@@ -42,6 +42,13 @@ enum { FA_LAY_GENUINE, FA_LAY_CASE1, FA_LAY_CASE2, FA_LAY_IO };
 #define FA_MUT_L_NATLOG 0x20u     /* L = m + log(l): natural log where the base-2 statistic is due */
 int td_hk_flash_attn(const td_abi_launch *L, int layout, unsigned mut);
 
+/* ---- attention_llama ---- */
+#define AL_MUT_CAUSAL_GT 0x1u     /* causal mask offs_m > start_n + offs_n + start_position: the diagonal key dropped */
+#define AL_MUT_NO_RESCALE_L 0x2u  /* l_prev not multiplied by exp(m_prev - m_curr) */
+#define AL_MUT_SCALE_TWICE 0x4u   /* qk *= sm_scale applied twice */
+#define AL_MUT_P_CAST_EARLY 0x8u  /* p.to(fp16) before p *= l_rcp (the rounding moved to the unnormalised P) */
+int td_hk_attention_llama(const td_abi_launch *L, int causal, unsigned mut);
+
 /* ---- the SageAttention-style _attn_fwd / _attn_fwd_inner (per-block Q/K scales, base-2
  * scores): attention_forward_triton, attention_fwd_triton2 (non-causal, one inner call
  * over range(0, N_CTX, BLOCK_N)) and attn_fwd_causal, attn_fwd_triton (STAGE = 3: inner
