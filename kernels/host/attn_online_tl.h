@@ -49,6 +49,14 @@ int td_hk_flash_attn(const td_abi_launch *L, int layout, unsigned mut);
 #define AL_MUT_P_CAST_EARLY 0x8u  /* p.to(fp16) before p *= l_rcp (the rounding moved to the unnormalised P) */
 int td_hk_attention_llama(const td_abi_launch *L, int causal, unsigned mut);
 
+/* ---- attention_fwd_triton3: case 1 (window), 2 (complementary window), 3 (none), 4 (resume) ---- */
+#define T3_MUT_WINDOW_EDGE 0x1u   /* window compare off by one: dist <= size (complement: dist > size) */
+#define T3_MUT_NO_NAN_GUARD 0x2u  /* alpha = exp2(m_i - m_ij) without the NaN guard of fully masked rows */
+#define T3_MUT_NO_RESCALE_L 0x4u  /* l_i = l_i + l_ij: l not rescaled when the running max moves */
+#define T3_MUT_NO_RESCALE_ACC 0x8u /* acc += P.V without acc = acc * alpha */
+#define T3_MUT_M_NO_LOG 0x10u     /* END stores the running max, forgetting m_i += log2(l_i) */
+int td_hk_attention_fwd_triton3(const td_abi_launch *L, int cas, unsigned mut);
+
 /* ---- the SageAttention-style _attn_fwd / _attn_fwd_inner (per-block Q/K scales, base-2
  * scores): attention_forward_triton, attention_fwd_triton2 (non-causal, one inner call
  * over range(0, N_CTX, BLOCK_N)) and attn_fwd_causal, attn_fwd_triton (STAGE = 3: inner
