@@ -30,9 +30,24 @@
  * l * (1 / l) (modelled).  The tl.sum of a block is a tree over all BLOCK_N lanes,
  * masked lanes included as exact zeros, so its error term uses the full tree depth.
  *
+ * The first block with a kept key starts the state exactly as the kernels do (alpha =
+ * exp2(-inf) = 0: l = rowsum, acc = the block's P.V), unless the row resumes from a
+ * stored state (attention_fwd_triton3 case 4).  Where the shadow proves that a block's
+ * maximum cannot exceed the running max, for the exact values and for the kernel's
+ * (AT_SURE_NOT), the kernel keeps m bit for bit and alpha = exp2(0) = 1 exactly: that
+ * rescale costs nothing.  Other casts the kernels make are declared casts too: the
+ * block's P.V product where tl.dot has out_dtype=fp16 (c_pv), V converted to fp16
+ * (c_v), the store (c_store).
+ *
+ * Known looseness: a sum of terms that happen to be exact in binary32 (small integers,
+ * fp16 products on a common grid) is still charged gamma_{n-1} sum|t|, and a term whose
+ * fp16 cast the model cannot place on one side of a rounding boundary carries one fp16
+ * ulp; both only widen a bound.
+ *
  * Per-row quantities (every block's alpha, the cast weights, the final l and m) are
  * memoised in the shadow pass, keyed by the row (at_row.key) and a tag; the MPFR pass
- * recomputes them for every lane it evaluates.
+ * recomputes them for every lane it evaluates (sizes are kept so that costs < 2^15
+ * lanes x keys per case).
  */
 #ifndef TD_SPEC_PASS
 #ifndef TD_ATTN_ONLINE_COMMON_H
