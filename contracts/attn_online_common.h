@@ -135,27 +135,7 @@ static inline uint64_t at_mkey(const at_row *R, int tag, int idx) {
 
 /* ---- generator helpers ---- */
 
-/* A tensor of the case: element (head program h, row r, column c) sits at
- * base[h] + r * srow + c * scol of region reg. */
-#define AT_MAXH 8
-typedef struct at_tensor {
-    int reg;
-    int nh, rows, cols;
-    int64_t base[AT_MAXH];
-    int64_t srow, scol;
-} at_tensor;
-
-static inline int64_t at_at(const at_tensor *t, int h, int r, int c) { return t->base[h] + r * t->srow + c * t->scol; }
-
-/* one past the largest offset the tensor addresses */
-static inline int64_t at_extent(const at_tensor *t) {
-    int64_t e = 0;
-    for (int h = 0; h < t->nh; h++) {
-        int64_t x = at_at(t, h, t->rows - 1, t->cols - 1) + 1;
-        if (x > e) e = x;
-    }
-    return e;
-}
+#define AT_MAXH 8 /* head programs (grid axis 1) of a case */
 
 /* Value distributions of the family's hard inputs (chosen per case by the bytes). */
 enum at_qk_mode {
@@ -307,18 +287,6 @@ static inline int64_t at_strides_extent(const int64_t st[4], int64_t nb, int64_t
  * heads, head lanes the kernel must mask) stay poisoned. */
 static inline void at_poison(td_case *c, int reg) {
     for (size_t i = 0; i < c->r[reg].len; i++) td_set(c, reg, i, NAN);
-}
-
-/* Row strides and head bases for a (heads x rows x cols) tensor with the given
- * padding choices; the layout keeps every element at its own address. */
-static inline void at_layout(at_tensor *t, int reg, int nh, int rows, int cols, int64_t srow, int64_t shead) {
-    t->reg = reg;
-    t->nh = nh;
-    t->rows = rows;
-    t->cols = cols;
-    t->srow = srow;
-    t->scol = 1;
-    for (int h = 0; h < nh; h++) t->base[h] = h * shead;
 }
 
 /* ---- the SageAttention-style kernels: attention_forward_triton, attention_fwd_triton2,

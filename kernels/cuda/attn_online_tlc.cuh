@@ -33,9 +33,6 @@ static __device__ inline float at_tree_max(const float *x, int64_t n) {
 }
 
 static __device__ inline float at_f16(float x) { return __half2float(__float2half_rn(x)); }
-static __device__ inline float at_bf16(float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
-static __device__ inline float at_ld16(const __half *p, int64_t i) { return __half2float(p[i]); }
-static __device__ inline float at_ldb16(const __nv_bfloat16 *p, int64_t i) { return __bfloat162float(p[i]); }
 
 /* threads for a program of BLOCK_M rows */
 static inline unsigned at_threads(int64_t bm) { return bm >= 128 ? 128u : (bm < 32 ? 32u : (unsigned)((bm + 31) / 32 * 32)); }

@@ -15,7 +15,7 @@ __global__ void fa_fwd_kernel(const __half *Q, const __half *K, const __half *V,
         float m = -INFINITY, den = 0.0f;
         for (int64_t e = 0; e < D; e++) {
             acc[e] = 0.0f;
-            q[e] = at_f16(__fmul_rn(at_ld16(Q, base + off_m * D + e), qk_scale));
+            q[e] = at_f16(__fmul_rn(at_ld(Q, base + off_m * D + e), qk_scale));
         }
         const int64_t hi = causal ? (p0 + 1) * BM : seq;
         for (int64_t start_n = 0; start_n < hi; start_n += BN) {
@@ -23,7 +23,7 @@ __global__ void fa_fwd_kernel(const __half *Q, const __half *K, const __half *V,
                 float s = causal ? (off_m >= start_n + n ? 0.0f : -INFINITY) : 0.0f;
                 float d = 0.0f;
                 for (int64_t e = 0; e < D; e++)
-                    d = __fadd_rn(d, __fmul_rn(q[e], at_ld16(K, base + (start_n + n) * D + e)));
+                    d = __fadd_rn(d, __fmul_rn(q[e], at_ld(K, base + (start_n + n) * D + e)));
                 qk[n] = __fadd_rn(s, d);
             }
             float tmax = at_tree_max(qk, BN);
@@ -37,7 +37,7 @@ __global__ void fa_fwd_kernel(const __half *Q, const __half *K, const __half *V,
             for (int64_t e = 0; e < D; e++) {
                 float d = 0.0f;
                 for (int64_t n = 0; n < BN; n++)
-                    d = __fadd_rn(d, __fmul_rn(p16[n], at_ld16(V, base + (start_n + n) * D + e)));
+                    d = __fadd_rn(d, __fmul_rn(p16[n], at_ld(V, base + (start_n + n) * D + e)));
                 acc[e] = __fadd_rn(__fmul_rn(acc[e], out_scale), d);
             }
             float rowsum = at_tree_sum(nume, BN);

@@ -25,9 +25,6 @@ static inline td_profile at_prof(td_fmt f) {
 /* x.to(fmt) as a binary32 value (RNE; IEEE overflow) */
 static inline float at_cvt(td_fmt f, float x) { return (float)td_decode(f, td_encode_f32(at_prof(f), x)); }
 
-/* a float tile of n elements, freed by at_free */
-#define AT_TILE(L, ptr, n) TL_ALLOC(L, ptr, n)
-
 /* ceil(a / b) for the positive operands of the launch arithmetic */
 static inline int64_t at_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
