@@ -72,6 +72,7 @@ td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
  * 2u|y|, and subnormal spacing is ulp_min). */
 static double fn_budget(const td_shcx *cx, td_fn f, double m, double x) {
     const td_fn_budget *b = &cx->math->fn[f];
+    if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY; /* not 0 * inf = NaN below */
     if (b->correctly_rounded) return cx->u * m + cx->eta;
     double ulp = 2 * cx->u * m + cx->ulp_min;
     return td_up(b->ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
