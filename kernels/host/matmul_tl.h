@@ -1,0 +1,92 @@
+/* The matmul family's K loop on the host, shared by the host kernels and their mutants.
+ *
+ * tl.dot on the host: a program's [BM, BK] x [BK, BN] tile product is evaluated lane
+ * by lane in binary32 as Triton's interpreter would with a pairwise reduction: the BK
+ * products a[i,e] * b[e,j] (one rounding each; exact for fp16 and fp8 operands), then
+ * tl_sum over the BK lanes (the pairwise tree of tl.h).  `acc += tl.dot(a, b)` and the
+ * fused `acc = tl.dot(a, b, acc)` both add that tile sum to the accumulator once per
+ * K step.  Masked loads give 0 (other=0.0; the masked loads without `other` of
+ * bmm_optimized read 0 too: VeriTile's clean-undef hypothesis, see that file).
+ * contracts/matmul_common.h derives the tolerance from exactly this order.
+ */
+#ifndef TD_MATMUL_TL_H
+#define TD_MATMUL_TL_H
+
+#include "tl.h"
+
+/* One program's K loop. */
+typedef struct mmh_loop {
+    int ra, rb;             /* regions of A and B */
+    int64_t BM, BN, BK, T;  /* tile shape and number of K steps */
+    int64_t K;              /* lanes with t*BK + e >= K load 0 (the offs_k < K - k*BK mask) */
+    const int64_t *arow;    /* [BM]: offset of A[row i, k = 0]; < 0: the row's loads are masked */
+    const int64_t *bcol;    /* [BN]: offset of B[k = 0, col j]; < 0: masked */
+    int64_t sak, sbk;       /* element strides along K */
+    int acc_fp16;           /* a bug model: the accumulator rounded to fp16 after every step */
+} mmh_loop;
+
+static inline float mmh_round_f16(float x) {
+    td_profile p = {TD_F16, TD_RNE, TD_OVF_INF, false};
+    return (float)td_decode(TD_F16, td_encode_f32(p, x));
+}
+
+/* acc[i*BN + j] += sum over the T steps of the tile dot products (acc holds the
+ * initial value: zeros, or a bias). Returns 0, or 1 with a message. */
+static inline int mmh_kloop(const td_abi_launch *L, const mmh_loop *m, float *acc) {
+    float *a, *b, *prod;
+    TL_ALLOC(L, a, m->BM * m->BK);
+    TL_ALLOC(L, b, m->BK * m->BN);
+    prod = calloc((size_t)(m->BK > 0 ? m->BK : 1), sizeof *prod);
+    if (!prod) {
+        free(a);
+        free(b);
+        snprintf(L->err, L->errlen, "out of memory for a tile of %lld lanes", (long long)m->BK);
+        return 1;
+    }
+    for (int64_t t = 0; t < m->T; t++) {
+        /* a = tl.load(a_ptrs, mask=offs_k[None, :] < K - t*BK, other=0.0) */
+        for (int64_t i = 0; i < m->BM; i++)
+            for (int64_t e = 0; e < m->BK; e++) {
+                int64_t k = t * m->BK + e;
+                a[i * m->BK + e] = (m->arow[i] >= 0 && k < m->K) ? tl_load(L, m->ra, m->arow[i] + k * m->sak) : 0.0f;
+            }
+        for (int64_t e = 0; e < m->BK; e++)
+            for (int64_t j = 0; j < m->BN; j++) {
+                int64_t k = t * m->BK + e;
+                b[e * m->BN + j] = (m->bcol[j] >= 0 && k < m->K) ? tl_load(L, m->rb, m->bcol[j] + k * m->sbk) : 0.0f;
+            }
+        /* acc += tl.dot(a, b) */
+        for (int64_t i = 0; i < m->BM; i++)
+            for (int64_t j = 0; j < m->BN; j++) {
+                for (int64_t e = 0; e < m->BK; e++) prod[e] = a[i * m->BK + e] * b[e * m->BN + j];
+                float s = acc[i * m->BN + j] + tl_sum(prod, m->BK);
+                acc[i * m->BN + j] = m->acc_fp16 ? mmh_round_f16(s) : s;
+            }
+    }
+    free(a);
+    free(b);
+    free(prod);
+    return 0;
+}
+
+/* Store profiles. */
+static inline td_profile mmh_f16_store(void) {
+    td_profile p = {TD_F16, TD_RNE, TD_OVF_INF, false};
+    return p;
+}
+
+/* leaky_relu(x) = tl.where(x >= 0, x, 0.01 * x) with the literal held in binary32. */
+static inline float mmh_leaky(float x) { return x >= 0.0f ? x : 0.01f * x; }
+
+/* The tutorial's grouped program order (see contracts/matmul_common.h, mm_swizzle). */
+static inline void mmh_swizzle(int64_t pid, int64_t M, int64_t N, int64_t BM, int64_t BN, int64_t GM, int simple,
+                               int64_t *pm, int64_t *pn) {
+    int64_t nm = (M + BM - 1) / BM, nn = (N + BN - 1) / BN, nig = GM * nn;
+    int64_t gid = pid / nig, fpm = gid * GM;
+    int64_t gsm = nm - fpm < GM ? nm - fpm : GM;
+    if (gsm < 1) gsm = 1;
+    *pm = fpm + (simple ? pid % gsm : (pid % nig) % gsm);
+    *pn = (pid % nig) / gsm;
+}
+
+#endif
