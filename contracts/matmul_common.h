@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
 
@@ -68,6 +69,28 @@ typedef struct mm_shape {
     int64_t sam, sak, sbk, sbn, scm, scn;
 } mm_shape;
 
+/* Where each field of mm_shape sits in a contract's parameter list (-1: not a
+ * parameter: K = BK*T, GM = 1, strides fixed by the contract). */
+enum { MMF_M, MMF_N, MMF_K, MMF_BM, MMF_BN, MMF_BK, MMF_T, MMF_GM, MMF_SAM, MMF_SAK, MMF_SBK, MMF_SBN, MMF_SCM,
+       MMF_SCN, MMF_COUNT };
+static inline int64_t *mm_field(mm_shape *s, int f) {
+    int64_t *v[MMF_COUNT] = {&s->M,  &s->N,   &s->K,   &s->BM,  &s->BN,  &s->BK,  &s->T,
+                             &s->GM, &s->sam, &s->sak, &s->sbk, &s->sbn, &s->scm, &s->scn};
+    return v[f];
+}
+static inline void mm_shape_get(const td_case *c, const int *pmap, mm_shape *s) {
+    memset(s, 0, sizeof *s);
+    s->GM = 1;
+    for (int f = 0; f < MMF_COUNT; f++)
+        if (pmap[f] >= 0) *mm_field(s, f) = c->p[pmap[f]].i;
+    if (pmap[MMF_K] < 0) s->K = s->BK * s->T;
+    if (pmap[MMF_T] < 0 && s->BK > 0) s->T = mm_cdiv(s->K, s->BK);
+}
+static inline void mm_shape_put(td_case *c, const int *pmap, mm_shape *s) {
+    for (int f = 0; f < MMF_COUNT; f++)
+        if (pmap[f] >= 0) c->p[pmap[f]].i = *mm_field(s, f);
+}
+
 /* Generator options for mm_gen_shape. */
 typedef struct mm_shape_opts {
     int bm_lo, bm_hi, bn_lo, bn_hi, bk_lo, bk_hi; /* log2 ranges of the block sizes */
@@ -83,8 +106,10 @@ typedef struct mm_shape_opts {
 /* Draws block sizes, the matrix extents (favouring tails, one program, blocks much
  * larger than the matrix), K, GROUP_M and strides: A and B row- or column-major,
  * sometimes with padding (strides larger than the row), C row-major with a row
- * stride >= max(N, BN) (or column-major where allowed).  Marks the boundary classes. */
-static inline void mm_gen_shape(td_producer *p, td_case *c, const mm_shape_opts *o, mm_shape *s) {
+ * stride >= max(N, BN) (or column-major where allowed).  arows / bcols: the rows of A
+ * and columns of B the kernel reads (M, or up to the last tile for unwrapped loads).
+ * Marks the boundary classes. */
+static inline void mm_gen_shape(td_producer *p, td_case *c, const mm_shape_opts *o, int raw_rows, mm_shape *s) {
     s->BM = td_gen_pow2(p, o->bm_lo, o->bm_hi);
     s->BN = td_gen_pow2(p, o->bn_lo, o->bn_hi);
     s->BK = td_gen_pow2(p, o->bk_lo, o->bk_hi);
@@ -109,9 +134,9 @@ static inline void mm_gen_shape(td_producer *p, td_case *c, const mm_shape_opts 
     s->GM = o->group ? td_prod_u32(p, 1, 4) : 1;
     int64_t pad = td_prod_bool(p) ? td_prod_u32(p, 1, 5) : 0;
     if (pad) cls |= TD_BC(TD_BC_STRIDE_GT_ROW);
-    int64_t arows = mm_cdiv(s->M, s->BM) * s->BM, bcols = mm_cdiv(s->N, s->BN) * s->BN;
+    int64_t arows = raw_rows ? mm_cdiv(s->M, s->BM) * s->BM : s->M;
+    int64_t bcols = raw_rows ? mm_cdiv(s->N, s->BN) * s->BN : s->N;
     int64_t kext = s->T * s->BK;
-    /* A [rows, K]: rows extend to the last tile (kernels without a row wrap read them) */
     if (td_prod_u32(p, 0, 3) == 0) s->sam = 1, s->sak = arows + pad; /* column-major A */
     else s->sam = kext + pad, s->sak = 1;
     if (td_prod_u32(p, 0, 3) == 0) s->sbk = 1, s->sbn = kext + pad; /* column-major B (B^T stored) */
@@ -168,6 +193,83 @@ static inline int mm_tile_injective(int64_t BM, int64_t BN, int64_t sm, int64_t 
     return ok;
 }
 
+
+/* ---- the 2-D grouped GEMM launch (one program per [BM, BN] output tile) ---- */
+enum { MM_SWZ_ROWMAJOR = 2 }; /* pid_m = pid // cdiv(N, BN), pid_n = pid % cdiv(N, BN) */
+typedef struct mm_2d {
+    int swz;              /* MM_SWZ_TUTORIAL, MM_SWZ_SIMPLE or MM_SWZ_ROWMAJOR */
+    int rowmode, colmode; /* MM_IDX_*: the row of A / column of B a tile lane loads */
+    int ra, rb, rc;       /* regions */
+} mm_2d;
+
+static inline void mm_pids(const mm_shape *s, int swz, int64_t pid, int64_t *pm, int64_t *pn) {
+    if (swz == MM_SWZ_ROWMAJOR) {
+        int64_t nn = mm_cdiv(s->N, s->BN);
+        *pm = pid / nn, *pn = pid % nn;
+    } else
+        mm_swizzle(pid, s->M, s->N, s->BM, s->BN, s->GM, swz, pm, pn);
+}
+static inline int64_t mm_arows(const mm_shape *s, const mm_2d *d) {
+    return d->rowmode == MM_IDX_RAW ? mm_cdiv(s->M, s->BM) * s->BM : s->M;
+}
+static inline int64_t mm_bcols(const mm_shape *s, const mm_2d *d) {
+    return d->colmode == MM_IDX_RAW ? mm_cdiv(s->N, s->BN) * s->BN : s->N;
+}
+
+/* Shape, parameters, grid, regions and values of a 2-D launch.  fa: the operands'
+ * format (value menu bound). */
+static inline void mm_gen_2d(td_producer *p, td_case *c, const int *pmap, const mm_shape_opts *o, const mm_2d *d,
+                             mm_shape *s) {
+    mm_gen_shape(p, c, o, d->rowmode == MM_IDX_RAW, s);
+    mm_shape_put(c, pmap, s);
+    c->grid[0] = (uint32_t)(mm_cdiv(s->M, s->BM) * mm_cdiv(s->N, s->BN));
+    int64_t arows = mm_arows(s, d), bcols = mm_bcols(s, d);
+    td_case_alloc(c, d->ra, mm_span(arows, s->K, s->sam, s->sak));
+    td_case_alloc(c, d->rb, mm_span(s->K, bcols, s->sbk, s->sbn));
+    td_case_alloc(c, d->rc, mm_span(s->M, s->N, s->scm, s->scn) + (td_prod_bool(p) ? (size_t)s->BN : 0));
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, mm_pick_bound(p, c->r[d->ra].fmt));
+    mm_fill_view(&g, c, d->ra, arows, s->K, s->sam, s->sak);
+    mm_fill_view(&g, c, d->rb, s->K, bcols, s->sbk, s->sbn);
+}
+
+/* The preconditions every 2-D launch shares (Nat parameters, a launchable grid,
+ * regions that hold the read and write windows, a C layout whose active cells are
+ * distinct across programs). */
+static inline const char *mm_check_2d(const td_case *c, const int *pmap, const mm_2d *d, mm_shape *s) {
+    mm_shape_get(c, pmap, s);
+    for (int f = 0; f < MMF_COUNT; f++)
+        if (pmap[f] >= 0 && c->p[pmap[f]].i < 0) return "parameters are Nat";
+    if (s->BM <= 0 || s->BN <= 0 || s->GM <= 0 || s->M <= 0 || s->N <= 0) return "BM, BN, GROUP_M, M, N > 0 (a launchable grid)";
+    if ((int64_t)c->grid[0] != mm_cdiv(s->M, s->BM) * mm_cdiv(s->N, s->BN) || c->grid[1] != 1 || c->grid[2] != 1)
+        return "grid = cdiv(M, BM) * cdiv(N, BN) programs";
+    if (c->r[d->ra].len < mm_span(mm_arows(s, d), s->K, s->sam, s->sak)) return "A holds read1's window";
+    if (c->r[d->rb].len < mm_span(s->K, mm_bcols(s, d), s->sbk, s->sbn)) return "B holds read2's window";
+    if (c->r[d->rc].len < mm_span(s->M, s->N, s->scm, s->scn)) return "C holds the write window";
+    if (!((s->scn == 1 && s->scm >= s->N) || (s->scm == 1 && s->scn >= s->M)))
+        return "C's layout keeps the programs' writes apart (row stride >= N)";
+    return NULL;
+}
+
+/* One lane per active (row < M, col < N) cell of every program's tile; idx = (A offset
+ * of the lane's row at k = 0, B offset of its column, row, col). */
+static inline void mm_writes_2d(const td_case *c, td_wset *ws, const mm_shape *s, const mm_2d *d) {
+    for (uint32_t pid = 0; pid < c->grid[0]; pid++) {
+        int64_t pm, pn;
+        mm_pids(s, d->swz, pid, &pm, &pn);
+        for (int64_t i = 0; i < s->BM; i++)
+            for (int64_t j = 0; j < s->BN; j++) {
+                int64_t row = pm * s->BM + i, col = pn * s->BN + j;
+                if (!(row < s->M && col < s->N)) continue; /* writeMask */
+                int64_t ar = mm_index(row, s->M, d->rowmode), bc = mm_index(col, s->N, d->colmode);
+                td_olane l = {.region = (uint32_t)d->rc, .off = (uint64_t)(row * s->scm + col * s->scn),
+                              .pid = {pid, 0, 0}, .j = (uint64_t)(i * s->BN + j),
+                              .idx = {ar * s->sam, bc * s->sbn, row, col}};
+                td_wset_add(ws, &l);
+            }
+    }
+}
+
 #endif /* TD_MATMUL_COMMON_H */
 
 #else /* the spec part: compiled once per number type */
@@ -195,6 +297,14 @@ static inline NUM SPEC(mm_kloop)(NCX *cx, const td_case *c, int ra, int64_t a0, 
         N(acc_add)(cx, &acc, N(acc_end)(cx, &tile));
     }
     return N(acc_end)(cx, &acc);
+}
+
+/* The K loop of a 2-D launch's lane (mm_writes_2d's idx). */
+static inline NUM SPEC(mm_dot_2d)(NCX *cx, const td_case *c, const td_olane *l, const int *pmap, const mm_2d *d,
+                                  const NUM *seed) {
+    mm_shape s;
+    mm_shape_get(c, pmap, &s);
+    return SPEC(mm_kloop)(cx, c, d->ra, l->idx[0], s.sak, d->rb, l->idx[1], s.sbk, s.K, s.BK, s.T, seed);
 }
 
 /* leaky_relu as the Triton tutorial writes it: tl.where(x >= 0, x, 0.01 * x), the

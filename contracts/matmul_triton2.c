@@ -40,6 +40,12 @@
 enum { P_M, P_N, P_BM, P_BN, P_GM, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BK, P_NKB, NP };
 enum { R_A, R_B, R_C, NR };
 
+static const int map[MMF_COUNT] = {
+    [MMF_M] = P_M,     [MMF_N] = P_N,     [MMF_K] = -1,      [MMF_BM] = P_BM,   [MMF_BN] = P_BN,
+    [MMF_BK] = P_BK,   [MMF_T] = P_NKB,   [MMF_GM] = P_GM,   [MMF_SAM] = P_SAM, [MMF_SAK] = P_SAK,
+    [MMF_SBK] = P_SBK, [MMF_SBN] = P_SBN, [MMF_SCM] = P_SCM, [MMF_SCN] = P_SCN};
+static const mm_2d d2 = {MM_SWZ_SIMPLE, MM_IDX_RAW, MM_IDX_RAW, R_A, R_B, R_C};
+
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -49,79 +55,41 @@ static const td_param_decl params[NP] = {
 static const td_region_decl regions[NR] = {
     {"A", TD_F16, TD_R_IN}, {"B", TD_F16, TD_R_IN}, {"C", TD_F32, TD_R_OUT}};
 
-static void shape_of(const td_case *c, mm_shape *s) {
-    s->M = c->p[P_M].i, s->N = c->p[P_N].i, s->BM = c->p[P_BM].i, s->BN = c->p[P_BN].i, s->GM = c->p[P_GM].i;
-    s->sam = c->p[P_SAM].i, s->sak = c->p[P_SAK].i, s->sbk = c->p[P_SBK].i, s->sbn = c->p[P_SBN].i;
-    s->scm = c->p[P_SCM].i, s->scn = c->p[P_SCN].i, s->BK = c->p[P_BK].i, s->T = c->p[P_NKB].i;
-    s->K = s->BK * s->T;
-}
-
 static void gen_with(td_producer *p, td_case *c, int c_any) {
     mm_shape_opts o = {.bm_lo = 4, .bm_hi = 5, .bn_lo = 4, .bn_hi = 5, .bk_lo = 4, .bk_hi = 5, .max_mn = 48,
                        .max_T = 4, .c_any = c_any, .group = 1, .work = 1 << 16};
     mm_shape s;
-    mm_gen_shape(p, c, &o, &s);
-    int64_t v[NP] = {s.M, s.N, s.BM, s.BN, s.GM, s.sam, s.sak, s.sbk, s.sbn, s.scm, s.scn, s.BK, s.T};
-    for (int i = 0; i < NP; i++) c->p[i].i = v[i];
-    int64_t arows = mm_cdiv(s.M, s.BM) * s.BM, bcols = mm_cdiv(s.N, s.BN) * s.BN;
-    c->grid[0] = (uint32_t)(mm_cdiv(s.M, s.BM) * mm_cdiv(s.N, s.BN));
-    td_case_alloc(c, R_A, mm_span(arows, s.K, s.sam, s.sak));
-    td_case_alloc(c, R_B, mm_span(s.K, bcols, s.sbk, s.sbn));
-    td_case_alloc(c, R_C, mm_span(s.M, s.N, s.scm, s.scn) + (td_prod_bool(p) ? s.BN : 0));
-    td_vgen g;
-    td_vgen_init(&g, p, c, TD_VM_ALL, mm_pick_bound(p, TD_F16));
-    mm_fill_view(&g, c, R_A, arows, s.K, s.sam, s.sak);
-    mm_fill_view(&g, c, R_B, s.K, bcols, s.sbk, s.sbn);
+    mm_gen_2d(p, c, map, &o, &d2, &s);
 }
 static void gen_summary(td_producer *p, td_case *c) { gen_with(p, c, 1); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, 0); }
 
-static const char *check_common(const td_case *c) {
-    mm_shape s;
-    shape_of(c, &s);
-    for (int i = 0; i < NP; i++)
-        if (c->p[i].i < 0) return "parameters are Nat";
-    if (s.BK <= 0) return "hBK: 0 < BK";
-    if (s.BM <= 0 || s.BN <= 0 || s.GM <= 0 || s.M <= 0 || s.N <= 0) return "BM, BN, GM, M, N > 0 (a launchable grid)";
-    if ((int64_t)c->grid[0] != mm_cdiv(s.M, s.BM) * mm_cdiv(s.N, s.BN) || c->grid[1] != 1 || c->grid[2] != 1)
-        return "grid = cdiv(M, BM) * cdiv(N, BN) programs";
-    int64_t arows = mm_cdiv(s.M, s.BM) * s.BM, bcols = mm_cdiv(s.N, s.BN) * s.BN;
-    if (c->r[R_A].len < mm_span(arows, s.K, s.sam, s.sak)) return "A holds read1's window (rows < cdiv(M,BM)*BM)";
-    if (c->r[R_B].len < mm_span(s.K, bcols, s.sbk, s.sbn)) return "B holds read2's window (cols < cdiv(N,BN)*BN)";
-    if (c->r[R_C].len < mm_span(s.M, s.N, s.scm, s.scn)) return "C holds the write window";
-    /* distinct active lanes of distinct programs write distinct cells (the launch's frame) */
-    if (!((s.scn == 1 && s.scm >= s.N) || (s.scm == 1 && s.scn >= s.M))) return "C's layout separates rows and columns";
+static const char *check_common(const td_case *c, mm_shape *s) {
+    const char *e = mm_check_2d(c, map, &d2, s);
+    if (e) return e;
+    if (s->BK <= 0) return "hBK: 0 < BK";
     return NULL;
 }
 static const char *check_summary(const td_case *c) {
-    const char *e = check_common(c);
+    mm_shape s;
+    const char *e = check_common(c, &s);
     if (e) return e;
-    if (!mm_tile_injective(c->p[P_BM].i, c->p[P_BN].i, c->p[P_SCM].i, c->p[P_SCN].i)) return "hInj: cOffset injective";
+    if (!mm_tile_injective(s.BM, s.BN, s.scm, s.scn)) return "hInj: cOffset injective";
     return NULL;
 }
 static const char *check_io(const td_case *c) {
-    const char *e = check_common(c);
+    mm_shape s;
+    const char *e = check_common(c, &s);
     if (e) return e;
-    if (c->p[P_SCN].i != 1) return "hcn: SCN = 1";
-    if (c->p[P_BN].i > c->p[P_SCM].i) return "hBN: BN <= SCM";
+    if (s.scn != 1) return "hcn: SCN = 1";
+    if (s.BN > s.scm) return "hBN: BN <= SCM";
     return NULL;
 }
 
 static void writes(const td_case *c, td_wset *ws) {
     mm_shape s;
-    shape_of(c, &s);
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++) {
-        int64_t pm, pn;
-        mm_swizzle(pid, s.M, s.N, s.BM, s.BN, s.GM, MM_SWZ_SIMPLE, &pm, &pn);
-        for (int64_t i = 0; i < s.BM; i++)
-            for (int64_t j = 0; j < s.BN; j++) {
-                int64_t row = pm * s.BM + i, col = pn * s.BN + j;
-                if (!(row < s.M && col < s.N)) continue; /* writeMask */
-                td_olane l = {.region = R_C, .off = (uint64_t)(row * s.scm + col * s.scn), .pid = {pid, 0, 0},
-                              .j = (uint64_t)(i * s.BN + j), .idx = {row * s.sam, col * s.sbn, row, col}};
-                td_wset_add(ws, &l);
-            }
-    }
+    mm_shape_get(c, map, &s);
+    mm_writes_2d(c, ws, &s, &d2);
 }
 
 #define MT2_COMMON                                                                                                  \
@@ -156,7 +124,6 @@ const td_contract td_c_matmul_triton2_io = {
 #else
 #include "matmul_common.h"
 static NUM SPEC(mt2)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], c->p[P_SAK].i, R_B, l->idx[1], c->p[P_SBK].i,
-                          c->p[P_BK].i * c->p[P_NKB].i, c->p[P_BK].i, c->p[P_NKB].i, NULL);
+    return SPEC(mm_dot_2d)(cx, c, l, map, &d2, NULL);
 }
 #endif

@@ -75,4 +75,48 @@ static inline int mmc_check_bk(const td_abi_launch *L, int64_t BK) {
     return 0;
 }
 
+/* Stores through the output format: binary32 exact, fp16 by cvt.rn (RNE, overflow to
+ * inf: what `.to(tl.float16)` emits), e4m3fn by cvt.rn.satfinite (RNE, saturating to
+ * +-448: what `.to(tl.float8e4nv)` emits on sm_89+). */
+__device__ __forceinline__ void mmc_st(float *C, int64_t o, float v) { C[o] = v; }
+__device__ __forceinline__ void mmc_st(__half *C, int64_t o, float v) { C[o] = __float2half_rn(v); }
+__device__ __forceinline__ void mmc_st(mmc_e4m3 *C, int64_t o, float v) {
+    C[o].v = __nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E4M3);
+}
+
+/* ---- the 2-D grouped GEMM program (one CUDA block per program, one thread per lane) ---- */
+enum { MMC_SWZ_TUTORIAL = 0, MMC_SWZ_SIMPLE = 1, MMC_SWZ_ROWMAJOR = 2 };
+enum { MMC_IDX_RAW = 0, MMC_IDX_WRAP, MMC_IDX_CLAMP };
+struct mmc_2d {
+    int64_t M, N, K, BM, BN, BK, T, GM;
+    int64_t sam, sak, sbk, sbn, scm, scn;
+    int swz, rowmode, colmode, leaky;
+};
+
+__device__ __forceinline__ int64_t mmc_index(int64_t g, int64_t bound, int mode) {
+    return mode == MMC_IDX_WRAP ? g % bound : mode == MMC_IDX_CLAMP ? (g < bound ? g : 0) : g;
+}
+
+template <class TA, class TB, class TC>
+__global__ void mmc_gemm_2d(const TA *A, const TB *B, TC *C, mmc_2d g) {
+    int64_t pm, pn, pid = blockIdx.x, nn = (g.N + g.BN - 1) / g.BN;
+    if (g.swz == MMC_SWZ_ROWMAJOR) pm = pid / nn, pn = pid % nn;
+    else mmc_swizzle(pid, g.M, g.N, g.BM, g.BN, g.GM, g.swz == MMC_SWZ_SIMPLE, &pm, &pn);
+    for (int64_t l = threadIdx.x; l < g.BM * g.BN; l += blockDim.x) {
+        int64_t row = pm * g.BM + l / g.BN, col = pn * g.BN + l % g.BN;
+        int64_t ar = mmc_index(row, g.M, g.rowmode), bc = mmc_index(col, g.N, g.colmode);
+        float acc = mmc_kloop(A, ar * g.sam, g.sak, B, bc * g.sbn, g.sbk, g.K, (int)g.BK, g.T, 0.0f);
+        if (g.leaky) acc = mmc_leaky(acc);
+        if (row < g.M && col < g.N) mmc_st(C, row * g.scm + col * g.scn, acc);
+    }
+}
+
+template <class TA, class TB, class TC>
+static int mmc_launch_2d(const td_abi_launch *L, int ra, int rb, int rc, const mmc_2d &g, const char *name) {
+    if (mmc_check_bk(L, g.BK)) return 1;
+    mmc_gemm_2d<TA, TB, TC><<<tlc_grid(L), tlc_threads(g.BM * g.BN), 0, (cudaStream_t)L->stream>>>(
+        TLC_PTR(L, ra, const TA), TLC_PTR(L, rb, const TB), TLC_PTR(L, rc, TC), g);
+    return tlc_check(L, name);
+}
+
 #endif

@@ -89,4 +89,71 @@ static inline void mmh_swizzle(int64_t pid, int64_t M, int64_t N, int64_t BM, in
     *pn = (pid % nig) / gsm;
 }
 
+
+/* ---- the 2-D grouped GEMM program (one program per [BM, BN] output tile) ---- */
+enum { MMH_SWZ_TUTORIAL = 0, MMH_SWZ_SIMPLE = 1, MMH_SWZ_ROWMAJOR = 2 };
+enum { MMH_IDX_RAW = 0, MMH_IDX_WRAP, MMH_IDX_CLAMP };
+typedef struct mmh_2d {
+    int64_t M, N, K, BM, BN, BK, T, GM;
+    int64_t sam, sak, sbk, sbn, scm, scn;
+    int swz;              /* program order */
+    int rowmode, colmode; /* offs_am / offs_bn: raw, % M, or tl.where(offs < M, offs, 0) */
+    int ra, rb, rc;
+    int leaky;            /* leaky_relu before the store */
+    td_profile store;     /* the store's cast (binary32: exact) */
+    int acc_fp16;         /* bug model: fp16 accumulator */
+    int mask_rows_only;   /* bug model: store mask without the column bound */
+} mmh_2d;
+
+static inline int64_t mmh_index(int64_t g, int64_t bound, int mode) {
+    return mode == MMH_IDX_WRAP ? g % bound : mode == MMH_IDX_CLAMP ? (g < bound ? g : 0) : g;
+}
+
+static inline int mmh_gemm_2d(const td_abi_launch *L, const mmh_2d *g) {
+    int64_t *arow, *bcol;
+    float *acc;
+    TL_ALLOC(L, arow, g->BM);
+    TL_ALLOC(L, bcol, g->BN);
+    TL_ALLOC(L, acc, g->BM * g->BN);
+    int rc = 0;
+    int64_t nn = (g->N + g->BN - 1) / g->BN;
+    for (uint32_t pid = 0; pid < L->grid[0] && !rc; pid++) {
+        int64_t pm, pn;
+        if (g->swz == MMH_SWZ_ROWMAJOR) pm = pid / nn, pn = pid % nn;
+        else mmh_swizzle(pid, g->M, g->N, g->BM, g->BN, g->GM, g->swz == MMH_SWZ_SIMPLE, &pm, &pn);
+        for (int64_t i = 0; i < g->BM; i++) arow[i] = mmh_index(pm * g->BM + i, g->M, g->rowmode) * g->sam;
+        for (int64_t j = 0; j < g->BN; j++) bcol[j] = mmh_index(pn * g->BN + j, g->N, g->colmode) * g->sbn;
+        memset(acc, 0, (size_t)(g->BM * g->BN) * sizeof *acc);
+        mmh_loop m = {g->ra, g->rb, g->BM, g->BN, g->BK, g->T, g->K, arow, bcol, g->sak, g->sbk, g->acc_fp16};
+        rc = mmh_kloop(L, &m, acc);
+        for (int64_t i = 0; i < g->BM && !rc; i++)
+            for (int64_t j = 0; j < g->BN; j++) {
+                int64_t row = pm * g->BM + i, col = pn * g->BN + j; /* offs_cm, offs_cn */
+                if (!(row < g->M && (g->mask_rows_only || col < g->N))) continue;
+                int64_t off = row * g->scm + col * g->scn;
+                if (off >= (int64_t)TL_LEN(L, g->rc)) continue; /* the bug models only: never past C */
+                float v = acc[i * g->BN + j];
+                tl_store(L, g->rc, off, g->leaky ? mmh_leaky(v) : v, g->store);
+            }
+    }
+    free(arow);
+    free(bcol);
+    free(acc);
+    return rc;
+}
+
+/* A bug model's reads must stay inside A and B: 0 (and a message) when the last row /
+ * column it loads leaves its region, as a GPU kernel would fault there. */
+static inline int mmh_reads_fit(const td_abi_launch *L, const mmh_2d *g) {
+    int64_t arows = g->rowmode == MMH_IDX_RAW ? (g->M + g->BM - 1) / g->BM * g->BM : g->M;
+    int64_t bcols = g->colmode == MMH_IDX_RAW ? (g->N + g->BN - 1) / g->BN * g->BN : g->N;
+    int64_t alast = (arows - 1) * g->sam + (g->K - 1) * g->sak, blast = (g->K - 1) * g->sbk + (bcols - 1) * g->sbn;
+    if (alast >= (int64_t)TL_LEN(L, g->ra) || blast >= (int64_t)TL_LEN(L, g->rb)) {
+        snprintf(L->err, L->errlen, "illegal memory access: %s read past its end",
+                 alast >= (int64_t)TL_LEN(L, g->ra) ? "A" : "B");
+        return 0;
+    }
+    return 1;
+}
+
 #endif
