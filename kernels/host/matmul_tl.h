@@ -103,6 +103,8 @@ typedef struct mmh_2d {
     td_profile store;     /* the store's cast (binary32: exact) */
     int acc_fp16;         /* bug model: fp16 accumulator */
     int mask_rows_only;   /* bug model: store mask without the column bound */
+    int pidn_nomod;       /* bug model: pid_n = pid // group_size_m (no % num_pid_in_group) */
+    int clamp_rows_by_n;  /* bug model: offs_am clamped against N instead of M */
 } mmh_2d;
 
 static inline int64_t mmh_index(int64_t g, int64_t bound, int mode) {
@@ -121,7 +123,12 @@ static inline int mmh_gemm_2d(const td_abi_launch *L, const mmh_2d *g) {
         int64_t pm, pn;
         if (g->swz == MMH_SWZ_ROWMAJOR) pm = pid / nn, pn = pid % nn;
         else mmh_swizzle(pid, g->M, g->N, g->BM, g->BN, g->GM, g->swz == MMH_SWZ_SIMPLE, &pm, &pn);
-        for (int64_t i = 0; i < g->BM; i++) arow[i] = mmh_index(pm * g->BM + i, g->M, g->rowmode) * g->sam;
+        if (g->pidn_nomod) {
+            int64_t nm = (g->M + g->BM - 1) / g->BM, fpm = pid / (g->GM * nn) * g->GM;
+            pn = pid / (nm - fpm < g->GM ? nm - fpm : g->GM);
+        }
+        for (int64_t i = 0; i < g->BM; i++)
+            arow[i] = mmh_index(pm * g->BM + i, g->clamp_rows_by_n ? g->N : g->M, g->rowmode) * g->sam;
         for (int64_t j = 0; j < g->BN; j++) bcol[j] = mmh_index(pn * g->BN + j, g->N, g->colmode) * g->sbn;
         memset(acc, 0, (size_t)(g->BM * g->BN) * sizeof *acc);
         mmh_loop m = {g->ra, g->rb, g->BM, g->BN, g->BK, g->T, g->K, arow, bcol, g->sak, g->sbk, g->acc_fp16};
@@ -146,6 +153,10 @@ static inline int mmh_gemm_2d(const td_abi_launch *L, const mmh_2d *g) {
  * column it loads leaves its region, as a GPU kernel would fault there. */
 static inline int mmh_reads_fit(const td_abi_launch *L, const mmh_2d *g) {
     int64_t arows = g->rowmode == MMH_IDX_RAW ? (g->M + g->BM - 1) / g->BM * g->BM : g->M;
+    if (g->clamp_rows_by_n) { /* rows g < N of the launch's tiles are read as they are */
+        int64_t tiles = (g->M + g->BM - 1) / g->BM * g->BM;
+        arows = tiles < g->N ? tiles : g->N;
+    }
     int64_t bcols = g->colmode == MMH_IDX_RAW ? (g->N + g->BN - 1) / g->BN * g->BN : g->N;
     int64_t alast = (arows - 1) * g->sam + (g->K - 1) * g->sak, blast = (g->K - 1) * g->sbk + (bcols - 1) * g->sbn;
     if (alast >= (int64_t)TL_LEN(L, g->ra) || blast >= (int64_t)TL_LEN(L, g->rb)) {
