@@ -105,6 +105,7 @@ typedef struct mmh_2d {
     int mask_rows_only;   /* bug model: store mask without the column bound */
     int pidn_nomod;       /* bug model: pid_n = pid // group_size_m (no % num_pid_in_group) */
     int clamp_rows_by_n;  /* bug model: offs_am clamped against N instead of M */
+    int rowmajor_by_m;    /* bug model: row-major order with num_pid_n = cdiv(M, BM) */
 } mmh_2d;
 
 static inline int64_t mmh_index(int64_t g, int64_t bound, int mode) {
@@ -118,7 +119,7 @@ static inline int mmh_gemm_2d(const td_abi_launch *L, const mmh_2d *g) {
     TL_ALLOC(L, bcol, g->BN);
     TL_ALLOC(L, acc, g->BM * g->BN);
     int rc = 0;
-    int64_t nn = (g->N + g->BN - 1) / g->BN;
+    int64_t nn = g->rowmajor_by_m ? (g->M + g->BM - 1) / g->BM : (g->N + g->BN - 1) / g->BN;
     for (uint32_t pid = 0; pid < L->grid[0] && !rc; pid++) {
         int64_t pm, pn;
         if (g->swz == MMH_SWZ_ROWMAJOR) pm = pid / nn, pn = pid % nn;
