@@ -204,8 +204,8 @@ static inline double mm_snap(td_fmt f, double x) {
     td_profile pr = {f, TD_RNE, TD_OVF_SAT, false};
     return td_decode(f, td_encode_f64(pr, x));
 }
-static inline void mm_absorb(td_vgen *g, td_case *c, int ra, int rb, int64_t arows, int64_t bcols, int64_t K,
-                             int64_t sam, int64_t sak, int64_t sbk, int64_t sbn) {
+static inline void mm_absorb_at(td_vgen *g, td_case *c, int ra, int rb, int64_t a0, int64_t b0, int64_t arows,
+                                int64_t bcols, int64_t K, int64_t sam, int64_t sak, int64_t sbk, int64_t sbn) {
     td_fmt fa = c->r[ra].fmt, fb = c->r[rb].fmt;
     double abig, bbig, asmall, bsmall;
     switch (fa) {
@@ -215,16 +215,20 @@ static inline void mm_absorb(td_vgen *g, td_case *c, int ra, int rb, int64_t aro
     }
     for (int64_t r = 0; r < arows; r++)
         for (int64_t k = 0; k < K; k++)
-            td_set(c, ra, (size_t)(r * sam + k * sak), k == 0 || k == 2 ? abig : k == 1 ? asmall : 0.0);
+            td_set(c, ra, (size_t)(a0 + r * sam + k * sak), k == 0 || k == 2 ? abig : k == 1 ? asmall : 0.0);
     for (int64_t j = 0; j < bcols; j++) {
         double big = mm_snap(fb, bbig * (1 + 0.75 * td_rng_unit(&g->rng)));
         double small = mm_snap(fb, bsmall * (1 + 7 * td_rng_unit(&g->rng)));
         if (td_rng_next(&g->rng) & 1) small = -small;
-        if (K > 0) td_set(c, rb, (size_t)(0 * sbk + j * sbn), big);
-        if (K > 1) td_set(c, rb, (size_t)(1 * sbk + j * sbn), small);
-        if (K > 2) td_set(c, rb, (size_t)(2 * sbk + j * sbn), -big);
+        if (K > 0) td_set(c, rb, (size_t)(b0 + 0 * sbk + j * sbn), big);
+        if (K > 1) td_set(c, rb, (size_t)(b0 + 1 * sbk + j * sbn), small);
+        if (K > 2) td_set(c, rb, (size_t)(b0 + 2 * sbk + j * sbn), -big);
     }
     c->classes |= TD_BC(TD_BC_VALUES_SPECIAL);
+}
+static inline void mm_absorb(td_vgen *g, td_case *c, int ra, int rb, int64_t arows, int64_t bcols, int64_t K,
+                             int64_t sam, int64_t sak, int64_t sbk, int64_t sbn) {
+    mm_absorb_at(g, c, ra, rb, 0, 0, arows, bcols, K, sam, sak, sbk, sbn);
 }
 
 /* ---- the 2-D grouped GEMM launch (one program per [BM, BN] output tile) ---- */
