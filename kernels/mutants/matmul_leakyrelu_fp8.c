@@ -1,0 +1,53 @@
+/* matmul_leakyrelu_fp8 mutants. */
+#include "../host/matmul_tl.h"
+
+enum { P_M, P_N, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BM, P_BN, P_BK, P_GROUP, P_NKB };
+enum { R_A, R_B, R_C };
+
+static mmh_2d program(const td_abi_launch *L) {
+    mmh_2d g = {.M = TL_I(L, P_M), .N = TL_I(L, P_N), .BM = TL_I(L, P_BM), .BN = TL_I(L, P_BN),
+                .BK = TL_I(L, P_BK), .T = TL_I(L, P_NKB), .GM = TL_I(L, P_GROUP), .sam = TL_I(L, P_SAM),
+                .sak = TL_I(L, P_SAK), .sbk = TL_I(L, P_SBK), .sbn = TL_I(L, P_SBN), .scm = TL_I(L, P_SCM),
+                .scn = TL_I(L, P_SCN), .swz = MMH_SWZ_TUTORIAL, .rowmode = MMH_IDX_WRAP, .colmode = MMH_IDX_WRAP,
+                .ra = R_A, .rb = R_B, .rc = R_C, .leaky = 1, .store = mmh_f16_store()};
+    g.K = g.BK * g.T;
+    return g;
+}
+
+/* a_ptrs += BLOCK_SIZE_K * stride_am: the K step of A along the wrong axis */
+static int k_step_am(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.sak = g.sam;
+    return mmh_reads_fit(L, &g) ? mmh_gemm_2d(L, &g) : 1;
+}
+/* offs_bn without the % N wrap and the store mask without the column bound: a partial
+ * last column tile reads past N and writes past N */
+static int no_col_bounds(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.colmode = MMH_IDX_RAW;
+    g.mask_rows_only = 1;
+    return mmh_reads_fit(L, &g) ? mmh_gemm_2d(L, &g) : 1;
+}
+
+/* accumulator = tl.zeros(..., dtype=tl.float16): every K step rounds the sum to fp16 */
+static int fp16_acc(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.acc_fp16 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+
+#define LR_CF "matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_closed_form_correct"
+#define LR_IO "matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_io_correctness"
+#define KSTEP "a_ptrs advance by BLOCK_SIZE_K * stride_am: A walked along M instead of K"
+#define ACC16 "fp16 accumulator: every K step rounds the running sum to fp16"
+#define COLB "no % N on offs_bn and no offs_cn < N in the store mask: the last column tile spills past N"
+TD_KERNEL(td_m_matmul_leakyrelu_fp8_cf_kstep) = {LR_CF, "mut_a_k_step_am", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                                 KSTEP, 13, 3, k_step_am};
+TD_KERNEL(td_m_matmul_leakyrelu_fp8_io_kstep) = {LR_IO, "mut_a_k_step_am", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                                 KSTEP, 13, 3, k_step_am};
+/* the closed form's launches tile the matrix exactly (hmlt/hnlt), so the column-bound
+ * bug cannot show there: its second mutant is the fp16 accumulator */
+TD_KERNEL(td_m_matmul_leakyrelu_fp8_cf_acc16) = {LR_CF, "mut_fp16_accumulator", TD_ABI_HOST, "store=fp16:rne:inf",
+                                                 NULL, ACC16, 13, 3, fp16_acc};
+TD_KERNEL(td_m_matmul_leakyrelu_fp8_io_colb) = {LR_IO, "mut_no_column_bounds", TD_ABI_HOST, "store=fp16:rne:inf",
+                                                NULL, COLB, 13, 3, no_col_bounds};

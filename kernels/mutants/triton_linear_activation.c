@@ -1,0 +1,19 @@
+/* triton_linear_activation mutants (the program itself is in ../host/triton_linear_activation.c). */
+#include "../host/matmul_tl.h"
+
+enum { TLA_OK = 0, TLA_SAVE_AFTER_ACT, TLA_BIAS_BY_ROW };
+int td_tla_program(const td_abi_launch *L, int bug);
+
+/* the ACT_INPUTS store placed after the activation: the saved value is activated */
+static int save_after_act(const td_abi_launch *L) { return td_tla_program(L, TLA_SAVE_AFTER_ACT); }
+/* bias = tl.load(bias + m_offs, ...): the bias indexed by the row */
+static int bias_by_row(const td_abi_launch *L) { return td_tla_program(L, TLA_BIAS_BY_ROW); }
+
+#define SUM "triton_linear_activation.triton_linear_activation_output_summary_general"
+#define IO "triton_linear_activation.triton_linear_activation_io_correctness"
+#define SA "ACT_INPUTS stored after the activation instead of before"
+#define BR "bias loaded at m_offs (by row) instead of n_offs"
+TD_KERNEL(td_m_tla_sum_sa) = {SUM, "mut_save_after_activation", TD_ABI_HOST, NULL, "libm", SA, 18, 5, save_after_act};
+TD_KERNEL(td_m_tla_io_sa) = {IO, "mut_save_after_activation", TD_ABI_HOST, NULL, "libm", SA, 18, 5, save_after_act};
+TD_KERNEL(td_m_tla_sum_br) = {SUM, "mut_bias_by_row", TD_ABI_HOST, NULL, "libm", BR, 18, 5, bias_by_row};
+TD_KERNEL(td_m_tla_io_br) = {IO, "mut_bias_by_row", TD_ABI_HOST, NULL, "libm", BR, 18, 5, bias_by_row};
