@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The GPU check: build with CUDA and certify the built-in CUDA kernels on the device with
+# a small budget (needs an NVIDIA GPU; without one `tilediff` says "no CUDA device" and
+# this script exits 2).  Writes the report to ${OUT:-device-out}/certify-cuda.
+#   ci/device-check.sh [BUDGET_SECONDS]   (default 120)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+budget=${1:-120}
+out=${OUT:-device-out}
+mkdir -p "$out"
+nvidia-smi -L 2>&1 | head -2 | tee "$out/device.txt"
+ci/build.sh build-device -DCMAKE_BUILD_TYPE=Release -DTD_TESTS=OFF -DTD_BENCH=OFF >"$out/build.log" 2>&1 ||
+  { tail -30 "$out/build.log"; exit 3; }
+build-device/tilediff certify --backend cuda --budget "$budget" --out "$out/certify-cuda" 2>&1 | tee "$out/certify-cuda.txt"
+rc=${PIPESTATUS[0]}
+echo "certify --backend cuda exit $rc"
+exit "$rc"
