@@ -72,6 +72,16 @@ TD_AI uint64_t inf_result(const ffmt *T, int ovf) {
     return ovf == TD_OVF_SAT ? T->maxb : ovf == TD_OVF_NAN ? T->nanb : T->infb;
 }
 
+/* The round-to-nearest-even increment of sig >> k for 1 <= k <= 63: the guard bit (the
+ * first one shifted out), and-ed with the sticky bits below it or the result's lowest
+ * bit.  Only sig itself is shifted: GCC 12 does not vectorise a constant shifted by a
+ * per-lane amount in 64-bit lanes (1 << k), which the remainder mask needed. */
+TD_AI uint64_t rne_inc64(uint64_t sig, uint64_t q, int64_t k) {
+    uint64_t guard = (sig >> (k - 1)) & 1;
+    uint64_t sticky = ((sig << (64 - k)) << 1) != 0; /* the k-1 bits below the guard */
+    return guard & (sticky | (q & 1));
+}
+
 /* binary32 source, target narrower than binary32 (mbits < 23, so k >= 1). 32-bit
  * arithmetic throughout so that the loops vectorise in 32-bit lanes. */
 TD_AI uint32_t cvt32(uint32_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
@@ -111,7 +121,7 @@ TD_AI uint64_t cvt64(uint64_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     uint64_t base = et < 1 ? 0 : (uint64_t)(et - 1) << T->mbits;
     uint64_t q = sig >> k;
     if (rnd == TD_RNE)
-        q += ((sig & ((UINT64_C(1) << k) - 1)) + (UINT64_C(1) << (k - 1)) - 1 + (q & 1)) >> k;
+        q += rne_inc64(sig, q, k);
     uint64_t r = base + q;
     if (ftz)
         r = r < (UINT64_C(1) << T->mbits) ? 0 : r;
@@ -121,59 +131,62 @@ TD_AI uint64_t cvt64(uint64_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     return (s << (T->bits - 1)) | r;
 }
 
-/* Same-format "conversion": only NaN canonicalisation, the infinity policy and FTZ act. */
+/* Same-format "conversion": only NaN canonicalisation, the infinity policy and FTZ act.
+ * Selects only, so that the array loops vectorise. */
 TD_AI uint64_t same32(uint32_t u, int ovf, bool ftz) {
     const ffmt *T = &FF[TD_F32];
     uint32_t s = u & 0x80000000u, ef = (u >> 23) & 0xff, mant = u & 0x7fffffu;
-    if (ef == 255)
-        return s | (uint32_t)(mant ? T->nanb : inf_result(T, ovf));
-    if (ftz && ef == 0)
-        return s;
-    return u;
+    uint32_t special = s | (uint32_t)(mant ? T->nanb : inf_result(T, ovf));
+    uint32_t r = (ftz && ef == 0) ? s : u;
+    return ef == 255 ? special : r;
 }
 
 TD_AI uint64_t same64(uint64_t u, int ovf, bool ftz) {
     const ffmt *T = &FF[TD_F64];
     uint64_t s = u & (UINT64_C(1) << 63), ef = (u >> 52) & 0x7ff, mant = u & UINT64_C(0xfffffffffffff);
-    if (ef == 2047)
-        return s | (mant ? T->nanb : inf_result(T, ovf));
-    if (ftz && ef == 0)
-        return s;
-    return u;
+    uint64_t special = s | (mant ? T->nanb : inf_result(T, ovf));
+    uint64_t r = (ftz && ef == 0) ? s : u;
+    return ef == 2047 ? special : r;
 }
 
 /* Integer targets from binary64 bits (a binary32 source is widened first: exact, and
- * FTZ does not apply to integer targets).  value = sig * 2^sh. */
+ * FTZ does not apply to integer targets).  value = sig * 2^sh.  Written with selects
+ * only: magnitudes and signs vary from value to value, and branches on them were
+ * mispredicted about every other value. */
 TD_AI uint64_t cvti(uint64_t u, int bits, int64_t imin, int64_t imax, int rnd, int ovf) {
     uint64_t s = u >> 63;
     uint64_t a = u & UINT64_C(0x7fffffffffffffff);
     uint64_t ef = a >> 52;
     uint64_t mant = a & UINT64_C(0xfffffffffffff);
     uint64_t mask = (UINT64_C(1) << bits) - 1; /* bits <= 32 */
-    if (ef == 2047) /* NaN -> 0; inf -> the bound under SAT, 0 under WRAP */
-        return mant || ovf == TD_OVF_WRAP ? 0 : (uint64_t)(s ? imin : imax) & mask;
-    uint64_t sig = mant | (ef ? UINT64_C(1) << 52 : 0);
-    int64_t sh = (int64_t)(ef ? ef : 1) - 1075;
-    uint64_t q;
-    bool big; /* |value| >= 2^63: beyond every target, q holds it only modulo 2^64 */
-    if (sh >= 0) {
-        big = sh >= 11;
-        q = sh >= 64 ? 0 : sig << sh;
-    } else {
-        int64_t k = -sh > 63 ? 63 : -sh;
-        q = sig >> k;
-        if (rnd == TD_RNE)
-            q += ((sig & ((UINT64_C(1) << k) - 1)) + (UINT64_C(1) << (k - 1)) - 1 + (q & 1)) >> k;
-        big = false;
-    }
-    if (ovf == TD_OVF_WRAP)
-        return (s ? (uint64_t)0 - q : q) & mask;
+    uint64_t sig = mant | ((uint64_t)(ef != 0) << 52);
+    int64_t sh = (int64_t)(ef | (ef == 0)) - 1075;
+    /* sh < 0: shift right by k (at most 63: beyond 54 the value is below 1/2 anyway) */
+    int64_t k = sh < 0 ? -sh : 0;
+    k = k > 63 ? 63 : k;
+    uint64_t qr = sig >> k;
+    if (rnd == TD_RNE) /* k == 0 only where qr is not used (sh >= 0) */
+        qr += rne_inc64(sig, qr, k > 0 ? k : 1) & (uint64_t)(k > 0);
+    /* sh >= 0: an integer already, kept modulo 2^64 (enough for WRAP at <= 32 bits) */
+    int64_t l = sh < 0 ? 0 : sh;
+    uint64_t ql = (sig << (l & 63)) & (0 - (uint64_t)(l < 64));
+    uint64_t q = sh < 0 ? qr : ql;
     uint64_t r;
-    if (s)
-        r = (big || q > (uint64_t)0 - (uint64_t)imin) ? (uint64_t)imin : (uint64_t)0 - q;
-    else
-        r = (big || q > (uint64_t)imax) ? (uint64_t)imax : q;
-    return r & mask;
+    if (ovf == TD_OVF_WRAP) {
+        r = (s ? (uint64_t)0 - q : q) & mask;
+        r = ef == 2047 ? 0 : r; /* NaN and inf: 0 */
+    } else {
+        /* |value| >= 2^63 (sh >= 11) is beyond every target: q only holds it modulo
+         * 2^64, so it compares as the largest magnitude instead */
+        uint64_t qs = sh >= 11 ? UINT64_MAX : q;
+        uint64_t lo = (uint64_t)imin & mask, hi = (uint64_t)imax & mask;
+        uint64_t neg = qs > (uint64_t)0 - (uint64_t)imin ? lo : ((uint64_t)0 - q) & mask;
+        uint64_t pos = qs > (uint64_t)imax ? hi : q & mask;
+        r = s ? neg : pos;
+        uint64_t special = mant ? 0 : (s ? lo : hi); /* NaN: 0; inf: the bound */
+        r = ef == 2047 ? special : r;
+    }
+    return r;
 }
 
 TD_AI uint32_t f32_bits(float x) {
@@ -250,14 +263,6 @@ TD_AI uint64_t enc_f64(td_fmt f, int rnd, int ovf, bool ftz, uint64_t u) {
     }
 }
 
-uint64_t td_encode_f32(td_profile p, float x) {
-    return enc_f32(p.fmt, p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, eff_ovf(p.fmt, p.ovf), p.ftz, f32_bits(x));
-}
-
-uint64_t td_encode_f64(td_profile p, double x) {
-    return enc_f64(p.fmt, p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, eff_ovf(p.fmt, p.ovf), p.ftz, f64_bits(x));
-}
-
 /* ---- arrays: one instantiation per profile ----
  * The LOOPS macro expands a chain of always-inline helpers that turn each run-time
  * profile field into a literal, so every innermost loop is compiled with constants. */
@@ -299,7 +304,7 @@ uint64_t td_encode_f64(td_profile p, double x) {
         }                                                                                         \
     } while (0)
 
-#define BY_FORMAT(LEAF)                                                                           \
+#define BY_FORMAT(LEAF, OTHER)                                                                    \
     do {                                                                                          \
         switch (f) {                                                                              \
         case TD_F64: BY_PROFILE(LEAF, TD_F64); break;                                             \
@@ -311,21 +316,46 @@ uint64_t td_encode_f64(td_profile p, double x) {
         case TD_I8: BY_PROFILE(LEAF, TD_I8); break;                                               \
         case TD_U8: BY_PROFILE(LEAF, TD_U8); break;                                               \
         case TD_I32: BY_PROFILE(LEAF, TD_I32); break;                                             \
-        default: memset(out, 0, n * sizeof *out); break;                                          \
+        default: OTHER; break;                                                                    \
         }                                                                                         \
     } while (0)
 
 #define LOOP_BODIES(SUFFIX, ATTR)                                                                \
     ATTR static void f32_loop_##SUFFIX(const float *x, uint64_t *out, size_t n, td_fmt f, int rnd, \
                                        int ovf, bool ftz) {                                      \
-        BY_FORMAT(LEAF32);                                                                       \
+        BY_FORMAT(LEAF32, memset(out, 0, n * sizeof *out));                                      \
     }                                                                                            \
     ATTR static void f64_loop_##SUFFIX(const double *x, uint64_t *out, size_t n, td_fmt f, int rnd, \
                                        int ovf, bool ftz) {                                      \
-        BY_FORMAT(LEAF64);                                                                       \
+        BY_FORMAT(LEAF64, memset(out, 0, n * sizeof *out));                                      \
     }
 
 LOOP_BODIES(base, )
+
+/* The scalar entry points go through the same instantiations, one value each: the
+ * dispatch branches are the same from call to call (well predicted), and the core then
+ * runs with constants instead of a generic version whose data-dependent selects the
+ * compiler turned into mispredicted branches. */
+#define ONE32(F, R, O, Z) return enc_f32(F, R, O, Z, u)
+#define ONE64(F, R, O, Z) return enc_f64(F, R, O, Z, u)
+
+uint64_t td_encode_f32(td_profile p, float x) {
+    td_fmt f = p.fmt;
+    int rnd = p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, ovf = eff_ovf(p.fmt, p.ovf);
+    bool ftz = p.ftz;
+    uint32_t u = f32_bits(x);
+    BY_FORMAT(ONE32, return 0); /* int64 and bool are storage formats, not cast targets */
+    return 0;
+}
+
+uint64_t td_encode_f64(td_profile p, double x) {
+    td_fmt f = p.fmt;
+    int rnd = p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, ovf = eff_ovf(p.fmt, p.ovf);
+    bool ftz = p.ftz;
+    uint64_t u = f64_bits(x);
+    BY_FORMAT(ONE64, return 0);
+    return 0;
+}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TD_HAVE_AVX2_LOOPS 1
 LOOP_BODIES(avx2, __attribute__((target("avx2"))))
