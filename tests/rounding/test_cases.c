@@ -726,6 +726,7 @@ static void *thr_main(void *p) {
             a->bad++;
     }
     a->emin_after = mpfr_get_emin();
+    mpfr_free_cache(); /* MPFR's per-thread caches and mpz pool */
     return NULL;
 }
 
