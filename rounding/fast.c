@@ -15,10 +15,11 @@
  * td_fmt_info table the MPFR path uses, so that one wrong table entry cannot make
  * both paths agree on a wrong answer.
  *
- * The scalar entry points take the profile at run time; the array entry points
- * instantiate the same core once per (target, rounding, overflow, FTZ) so the
- * compiler sees constants, and are built twice (baseline and AVX2, chosen at run
- * time) so the loops vectorise on machines that have the wider shifts. */
+ * The core is instantiated once per (target, rounding, overflow, FTZ), so that the
+ * compiler sees constants and the core is straight-line code with selects; both the
+ * scalar and the array entry points dispatch to those instantiations.  The array loops
+ * are built three times (baseline, AVX2, AVX-512; chosen at run time, no -march) and
+ * vectorise where the CPU has per-lane shifts. */
 #include <string.h>
 
 #include "rounding.h"
@@ -263,9 +264,10 @@ TD_AI uint64_t enc_f64(td_fmt f, int rnd, int ovf, bool ftz, uint64_t u) {
     }
 }
 
-/* ---- arrays: one instantiation per profile ----
- * The LOOPS macro expands a chain of always-inline helpers that turn each run-time
- * profile field into a literal, so every innermost loop is compiled with constants. */
+/* ---- one instantiation per profile ----
+ * BY_FORMAT and BY_PROFILE branch on each run-time profile field and expand LEAF with
+ * the literal values, so every innermost loop (or single conversion) is compiled with
+ * constants. */
 
 #define LEAF32(F, R, O, Z)                                                                        \
     do {                                                                                          \

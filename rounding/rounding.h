@@ -15,6 +15,9 @@
  *    source NaN (or of the overflowing value under TD_OVF_NAN): fp32 0x7fc00000,
  *    fp16 0x7e00, bf16 0x7fc0, e5m2 0x7e, e4m3fn 0x7f (the only NaN), sign in
  *    the top bit.  MPFR sources give a positive NaN.
+ *  - The module expects the default floating-point environment of the host (round to
+ *    nearest, no flush-to-zero / denormals-are-zero in MXCSR): a few steps (binary32
+ *    widened to binary64, libm's frexp/ldexp/floor) use the host's arithmetic.
  */
 #ifndef TD_ROUNDING_H
 #define TD_ROUNDING_H
