@@ -18,7 +18,7 @@
  * canonical NaN and with each other on encodings), everything else bit for bit.
  * A reference that is missing (headers not found, CPU without the instruction) is
  * reported as skipped; a profile no reference could check fails the test.
- * Two threads (TD_SWEEP_THREADS), chunks of 2^16 inputs. */
+ * Two threads (TD_SWEEP_THREADS), chunks of 2^13 inputs. */
 #include <cpuid.h>
 #include <immintrin.h>
 #include <pthread.h>
@@ -36,7 +36,7 @@
 #include "nv_ref.h"
 #endif
 
-#define CHUNK (1u << 16)
+#define CHUNK (1u << 13) /* inputs, 64-bit outputs and the references of a chunk stay in L2 */
 #define NCHUNK ((uint32_t)((UINT64_C(1) << 32) / CHUNK))
 
 enum { REF_NV, REF_F16C, REF_BF16I, NREF };
