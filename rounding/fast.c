@@ -73,6 +73,14 @@ TD_AI uint64_t inf_result(const ffmt *T, int ovf) {
     return ovf == TD_OVF_SAT ? T->maxb : ovf == TD_OVF_NAN ? T->nanb : T->infb;
 }
 
+/* max(v, 0) and min(v, hi) with a mask instead of a select: for two results that
+ * depend on the same comparison (the shift and the exponent base of a subnormal result)
+ * GCC emitted a branch in the scalar code, mispredicted on mixed magnitudes. */
+TD_AI int32_t max0_32(int32_t v) { return v & -(int32_t)(v > 0); }
+TD_AI int32_t min_32(int32_t v, int32_t hi) { return hi + ((v - hi) & -(int32_t)(v < hi)); }
+TD_AI int64_t max0_64(int64_t v) { return v & -(int64_t)(v > 0); }
+TD_AI int64_t min_64(int64_t v, int64_t hi) { return hi + ((v - hi) & -(int64_t)(v < hi)); }
+
 /* The round-to-nearest-even increment of sig >> k for 1 <= k <= 63: the guard bit (the
  * first one shifted out), and-ed with the sticky bits below it or the result's lowest
  * bit.  Only sig itself is shifted: GCC 12 does not vectorise a constant shifted by a
@@ -90,12 +98,13 @@ TD_AI uint32_t cvt32(uint32_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     uint32_t a = u & 0x7fffffffu;
     uint32_t ef = a >> 23;
     uint32_t mant = a & 0x7fffffu;
-    uint32_t m2 = ftz ? (ef ? mant : 0) : mant; /* FTZ: a subnormal source is a zero */
-    uint32_t sig = m2 | (ef ? 0x800000u : 0);
-    int32_t et = (int32_t)(ef ? ef : 1) - 127 - T->emin + 1;
-    int32_t k = (23 - T->mbits) + (et < 1 ? 1 - et : 0);
-    k = k > 31 ? 31 : k; /* sig < 2^24: beyond 25 the value is below half the smallest step */
-    uint32_t base = et < 1 ? 0 : (uint32_t)(et - 1) << T->mbits;
+    uint32_t normal = 0u - (uint32_t)(ef != 0);
+    uint32_t m2 = ftz ? mant & normal : mant; /* FTZ: a subnormal source is a zero */
+    uint32_t sig = m2 | (0x800000u & normal);
+    int32_t et = (int32_t)(ef | (ef == 0)) - 127 - T->emin + 1;
+    /* sig < 2^24: beyond 25 the value is below half the smallest step, so k stops at 31 */
+    int32_t k = min_32((23 - T->mbits) + max0_32(1 - et), 31);
+    uint32_t base = (uint32_t)max0_32(et - 1) << T->mbits;
     uint32_t q = sig >> k;
     if (rnd == TD_RNE) /* +1 iff the remainder is above half, or exactly half and q odd */
         q += ((sig & ((1u << k) - 1)) + (1u << (k - 1)) - 1 + (q & 1)) >> k;
@@ -114,12 +123,12 @@ TD_AI uint64_t cvt64(uint64_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     uint64_t a = u & UINT64_C(0x7fffffffffffffff);
     uint64_t ef = a >> 52;
     uint64_t mant = a & UINT64_C(0xfffffffffffff);
-    uint64_t m2 = ftz ? (ef ? mant : 0) : mant;
-    uint64_t sig = m2 | (ef ? UINT64_C(1) << 52 : 0);
-    int64_t et = (int64_t)(ef ? ef : 1) - 1023 - T->emin + 1;
-    int64_t k = (52 - T->mbits) + (et < 1 ? 1 - et : 0);
-    k = k > 63 ? 63 : k;
-    uint64_t base = et < 1 ? 0 : (uint64_t)(et - 1) << T->mbits;
+    uint64_t normal = 0 - (uint64_t)(ef != 0);
+    uint64_t m2 = ftz ? mant & normal : mant;
+    uint64_t sig = m2 | ((UINT64_C(1) << 52) & normal);
+    int64_t et = (int64_t)(ef | (ef == 0)) - 1023 - T->emin + 1;
+    int64_t k = min_64((52 - T->mbits) + max0_64(1 - et), 63);
+    uint64_t base = (uint64_t)max0_64(et - 1) << T->mbits;
     uint64_t q = sig >> k;
     if (rnd == TD_RNE)
         q += rne_inc64(sig, q, k);
@@ -163,13 +172,12 @@ TD_AI uint64_t cvti(uint64_t u, int bits, int64_t imin, int64_t imax, int rnd, i
     uint64_t sig = mant | ((uint64_t)(ef != 0) << 52);
     int64_t sh = (int64_t)(ef | (ef == 0)) - 1075;
     /* sh < 0: shift right by k (at most 63: beyond 54 the value is below 1/2 anyway) */
-    int64_t k = sh < 0 ? -sh : 0;
-    k = k > 63 ? 63 : k;
+    int64_t k = min_64(max0_64(-sh), 63);
     uint64_t qr = sig >> k;
     if (rnd == TD_RNE) /* k == 0 only where qr is not used (sh >= 0) */
         qr += rne_inc64(sig, qr, k > 0 ? k : 1) & (uint64_t)(k > 0);
     /* sh >= 0: an integer already, kept modulo 2^64 (enough for WRAP at <= 32 bits) */
-    int64_t l = sh < 0 ? 0 : sh;
+    int64_t l = max0_64(sh);
     uint64_t ql = (sig << (l & 63)) & (0 - (uint64_t)(l < 64));
     uint64_t q = sh < 0 ? qr : ql;
     uint64_t r;
