@@ -14,8 +14,11 @@
  * array entry point, which writes 64-bit results); "scalar" is td_encode_f32 called per
  * value.  Ratios are ours(array) / reference: above 1 means faster than the reference.
  * The instruction references write 16-bit results, so they move a quarter of the bytes. */
+#if defined(__x86_64__) || defined(__i386__)
+#define TD_X86 1
 #include <cpuid.h>
 #include <immintrin.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,7 @@ static uint64_t rng(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
+#ifdef TD_X86
 static uint64_t xgetbv0(void) {
     uint32_t lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
@@ -78,6 +82,13 @@ __attribute__((target("avx512bf16,avx512f,avx512vl"))) static void bf16i_cvt(con
         memcpy(o + i, &r, sizeof r);
     }
 }
+
+#else
+static int has_f16c(void) { return 0; }
+static int has_avx512bf16(void) { return 0; }
+static void f16c_cvt(const float *x, uint16_t *o, size_t n) { (void)x, (void)o, (void)n; }
+static void bf16i_cvt(const float *x, uint16_t *o, size_t n) { (void)x, (void)o, (void)n; }
+#endif
 
 static float *xs;
 static uint64_t *out64;
