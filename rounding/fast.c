@@ -15,10 +15,11 @@
  * td_fmt_info table the MPFR path uses, so that one wrong table entry cannot make
  * both paths agree on a wrong answer.
  *
- * The scalar entry points take the profile at run time; the array entry points
- * instantiate the same core once per (target, rounding, overflow, FTZ) so the
- * compiler sees constants, and are built twice (baseline and AVX2, chosen at run
- * time) so the loops vectorise on machines that have the wider shifts. */
+ * The core is instantiated once per (target, rounding, overflow, FTZ), so that the
+ * compiler sees constants and the core is straight-line code with selects; both the
+ * scalar and the array entry points dispatch to those instantiations.  The array loops
+ * are built three times (baseline, AVX2, AVX-512; chosen at run time, no -march) and
+ * vectorise where the CPU has per-lane shifts. */
 #include <string.h>
 
 #include "rounding.h"
@@ -72,6 +73,24 @@ TD_AI uint64_t inf_result(const ffmt *T, int ovf) {
     return ovf == TD_OVF_SAT ? T->maxb : ovf == TD_OVF_NAN ? T->nanb : T->infb;
 }
 
+/* max(v, 0) and min(v, hi) with a mask instead of a select: for two results that
+ * depend on the same comparison (the shift and the exponent base of a subnormal result)
+ * GCC emitted a branch in the scalar code, mispredicted on mixed magnitudes. */
+TD_AI int32_t max0_32(int32_t v) { return v & -(int32_t)(v > 0); }
+TD_AI int32_t min_32(int32_t v, int32_t hi) { return hi + ((v - hi) & -(int32_t)(v < hi)); }
+TD_AI int64_t max0_64(int64_t v) { return v & -(int64_t)(v > 0); }
+TD_AI int64_t min_64(int64_t v, int64_t hi) { return hi + ((v - hi) & -(int64_t)(v < hi)); }
+
+/* The round-to-nearest-even increment of sig >> k for 1 <= k <= 63: the guard bit (the
+ * first one shifted out), and-ed with the sticky bits below it or the result's lowest
+ * bit.  Only sig itself is shifted: GCC 12 does not vectorise a constant shifted by a
+ * per-lane amount in 64-bit lanes (1 << k), which the remainder mask needed. */
+TD_AI uint64_t rne_inc64(uint64_t sig, uint64_t q, int64_t k) {
+    uint64_t guard = (sig >> (k - 1)) & 1;
+    uint64_t sticky = ((sig << (64 - k)) << 1) != 0; /* the k-1 bits below the guard */
+    return guard & (sticky | (q & 1));
+}
+
 /* binary32 source, target narrower than binary32 (mbits < 23, so k >= 1). 32-bit
  * arithmetic throughout so that the loops vectorise in 32-bit lanes. */
 TD_AI uint32_t cvt32(uint32_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
@@ -79,12 +98,13 @@ TD_AI uint32_t cvt32(uint32_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     uint32_t a = u & 0x7fffffffu;
     uint32_t ef = a >> 23;
     uint32_t mant = a & 0x7fffffu;
-    uint32_t m2 = ftz ? (ef ? mant : 0) : mant; /* FTZ: a subnormal source is a zero */
-    uint32_t sig = m2 | (ef ? 0x800000u : 0);
-    int32_t et = (int32_t)(ef ? ef : 1) - 127 - T->emin + 1;
-    int32_t k = (23 - T->mbits) + (et < 1 ? 1 - et : 0);
-    k = k > 31 ? 31 : k; /* sig < 2^24: beyond 25 the value is below half the smallest step */
-    uint32_t base = et < 1 ? 0 : (uint32_t)(et - 1) << T->mbits;
+    uint32_t normal = 0u - (uint32_t)(ef != 0);
+    uint32_t m2 = ftz ? mant & normal : mant; /* FTZ: a subnormal source is a zero */
+    uint32_t sig = m2 | (0x800000u & normal);
+    int32_t et = (int32_t)(ef | (ef == 0)) - 127 - T->emin + 1;
+    /* sig < 2^24: beyond 25 the value is below half the smallest step, so k stops at 31 */
+    int32_t k = min_32((23 - T->mbits) + max0_32(1 - et), 31);
+    uint32_t base = (uint32_t)max0_32(et - 1) << T->mbits;
     uint32_t q = sig >> k;
     if (rnd == TD_RNE) /* +1 iff the remainder is above half, or exactly half and q odd */
         q += ((sig & ((1u << k) - 1)) + (1u << (k - 1)) - 1 + (q & 1)) >> k;
@@ -103,15 +123,15 @@ TD_AI uint64_t cvt64(uint64_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     uint64_t a = u & UINT64_C(0x7fffffffffffffff);
     uint64_t ef = a >> 52;
     uint64_t mant = a & UINT64_C(0xfffffffffffff);
-    uint64_t m2 = ftz ? (ef ? mant : 0) : mant;
-    uint64_t sig = m2 | (ef ? UINT64_C(1) << 52 : 0);
-    int64_t et = (int64_t)(ef ? ef : 1) - 1023 - T->emin + 1;
-    int64_t k = (52 - T->mbits) + (et < 1 ? 1 - et : 0);
-    k = k > 63 ? 63 : k;
-    uint64_t base = et < 1 ? 0 : (uint64_t)(et - 1) << T->mbits;
+    uint64_t normal = 0 - (uint64_t)(ef != 0);
+    uint64_t m2 = ftz ? mant & normal : mant;
+    uint64_t sig = m2 | ((UINT64_C(1) << 52) & normal);
+    int64_t et = (int64_t)(ef | (ef == 0)) - 1023 - T->emin + 1;
+    int64_t k = min_64((52 - T->mbits) + max0_64(1 - et), 63);
+    uint64_t base = (uint64_t)max0_64(et - 1) << T->mbits;
     uint64_t q = sig >> k;
     if (rnd == TD_RNE)
-        q += ((sig & ((UINT64_C(1) << k) - 1)) + (UINT64_C(1) << (k - 1)) - 1 + (q & 1)) >> k;
+        q += rne_inc64(sig, q, k);
     uint64_t r = base + q;
     if (ftz)
         r = r < (UINT64_C(1) << T->mbits) ? 0 : r;
@@ -121,59 +141,61 @@ TD_AI uint64_t cvt64(uint64_t u, const ffmt *T, int rnd, int ovf, bool ftz) {
     return (s << (T->bits - 1)) | r;
 }
 
-/* Same-format "conversion": only NaN canonicalisation, the infinity policy and FTZ act. */
+/* Same-format "conversion": only NaN canonicalisation, the infinity policy and FTZ act.
+ * Selects only, so that the array loops vectorise. */
 TD_AI uint64_t same32(uint32_t u, int ovf, bool ftz) {
     const ffmt *T = &FF[TD_F32];
     uint32_t s = u & 0x80000000u, ef = (u >> 23) & 0xff, mant = u & 0x7fffffu;
-    if (ef == 255)
-        return s | (uint32_t)(mant ? T->nanb : inf_result(T, ovf));
-    if (ftz && ef == 0)
-        return s;
-    return u;
+    uint32_t special = s | (uint32_t)(mant ? T->nanb : inf_result(T, ovf));
+    uint32_t r = (ftz && ef == 0) ? s : u;
+    return ef == 255 ? special : r;
 }
 
 TD_AI uint64_t same64(uint64_t u, int ovf, bool ftz) {
     const ffmt *T = &FF[TD_F64];
     uint64_t s = u & (UINT64_C(1) << 63), ef = (u >> 52) & 0x7ff, mant = u & UINT64_C(0xfffffffffffff);
-    if (ef == 2047)
-        return s | (mant ? T->nanb : inf_result(T, ovf));
-    if (ftz && ef == 0)
-        return s;
-    return u;
+    uint64_t special = s | (mant ? T->nanb : inf_result(T, ovf));
+    uint64_t r = (ftz && ef == 0) ? s : u;
+    return ef == 2047 ? special : r;
 }
 
 /* Integer targets from binary64 bits (a binary32 source is widened first: exact, and
- * FTZ does not apply to integer targets).  value = sig * 2^sh. */
+ * FTZ does not apply to integer targets).  value = sig * 2^sh.  Written with selects
+ * only: magnitudes and signs vary from value to value, and branches on them were
+ * mispredicted about every other value. */
 TD_AI uint64_t cvti(uint64_t u, int bits, int64_t imin, int64_t imax, int rnd, int ovf) {
     uint64_t s = u >> 63;
     uint64_t a = u & UINT64_C(0x7fffffffffffffff);
     uint64_t ef = a >> 52;
     uint64_t mant = a & UINT64_C(0xfffffffffffff);
     uint64_t mask = (UINT64_C(1) << bits) - 1; /* bits <= 32 */
-    if (ef == 2047) /* NaN -> 0; inf -> the bound under SAT, 0 under WRAP */
-        return mant || ovf == TD_OVF_WRAP ? 0 : (uint64_t)(s ? imin : imax) & mask;
-    uint64_t sig = mant | (ef ? UINT64_C(1) << 52 : 0);
-    int64_t sh = (int64_t)(ef ? ef : 1) - 1075;
-    uint64_t q;
-    bool big; /* |value| >= 2^63: beyond every target, q holds it only modulo 2^64 */
-    if (sh >= 0) {
-        big = sh >= 11;
-        q = sh >= 64 ? 0 : sig << sh;
-    } else {
-        int64_t k = -sh > 63 ? 63 : -sh;
-        q = sig >> k;
-        if (rnd == TD_RNE)
-            q += ((sig & ((UINT64_C(1) << k) - 1)) + (UINT64_C(1) << (k - 1)) - 1 + (q & 1)) >> k;
-        big = false;
-    }
-    if (ovf == TD_OVF_WRAP)
-        return (s ? (uint64_t)0 - q : q) & mask;
+    uint64_t sig = mant | ((uint64_t)(ef != 0) << 52);
+    int64_t sh = (int64_t)(ef | (ef == 0)) - 1075;
+    /* sh < 0: shift right by k (at most 63: beyond 54 the value is below 1/2 anyway) */
+    int64_t k = min_64(max0_64(-sh), 63);
+    uint64_t qr = sig >> k;
+    if (rnd == TD_RNE) /* k == 0 only where qr is not used (sh >= 0) */
+        qr += rne_inc64(sig, qr, k > 0 ? k : 1) & (uint64_t)(k > 0);
+    /* sh >= 0: an integer already, kept modulo 2^64 (enough for WRAP at <= 32 bits) */
+    int64_t l = max0_64(sh);
+    uint64_t ql = (sig << (l & 63)) & (0 - (uint64_t)(l < 64));
+    uint64_t q = sh < 0 ? qr : ql;
     uint64_t r;
-    if (s)
-        r = (big || q > (uint64_t)0 - (uint64_t)imin) ? (uint64_t)imin : (uint64_t)0 - q;
-    else
-        r = (big || q > (uint64_t)imax) ? (uint64_t)imax : q;
-    return r & mask;
+    if (ovf == TD_OVF_WRAP) {
+        r = (s ? (uint64_t)0 - q : q) & mask;
+        r = ef == 2047 ? 0 : r; /* NaN and inf: 0 */
+    } else {
+        /* |value| >= 2^63 (sh >= 11) is beyond every target: q only holds it modulo
+         * 2^64, so it compares as the largest magnitude instead */
+        uint64_t qs = sh >= 11 ? UINT64_MAX : q;
+        uint64_t lo = (uint64_t)imin & mask, hi = (uint64_t)imax & mask;
+        uint64_t neg = qs > (uint64_t)0 - (uint64_t)imin ? lo : ((uint64_t)0 - q) & mask;
+        uint64_t pos = qs > (uint64_t)imax ? hi : q & mask;
+        r = s ? neg : pos;
+        uint64_t special = mant ? 0 : (s ? lo : hi); /* NaN: 0; inf: the bound */
+        r = ef == 2047 ? special : r;
+    }
+    return r;
 }
 
 TD_AI uint32_t f32_bits(float x) {
@@ -250,17 +272,10 @@ TD_AI uint64_t enc_f64(td_fmt f, int rnd, int ovf, bool ftz, uint64_t u) {
     }
 }
 
-uint64_t td_encode_f32(td_profile p, float x) {
-    return enc_f32(p.fmt, p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, eff_ovf(p.fmt, p.ovf), p.ftz, f32_bits(x));
-}
-
-uint64_t td_encode_f64(td_profile p, double x) {
-    return enc_f64(p.fmt, p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, eff_ovf(p.fmt, p.ovf), p.ftz, f64_bits(x));
-}
-
-/* ---- arrays: one instantiation per profile ----
- * The LOOPS macro expands a chain of always-inline helpers that turn each run-time
- * profile field into a literal, so every innermost loop is compiled with constants. */
+/* ---- one instantiation per profile ----
+ * BY_FORMAT and BY_PROFILE branch on each run-time profile field and expand LEAF with
+ * the literal values, so every innermost loop (or single conversion) is compiled with
+ * constants. */
 
 #define LEAF32(F, R, O, Z)                                                                        \
     do {                                                                                          \
@@ -299,7 +314,7 @@ uint64_t td_encode_f64(td_profile p, double x) {
         }                                                                                         \
     } while (0)
 
-#define BY_FORMAT(LEAF)                                                                           \
+#define BY_FORMAT(LEAF, OTHER)                                                                    \
     do {                                                                                          \
         switch (f) {                                                                              \
         case TD_F64: BY_PROFILE(LEAF, TD_F64); break;                                             \
@@ -311,21 +326,46 @@ uint64_t td_encode_f64(td_profile p, double x) {
         case TD_I8: BY_PROFILE(LEAF, TD_I8); break;                                               \
         case TD_U8: BY_PROFILE(LEAF, TD_U8); break;                                               \
         case TD_I32: BY_PROFILE(LEAF, TD_I32); break;                                             \
-        default: memset(out, 0, n * sizeof *out); break;                                          \
+        default: OTHER; break;                                                                    \
         }                                                                                         \
     } while (0)
 
 #define LOOP_BODIES(SUFFIX, ATTR)                                                                \
     ATTR static void f32_loop_##SUFFIX(const float *x, uint64_t *out, size_t n, td_fmt f, int rnd, \
                                        int ovf, bool ftz) {                                      \
-        BY_FORMAT(LEAF32);                                                                       \
+        BY_FORMAT(LEAF32, memset(out, 0, n * sizeof *out));                                      \
     }                                                                                            \
     ATTR static void f64_loop_##SUFFIX(const double *x, uint64_t *out, size_t n, td_fmt f, int rnd, \
                                        int ovf, bool ftz) {                                      \
-        BY_FORMAT(LEAF64);                                                                       \
+        BY_FORMAT(LEAF64, memset(out, 0, n * sizeof *out));                                      \
     }
 
 LOOP_BODIES(base, )
+
+/* The scalar entry points go through the same instantiations, one value each: the
+ * dispatch branches are the same from call to call (well predicted), and the core then
+ * runs with constants instead of a generic version whose data-dependent selects the
+ * compiler turned into mispredicted branches. */
+#define ONE32(F, R, O, Z) return enc_f32(F, R, O, Z, u)
+#define ONE64(F, R, O, Z) return enc_f64(F, R, O, Z, u)
+
+uint64_t td_encode_f32(td_profile p, float x) {
+    td_fmt f = p.fmt;
+    int rnd = p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, ovf = eff_ovf(p.fmt, p.ovf);
+    bool ftz = p.ftz;
+    uint32_t u = f32_bits(x);
+    BY_FORMAT(ONE32, return 0); /* int64 and bool are storage formats, not cast targets */
+    return 0;
+}
+
+uint64_t td_encode_f64(td_profile p, double x) {
+    td_fmt f = p.fmt;
+    int rnd = p.rnd == TD_RTZ ? TD_RTZ : TD_RNE, ovf = eff_ovf(p.fmt, p.ovf);
+    bool ftz = p.ftz;
+    uint64_t u = f64_bits(x);
+    BY_FORMAT(ONE64, return 0);
+    return 0;
+}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TD_HAVE_AVX2_LOOPS 1
 LOOP_BODIES(avx2, __attribute__((target("avx2"))))

@@ -1,15 +1,17 @@
 /* rounding/ref.c: the MPFR reference rounding into every format.
  *
  * Floating targets, for a finite nonzero value:
- *  1. round to the target's precision with an unbounded exponent (the widest range
- *     MPFR has), which also decides overflow: the value overflows when that rounded
- *     magnitude exceeds max finite.  This is where e4m3fn gets its rule: its binade
- *     [256, 512) would hold 480 = 1.111b * 2^8 in an IEEE-like format, but 480 is not
- *     a value (S.1111.111 is the NaN), so a value rounded to 480 overflows while 464,
- *     the tie between 448 and 480, rounds to even 448;
- *  2. mpfr_set_emin/emax to the format's range and mpfr_check_range, then
- *     mpfr_subnormalize with the ternary of step 1, so that a subnormal result is
- *     rounded once from the true value and not from the step-1 result;
+ *  1. round to the target's precision with an unbounded exponent (in an exponent range
+ *     wide enough that no bound acts), which also decides overflow: the value
+ *     overflows when that rounded magnitude exceeds max finite.  This is where
+ *     e4m3fn gets its rule: its binade [256, 512) would hold 480 = 1.111b * 2^8 in an
+ *     IEEE-like format, but 480 is not a value (S.1111.111 is the NaN), so a value
+ *     rounded to 480 overflows while 464, the tie between 448 and 480, rounds to even
+ *     448;
+ *  2. below the normal range: mpfr_set_emin/emax to the format's range and
+ *     mpfr_check_range, then mpfr_subnormalize with the ternary of step 1, so that a
+ *     subnormal result is rounded once from the true value and not from the step-1
+ *     result;
  *  3. FTZ, then the encoding written from the exponent and the integral significand.
  *
  * An inexact source (ternary != 0) is first replaced by a value strictly between it and

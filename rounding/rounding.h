@@ -15,6 +15,9 @@
  *    source NaN (or of the overflowing value under TD_OVF_NAN): fp32 0x7fc00000,
  *    fp16 0x7e00, bf16 0x7fc0, e5m2 0x7e, e4m3fn 0x7f (the only NaN), sign in
  *    the top bit.  MPFR sources give a positive NaN.
+ *  - The module expects the default floating-point environment of the host (round to
+ *    nearest, no flush-to-zero / denormals-are-zero in MXCSR): a few steps (binary32
+ *    widened to binary64, libm's frexp/ldexp/floor) use the host's arithmetic.
  */
 #ifndef TD_ROUNDING_H
 #define TD_ROUNDING_H
@@ -143,6 +146,9 @@ void td_encode_f64_array(td_profile p, const double *x, uint64_t *out, size_t n)
  * that rounds to 448).  `ternary` is the sign of (x - true value) when x is itself
  * an inexact approximation (0 when x is exact): a value that sits exactly on a
  * rounding tie is then rounded the way the true value would be. */
+/* Thread safety: MPFR's exponent range is per thread when MPFR is built with TLS
+ * (mpfr_buildopt_tls_p()); these functions save and restore it.  A thread that used
+ * them should call mpfr_free_cache() before it exits (MPFR's per-thread pools). */
 uint64_t td_encode_mpfr(td_profile p, mpfr_srcptr x);
 uint64_t td_encode_mpfr_t(td_profile p, mpfr_srcptr x, int ternary);
 /* Reference conversions of binary32/binary64 sources through MPFR (tests, CLI). */

@@ -451,6 +451,23 @@ static void test_ulp_next(void **state) {
     assert_true(isnan(td_next_up(TD_I8, 127)) && isnan(td_next_down(TD_I8, -128)));
     assert_true(td_next_down(TD_U8, 0.5) == 0 && td_next_up(TD_U8, -7) == 0);
     assert_true(isnan(td_next_up(TD_F16, NAN)));
+    /* binary32 against the C library's nextafterf, also from points between values */
+    assert_true(td_next_up(TD_F32, 0.1) == (double)0.1f); /* 0.1f is above 0.1 */
+    assert_true(td_next_down(TD_F32, 0.1) == (double)nextafterf(0.1f, 0));
+    assert_true(td_next_up(TD_F32, FLT_MAX) == INFINITY);
+    uint64_t seed = 5;
+    for (int i = 0; i < 200000; i++) {
+        float f = tu_f32((uint32_t)tu_rand(&seed));
+        if (!isfinite(f))
+            continue;
+        assert_true(td_next_up(TD_F32, f) == (double)nextafterf(f, INFINITY) || (f == FLT_MAX));
+        assert_true(td_next_down(TD_F32, f) == (double)nextafterf(f, -INFINITY) || (f == -FLT_MAX));
+        double mid = ((double)f + (double)nextafterf(f, INFINITY)) / 2;
+        if (isfinite(mid) && mid != f)
+            assert_true(td_next_down(TD_F32, mid) == (double)f);
+        if (f > 0 && f < FLT_MAX)
+            assert_true(td_ulp(TD_F32, f) == (double)nextafterf(f, INFINITY) - (double)f);
+    }
 }
 
 /* For every small format: sorting all finite values, consecutive ones have consecutive
@@ -726,6 +743,7 @@ static void *thr_main(void *p) {
             a->bad++;
     }
     a->emin_after = mpfr_get_emin();
+    mpfr_free_cache(); /* MPFR's per-thread caches and mpz pool */
     return NULL;
 }
 
