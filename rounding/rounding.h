@@ -190,8 +190,10 @@ int64_t td_ordinal(td_fmt f, uint64_t bits);
 int64_t td_ulp_distance(td_fmt f, uint64_t a, uint64_t b);
 
 /* ---- text ----
- * Shortest decimal that parses (to MPFR, exactly) and rounds back (RNE) to the same
- * value of format f; "nan", "inf", "-inf" for those. */
+ * The value as a decimal that parses (to MPFR, exactly) and rounds back (RNE) to the
+ * same value of format f: the exact value when it has at most 17 significant digits
+ * (448, 65504, 0.0999755859375), else the shortest decimal that rounds back (binary32
+ * 0.1 reads "0.1"); "nan", "inf", "-inf" for those. */
 void td_format_value(td_fmt f, uint64_t bits, char *buf, size_t n);
 /* Parses decimal or C99 hex-float (also "inf", "-inf", "nan") exactly into x.
  * Returns 0, or -1 if the token is not a number. */

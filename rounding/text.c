@@ -240,8 +240,34 @@ void td_format_value(td_fmt f, uint64_t bits, char *buf, size_t n) {
     mpfr_init2(v, fi->prec);
     td_decode_mpfr(f, bits, v);
     char text[128];
-    /* Some decimal of 1 + ceil(prec*log10(2)) digits always rounds back; the property is
-     * monotone in the number of digits, so bisect for the least. */
+    /* The exact value when it is short (every fp8, fp16 and bf16 value, and many
+     * binary32 ones): 448 reads as 448, not as the shorter "450" that also rounds back.
+     * An exact decimal with at most 17 digits is found by asking MPFR for 17 digits. */
+    {
+        mpfr_exp_t e;
+        char *s = mpfr_get_str(NULL, &e, 10, 17, v, MPFR_RNDN);
+        if (s) {
+            bool sneg = s[0] == '-';
+            char *d = s + sneg;
+            size_t len = strlen(d);
+            while (len > 1 && d[len - 1] == '0') d[--len] = '\0';
+            write_decimal(text, sizeof text, sneg, d, (long)e - 1);
+            mpfr_free_str(s);
+            mpfr_t y;
+            mpfr_init2(y, 256);
+            int t = 1;
+            bool exact = td_parse_value_mpfr_t(text, y, &t) == 0 && t == 0 && mpfr_cmp(y, v) == 0;
+            mpfr_clear(y);
+            if (exact) {
+                mpfr_clear(v);
+                snprintf(buf, n, "%s", text);
+                return;
+            }
+        }
+    }
+    /* Otherwise the shortest decimal that rounds back: some decimal of 1 + ceil(prec*log10(2))
+     * digits always does; the property is monotone in the number of digits, so bisect for
+     * the least. */
     int lo = 1, hi = 2 + (fi->prec * 30103 + 99999) / 100000;
     while (!try_digits(back, v, hi, want, text, sizeof text))
         hi++; /* not expected; the exact decimal is reached eventually */

@@ -378,9 +378,42 @@ static int sig_digits(const char *s) {
     return n;
 }
 
+/* s parses exactly (no rounding) to the value of bits b */
+static int prints_exact(td_fmt f, const char *s, uint64_t b) {
+    mpfr_t x, v;
+    mpfr_inits2(256, x, v, (mpfr_ptr)0);
+    int t = 1;
+    td_decode_mpfr(f, b, v);
+    int ok = td_parse_value_mpfr_t(s, x, &t) == 0 && t == 0 && mpfr_cmp(x, v) == 0;
+    mpfr_clears(x, v, (mpfr_ptr)0);
+    return ok;
+}
+
+/* the exact decimal of the value of b has at most 17 significant digits */
+static int exact_fits_17(td_fmt f, uint64_t b) {
+    mpfr_t v;
+    mpfr_init2(v, 256);
+    td_decode_mpfr(f, b, v);
+    mpfr_exp_t e;
+    char *d = mpfr_get_str(NULL, &e, 10, 17, v, MPFR_RNDN);
+    char text[64];
+    snprintf(text, sizeof text, "%s%c.%se%ld", d[0] == '-' ? "-" : "", d[d[0] == '-'], d + (d[0] == '-') + 1,
+             (long)e - 1);
+    mpfr_free_str(d);
+    int ok = prints_exact(f, text, b);
+    mpfr_clear(v);
+    return ok;
+}
+
+static int sig_digits_of(const char *s) {
+    char d[64];
+    snprintf(d, sizeof d, "%s", s);
+    return sig_digits(d);
+}
+
 static void test_format_value_all(void **state) {
     (void)state;
-    long checked = 0, bad = 0, shorter_checked = 0;
+    long checked = 0, bad = 0, shorter_checked = 0, exact_printed = 0;
     for (size_t fi_ = 0; fi_ < sizeof small_fmts / sizeof small_fmts[0]; fi_++) {
         td_fmt f = small_fmts[fi_];
         const td_fmt_info *fi = td_fmt_get(f);
@@ -405,6 +438,17 @@ static void test_format_value_all(void **state) {
                 print_error("%s 0x%llx: \"%s\" does not round back\n", fi->name, (unsigned long long)b, s);
             if (c == TD_CLS_INF || c == TD_CLS_ZERO)
                 continue;
+            if (prints_exact(f, s, b)) {
+                /* the exact value is printed only when it has at most 17 digits */
+                if (sig_digits_of(s) > 17 && bad++ < 10)
+                    print_error("%s 0x%llx printed exactly with more than 17 digits: %s\n", fi->name,
+                                (unsigned long long)b, s);
+                exact_printed++;
+                continue;
+            }
+            if (exact_fits_17(f, b) && bad++ < 10)
+                print_error("%s 0x%llx: \"%s\" is not the exact value, which has at most 17 digits\n", fi->name,
+                            (unsigned long long)b, s);
             /* strip the integer's trailing zeros for the digit count */
             char digits[64];
             snprintf(digits, sizeof digits, "%s", s);
@@ -451,8 +495,10 @@ static void test_format_value_all(void **state) {
             }
         }
     }
-    print_message("format_value: %ld patterns, %ld shorter candidates rejected\n", checked, shorter_checked);
-    assert_true(shorter_checked > 100000);
+    print_message("format_value: %ld patterns, %ld printed exactly, %ld shorter candidates rejected\n", checked,
+                  exact_printed, shorter_checked);
+    assert_true(exact_printed > 70000); /* 73548 of the 8- and 16-bit patterns */
+    assert_true(shorter_checked > 10000);
     assert_int_equal(bad, 0);
 }
 
