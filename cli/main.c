@@ -28,7 +28,8 @@ static const td_command commands[] = {
     {"regress", td_cmd_regress, "regress DIR                                 replay corpus/regressions; fail if a verdict changes"},
     {"explain", td_cmd_explain, "explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]"},
     {"cast", td_cmd_cast,
-     "cast VALUE... --to FMT [--from f32|f64] [--rounding rne|rtz] [--overflow inf|sat|nan|wrap] [--ftz] [--bits]"},
+     "cast VALUE... --to FMT [--from f32|f64|mpfr|FMT] [--via FMT[:rnd:ovf]]... [--rounding rne|rtz]\n"
+     "                  [--overflow inf|sat|nan|wrap] [--ftz] [--bits]     a value under any cast profile"},
 };
 
 static void usage(FILE *f) {
