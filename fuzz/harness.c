@@ -465,7 +465,10 @@ static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c,
                 }
             }
         } else if (ref_fin && !got_fin) {
-            if (k->sv == TD_SV_IEEE && (lf & TD_LF_MAYOVF) &&
+            /* IEEE policy: the model found that the binary32 evaluation may overflow,
+             * leave a function's domain (log 0, inf - inf) or divide by a value that
+             * may be 0; there the kernel's inf / NaN is its IEEE result. */
+            if (k->sv == TD_SV_IEEE && (lf & (TD_LF_MAYOVF | TD_LF_DOMAIN | TD_LF_UNBOUNDED)) &&
                 (isnan(got) || (got > 0) == (mpfr_sgn(R->x) > 0) || mpfr_zero_p(R->x))) {
                 cls = TD_VC_PASS;
                 res->st.lanes_overflow_ok++;
