@@ -81,6 +81,7 @@ void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v) {
 static void memo_clear(td_ctx *c) {
     if (c->memo_n) memset(c->memo, 0, c->memo_cap * sizeof *c->memo);
     c->memo_n = 0;
+    td_mpcx_memo_clear(&c->mp);
 }
 
 const char *td_vclass_name(td_vclass v) {
