@@ -202,12 +202,10 @@ static inline int64_t sm_gen_stride(td_producer *p, int64_t w, int read_only, ui
     return s;
 }
 
-/* How many rows of w reduced columns a case may hold: the MPFR pass recomputes a
- * row's max and sum for every lane it checks (it does not memoise), so a case costs
- * up to rows * w^2 MPFR operations under --mpfr-all; keep that below ~2^18. */
+/* How many rows of w reduced columns a case may hold: about 2^14 lanes a case (the
+ * shadow and MPFR passes memoise a row's quantities, so a case costs O(lanes)). */
 static inline int64_t sm_max_rows(int64_t w, int64_t cap) {
-    int64_t w2 = w > 0 ? w * w : 1;
-    int64_t r = (1 << 18) / w2;
+    int64_t r = (1 << 14) / (w > 0 ? w : 1);
     if (r > cap) r = cap;
     return r < 1 ? 1 : r;
 }
@@ -215,13 +213,13 @@ static inline int64_t sm_max_rows(int64_t w, int64_t cap) {
 /* The row launch of the fused row-softmax kernels (softmax_triton1/2/3): one program
  * per row, program pid reads its row at pid * sin and writes it at pid * sout, a tile
  * of B lanes masked by j < n, so w = min(n, B) columns are reduced and written.
- * Tiles up to 2^10 lanes. */
+ * Tiles up to 2^12 lanes. */
 typedef struct sm_rows {
     int64_t B, n, w, R, sin, sout;
 } sm_rows;
 
 static inline void sm_gen_rows(td_producer *p, td_case *c, sm_rows *s, int same_stride) {
-    s->B = td_gen_pow2(p, 0, 10);
+    s->B = td_gen_pow2(p, 0, 12);
     s->n = sm_gen_cols(p, s->B, 2 * s->B + 3, 1, &c->classes);
     s->w = s->n < s->B ? s->n : s->B;
     s->R = td_prod_u32(p, 1, (uint32_t)sm_max_rows(s->w, 12));
