@@ -90,9 +90,10 @@ typedef struct sm_vals {
 
 static inline double sm_f32(double x) { return (double)(float)x; }
 
-static inline void sm_vals_init(sm_vals *v, td_producer *p, td_case *c, double menu_bound) {
-    static const unsigned w[SM_P_COUNT] = {6, 3, 3, 2, 3, 2};
-    v->pattern = td_prod_pick(p, w, SM_P_COUNT);
+/* weights: one per pattern (SM_P_*), NULL for the family's default mix. */
+static inline void sm_vals_init_w(sm_vals *v, td_producer *p, td_case *c, double menu_bound, const unsigned *weights) {
+    static const unsigned dflt[SM_P_COUNT] = {6, 3, 3, 2, 3, 2};
+    v->pattern = td_prod_pick(p, weights ? weights : dflt, SM_P_COUNT);
     td_vgen_init(&v->g, p, c, TD_VM_ALL, menu_bound);
     td_rng *r = &v->g.rng;
     switch (v->pattern) {
@@ -109,6 +110,9 @@ static inline void sm_vals_init(sm_vals *v, td_producer *p, td_case *c, double m
     default: v->a = v->b = 0; break;
     }
     if (v->pattern != SM_P_MENU) c->classes |= TD_BC(TD_BC_VALUES_LARGE);
+}
+static inline void sm_vals_init(sm_vals *v, td_producer *p, td_case *c, double menu_bound) {
+    sm_vals_init_w(v, p, c, menu_bound, NULL);
 }
 
 /* One element of a row (the row's own state is passed by the caller for EQUAL). */
