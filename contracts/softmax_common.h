@@ -269,12 +269,28 @@ static inline NUM SPEC(sm_elem)(NCX *cx, const td_case *c, const sm_row *r, int6
     return x;
 }
 
-/* m = tl.max over the row (exact: a max of the values the kernel holds). */
+/* m = tl.max over the row (exact: a max of the values the kernel holds).
+ * With a scale the kernel holds y_j = RN32(x_j * scale), and its max is the binary32
+ * number max_j RN32(x_j * scale), computed here exactly (x_j * scale is exact in
+ * binary64).  The spec uses that number as the shift: the softmax and the log-sum-exp
+ * are shift invariant, so the reals are unchanged, and the kernel's m is exactly this
+ * constant, while the model knows each y_j's rounding error exactly; so y_j - m
+ * carries y_j's own rounding only (0 for the argmax lane, as in the kernel), not also
+ * an independent error of the max. */
 static inline NUM SPEC(sm_max)(NCX *cx, const td_case *c, const sm_row *r) {
     NUM m;
     if (N(memo_get)(cx, r->key | SM_TAG_MAX, &m)) return m;
-    m = SPEC(sm_elem)(cx, c, r, 0);
-    for (int64_t j = 1; j < r->n; j++) m = N(max)(cx, m, SPEC(sm_elem)(cx, c, r, j));
+    if (r->has_scale) {
+        double mv = -INFINITY;
+        for (int64_t j = 0; j < r->n; j++) {
+            double y = (double)(float)(td_get(c, r->reg, r->base + (uint64_t)(j * r->stride)) * r->scale);
+            if (y > mv) mv = y;
+        }
+        m = N(exact)(cx, mv);
+    } else {
+        m = SPEC(sm_elem)(cx, c, r, 0);
+        for (int64_t j = 1; j < r->n; j++) m = N(max)(cx, m, SPEC(sm_elem)(cx, c, r, j));
+    }
     N(memo_put)(cx, r->key | SM_TAG_MAX, m);
     return m;
 }
