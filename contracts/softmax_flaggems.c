@@ -123,7 +123,8 @@ static void gen_non_inner_shape(td_producer *p, td_case *c, int64_t *N, int64_t 
     *TN = td_gen_pow2(p, 0, 12 - (td_prod_u32(p, 0, 6) > 3 ? 6 : 0));
     if (*TN * *TK > 4096) *TN = 4096 / *TK;
     *N = sm_gen_cols(p, *TN, 2 * *TN + 3, 1, &c->classes);
-    int64_t KT = td_prod_u32(p, 1, 4), rest = td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)(*TK > 1 ? *TK - 1 : 1)) : 0;
+    int64_t KT = td_prod_u32(p, 1, 4);
+    int64_t rest = td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)(*TK > 1 ? *TK - 1 : 1)) : 0;
     if (*TK == 1) rest = td_prod_bool(p) ? td_prod_u32(p, 1, 3) : 0;
     *K = KT * *TK + rest;
     int64_t w = *N < *TN ? *N : *TN;
@@ -212,7 +213,8 @@ static void gen_bwd_inner(td_producer *p, td_case *c) {
 static const char *check_bwd_inner(const td_case *c) {
     int64_t M = c->p[PB_M].i, N = c->p[PB_N].i, TM = c->p[PB_TILE_M].i, TN = c->p[PB_TILE_N].i;
     if (M < 0 || N < 0 || TM < 0 || TN < 0) return "M, N, TILE_M, TILE_N : Nat";
-    if (TM > 1 && TN > N) return "hOffInj: (pid*TILE_M + r) * N + c injective on [TILE_M, TILE_N] (TILE_M = 1 or N >= TILE_N)";
+    if (TM > 1 && TN > N)
+        return "hOffInj: (pid*TILE_M + r) * N + c injective on [TILE_M, TILE_N] (TILE_M = 1 or N >= TILE_N)";
     for (int r = 0; r < NRB; r++)
         if (M * N > (int64_t)c->r[r].len) return "the regions hold the M x N tensor";
     return NULL;

@@ -217,7 +217,8 @@ const td_contract td_c_softmax_optimize_full = {
     .nparams = NPF,
     .params = paramsf,
     .sv = TD_SV_IEEE,
-    .sv_note = "N < TILE_N: lanes l >= N never hold a column and compute exp(-inf - -inf) = NaN (Lean: ⊥ - ⊥ = ⊥, "
+    .sv_note = "N < TILE_N: lanes l >= N never hold a column and compute exp(-inf - -inf) = NaN "
+               "(Lean: ⊥ - ⊥ = ⊥, "
                "exp ⊥ = 0), making the whole row NaN; accepted on those rows only. Elsewhere exp(x - max) <= 1, "
                "finite",
     .error_model = "the online recurrence mirrored: per lane max, exp(m - new_m) * z + exp(x - new_m) per tile, "

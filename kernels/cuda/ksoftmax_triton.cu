@@ -4,8 +4,8 @@
 enum { P_SYM, P_SYN, P_SXM, P_SXN, P_K, P_DEPTH };
 enum { R_Y, R_X };
 
-__global__ void softmax_plain(float *Y, const float *X, int64_t sym, int64_t syn, int64_t sxm, int64_t sxn, int64_t K,
-                              int64_t D) {
+static __global__ void softmax_plain(float *Y, const float *X, int64_t sym, int64_t syn, int64_t sxm, int64_t sxn,
+                                     int64_t K, int64_t D) {
     float *x = smc_smem, *r = smc_smem + D;
     int64_t m = blockIdx.x, n = blockIdx.y;
     smc_load(x, X + m * sxm + n * sxn, 1, K, D, -INFINITY);

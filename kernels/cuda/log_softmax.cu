@@ -7,8 +7,8 @@ enum { P_M, P_N, P_K, P_BM, P_BN };
 enum { RF_OUT, RF_IN };
 enum { RB_OUT, RB_OG, RB_IG };
 
-__global__ void log_softmax_kernel(float *out, const float *in, int64_t M, int64_t N, int64_t K, int64_t BM,
-                                   int64_t BN) {
+static __global__ void log_softmax_kernel(float *out, const float *in, int64_t M, int64_t N, int64_t K, int64_t BM,
+                                          int64_t BN) {
     float *t = smc_smem, *r = smc_smem + BN;
     for (int64_t row = 0; row < BM; row++) {
         int64_t m = (int64_t)blockIdx.x * BM + row, base = m * N * K + blockIdx.y;
@@ -25,8 +25,8 @@ __global__ void log_softmax_kernel(float *out, const float *in, int64_t M, int64
     }
 }
 
-__global__ void log_softmax_backward_kernel(const float *o_ptr, const float *g_ptr, float *ig, int64_t M, int64_t N,
-                                            int64_t K, int64_t BM, int64_t BN) {
+static __global__ void log_softmax_backward_kernel(const float *o_ptr, const float *g_ptr, float *ig, int64_t M,
+                                                   int64_t N, int64_t K, int64_t BM, int64_t BN) {
     float *o = smc_smem, *g = smc_smem + BN, *r = smc_smem + 2 * BN;
     for (int64_t row = 0; row < BM; row++) {
         int64_t m = (int64_t)blockIdx.x * BM + row, base = m * N * K + blockIdx.y, n_act = m < M ? N : 0;

@@ -4,7 +4,8 @@
 enum { P_D, P_B, P_HAS_SCALE, P_SCALE };
 enum { R_X, R_Z };
 
-__global__ void logsumexp_fwd_kernel(const float *x, float *z, float scale, int64_t D, int64_t B, int has_scale) {
+static __global__ void logsumexp_fwd_kernel(const float *x, float *z, float scale, int64_t D, int64_t B,
+                                            int has_scale) {
     float *t = smc_smem, *r = smc_smem + B;
     int64_t in = blockIdx.x, id = blockIdx.y, lo = id * B;
     for (int64_t j = threadIdx.x; j < B; j += blockDim.x) {

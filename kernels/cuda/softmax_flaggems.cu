@@ -10,7 +10,7 @@ enum { PB_M, PB_N, PB_TILE_M, PB_TILE_N };
 enum { RF_OUT, RF_IN };
 enum { RB_OUT, RB_OG, RB_IG };
 
-__global__ void inner_kernel(float *out, const float *in, int64_t N, int64_t T) {
+static __global__ void inner_kernel(float *out, const float *in, int64_t N, int64_t T) {
     float *t = smc_smem, *r = smc_smem + T;
     int64_t pid = blockIdx.x;
     smc_load(t, in + pid * N, 1, N, T, -INFINITY);
@@ -19,7 +19,7 @@ __global__ void inner_kernel(float *out, const float *in, int64_t N, int64_t T) 
         if (i < N) out[pid * N + i] = t[i];
 }
 
-__global__ void non_inner_kernel(float *out, const float *in, int64_t N, int64_t K, int64_t TN, int64_t TK) {
+static __global__ void non_inner_kernel(float *out, const float *in, int64_t N, int64_t K, int64_t TN, int64_t TK) {
     float *t = smc_smem, *r = smc_smem + TN;
     for (int64_t kk = 0; kk < TK; kk++) {
         int64_t k = (int64_t)blockIdx.y * TK + kk, base = (int64_t)blockIdx.x * N * K + k;
@@ -32,7 +32,7 @@ __global__ void non_inner_kernel(float *out, const float *in, int64_t N, int64_t
 }
 
 /* out * (out_grad - tl.sum(out * out_grad)) over one reduced row (n active of B lanes) */
-__device__ void vjp_row(const float *o_ptr, const float *g_ptr, float *ig_ptr, int64_t base, int64_t stride,
+static __device__ void vjp_row(const float *o_ptr, const float *g_ptr, float *ig_ptr, int64_t base, int64_t stride,
                         int64_t n, int64_t B) {
     float *o = smc_smem, *g = smc_smem + B, *p = smc_smem + 2 * B;
     smc_load(o, o_ptr + base, stride, n, B, 0.0f);
@@ -45,16 +45,16 @@ __device__ void vjp_row(const float *o_ptr, const float *g_ptr, float *ig_ptr, i
     __syncthreads();
 }
 
-__global__ void bwd_inner_kernel(const float *o, const float *g, float *ig, int64_t M, int64_t N, int64_t TM,
-                                 int64_t TN) {
+static __global__ void bwd_inner_kernel(const float *o, const float *g, float *ig, int64_t M, int64_t N, int64_t TM,
+                                        int64_t TN) {
     for (int64_t r = 0; r < TM; r++) {
         int64_t m = (int64_t)blockIdx.x * TM + r;
         vjp_row(o, g, ig, m * N, 1, m < M ? N : 0, TN);
     }
 }
 
-__global__ void bwd_non_inner_kernel(const float *o, const float *g, float *ig, int64_t N, int64_t K, int64_t TN,
-                                     int64_t TK) {
+static __global__ void bwd_non_inner_kernel(const float *o, const float *g, float *ig, int64_t N, int64_t K, int64_t TN,
+                                            int64_t TK) {
     for (int64_t kk = 0; kk < TK; kk++) {
         int64_t k = (int64_t)blockIdx.y * TK + kk;
         vjp_row(o, g, ig, (int64_t)blockIdx.x * N * K + k, K, k < K ? N : 0, TN);

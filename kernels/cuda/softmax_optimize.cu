@@ -7,7 +7,7 @@ enum { P1_N, P1_TILE };
 enum { PF_M, PF_N, PF_TILE };
 enum { R_OUT, R_IN };
 
-__global__ void one_tile_kernel(float *out, const float *in, int64_t N, int64_t T) {
+static __global__ void one_tile_kernel(float *out, const float *in, int64_t N, int64_t T) {
     float *t = smc_smem, *r = smc_smem + T;
     int64_t pid = blockIdx.x;
     smc_load(t, in + pid * N, 1, N, T, -INFINITY);
@@ -16,7 +16,7 @@ __global__ void one_tile_kernel(float *out, const float *in, int64_t N, int64_t 
         if (i < N) out[pid * N + i] = t[i];
 }
 
-__global__ void online_v2_kernel(float *out, const float *in, int64_t N, int64_t T) {
+static __global__ void online_v2_kernel(float *out, const float *in, int64_t N, int64_t T) {
     float *m = smc_smem, *z = smc_smem + T, *r = smc_smem + 2 * T;
     int64_t base = (int64_t)blockIdx.x * N, prev = (N + T - 1) / T * T - T;
     for (int64_t l = threadIdx.x; l < T; l += blockDim.x) m[l] = -INFINITY, z[l] = 0.0f;

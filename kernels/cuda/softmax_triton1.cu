@@ -4,7 +4,7 @@
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_NCOLS, P_BLOCK };
 enum { R_OUT, R_IN };
 
-__global__ void softmax_kernel(float *out, const float *in, int64_t is, int64_t os, int64_t n, int64_t B) {
+static __global__ void softmax_kernel(float *out, const float *in, int64_t is, int64_t os, int64_t n, int64_t B) {
     float *row = smc_smem, *scratch = smc_smem + B;
     int64_t pid = blockIdx.x;
     smc_load(row, in + pid * is, 1, n, B, -INFINITY);

@@ -5,8 +5,8 @@
 enum { P_STRIDE, P_NCOLS, P_BLOCK };
 enum { R_OUT, R_IN, R_MASK };
 
-__global__ void softmax_kernel(float *out, const float *in, const float *mask, int64_t rs, int64_t n, int64_t B,
-                               int use_mask) {
+static __global__ void softmax_kernel(float *out, const float *in, const float *mask, int64_t rs, int64_t n, int64_t B,
+                                      int use_mask) {
     float *row = smc_smem, *r = smc_smem + B;
     int64_t pid = blockIdx.x;
     smc_load(row, in + pid * rs, 1, n, B, -INFINITY);

@@ -19,7 +19,8 @@ static int fwd_variant(const td_abi_launch *L, int nomax, int stride_nk) {
                 float mx = nomax ? 0.0f : tl_max(t, BN);
                 for (int64_t n = 0; n < BN; n++) t[n] = expf(t[n] - mx);
                 float s = tl_sum(t, BN);
-                for (int64_t n = 0; n < BN && n < N && m < M; n++) tl_store(L, RF_OUT, base + n * K, logf(t[n] / s), tl_f32());
+                for (int64_t n = 0; n < BN && n < N && m < M; n++)
+                    tl_store(L, RF_OUT, base + n * K, logf(t[n] / s), tl_f32());
             }
     free(t);
     return 0;
@@ -46,7 +47,8 @@ static int bwd_exp_forgotten(const td_abi_launch *L) {
                 sm_load_tile(L, RB_OUT, base, K, n_act, BN, 0.0f, o);
                 sm_load_tile(L, RB_OG, base, K, n_act, BN, 0.0f, g);
                 float scale = tl_sum(g, BN);
-                for (int64_t n = 0; n < BN && n < n_act; n++) tl_store(L, RB_IG, base + n * K, g[n] - o[n] * scale, tl_f32());
+                for (int64_t n = 0; n < BN && n < n_act; n++)
+                    tl_store(L, RB_IG, base + n * K, g[n] - o[n] * scale, tl_f32());
             }
     free(g);
     free(o);
@@ -57,9 +59,11 @@ TD_KERNEL(td_m_log_softmax_nomax) = {"log_softmax.log_softmax_kernel_correctness
                                      TD_ABI_HOST, NULL, NULL, "log(exp(x) / sum exp(x)) without the row max", 5, 2,
                                      fwd_no_max};
 TD_KERNEL(td_m_log_softmax_stride) = {"log_softmax.log_softmax_kernel_correctness", "mut_row_stride_without_K",
-                                      TD_ABI_HOST, NULL, NULL, "rows addressed at m*N + n*K + k (the K of m*N*K dropped)",
+                                      TD_ABI_HOST, NULL, NULL,
+                                      "rows addressed at m*N + n*K + k (the K of m*N*K dropped)",
                                       5, 2, fwd_row_stride};
 TD_KERNEL(td_m_log_softmax_bwd_noexp) = {"log_softmax.log_softmax_backward_kernel_correctness", "mut_exp_forgotten",
                                          TD_ABI_HOST, NULL, NULL,
-                                         "in_grad = out_grad - out * scale (the softmax VJP's product, exp(out) forgotten)",
+                                         "in_grad = out_grad - out * scale (the softmax VJP's product, exp(out) "
+                                         "forgotten)",
                                          5, 3, bwd_exp_forgotten};

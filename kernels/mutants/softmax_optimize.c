@@ -32,7 +32,8 @@ static int one_tile_store_unmasked(const td_abi_launch *L) {
         sm_load_tile(L, R_IN, (int64_t)pid * N, 1, N, T, -INFINITY, t);
         sm_tile_softmax(t, T);
         for (int64_t i = 0; i < T; i++)
-            if ((int64_t)pid * N + i < (int64_t)TL_LEN(L, R_OUT)) tl_store(L, R_OUT, (int64_t)pid * N + i, t[i], tl_f32());
+            if ((int64_t)pid * N + i < (int64_t)TL_LEN(L, R_OUT))
+                tl_store(L, R_OUT, (int64_t)pid * N + i, t[i], tl_f32());
     }
     free(t);
     return 0;
