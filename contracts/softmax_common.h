@@ -24,8 +24,9 @@
  * add their sizePerThread elements sequentially has a longer chain (sizePerThread - 1 +
  * log2 threads), which this model does not cover.
  *
- * Per-row quantities (max, sum, dot products, the online state) are memoised in the
- * shadow pass, keyed by the row and a tag; the MPFR pass recomputes them per lane.
+ * Per-row quantities (max, sum, dot products, the online normaliser) are memoised,
+ * keyed by the row and a tag, in both passes (the shadow's memo is off while a lane is
+ * explained, so its trace shows every step).
  */
 #ifndef TD_SPEC_PASS
 #ifndef TD_SOFTMAX_COMMON_H
@@ -57,7 +58,7 @@ static inline sm_row sm_row_plain(int reg, uint64_t base, int64_t stride, int64_
     return r;
 }
 
-enum { SM_TAG_MAX = 1, SM_TAG_SUM, SM_TAG_DOT, SM_TAG_ZF, SM_TAG_MF, SM_TAG_LANE_M, SM_TAG_LANE_Z };
+enum { SM_TAG_MAX = 1, SM_TAG_SUM, SM_TAG_DOT, SM_TAG_ZF };
 
 /* The kernel's IEEE evaluation meets an operation on special operands here (-inf -
  * -inf of a lane that never held a column, log of an empty sum): the lane is flagged
@@ -71,10 +72,10 @@ static inline void sm_domain_mp(td_mpcx *cx) { (void)cx; }
  * A case picks one pattern for all its rows:
  *   MENU      the project's value menu (small, wide, specials, ties, ints, const,
  *             large up to the bound)
- *   SHIFTED   every row = a common offset far above 88.7 (100 .. 2^20) + small noise:
- *             exp(x) overflows, exp(x - max) does not
- *   DOMINANT  one element per row far above the rest (20 .. 2^14 higher): the others'
- *             exp underflow, the output is ~1 at one lane and ~0 elsewhere
+ *   SHIFTED   every row = a common offset of either sign, 2^6 .. 2^20, + small noise:
+ *             exp(x) overflows (or underflows to 0 / 0), exp(x - max) does neither
+ *   DOMINANT  one element per row far above the rest (2^4 .. 2^14 higher): the
+ *             others' exp underflow, the output is ~1 at one lane and ~0 elsewhere
  *   EQUAL     all elements of a row equal (a random value up to 2^20): out = 1/n
  *   SPREAD    uniform in [-S, S], S in {20, 90, 110, 500}: exp(x - max) down to and
  *             through the subnormal range and 0
