@@ -66,8 +66,10 @@ typedef enum td_sv_policy {
      * is a disagreement, however close to the overflow threshold it is. */
     TD_SV_REAL = 0,
     /* IEEE binary32 semantics at the edges: where the error model says the kernel's
-     * evaluation may overflow (or a cast may reach inf/NaN), a non-finite output of
-     * the right sign is accepted; everything else is checked as under REAL. */
+     * evaluation may overflow (or a cast may reach inf/NaN), may leave a function's
+     * domain (log 0, inf - inf: TD_LF_DOMAIN) or may divide by 0 (TD_LF_UNBOUNDED), a
+     * non-finite output of the right sign (or NaN) is accepted; everything else is
+     * checked as under REAL. */
     TD_SV_IEEE
 } td_sv_policy;
 

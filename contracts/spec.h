@@ -26,8 +26,9 @@
  *   N(cmp)(cx, a, b, '>' or 'g' (>=)) -> NB;  N(sel)(cx, cond, a, b);  N(truth)(cond)
  *   N(cast)(cx, x, slot)          a declared cast (profile from the kernel)
  *   N(acc_init)(cx, &acc, order, block); N(acc_add)(cx, &acc, t); N(acc_end)(cx, &acc)
- *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo (shadow only;
- *                                 the MPFR pass recomputes): for per-row quantities
+ *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo of per-row
+ *                                 quantities (both passes; the shadow's is off while
+ *                                 explaining a lane, so its trace shows every step)
  */
 #ifndef TD_SPEC_H
 #define TD_SPEC_H
@@ -52,10 +53,6 @@ static inline td_mp td_mp_in(td_mpcx *cx, const td_case *c, int reg, size_t off)
 /* memo: shadow values of per-case quantities (keyed by the contract) */
 int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out);
 void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v);
-static inline int td_mp_memo_get(td_mpcx *cx, uint64_t key, td_mp *out) {
-    (void)cx, (void)key, (void)out;
-    return 0;
-}
-static inline void td_mp_memo_put(td_mpcx *cx, uint64_t key, td_mp v) { (void)cx, (void)key, (void)v; }
+/* the MPFR pass memoises too (td_mp_memo_get / put in mp.h) */
 
 #endif

@@ -16,6 +16,9 @@ void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec) {
 }
 
 void td_mpcx_free(td_mpcx *cx) {
+    for (size_t i = 0; i < cx->memo_cap; i++)
+        if (cx->memo[i].init) mpfr_clear(cx->memo[i].v.x);
+    free(cx->memo);
     for (int c = 0; c < cx->nchunks; c++) {
         for (int i = 0; i < CHUNK; i++) mpfr_clear(cx->chunks[c][i].x);
         free(cx->chunks[c]);
@@ -29,6 +32,57 @@ void td_mpcx_reset(td_mpcx *cx) {
     cx->used = 0;
     cx->have_cast_in = 0;
     cx->undecided_tie = 0;
+}
+
+void td_mpcx_memo_clear(td_mpcx *cx) {
+    for (size_t i = 0; i < cx->memo_cap; i++) cx->memo[i].used = 0;
+    cx->memo_n = 0;
+}
+
+static size_t memo_slot(const td_mp_memo_ent *m, size_t cap, uint64_t key) {
+    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (cap - 1);
+    while (m[h].used && m[h].key != key) h = (h + 1) & (cap - 1);
+    return h;
+}
+
+int td_mp_memo_get(td_mpcx *cx, uint64_t key, td_mp *out) {
+    if (!cx->memo_n) return 0;
+    const td_mp_memo_ent *e = &cx->memo[memo_slot(cx->memo, cx->memo_cap, key)];
+    if (!e->used) return 0;
+    td_mp r = td_mp_new(cx);
+    mpfr_set(r->x, e->v.x, MPFR_RNDN); /* same precision: exact */
+    r->t = e->v.t;
+    cx->undecided_tie |= e->undecided_tie;
+    *out = r;
+    return 1;
+}
+
+void td_mp_memo_put(td_mpcx *cx, uint64_t key, td_mp v) {
+    if (2 * (cx->memo_n + 1) > cx->memo_cap) {
+        size_t ncap = cx->memo_cap ? 2 * cx->memo_cap : 256;
+        td_mp_memo_ent *nm = calloc(ncap, sizeof *nm);
+        if (!nm) return; /* the memo is an optimisation only */
+        for (size_t i = 0; i < cx->memo_cap; i++) {
+            td_mp_memo_ent *o = &cx->memo[i];
+            if (o->used) nm[memo_slot(nm, ncap, o->key)] = *o; /* rehashed */
+            else if (o->init) mpfr_clear(o->v.x);
+        }
+        free(cx->memo);
+        cx->memo = nm;
+        cx->memo_cap = ncap;
+    }
+    size_t h = memo_slot(cx->memo, cx->memo_cap, key);
+    td_mp_memo_ent *e = &cx->memo[h];
+    if (!e->init) {
+        mpfr_init2(e->v.x, cx->prec);
+        e->init = 1;
+    }
+    if (!e->used) cx->memo_n++;
+    e->used = 1;
+    e->key = key;
+    mpfr_set(e->v.x, v->x, MPFR_RNDN);
+    e->v.t = v->t;
+    e->undecided_tie = cx->undecided_tie;
 }
 
 td_mp td_mp_new(td_mpcx *cx) {

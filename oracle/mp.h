@@ -25,10 +25,20 @@ typedef struct td_mpv {
 typedef td_mpv *td_mp;
 typedef int td_mpb;
 
+/* One memoised per-case value (td_mp_memo_put). */
+typedef struct td_mp_memo_ent {
+    uint64_t key;
+    td_mpv v;
+    int undecided_tie; /* the computation met an undecided tie (restored on a hit) */
+    int used, init;
+} td_mp_memo_ent;
+
 typedef struct td_mpcx {
     mpfr_prec_t prec;
     td_mpv **chunks;
     int nchunks, used; /* values handed out in this lane */
+    td_mp_memo_ent *memo; /* per-case memo of per-row quantities, cleared by td_mpcx_memo_clear */
+    size_t memo_cap, memo_n;
     const td_profile *casts;
     int ncasts;
     /* the input of the last cast evaluated (reports show "exact before the cast") */
@@ -40,6 +50,13 @@ typedef struct td_mpcx {
 void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec);
 void td_mpcx_free(td_mpcx *cx);
 void td_mpcx_reset(td_mpcx *cx);
+/* Forgets the memoised values (at the start of every case). */
+void td_mpcx_memo_clear(td_mpcx *cx);
+/* Per-case memo of the reference values of per-row quantities (a row's max, sum ...):
+ * the same computation for every lane of the row, done once per case.  A hit hands out
+ * a fresh lane value holding an exact copy (value and ternary). */
+int td_mp_memo_get(td_mpcx *cx, uint64_t key, td_mp *out);
+void td_mp_memo_put(td_mpcx *cx, uint64_t key, td_mp v);
 td_mp td_mp_new(td_mpcx *cx);
 
 td_mp td_mp_exact(td_mpcx *cx, double x);

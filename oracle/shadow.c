@@ -104,8 +104,13 @@ static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es
 td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     double v = a.v / b.v;
     double ma = td_mag(a), mb = td_mag(b), lb = td_low(b);
-    /* |a/b - va/vb| = |(a-va) vb - va (b-vb)| / (|b| |vb|) */
-    double es = lb > 0 ? td_up((a.es * fabs(b.v) + fabs(a.v) * b.es) / (lb * fabs(b.v)) + U64 * fabs(v)) : INFINITY;
+    /* |a/b - va/vb| = |(a-va) vb - va (b-vb)| / (|b| |vb|) <= esa / lb + (|va| / lb) (esb / |vb|),
+     * written so that no intermediate underflows (esa |vb| does when both are tiny: a
+     * binary64-subnormal numerator over a small divisor), each step rounded up, plus
+     * the binary64 quotient's own rounding (absolute 2^-1075 where v is subnormal). */
+    double es = lb > 0 ? td_up(td_up(a.es / lb) + td_up(td_up(fabs(a.v) / lb) * td_up(b.es / fabs(b.v))) +
+                               U64 * fabs(v) + 0x1p-1074)
+                       : INFINITY;
     if (a.es == 0 && b.es == 0 && isfinite(v) && fma(v, b.v, -a.v) == 0 && fabs(v) >= 0x1p-960) es = 0;
     /* |a^/b^ - a/b| = |(a^-a) b - a (b^-b)| / (|b^| |b|) <= (A Mb + Ma B) / ((lb - B) lb) */
     double P = (lb > b.ek) ? td_up((a.ek * mb + ma * b.ek) / ((lb - b.ek) * lb)) : INFINITY;

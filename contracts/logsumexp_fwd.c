@@ -1,0 +1,161 @@
+/* logsumexp_fwd.logsumexp_fwd_kernel_correctness  (catalogue part 2)
+ *
+ *   logsumexpIO x z D B HAS_SCALE scale ⊨ fun _ i_d xs _ =>
+ *       if i_d * B < D then blockLSE_local D B i_d HAS_SCALE scale xs else 0     (hB : 0 < B)
+ *   Masked2DKernelIO₁, grid (i_n, i_d): read = i_n*D + (i_d*B + j), mask i_d*B + j < D,
+ *   write = i_n * cdiv(D, B) + i_d, writeMask j = 0 (one scalar per program).
+ *   blockLSE_local = log(sum_{j : i_d*B + j < D} exp(s * x_j)), s = scale if HAS_SCALE.
+ *
+ * The Triton kernel (bench/tritonbench_g/logsumexp_fwd, flash-linear-attention's
+ * partial LSE): program (i_n, i_d) loads its block of row i_n (other = -inf), multiplies
+ * by scale when HAS_SCALE, b_m = tl.max, b_z = log(tl.sum(exp(b_x - b_m))) + b_m, and
+ * stores b_z unmasked.  The named spec (LogsumexpFwd.lean) is log of the sum of
+ * exp(scaled x) over the block's active lanes, which is the kernel's value in the
+ * reals (log sum exp(y - m) + m = log sum exp(y)); the catalogue's reading agrees.
+ * The host reduces the per-block partial LSEs afterwards; that is outside the
+ * contract.
+ *
+ * Error model: as the kernel evaluates it: y_j = x_j * scale (one rounding, when
+ * HAS_SCALE), m = max y_j (exact), exp(y_j - m), a pairwise-tree sum over the block's
+ * w = min(B, D - i_d*B) lanes, the backend's log, + m (one rounding).  With a scale,
+ * the shift m is the binary32 number max_j RN32(x_j * scale) the kernel holds (see
+ * sm_max: the log-sum-exp is shift invariant, so the reals are unchanged), so the
+ * argmax lane's y - m costs only y's own rounding error, which the model knows
+ * exactly.  The log-sum-exp is 1-Lipschitz in the y_j, so the kernel's error is about
+ * the largest rounding error of a y_j; to keep that below 2^-4 (where the additive
+ * error propagation through exp, sum and log stays meaningful) the generator keeps
+ * |x * scale| <= 2^20 by dividing the drawn x by |scale| when |scale| > 1.
+ *
+ * Special values: TD_SV_IEEE, two places where Lean's ⊥ arithmetic and binary32
+ * differ, both a property of the kernel:
+ *   - a program with i_d * B >= D (a surplus block: every lane masked) stores
+ *     log(sum exp(-inf - -inf)) + -inf = NaN; Lean's spec says 0 there;
+ *   - with HAS_SCALE and scale <= 0, the masked lanes of a tail block hold
+ *     -inf * scale = +inf (or NaN for scale = 0): b_m = +inf and the block's LSE is
+ *     NaN, where Lean's ⊥ * scale = ⊥ keeps them out.
+ * On those programs the lane is flagged (domain edge) and NaN is accepted; everywhere
+ * else the bound applies.  Surplus blocks are generated with a single row (with more
+ * rows program (i_n, cdiv) would write row i_n + 1's first cell: the write set is not
+ * injective, and the host never launches them), and D = 0 (every block surplus).
+ * |x| <= 2^20 and |scale| <= 2^10 keep x * scale finite.
+ */
+#ifndef TD_SPEC_PASS
+#include "softmax_common.h"
+
+enum { P_D, P_B, P_HAS_SCALE, P_SCALE, NP };
+enum { R_X, R_Z, NR };
+
+static inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {
+    {"D", TD_P_INT}, {"B", TD_P_INT}, {"HAS_SCALE", TD_P_BOOL}, {"scale", TD_P_REAL}};
+static const td_region_decl regions[NR] = {{"x", TD_F32, TD_R_IN}, {"z", TD_F32, TD_R_OUT}};
+
+static void gen(td_producer *p, td_case *c) {
+    int64_t B = td_gen_pow2(p, 0, 12), D, k = td_prod_u32(p, 2, 8);
+    static const unsigned w[] = {2, 3, 3, 3, 3, 3, 3, 1};
+    switch (td_prod_pick(p, w, 8)) {
+    case 0: D = 1; break;
+    case 1: D = B > 1 ? B - 1 : 1; break;
+    case 2: D = B; break;
+    case 3: D = B + 1; break;
+    case 4: D = k * B + (int64_t)td_prod_u32(p, 0, 2) - 1; break;
+    case 5: D = 1 + td_prod_u32(p, 0, (uint32_t)(B / 4 > 0 ? B / 4 - 1 : 0)); break; /* B >> D */
+    case 6: D = 1 + td_prod_u32(p, 0, (uint32_t)(8 * B - 1)); break;
+    default: D = 0; break;
+    }
+    if (D > 16384) D = 16384;
+    td_gen_mark_shape((uint64_t)D, (uint64_t)B, (uint64_t)(cdiv(D, B) ? cdiv(D, B) : 1), &c->classes);
+    int64_t ND = cdiv(D, B), rows = td_prod_u32(p, 1, (uint32_t)sm_max_rows(D, 16)), surplus = 0;
+    if (rows == 1 && (D == 0 || td_prod_u32(p, 0, 3) == 0)) surplus = td_prod_u32(p, 1, 2);
+    if (surplus) c->classes |= TD_BC(TD_BC_FULLY_MASKED);
+    c->grid[0] = (uint32_t)rows;
+    c->grid[1] = (uint32_t)(ND + surplus);
+    if (rows * (ND + surplus) == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
+    c->p[P_D].i = D;
+    c->p[P_B].i = B;
+    c->p[P_HAS_SCALE].i = td_prod_u32(p, 0, 3) != 0;
+    static const double scales[] = {0.125, 0.08838834764831845, 1.0, 0.5, 2.0, 0.0, -1.0, -0.25};
+    int sk = td_prod_u32(p, 0, 9);
+    c->p[P_SCALE].r = sk < 8 ? sm_f32(scales[sk]) : td_gen_real(p, sk == 8 ? 0 : -4, sk == 8 ? 1024 : 4);
+    int64_t slack = td_prod_bool(p) ? td_prod_u32(p, 1, 8) : 0;
+    sm_vals v;
+    sm_vals_init(&v, p, c, 0x1p20);
+    td_case_alloc(c, R_X, (size_t)(rows * D + slack));
+    sm_fill_all(&v, c, R_X);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t d = 0; d < ND; d++) {
+            int64_t lo = d * B, n = D - lo < B ? D - lo : B;
+            sm_fill_row(&v, c, R_X, (uint64_t)(r * D + lo), 1, n);
+        }
+    double sc = fabs(c->p[P_SCALE].r);
+    if (c->p[P_HAS_SCALE].i && sc > 1) /* |x * scale| <= 2^20 */
+        for (size_t i = 0; i < c->r[R_X].len; i++) td_set(c, R_X, i, sm_f32(td_get(c, R_X, i) / sc));
+    td_case_alloc(c, R_Z, (size_t)(rows * ND + surplus + slack));
+}
+
+static const char *check(const td_case *c) {
+    int64_t D = c->p[P_D].i, B = c->p[P_B].i;
+    if (B <= 0) return "hB: 0 < B";
+    if (D < 0) return "D : Nat";
+    if ((double)(float)c->p[P_SCALE].r != c->p[P_SCALE].r) return "scale : tl.float32 (the kernel's scalar type)";
+    int64_t ND = cdiv(D, B), rows = c->grid[0], G = c->grid[1];
+    if (rows > 1 && G > ND) return "distinct programs write distinct cells (surplus blocks only with one row)";
+    if (rows * D > (int64_t)c->r[R_X].len) return "x holds every active lane's read";
+    if ((rows - 1) * ND + G > (int64_t)c->r[R_Z].len) return "z holds every program's write";
+    return NULL;
+}
+
+static void writes(const td_case *c, td_wset *ws) {
+    int64_t ND = cdiv(c->p[P_D].i, c->p[P_B].i);
+    for (uint32_t in = 0; in < c->grid[0]; in++)
+        for (uint32_t id = 0; id < c->grid[1]; id++) {
+            td_olane l = {.region = R_Z, .off = (uint64_t)(in * ND + id), .pid = {in, id, 0}, .j = 0, .idx = {in, id}};
+            td_wset_add(ws, &l);
+        }
+}
+
+const td_contract td_c_logsumexp_fwd = {
+    .id = "logsumexp_fwd.logsumexp_fwd_kernel_correctness",
+    .file = "logsumexp_fwd",
+    .family = "softmax",
+    .io_class = "Masked2DKernelIO_1 (logsumexpIO, writeMask j = 0), grid (rows, cdiv(D, B))",
+    .kind = "exact",
+    .formula = "z[i_n*cdiv(D,B) + i_d] = log(sum_j exp(s*x[i_n*D + i_d*B + j])), i_d*B + j < D, s = scale if "
+               "HAS_SCALE else 1; 0 when i_d*B >= D",
+    .nparams = NP,
+    .params = params,
+    .nregions = NR,
+    .regions = regions,
+    .sv = TD_SV_IEEE,
+    .sv_note = "surplus blocks (i_d*B >= D: Lean 0) and tail blocks with HAS_SCALE, scale <= 0 (masked lanes "
+               "-inf*scale = +inf/NaN, Lean ⊥) store NaN: accepted there only",
+    .error_model = "as the kernel evaluates it: x*scale, exact max, exp(y - m), pairwise-tree sum, log, + m",
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .gen = gen,
+    .check = check,
+    .writes = writes,
+    TD_SPECS(lse),
+};
+
+#else
+#include "softmax_common.h"
+static NUM SPEC(lse)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t D = c->p[P_D].i, B = c->p[P_B].i, lo = l->idx[1] * B;
+    if (lo >= D) { /* every lane masked: Lean 0, binary32 NaN */
+        SM_DOMAIN(cx);
+        return N(exact)(cx, 0.0);
+    }
+    int64_t n = D - lo < B ? D - lo : B;
+    sm_row r = sm_row_plain(R_X, (uint64_t)(l->idx[0] * D + lo), 1, n, (uint64_t)(l->idx[0] * cdiv(D, B) + l->idx[1]));
+    if (c->p[P_HAS_SCALE].i) {
+        r.has_scale = 1;
+        r.scale = c->p[P_SCALE].r;
+        if (n < B && !(r.scale > 0)) SM_DOMAIN(cx); /* masked lanes: -inf * scale = +inf or NaN */
+    }
+    NUM m = SPEC(sm_max)(cx, c, &r);
+    return N(add)(cx, N(log)(cx, SPEC(sm_sum)(cx, c, &r, m)), m);
+}
+#endif

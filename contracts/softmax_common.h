@@ -1,0 +1,352 @@
+/* Shared by the softmax family's contracts (softmax_triton1/2/3, softmax_optimize,
+ * softmax_flaggems, log_softmax, logsumexp_fwd, ksoftmax_triton).
+ *
+ * Included twice by a contract file: once at its top (TD_SPEC_PASS undefined: the
+ * row descriptor, the hard-input value generator, the stride helpers) and once in its
+ * spec part (TD_SPEC_PASS defined: the row quantities written once against the spec
+ * vocabulary, compiled for the shadow and for MPFR).
+ *
+ * The error model every forward kernel of the family shares (Triton's tile softmax):
+ *   m   = max_j x_j                  tl.max: exact (a max of binary32 values)
+ *   d_j = x_j - m  [+ mask_j]        one binary32 subtraction [one addition]
+ *   e_j = exp(d_j)                   the backend's exp (libm 0.502 ulp, CUDA 2.5 ulp),
+ *                                    its argument error amplified by e_j (exp' = exp)
+ *   s   = sum_j e_j                  tl.sum of the tile: a pairwise tree whose masked
+ *                                    lanes are exact zeros; the active lanes are a prefix
+ *                                    of the power-of-two tile, so a term goes through at
+ *                                    most ceil(log2 n) additions (TD_ORDER_TREE)
+ *   out = e_i / s                    one correctly rounded division
+ * The shadow evaluates exactly these operations in this order, so the tolerance is
+ * the kernel's own worst case: |d_i| u from the subtraction (large for lanes far below
+ * the max, where e_i is tiny), the exp budget, ceil(log2 n) u for the sum, u for the
+ * division.  The tree order is what the host port (tl_sum) and the CUDA port (the same
+ * pairwise tree in shared memory) do; a compiled Triton reduction whose threads first
+ * add their sizePerThread elements sequentially has a longer chain (sizePerThread - 1 +
+ * log2 threads), which this model does not cover.
+ *
+ * Per-row quantities (max, sum, dot products, the online normaliser) are memoised,
+ * keyed by the row and a tag, in both passes (the shadow's memo is off while a lane is
+ * explained, so its trace shows every step).
+ */
+#ifndef TD_SPEC_PASS
+#ifndef TD_SOFTMAX_COMMON_H
+#define TD_SOFTMAX_COMMON_H
+
+#include <math.h>
+
+#include "gen.h"
+
+/* One reduced row (or column) as the kernel sees it: n active elements of region reg
+ * at base + j * stride; an optional additive mask at mbase + j * stride; an optional
+ * scale multiplied in after the load; the order of the kernel's sum. */
+typedef struct sm_row {
+    int reg;
+    uint64_t base;
+    int64_t stride;
+    int64_t n;
+    int mreg; /* additive mask region, -1 for none */
+    uint64_t mbase;
+    int has_scale;
+    double scale;
+    td_order order;
+    long block;
+    uint64_t key; /* memo key of the row: unique per row within a case, low 8 bits 0 */
+} sm_row;
+
+static inline sm_row sm_row_plain(int reg, uint64_t base, int64_t stride, int64_t n, uint64_t row_id) {
+    sm_row r = {reg, base, stride, n, -1, 0, 0, 1.0, TD_ORDER_TREE, 0, row_id << 8};
+    return r;
+}
+
+enum { SM_TAG_MAX = 1, SM_TAG_SUM, SM_TAG_DOT, SM_TAG_ZF };
+
+/* The kernel's IEEE evaluation meets an operation on special operands here (-inf -
+ * -inf of a lane that never held a column, log of an empty sum): the lane is flagged
+ * TD_LF_DOMAIN, so that under TD_SV_IEEE the kernel's NaN is accepted.  Shadow pass
+ * only: MPFR computes the real-valued reference. */
+static inline void sm_domain_sh(td_shcx *cx) { cx->lane_flags |= TD_LF_DOMAIN; }
+static inline void sm_domain_mp(td_mpcx *cx) { (void)cx; }
+#define SM_DOMAIN(cx) _Generic((cx), td_shcx *: sm_domain_sh, td_mpcx *: sm_domain_mp)(cx)
+
+/* ---- values: the family's hard inputs ----
+ * A case picks one pattern for all its rows:
+ *   MENU      the project's value menu (small, wide, specials, ties, ints, const,
+ *             large up to the bound)
+ *   SHIFTED   every row = a common offset of either sign, 2^6 .. 2^20, + small noise:
+ *             exp(x) overflows (or underflows to 0 / 0), exp(x - max) does neither
+ *   DOMINANT  one element per row far above the rest (2^4 .. 2^14 higher): the
+ *             others' exp underflow, the output is ~1 at one lane and ~0 elsewhere
+ *   EQUAL     all elements of a row equal (a random value up to 2^20): out = 1/n
+ *   SPREAD    uniform in [-S, S], S in {20, 90, 110, 500}: exp(x - max) down to and
+ *             through the subnormal range and 0
+ *   NEAR88    uniform in [80, 100]: scores around exp's overflow threshold 88.72
+ * Values are binary32 and |x| <= 2^20, so x - max is far from overflow. */
+enum { SM_P_MENU, SM_P_SHIFTED, SM_P_DOMINANT, SM_P_EQUAL, SM_P_SPREAD, SM_P_NEAR88, SM_P_COUNT };
+
+typedef struct sm_vals {
+    td_vgen g;
+    int pattern;
+    double a, b; /* pattern parameters */
+} sm_vals;
+
+static inline double sm_f32(double x) { return (double)(float)x; }
+
+/* weights: one per pattern (SM_P_*), NULL for the family's default mix. */
+static inline void sm_vals_init_w(sm_vals *v, td_producer *p, td_case *c, double menu_bound, const unsigned *weights) {
+    static const unsigned dflt[SM_P_COUNT] = {6, 3, 3, 2, 3, 2};
+    v->pattern = td_prod_pick(p, weights ? weights : dflt, SM_P_COUNT);
+    td_vgen_init(&v->g, p, c, TD_VM_ALL, menu_bound);
+    td_rng *r = &v->g.rng;
+    switch (v->pattern) {
+    case SM_P_SHIFTED:
+        v->a = sm_f32((td_rng_next(r) & 1 ? -1 : 1) * ldexp(1.0 + td_rng_unit(r), 6 + (int)td_rng_below(r, 14)));
+        v->b = ldexp(1.0, (int)td_rng_below(r, 6) - 2); /* noise amplitude 0.25 .. 8 */
+        break;
+    case SM_P_DOMINANT: v->a = ldexp(1.0 + td_rng_unit(r), 4 + (int)td_rng_below(r, 10)); break;
+    case SM_P_SPREAD: {
+        static const double S[4] = {20, 90, 110, 500};
+        v->a = S[td_rng_below(r, 4)];
+        break;
+    }
+    default: v->a = v->b = 0; break;
+    }
+    if (v->pattern != SM_P_MENU) c->classes |= TD_BC(TD_BC_VALUES_LARGE);
+}
+static inline void sm_vals_init(sm_vals *v, td_producer *p, td_case *c, double menu_bound) {
+    sm_vals_init_w(v, p, c, menu_bound, NULL);
+}
+
+/* One element of a row (the row's own state is passed by the caller for EQUAL). */
+static inline double sm_value(sm_vals *v) {
+    td_rng *r = &v->g.rng;
+    switch (v->pattern) {
+    case SM_P_SHIFTED: return sm_f32(v->a + v->b * (2 * td_rng_unit(r) - 1));
+    case SM_P_DOMINANT: return sm_f32(2 * td_rng_unit(r) - 1);
+    case SM_P_SPREAD: return sm_f32(v->a * (2 * td_rng_unit(r) - 1));
+    case SM_P_NEAR88: return sm_f32(80 + 20 * td_rng_unit(r));
+    case SM_P_EQUAL: return sm_f32((td_rng_next(r) & 1 ? -1 : 1) * ldexp(td_rng_unit(r), (int)td_rng_below(r, 21)));
+    default: return td_vgen_value(&v->g, TD_F32);
+    }
+}
+
+/* Fills the n elements base + j * stride of region reg (binary32) with one row. */
+static inline void sm_fill_row(sm_vals *v, td_case *c, int reg, uint64_t base, int64_t stride, int64_t n) {
+    if (n <= 0) return;
+    if (v->pattern == SM_P_EQUAL) {
+        double x = sm_value(v);
+        for (int64_t j = 0; j < n; j++) td_set(c, reg, base + (uint64_t)(j * stride), x);
+        return;
+    }
+    for (int64_t j = 0; j < n; j++) td_set(c, reg, base + (uint64_t)(j * stride), sm_value(v));
+    if (v->pattern == SM_P_DOMINANT) {
+        uint64_t k = td_rng_below(&v->g.rng, (uint64_t)n);
+        td_set(c, reg, base + k * (uint64_t)stride, sm_f32(v->a));
+    }
+}
+
+/* Fills every element of a region that no row covers with menu values (cells a
+ * correct kernel never reads; a kernel reading the wrong cells sees other numbers). */
+static inline void sm_fill_all(sm_vals *v, td_case *c, int reg) {
+    for (size_t i = 0; i < c->r[reg].len; i++) td_set(c, reg, i, sm_value(v));
+}
+
+/* A power-of-two tile width for a row of n (n >= 0) columns, favouring the
+ * boundaries: next_pow2(n) (what the hosts choose), B >> n, and B < n (the contract
+ * allows it: the kernel then reduces only the first B columns). */
+static inline int64_t sm_pow2_at_least(int64_t n) {
+    int64_t b = 1;
+    while (b < n) b *= 2;
+    return b;
+}
+
+/* n for a row reduced by a tile of B lanes: a single column, B - 1, B, B + 1 (tile
+ * smaller than the row), B / 4 or less (tile >> row), anything up to max_n; 0 when
+ * allow_zero (an empty row: nothing is written). Marks the shape classes. */
+static inline int64_t sm_gen_cols(td_producer *p, int64_t B, int64_t max_n, int allow_zero, uint64_t *classes) {
+    static const unsigned w[] = {2, 3, 4, 2, 3, 4, 1};
+    int64_t n;
+    switch (td_prod_pick(p, w, 7)) {
+    case 0: n = 1; break;
+    case 1: n = B - 1; break;
+    case 2: n = B; break;
+    case 3: n = B + 1 + (int64_t)td_prod_u32(p, 0, (uint32_t)B); break; /* wider than the tile */
+    case 4: n = 1 + (int64_t)td_prod_u32(p, 0, (uint32_t)(B / 4 > 0 ? B / 4 - 1 : 0)); break;
+    case 5: n = 1 + (int64_t)td_prod_u32(p, 0, (uint32_t)(max_n - 1)); break;
+    default: n = allow_zero ? 0 : 1; break;
+    }
+    if (n < 1 && !allow_zero) n = 1;
+    if (n > max_n) n = max_n;
+    if (n == 0) *classes |= TD_BC(TD_BC_FULLY_MASKED);
+    else {
+        if (n == 1) *classes |= TD_BC(TD_BC_SINGLE_LANE);
+        if (n % B == 0) *classes |= TD_BC(TD_BC_EXACT_MULTIPLE);
+        else {
+            *classes |= TD_BC(TD_BC_TAIL);
+            if (n % B == B - 1) *classes |= TD_BC(TD_BC_TAIL_BELOW);
+            if (n % B == 1 && n > 1) *classes |= TD_BC(TD_BC_TAIL_ABOVE);
+        }
+        if (B >= 4 * n) *classes |= TD_BC(TD_BC_BLOCK_GT_N);
+    }
+    return n;
+}
+
+/* A row stride for rows of w active columns: the row itself (w), wider (gaps), or
+ * when the rows are only read, also 0 (every program reads the same row) and
+ * narrower than the row (overlapping rows). */
+static inline int64_t sm_gen_stride(td_producer *p, int64_t w, int read_only, uint64_t *classes) {
+    static const unsigned wr[] = {5, 3, 1, 1}, ww[] = {5, 3};
+    int k = td_prod_pick(p, read_only ? wr : ww, read_only ? 4 : 2);
+    int64_t s;
+    switch (k) {
+    case 0: s = w; break;
+    case 1: s = w + 1 + (int64_t)td_prod_u32(p, 0, 40); break;
+    case 2: s = 0; break;
+    default: s = w > 1 ? (int64_t)td_prod_u32(p, 1, (uint32_t)(w - 1)) : 0; break;
+    }
+    if (s > w) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    return s;
+}
+
+/* How many rows of w reduced columns a case may hold: about 2^14 lanes a case (the
+ * shadow and MPFR passes memoise a row's quantities, so a case costs O(lanes)). */
+static inline int64_t sm_max_rows(int64_t w, int64_t cap) {
+    int64_t r = (1 << 14) / (w > 0 ? w : 1);
+    if (r > cap) r = cap;
+    return r < 1 ? 1 : r;
+}
+
+/* The row launch of the fused row-softmax kernels (softmax_triton1/2/3): one program
+ * per row, program pid reads its row at pid * sin and writes it at pid * sout, a tile
+ * of B lanes masked by j < n, so w = min(n, B) columns are reduced and written.
+ * Tiles up to 2^12 lanes. */
+typedef struct sm_rows {
+    int64_t B, n, w, R, sin, sout;
+} sm_rows;
+
+static inline void sm_gen_rows(td_producer *p, td_case *c, sm_rows *s, int same_stride) {
+    s->B = td_gen_pow2(p, 0, 12);
+    s->n = sm_gen_cols(p, s->B, 2 * s->B + 3, 1, &c->classes);
+    s->w = s->n < s->B ? s->n : s->B;
+    s->R = td_prod_u32(p, 1, (uint32_t)sm_max_rows(s->w, 12));
+    s->sout = sm_gen_stride(p, s->w, 0, &c->classes);
+    s->sin = same_stride ? s->sout : sm_gen_stride(p, s->w, 1, &c->classes);
+    if (s->R == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
+    if (s->n > s->B) c->classes |= TD_BC(TD_BC_MULTI_TILE); /* columns beyond the tile stay unread */
+    c->grid[0] = (uint32_t)s->R;
+}
+
+/* Allocates an input region of R rows (stride sin, each row holding all n columns)
+ * and fills it: every cell from the pattern, then each row's w reduced columns as one
+ * row of the pattern (dominant element, equal row ...). */
+static inline void sm_alloc_fill_rows(sm_vals *v, td_case *c, int reg, const sm_rows *s, int64_t slack) {
+    int64_t len = (s->R - 1) * s->sin + s->n + slack;
+    td_case_alloc(c, reg, (size_t)(len > 0 ? len : 0));
+    sm_fill_all(v, c, reg);
+    for (int64_t r = 0; r < s->R; r++) sm_fill_row(v, c, reg, (uint64_t)(r * s->sin), 1, s->w);
+}
+
+/* Preconditions every row launch shares: B > 0 (hB), Nat parameters, the regions hold
+ * every active read and write, the programs' output rows are disjoint. */
+static inline const char *sm_rows_check(const td_case *c, int64_t B, int64_t n, int64_t sin, int64_t sout,
+                                        int rin, int rout) {
+    if (B <= 0) return "hB: 0 < BLOCK_SIZE";
+    if (n < 0 || sin < 0 || sout < 0) return "n_cols and the row strides are Nat";
+    int64_t w = n < B ? n : B, R = c->grid[0];
+    if (w > 0) {
+        if ((R - 1) * sin + w > (int64_t)c->r[rin].len) return "the input region holds every active lane's read";
+        if ((R - 1) * sout + w > (int64_t)c->r[rout].len) return "the output region holds every active lane's write";
+        if (R > 1 && sout < w) return "distinct programs write distinct cells (output_row_stride >= active row)";
+    }
+    return NULL;
+}
+
+#endif /* TD_SOFTMAX_COMMON_H */
+#else  /* TD_SPEC_PASS: the spec part, compiled once per number type */
+
+/* x_j as the kernel holds it: the loaded value, times the scale when it has one. */
+static inline NUM SPEC(sm_elem)(NCX *cx, const td_case *c, const sm_row *r, int64_t j) {
+    NUM x = N(in)(cx, c, r->reg, r->base + (uint64_t)(j * r->stride));
+    if (r->has_scale) x = N(mul)(cx, x, N(exact)(cx, r->scale));
+    return x;
+}
+
+/* m = tl.max over the row (exact: a max of the values the kernel holds).
+ * With a scale the kernel holds y_j = RN32(x_j * scale), and its max is the binary32
+ * number max_j RN32(x_j * scale), computed here exactly (x_j * scale is exact in
+ * binary64).  The spec uses that number as the shift: the softmax and the log-sum-exp
+ * are shift invariant, so the reals are unchanged, and the kernel's m is exactly this
+ * constant, while the model knows each y_j's rounding error exactly; so y_j - m
+ * carries y_j's own rounding only (0 for the argmax lane, as in the kernel), not also
+ * an independent error of the max. */
+static inline NUM SPEC(sm_max)(NCX *cx, const td_case *c, const sm_row *r) {
+    NUM m;
+    if (N(memo_get)(cx, r->key | SM_TAG_MAX, &m)) return m;
+    if (r->has_scale) {
+        double mv = -INFINITY;
+        for (int64_t j = 0; j < r->n; j++) {
+            double y = (double)(float)(td_get(c, r->reg, r->base + (uint64_t)(j * r->stride)) * r->scale);
+            if (y > mv) mv = y;
+        }
+        m = N(exact)(cx, mv);
+    } else {
+        m = SPEC(sm_elem)(cx, c, r, 0);
+        for (int64_t j = 1; j < r->n; j++) m = N(max)(cx, m, SPEC(sm_elem)(cx, c, r, j));
+    }
+    N(memo_put)(cx, r->key | SM_TAG_MAX, m);
+    return m;
+}
+
+/* d_j = x_j - m, then + mask_j when the row has an additive mask. */
+static inline NUM SPEC(sm_shift)(NCX *cx, const td_case *c, const sm_row *r, NUM m, int64_t j) {
+    NUM d = N(sub)(cx, SPEC(sm_elem)(cx, c, r, j), m);
+    if (r->mreg >= 0) d = N(add)(cx, d, N(in)(cx, c, r->mreg, r->mbase + (uint64_t)(j * r->stride)));
+    return d;
+}
+
+/* s = tl.sum_j exp(d_j) in the kernel's order. */
+static inline NUM SPEC(sm_sum)(NCX *cx, const td_case *c, const sm_row *r, NUM m) {
+    NUM s;
+    if (N(memo_get)(cx, r->key | SM_TAG_SUM, &s)) return s;
+    NACC acc;
+    N(acc_init)(cx, &acc, r->order, r->block);
+    for (int64_t j = 0; j < r->n; j++) N(acc_add)(cx, &acc, N(exp)(cx, SPEC(sm_shift)(cx, c, r, m, j)));
+    s = N(acc_end)(cx, &acc);
+    N(memo_put)(cx, r->key | SM_TAG_SUM, s);
+    return s;
+}
+
+/* out_i = exp(d_i) / s: the tile softmax at column i. */
+static inline NUM SPEC(sm_softmax)(NCX *cx, const td_case *c, const sm_row *r, int64_t i) {
+    NUM m = SPEC(sm_max)(cx, c, r);
+    NUM s = SPEC(sm_sum)(cx, c, r, m);
+    return N(div)(cx, N(exp)(cx, SPEC(sm_shift)(cx, c, r, m, i)), s);
+}
+
+/* tl.sum_j a_j * b_j (a in r->reg, b in region breg at the same offsets), a tree. */
+static inline NUM SPEC(sm_dot)(NCX *cx, const td_case *c, const sm_row *r, int breg) {
+    NUM s;
+    if (N(memo_get)(cx, r->key | SM_TAG_DOT, &s)) return s;
+    NACC acc;
+    N(acc_init)(cx, &acc, r->order, r->block);
+    for (int64_t j = 0; j < r->n; j++) {
+        uint64_t off = r->base + (uint64_t)(j * r->stride);
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, r->reg, off), N(in)(cx, c, breg, off)));
+    }
+    s = N(acc_end)(cx, &acc);
+    N(memo_put)(cx, r->key | SM_TAG_DOT, s);
+    return s;
+}
+
+/* tl.sum_j a_j (the row's own values), a tree. */
+static inline NUM SPEC(sm_rowsum)(NCX *cx, const td_case *c, const sm_row *r) {
+    NUM s;
+    if (N(memo_get)(cx, r->key | SM_TAG_SUM, &s)) return s;
+    NACC acc;
+    N(acc_init)(cx, &acc, r->order, r->block);
+    for (int64_t j = 0; j < r->n; j++) N(acc_add)(cx, &acc, N(in)(cx, c, r->reg, r->base + (uint64_t)(j * r->stride)));
+    s = N(acc_end)(cx, &acc);
+    N(memo_put)(cx, r->key | SM_TAG_SUM, s);
+    return s;
+}
+
+#endif /* TD_SPEC_PASS */

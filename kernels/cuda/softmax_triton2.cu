@@ -1,0 +1,27 @@
+/* softmax_triton2 on CUDA: the fused row softmax, one block per row. */
+#include "softmax_tlc.cuh"
+
+enum { P_IN_STRIDE, P_OUT_STRIDE, P_NCOLS, P_BLOCK };
+enum { R_OUT, R_IN };
+
+static __global__ void softmax_kernel(float *out, const float *in, int64_t is, int64_t os, int64_t n, int64_t B) {
+    float *row = smc_smem, *scratch = smc_smem + B;
+    int64_t pid = blockIdx.x;
+    smc_load(row, in + pid * is, 1, n, B, -INFINITY);
+    smc_tile_softmax(row, scratch, B);
+    for (int64_t j = threadIdx.x; j < B; j += blockDim.x)
+        if (j < n) out[pid * os + j] = row[j];
+}
+
+static int launch(const td_abi_launch *L) {
+    int64_t B = TLC_I(L, P_BLOCK);
+    size_t smem = 2 * (size_t)B * sizeof(float);
+    if (smc_allow_smem(L, softmax_kernel, smem)) return 1;
+    softmax_kernel<<<tlc_grid(L), tlc_threads(B), smem, (cudaStream_t)L->stream>>>(
+        TLC_PTR(L, R_OUT, float), TLC_PTR(L, R_IN, const float), TLC_I(L, P_IN_STRIDE), TLC_I(L, P_OUT_STRIDE),
+        TLC_I(L, P_NCOLS), B);
+    return tlc_check(L, "softmax_kernel");
+}
+
+TD_KERNEL(td_kc_softmax_triton2) = {"softmax_triton2.softmax_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
+                                    NULL, 4, 2, launch};

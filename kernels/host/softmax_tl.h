@@ -1,0 +1,39 @@
+/* Tile steps shared by the softmax family's host kernels (Triton programs on the CPU,
+ * see tl.h): masked tile loads and the stable tile softmax in the order Triton
+ * evaluates it.  tl.exp is the C library's expf (math model "libm"). */
+#ifndef TD_SOFTMAX_TL_H
+#define TD_SOFTMAX_TL_H
+
+#include "tl.h"
+
+/* t[j] = region[base + j * stride] for j < n, `other` for n <= j < B. */
+static inline void sm_load_tile(const td_abi_launch *L, int reg, int64_t base, int64_t stride, int64_t n, int64_t B,
+                                float other, float *t) {
+    for (int64_t j = 0; j < B; j++) t[j] = j < n ? tl_load(L, reg, base + j * stride) : other;
+}
+
+/* In place: t = exp(t - tl.max(t)) / tl.sum(exp(t - tl.max(t))) over a tile of B lanes
+ * (masked lanes hold -inf and become 0). */
+static inline void sm_tile_softmax(float *t, int64_t B) {
+    float m = tl_max(t, B);
+    for (int64_t j = 0; j < B; j++) t[j] = t[j] - m;
+    for (int64_t j = 0; j < B; j++) t[j] = expf(t[j]);
+    float s = tl_sum(t, B);
+    for (int64_t j = 0; j < B; j++) t[j] = t[j] / s;
+}
+
+/* The binary16 rounding of a binary32 value (for mutants that accumulate in fp16). */
+static inline float sm_f16(float x) {
+    td_profile p = {TD_F16, TD_RNE, TD_OVF_INF, false};
+    return (float)td_decode(TD_F16, td_encode_f32(p, x));
+}
+
+/* tl_sum's pairwise tree with every partial sum rounded to binary16. */
+static inline float sm_sum_f16(const float *x, int64_t n) {
+    if (n <= 0) return 0.0f;
+    if (n == 1) return sm_f16(x[0]);
+    int64_t h = n / 2;
+    return sm_f16(sm_sum_f16(x, h) + sm_sum_f16(x + h, n - h));
+}
+
+#endif

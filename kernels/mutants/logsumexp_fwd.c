@@ -1,0 +1,38 @@
+/* logsumexp_fwd mutants. */
+#include "../host/softmax_tl.h"
+
+enum { P_D, P_B, P_HAS_SCALE, P_SCALE };
+enum { R_X, R_Z };
+
+/* shift 0: log(sum exp(b_x)) without the max (inf once a score exceeds 88.7, -inf once
+ * all are below -103); add_back 0: the max subtracted but not added back. */
+static int variant(const td_abi_launch *L, int shift, int add_back) {
+    int64_t D = TL_I(L, P_D), B = TL_I(L, P_B), ND = (D + B - 1) / B;
+    int has_scale = TL_I(L, P_HAS_SCALE) != 0;
+    float scale = TL_R(L, P_SCALE);
+    float *t;
+    TL_ALLOC(L, t, B);
+    for (uint32_t in = 0; in < L->grid[0]; in++)
+        for (uint32_t id = 0; id < L->grid[1]; id++) {
+            int64_t lo = (int64_t)id * B;
+            for (int64_t j = 0; j < B; j++) t[j] = lo + j < D ? tl_load(L, R_X, (int64_t)in * D + lo + j) : -INFINITY;
+            if (has_scale)
+                for (int64_t j = 0; j < B; j++) t[j] = t[j] * scale;
+            float m = shift ? tl_max(t, B) : 0.0f;
+            for (int64_t j = 0; j < B; j++) t[j] = expf(t[j] - m);
+            float z = logf(tl_sum(t, B));
+            if (add_back) z = z + m;
+            tl_store(L, R_Z, (int64_t)in * ND + id, z, tl_f32());
+        }
+    free(t);
+    return 0;
+}
+static int no_max(const td_abi_launch *L) { return variant(L, 0, 1); }
+static int max_not_added(const td_abi_launch *L) { return variant(L, 1, 0); }
+
+TD_KERNEL(td_m_logsumexp_nomax) = {"logsumexp_fwd.logsumexp_fwd_kernel_correctness", "mut_no_max_subtraction",
+                                   TD_ABI_HOST, NULL, NULL, "log(sum exp(x)) without subtracting the block max", 4, 2,
+                                   no_max};
+TD_KERNEL(td_m_logsumexp_noadd) = {"logsumexp_fwd.logsumexp_fwd_kernel_correctness", "mut_max_not_added_back",
+                                   TD_ABI_HOST, NULL, NULL, "b_z = log(sum exp(b_x - b_m)): the + b_m dropped", 4, 2,
+                                   max_not_added};
