@@ -85,7 +85,7 @@ static void fr_gen(td_producer *p, td_case *c, const fr_layout *y) {
     c->p[y->rsr].i = rs[td_prod_u32(p, 0, 3)];
     c->p[y->n].i = n;
     c->p[y->b].i = B;
-    c->p[y->eps].r = rn_gen_eps(p, 0x1p-149, &c->classes);
+    c->p[y->eps].r = rn_gen_eps(p, 0x1p-149);
     c->grid[0] = (uint32_t)rows;
     c->grid[1] = c->grid[2] = 1;
     size_t slack = td_prod_bool(p) ? (size_t)td_prod_u32(p, 1, 8) : 0;

@@ -64,7 +64,7 @@ static void gen(td_producer *p, td_case *c) {
     }
     c->p[P_YSR].i = ysr, c->p[P_YSC].i = ysc, c->p[P_XSR].i = xsr, c->p[P_XSC].i = xsc;
     c->p[P_N].i = N, c->p[P_B].i = B;
-    c->p[P_EPS].r = rn_gen_eps(p, 0x1p-149, &c->classes);
+    c->p[P_EPS].r = rn_gen_eps(p, 0x1p-149);
     c->grid[0] = (uint32_t)rows;
     c->grid[1] = c->grid[2] = 1;
     size_t slack = td_prod_bool(p) ? (size_t)td_prod_u32(p, 1, 8) : 0;
