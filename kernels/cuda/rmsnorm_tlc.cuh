@@ -5,8 +5,12 @@
  * reduce_tlc.cuh's pairwise tree (the host's tl_sum bit for bit), and every operation
  * that feeds another rounding is an _rn intrinsic so that nvcc does not contract it
  * into an FMA.  Math: __fsqrt_rn and __fdiv_rn are IEEE; tl.math.rsqrt is rsqrtf (the
- * "cuda" math model's rsqrt, 2 ulp); libdevice.pow(x, 2) is __fmul_rn(x, x) (what
- * __nv_powif(x, 2) computes: repeated squaring, 1.0f * (x * x)). */
+ * "cuda" math model's rsqrt, 2 ulp, libdevice's __nv_rsqrtf); libdevice.pow(x, 2) is
+ * __fmul_rn(x, x) (what __nv_powif(x, 2) computes: repeated squaring, 1.0f * (x * x)).
+ * Triton's own lowering of tl.sqrt and of the binary32 `/` may pick the approximate PTX
+ * instructions (sqrt.approx, div.full); their error needs the "cuda-approx" math model,
+ * which the oracle does not model yet, so this port uses the IEEE operations that the
+ * "cuda" model describes. */
 #ifndef TD_RMSNORM_TLC_CUH
 #define TD_RMSNORM_TLC_CUH
 
