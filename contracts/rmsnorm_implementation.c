@@ -29,7 +29,7 @@
  *
  * Domain and special values: eps a binary32 constexpr > 0 (2^-149 .. 2^13); |x|, |w|
  * <= 2^40; all-zero rows give exactly 0 / sqrt(eps) = 0.  N_SIZE = 0 writes nothing (the
- * kernel's var = 0/0 = NaN is never stored).  Layouts as rmsnorm_triton's.
+ * kernel's var = 0/0 = NaN is never stored).  Layouts and sizes as rmsnorm_triton's.
  */
 #ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"

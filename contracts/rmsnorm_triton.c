@@ -36,7 +36,8 @@
  * exactly 0 (x = 0 times a finite rstd).  N = 0 (io only) writes nothing; the kernel's
  * var = 0/0 = NaN is then never stored.  Layouts: row-major, padded, strided,
  * transposed outputs; inputs also broadcast (stride 0 batches, or sxk = 0: a row of one
- * repeated element); srw in {0, 1, 2}.
+ * repeated element); srw in {0, 1, 2}.  Sizes: B = 2^0 .. 2^10, N <= 1024, batch * M * N
+ * <= 2048 (the MPFR pass recomputes a row's sum per lane).
  */
 #ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
