@@ -87,4 +87,13 @@ static inline int a2_pack(const td_abi_launch *L, a2_args *a) {
 #define A2_LDI(a, k, off) a2_ldi((a).base[(k)], (a).fmt[(k)], (off))
 #define A2_ST(a, k, off, v) a2_st((a).base[(k)], (a).fmt[(k)], (off), (v))
 
+/* a launch function: pack the record, launch kern over the program grid */
+#define A2_LAUNCH(fn, kern, threads)                                                                            \
+    static int fn(const td_abi_launch *L) {                                                                     \
+        a2_args a;                                                                                             \
+        if (a2_pack(L, &a)) return 1;                                                                          \
+        kern<<<tlc_grid(L), (threads), 0, (cudaStream_t)L->stream>>>(a);                                      \
+        return tlc_check(L, #kern);                                                                            \
+    }
+
 #endif

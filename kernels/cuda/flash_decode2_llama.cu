@@ -37,24 +37,9 @@ __global__ void final_store(a2_args a) {
     }
 }
 
-static int launch_norm(const td_abi_launch *L) {
-    a2_args a;
-    if (a2_pack(L, &a)) return 1;
-    normalization_store<<<tlc_grid(L), tlc_threads(A2_I(a, N_BD)), 0, (cudaStream_t)L->stream>>>(a);
-    return tlc_check(L, "normalization_store");
-}
-static int launch_max(const td_abi_launch *L) {
-    a2_args a;
-    if (a2_pack(L, &a)) return 1;
-    running_max_step<<<tlc_grid(L), 32, 0, (cudaStream_t)L->stream>>>(a);
-    return tlc_check(L, "running_max_step");
-}
-static int launch_fin(const td_abi_launch *L) {
-    a2_args a;
-    if (a2_pack(L, &a)) return 1;
-    final_store<<<tlc_grid(L), tlc_threads(A2_I(a, F_BD)), 0, (cudaStream_t)L->stream>>>(a);
-    return tlc_check(L, "final_store");
-}
+A2_LAUNCH(launch_norm, normalization_store, tlc_threads(A2_I(a, N_BD)))
+A2_LAUNCH(launch_max, running_max_step, 32)
+A2_LAUNCH(launch_fin, final_store, tlc_threads(A2_I(a, F_BD)))
 
 TD_KERNEL(td_kc_fd2_llama_norm) = {"flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general",
                                    "triton", TD_ABI_CUDA, NULL, NULL, NULL, N_NP, NR_N, launch_norm};
