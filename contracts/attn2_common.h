@@ -126,6 +126,29 @@ static inline uint64_t attn2_layout(td_producer *p, int k, const int64_t *n, int
     return span;
 }
 
+/* ---- variable-length batches ----
+ * Per-batch sequence lengths (favouring the tile boundaries of block `blk`: one token,
+ * k*blk - 1, k*blk, k*blk + 1, blk >> n, and empty sequences where allowed) and their
+ * start locations in a packed token axis, optionally with gaps between sequences (the
+ * contracts only need disjoint sequences).  Returns the tokens the axis spans. */
+static inline int64_t attn2_varlen(td_producer *p, int B, int64_t blk, int64_t maxn, int allow_zero, int64_t *len,
+                                   int64_t *start, uint64_t *classes) {
+    int gaps = td_prod_u32(p, 0, 3) == 0;
+    int rot = (B > 1 && td_prod_u32(p, 0, 3) == 0) ? 1 : 0; /* stored in another order than the batch */
+    for (int b = 0; b < B; b++) {
+        len[b] = (int64_t)td_gen_count0(p, (uint64_t)blk, (uint64_t)maxn, classes, allow_zero && b > 0);
+        if (len[b] == 0) *classes |= TD_BC(TD_BC_META_EXTREME);
+    }
+    int64_t pos = 0;
+    for (int k = 0; k < B; k++) {
+        int b = (k + rot) % B;
+        if (gaps) pos += td_prod_u32(p, 0, 5);
+        start[b] = pos;
+        pos += len[b];
+    }
+    return pos;
+}
+
 /* ---- flash decoding, stage 2: the per-(batch, head) partial outputs and log-sum-exps
  * of stage 1, and the loop state stage 2 builds from them ---- */
 typedef struct attn2_stage2 {
