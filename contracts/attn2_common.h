@@ -82,9 +82,16 @@ static inline td_mp attn2_kround_mp(td_mpcx *cx, td_mp a, td_profile p) {
     return a;
 }
 
-/* Memo keys: a tag and up to three indices (row-level quantities keyed by row + tag). */
+/* Memo keys: a tag and up to three indices (row-level quantities keyed by row + tag),
+ * packed, then passed through splitmix64's finaliser: a bijection, so distinct keys stay
+ * distinct, and every input bit reaches the low bits, which the harness's memo table
+ * indexes by (its hash keeps the low bits of key * constant, which depend on the key's
+ * low bits only: packed keys that differ in their high fields would all collide). */
 static inline uint64_t attn2_key(unsigned tag, uint64_t a, uint64_t b, uint64_t c) {
-    return ((uint64_t)(tag & 0xff) << 56) ^ ((a & 0xfffff) << 36) ^ ((b & 0x3ffff) << 18) ^ (c & 0x3ffff);
+    uint64_t z = ((uint64_t)(tag & 0xff) << 56) ^ ((a & 0xfffff) << 36) ^ ((b & 0x3ffff) << 18) ^ (c & 0x3ffff);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
 /* ---- generator helpers ---- */
@@ -147,6 +154,136 @@ static inline int64_t attn2_varlen(td_producer *p, int B, int64_t blk, int64_t m
         pos += len[b];
     }
     return pos;
+}
+
+/* ---- context attention with a normalised accumulator (context_attn_nopad / _mistral):
+ * one (batch, head) of a launch, as the spec engine below needs it ---- */
+typedef struct attn2_ctx {
+    int rq, rk, rv;           /* regions Q, K, V (fp16) */
+    int64_t rs, hs;           /* the shared layout (rs, hs, 1) */
+    int64_t h, start, seqlen; /* head; the batch's start location and length */
+    int64_t BLK, DM;          /* BLOCK_M = BLOCK_N, BLOCK_DMODEL */
+    double sm_scale;
+    int64_t sw;      /* mistral: the sliding window (>= 1); 0: none (nopad) */
+    uint64_t rowid;  /* a case-unique id of (batch, head); query rows are added to it */
+} attn2_ctx;
+enum { A2C_S = 1, A2C_MIJ, A2C_P, A2C_LIJ, A2C_MNEW, A2C_L, A2C_PSCALE, A2C_ASCALE, A2C_P16 };
+
+/* key j is unmasked for query row gi: causal, and inside the sliding window when there
+ * is one (the kernel's int32 test start_n + n > offs_m - sliding_window) */
+static inline int a2c_live(const attn2_ctx *x, int64_t gi, int64_t j) {
+    return j <= gi && (x->sw <= 0 || j > gi - x->sw);
+}
+
+/* The launch shape of the context attentions with the shared layout (rs, hs, 1)
+ * (context_attn_nopad / _mistral): B in 1..3 batches of packed variable-length sequences
+ * (attn2_varlen: tails relative to BLK, empty ones, gaps, another storage order), H in
+ * 1..3 heads, BLK = BLOCK_M = BLOCK_N and DM powers of two up to 32, grid (B, H,
+ * cdiv(max_input_len, BLK)) with max_input_len >= every length (surplus programs whose
+ * block_mask is 0), token-major (rs >= H*hs, hs >= DM) or head-major layouts with padded
+ * strides, sm_scale 1/sqrt(DM), a power of two or up to 16 (near one-hot rows), |q|, |k|
+ * <= 8 (scores up to a few hundred: a naive exp overflows), |v| <= 1024 (the output, an
+ * average of V, stays inside fp16).  Sets the parameters at the indices given (nt < 0:
+ * no NT) and allocates the regions. */
+typedef struct attn2_ctx_idx {
+    int sm, rs, hs, blk, dm, nt;     /* parameters */
+    int q, k, v, start, seqlen, out; /* regions */
+} attn2_ctx_idx;
+
+static inline void attn2_ctx_gen(td_producer *p, td_case *c, const attn2_ctx_idx *ix) {
+    int B = (int)td_prod_u32(p, 1, 3), H = (int)td_prod_u32(p, 1, 3);
+    int64_t BLK = td_gen_pow2(p, 0, 5), DM = td_gen_pow2(p, 0, 5);
+    int64_t len[3], start[3];
+    int64_t total = attn2_varlen(p, B, BLK, 48, 1, len, start, &c->classes);
+    int64_t maxlen = 1;
+    for (int b = 0; b < B; b++) maxlen = len[b] > maxlen ? len[b] : maxlen;
+    int64_t mil = maxlen + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, (uint32_t)BLK) : 0);
+    int64_t NM = (mil + BLK - 1) / BLK;
+    if (NM * BLK > maxlen + BLK - 1) c->classes |= TD_BC(TD_BC_FULLY_MASKED);
+    if (NM > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    int64_t rs, hs, ntok = total > 0 ? total : 1;
+    if (td_prod_u32(p, 0, 2)) { /* token-major */
+        hs = DM + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 4) : 0);
+        rs = H * hs + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 4) : 0);
+    } else { /* head-major */
+        rs = DM + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 4) : 0);
+        hs = ntok * rs + (int64_t)td_prod_u32(p, 0, 3);
+    }
+    if (rs > DM * H || hs > DM) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    size_t n = (size_t)((ntok - 1) * rs + (H - 1) * hs + DM);
+    td_case_alloc(c, ix->q, n);
+    td_case_alloc(c, ix->k, n);
+    td_case_alloc(c, ix->v, n);
+    td_case_alloc(c, ix->out, n);
+    td_case_alloc(c, ix->start, (size_t)B);
+    td_case_alloc(c, ix->seqlen, (size_t)B);
+    for (int b = 0; b < B; b++) td_seti(c, ix->start, (size_t)b, start[b]), td_seti(c, ix->seqlen, (size_t)b, len[b]);
+    c->p[ix->sm].r = attn2_gen_scale(p, 1.0 / sqrt((double)DM), 1.0 / 64, 16);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&g, c, ix->q);
+    td_vgen_fill(&g, c, ix->k);
+    td_vgen gv;
+    td_vgen_init(&gv, p, c, TD_VM_ALL, 1024);
+    td_vgen_fill(&gv, c, ix->v);
+    c->p[ix->rs].i = rs;
+    c->p[ix->hs].i = hs;
+    c->p[ix->blk].i = BLK;
+    c->p[ix->dm].i = DM;
+    if (ix->nt >= 0) c->p[ix->nt].i = NM + (int64_t)td_prod_u32(p, 0, 1); /* the stream bound may exceed the grid */
+    c->grid[0] = (uint32_t)B;
+    c->grid[1] = (uint32_t)H;
+    c->grid[2] = (uint32_t)NM;
+    if (B * H * NM == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
+}
+
+/* The preconditions these launches share (NULL or the failing hypothesis). */
+static inline const char *attn2_ctx_check(const td_case *c, const attn2_ctx_idx *ix) {
+    if ((double)(float)c->p[ix->sm].r != c->p[ix->sm].r) return "sm_scale is the kernel's binary32 scalar";
+    int64_t rs = c->p[ix->rs].i, hs = c->p[ix->hs].i, BLK = c->p[ix->blk].i, DM = c->p[ix->dm].i;
+    if (rs < 0 || hs < 0) return "strides are Nat";
+    if (BLK <= 0) return "hBLK: 0 < BLK";
+    if (DM <= 0) return "hDM: 0 < DM";
+    if (DM > rs) return "hDMrs: DM <= rs";
+    if (ix->nt >= 0 && c->p[ix->nt].i <= 0) return "hNT: 0 < NT";
+    if (ix->nt >= 0 && (int64_t)c->grid[2] > c->p[ix->nt].i) return "pre: pid2 < NT for every program";
+    int64_t H = c->grid[1];
+    if (H > 1 && rs < DM * H && hs < DM) return "heads laid out apart: hs >= DM or rs >= H * DM (injective writes)";
+    for (uint32_t b = 0; b < c->grid[0]; b++) {
+        int64_t len = td_geti(c, ix->seqlen, b), st = td_geti(c, ix->start, b);
+        if (len < 0 || st < 0) return "B_Seqlen, B_Start_Loc are Nat";
+        if (ix->nt >= 0 && len > c->p[ix->nt].i * BLK) return "pre: m0 <= NT * BLK";
+        if (len > (int64_t)c->grid[2] * BLK) return "the grid covers every sequence (cdiv(max_input_len, BLK))";
+        if (len && (st + len - 1) * rs + (H - 1) * hs + DM > (int64_t)c->r[ix->out].len)
+            return "Q, K, V, Out hold every token of the sequence";
+    }
+    return NULL;
+}
+
+/* writeIf pid2*BLK + i < seqlen, at (start + pid2*BLK + i)*rs + pid1*hs + d; idx = (b, h, gi, d) */
+static inline void attn2_ctx_writes(const td_case *c, td_wset *ws, const attn2_ctx_idx *ix) {
+    int64_t rs = c->p[ix->rs].i, hs = c->p[ix->hs].i, BLK = c->p[ix->blk].i, DM = c->p[ix->dm].i;
+    for (uint32_t b = 0; b < c->grid[0]; b++) {
+        int64_t len = td_geti(c, ix->seqlen, b), st = td_geti(c, ix->start, b);
+        for (uint32_t h = 0; h < c->grid[1]; h++)
+            for (uint32_t m = 0; m < c->grid[2]; m++)
+                for (int64_t i = 0; i < BLK && m * BLK + i < len; i++)
+                    for (int64_t d = 0; d < DM; d++) {
+                        int64_t gi = m * BLK + i;
+                        td_olane l = {.region = (uint32_t)ix->out, .off = (uint64_t)((st + gi) * rs + h * hs + d),
+                                      .pid = {b, h, m}, .j = (uint64_t)(i * DM + d), .idx = {b, h, gi, d}};
+                        td_wset_add(ws, &l);
+                    }
+    }
+}
+
+/* the spec engine's view of the (batch, head) of an output lane */
+static inline attn2_ctx attn2_ctx_of(const td_case *c, const td_olane *l, const attn2_ctx_idx *ix, int64_t sw) {
+    int64_t b = l->idx[0], h = l->idx[1];
+    attn2_ctx x = {ix->q, ix->k, ix->v, c->p[ix->rs].i, c->p[ix->hs].i, h, td_geti(c, ix->start, (size_t)b),
+                   td_geti(c, ix->seqlen, (size_t)b), c->p[ix->blk].i, c->p[ix->dm].i, c->p[ix->sm].r, sw,
+                   (uint64_t)((b * c->grid[1] + h) * (int64_t)c->grid[2] * c->p[ix->blk].i)};
+    return x;
 }
 
 /* ---- flash decoding, stage 2: the per-(batch, head) partial outputs and log-sum-exps
@@ -254,5 +391,143 @@ static inline void attn2_stage2_state(const td_case *c, const attn2_stage2 *s, i
 
 /* kernel-side rounding to fp16 (see the header comment) */
 static inline NUM SPEC(k16)(NCX *cx, NUM a) { return SPEC(attn2_kround)(cx, a, attn2_fp16); }
+
+/* The running-max update of an online softmax: m_new = max(m_old, m_blk).  The kernel's
+ * maximum IS one of its operands, so one of alpha = exp(m_old - m_new) and
+ * beta = exp(m_blk - m_new) is exp(0) = 1 exactly; which one is a comparison, and where
+ * the shadow cannot decide it, N(sel) covers both branches (the kernel may take the
+ * other one).  In exact arithmetic both branches give the same final value. */
+static inline void SPEC(a2_rescale)(NCX *cx, NUM m_old, NUM m_blk, int base2, NUM *m_new, NUM *alpha, NUM *beta) {
+    NB ge = N(cmp)(cx, m_old, m_blk, 'g');
+    NUM one = N(exact)(cx, 1.0);
+    if ((ge & 6) == 6) { /* decided for the exact values and the kernel's: only the taken branch */
+        NUM d = N(truth)(ge) ? N(sub)(cx, m_blk, m_old) : N(sub)(cx, m_old, m_blk);
+        NUM e = base2 ? N(exp2)(cx, d) : N(exp)(cx, d);
+        *m_new = N(truth)(ge) ? m_old : m_blk;
+        *alpha = N(truth)(ge) ? one : e;
+        *beta = N(truth)(ge) ? e : one;
+        return;
+    }
+    NUM d_ob = N(sub)(cx, m_old, m_blk), d_bo = N(sub)(cx, m_blk, m_old);
+    NUM e_ob = base2 ? N(exp2)(cx, d_ob) : N(exp)(cx, d_ob); /* alpha when the block's max wins */
+    NUM e_bo = base2 ? N(exp2)(cx, d_bo) : N(exp)(cx, d_bo); /* beta when the old max wins */
+    *m_new = N(sel)(cx, ge, m_old, m_blk);
+    *alpha = N(sel)(cx, ge, one, e_ob);
+    *beta = N(sel)(cx, ge, e_bo, one);
+}
+
+/* context attention, normalised accumulator (context_attn_nopad, context_attn_mistral):
+ * the score of query row gi against key j (memoised per row and key):
+ *   qk = tl.dot(q, k) (fp16 products exact, a binary32 sum along the head dim), *= sm_scale */
+static inline NUM SPEC(a2c_score)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t j) {
+    uint64_t key = attn2_key(A2C_S, x->rowid + (uint64_t)gi, (uint64_t)j, 0);
+    NUM s;
+    if (N(memo_get)(cx, key, &s)) return s;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t e = 0; e < x->DM; e++) {
+        NUM q = N(in)(cx, c, x->rq, (size_t)((x->start + gi) * x->rs + x->h * x->hs + e));
+        NUM k = N(in)(cx, c, x->rk, (size_t)((x->start + j) * x->rs + x->h * x->hs + e));
+        N(acc_add)(cx, &acc, N(mul)(cx, q, k));
+    }
+    s = N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, x->sm_scale));
+    N(memo_put)(cx, key, s);
+    return s;
+}
+
+
+/* Output lane (gi, d) of the normalised online softmax, in the kernel's order, per
+ * KV block t = 0 .. pid2 (BLOCK_N = BLOCK_M):
+ *   m_ij = tl.max(qk) (masked lanes out), p = exp(qk - m_ij), l_ij = tl.sum(p) (tree),
+ *   m_new = max(m_i, m_ij), alpha, beta (a2_rescale), l_new = alpha*l_i + beta*l_ij,
+ *   p_scale = beta / l_new, p = p*p_scale, acc_scale = l_i / l_new * alpha,
+ *   acc = acc*acc_scale + tl.dot(p.to(fp16), v)   (the dot summed from 0, then added).
+ * The first block starts from (m_i, l_i, acc) = (-inf, 0, 0): alpha = 0, beta = 1,
+ * l_new = l_ij, acc = the dot, all exactly.  Mistral's masked prefix (blocks before the
+ * row's window, where every lane holds the -1e9 sentinel) is modelled as the kernel's
+ * declared behaviour: exp(-1e9 - m) is exactly 0 in binary32, m_ij = -1e9 becomes 0,
+ * l_new = 0 becomes 1e-9 (the literal RN32(1e-9)), so the row reaches the first block of
+ * its window with (m_i, l_i, acc) = (0, 1e-9, 0) exactly (see the contract file).
+ * Per-row quantities are memoised (keyed by row + tag); the lane's own work is the
+ * rescale and the dot of each block. */
+static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t d) {
+    int64_t B = x->BLK, T = gi / B + 1; /* blocks 0 .. pid2 */
+    int64_t j0 = (x->sw > 0 && gi - x->sw + 1 > 0) ? gi - x->sw + 1 : 0; /* first live key */
+    int64_t P = j0 / B;                                                   /* masked-prefix blocks */
+    uint64_t row = x->rowid + (uint64_t)gi;
+    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
+    int state = 0; /* 0: (-inf, 0, 0); 1: after a masked prefix (0, 1e-9, 0); 2: running */
+    if (P > 0) {
+        l = N(lit_dec)(cx, "1e-9");
+        state = 1;
+    }
+    for (int64_t t = P; t < T; t++) {
+        NUM m_new, l_new, p_scale, acc_scale, p16[256];
+        uint64_t kt = (uint64_t)t;
+        int hit = N(memo_get)(cx, attn2_key(A2C_MNEW, row, kt, 0), &m_new) &&
+                  N(memo_get)(cx, attn2_key(A2C_L, row, kt, 0), &l_new) &&
+                  N(memo_get)(cx, attn2_key(A2C_PSCALE, row, kt, 0), &p_scale) &&
+                  N(memo_get)(cx, attn2_key(A2C_ASCALE, row, kt, 0), &acc_scale);
+        for (int64_t j = t * B; hit && j < (t + 1) * B; j++)
+            if (a2c_live(x, gi, j)) hit = N(memo_get)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), &p16[j - t * B]);
+        if (!hit) {
+            /* the block's max over its live keys, p and l_ij */
+            NUM m_ij = N(exact)(cx, -INFINITY), p[256];
+            int first = 1;
+            for (int64_t j = t * B; j < (t + 1) * B; j++) {
+                if (!a2c_live(x, gi, j)) continue;
+                NUM s = SPEC(a2c_score)(cx, c, x, gi, j);
+                m_ij = first ? s : N(max)(cx, m_ij, s);
+                first = 0;
+            }
+            NACC ls;
+            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
+            for (int64_t j = t * B; j < (t + 1) * B; j++) {
+                if (!a2c_live(x, gi, j)) { /* exp(-inf) or exp(-1e9 - m_ij): an exact 0 in its place */
+                    N(acc_add)(cx, &ls, N(exact)(cx, 0.0));
+                    continue;
+                }
+                p[j - t * B] = N(exp)(cx, N(sub)(cx, SPEC(a2c_score)(cx, c, x, gi, j), m_ij));
+                N(acc_add)(cx, &ls, p[j - t * B]);
+            }
+            NUM l_ij = N(acc_end)(cx, &ls);
+            if (state == 0) { /* alpha = exp(-inf) = 0, beta = exp(0) = 1: l_new = l_ij exactly */
+                m_new = m_ij;
+                l_new = l_ij;
+                p_scale = N(div)(cx, N(exact)(cx, 1.0), l_new);
+                acc_scale = N(exact)(cx, 0.0);
+            } else {
+                NUM alpha, beta;
+                SPEC(a2_rescale)(cx, m, m_ij, 0, &m_new, &alpha, &beta);
+                l_new = N(add)(cx, N(mul)(cx, alpha, l), N(mul)(cx, beta, l_ij));
+                p_scale = N(div)(cx, beta, l_new);
+                acc_scale = N(mul)(cx, N(div)(cx, l, l_new), alpha);
+            }
+            for (int64_t j = t * B; j < (t + 1) * B; j++)
+                if (a2c_live(x, gi, j)) { /* p = p * p_scale; p.to(v.dtype) */
+                    p16[j - t * B] = SPEC(k16)(cx, N(mul)(cx, p[j - t * B], p_scale));
+                    N(memo_put)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), p16[j - t * B]);
+                }
+            N(memo_put)(cx, attn2_key(A2C_MNEW, row, kt, 0), m_new);
+            N(memo_put)(cx, attn2_key(A2C_L, row, kt, 0), l_new);
+            N(memo_put)(cx, attn2_key(A2C_PSCALE, row, kt, 0), p_scale);
+            N(memo_put)(cx, attn2_key(A2C_ASCALE, row, kt, 0), acc_scale);
+        }
+        /* the lane's dot with this block's p16: tl.dot(p, v), summed from 0 */
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
+        for (int64_t j = t * B; j < (t + 1) * B; j++)
+            if (a2c_live(x, gi, j)) {
+                NUM v = N(in)(cx, c, x->rv, (size_t)((x->start + j) * x->rs + x->h * x->hs + d));
+                N(acc_add)(cx, &dot, N(mul)(cx, p16[j - t * B], v));
+            }
+        NUM dv = N(acc_end)(cx, &dot);
+        /* acc = acc * acc_scale, then acc += dot; while acc is exactly 0 (the first block,
+         * or a masked prefix) both steps are exact: acc = dot */
+        acc = state == 2 ? N(add)(cx, N(mul)(cx, acc, acc_scale), dv) : dv;
+        m = m_new, l = l_new, state = 2;
+    }
+    return acc;
+}
 
 #endif
