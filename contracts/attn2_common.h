@@ -286,6 +286,106 @@ static inline attn2_ctx attn2_ctx_of(const td_case *c, const td_olane *l, const 
     return x;
 }
 
+/* ---- attention_kernel / attention_kernel_aligned (_fwd_kernel_aligned, bias attention) ----
+ * Fixed launch of the contracts: Z = 2, H = 4 (grid axis 1 = Z*H = 8 programs), P_SEQ = 0,
+ * bias width B0_NUMEL = 128, q/k/v/o strides (stride_.h, HEAD, 1); regions Q, K, V, B0,
+ * Out in that order (fp16). */
+enum { A2K_Q, A2K_K, A2K_V, A2K_B0, A2K_OUT, A2K_NR };
+enum { A2K_ZH = 8, A2K_BIAS_WIDTH = 128 };
+typedef struct attn2_ak {
+    int aligned;                 /* attention_kernel_aligned: fp16 q·k accumulation, bias unscaled */
+    double sm_scale;
+    int64_t sqh, skh, sb0h, sb0m; /* head strides of Q/Out, K/V, B0; B0 row stride */
+    int64_t BM, BN, HD, BLS, nB;  /* BLOCK_M, BLOCK_N, HEAD, BIAS_LAST_SIZE, KV blocks */
+    int64_t rows;                 /* query rows per head: cdiv(BN*nB, BM) * BM */
+} attn2_ak;
+enum { A2K_QKS = 1, A2K_C16, A2K_QP, A2K_S, A2K_M, A2K_A, A2K_L, A2K_P16 };
+
+/* The generator of both contracts; the caller stores the parameters. */
+static inline void attn2_ak_gen(td_producer *p, td_case *c, attn2_ak *k) {
+    memset(k, 0, sizeof *k);
+    k->BM = td_gen_pow2(p, 0, 4);
+    k->BN = td_gen_pow2(p, 0, 4);
+    k->HD = td_gen_pow2(p, 0, 4);
+    k->nB = (int64_t)td_prod_u32(p, 1, 4);
+    int64_t nctx = k->BN * k->nB;
+    k->rows = (nctx + k->BM - 1) / k->BM * k->BM;
+    td_gen_mark_shape((uint64_t)nctx, (uint64_t)k->BM, (uint64_t)(k->rows / k->BM), &c->classes);
+    if (k->nB > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    /* BIAS_LAST_SIZE: the launcher's 128 / 2, or smaller (b1's columns wrap modulo it) */
+    k->BLS = td_prod_u32(p, 0, 2) ? A2K_BIAS_WIDTH / 2 : (int64_t)td_prod_u32(p, 1, A2K_BIAS_WIDTH / 2);
+    if (k->BLS < k->BN) c->classes |= TD_BC(TD_BC_META_EXTREME);
+    int64_t pad = td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 8) : 0;
+    if (pad) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    k->sqh = k->rows * k->HD + pad;
+    k->skh = nctx * k->HD + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 8) : 0);
+    k->sb0m = A2K_BIAS_WIDTH + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 8) : 0);
+    k->sb0h = k->rows * k->sb0m + (int64_t)td_prod_u32(p, 0, 3);
+    k->sm_scale = attn2_gen_scale(p, 1.0 / sqrt((double)k->HD), 1.0 / 64, 8);
+}
+
+/* Allocates and fills the regions for a generated launch (kv_h: the K/V head stride). */
+static inline void attn2_ak_fill(td_producer *p, td_case *c, const attn2_ak *k, int64_t kv_h) {
+    int64_t nctx = k->BN * k->nB;
+    td_case_alloc(c, A2K_Q, (size_t)((A2K_ZH - 1) * k->sqh + k->rows * k->HD));
+    td_case_alloc(c, A2K_OUT, (size_t)((A2K_ZH - 1) * k->sqh + k->rows * k->HD));
+    td_case_alloc(c, A2K_K, (size_t)((A2K_ZH - 1) * kv_h + nctx * k->HD));
+    td_case_alloc(c, A2K_V, (size_t)((A2K_ZH - 1) * kv_h + nctx * k->HD));
+    td_case_alloc(c, A2K_B0, (size_t)((A2K_ZH - 1) * k->sb0h + k->rows * k->sb0m));
+    /* |q|, |k| <= 8: |q * qk_scale| <= 92 fits fp16, scores reach the thousands (a naive
+     * exp2 overflows); bias terms up to 8; V up to 1024 (the output averages V) */
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&g, c, A2K_Q);
+    td_vgen_fill(&g, c, A2K_K);
+    td_vgen gb;
+    td_vgen_init(&gb, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&gb, c, A2K_B0);
+    td_vgen gv;
+    td_vgen_init(&gv, p, c, TD_VM_ALL, 1024);
+    td_vgen_fill(&gv, c, A2K_V);
+    c->grid[0] = (uint32_t)(k->rows / k->BM);
+    c->grid[1] = A2K_ZH;
+    c->grid[2] = 1;
+}
+
+/* Preconditions shared by the four contracts (NULL or the failing hypothesis). */
+static inline const char *attn2_ak_check(const td_case *c, const attn2_ak *k, int64_t kv_h) {
+    if ((double)(float)k->sm_scale != k->sm_scale) return "sm_scale is the kernel's binary32 scalar";
+    if (k->BM <= 0) return "hBM: 0 < BLOCK_M";
+    if (k->BN <= 0) return "hBN / hKN: 0 < BLOCK_N";
+    if (k->HD <= 0) return "hHD: 0 < HEAD";
+    if (k->nB < 1) return "hnB: 1 <= nB";
+    if (k->sqh < 0 || kv_h < 0 || k->sb0h < 0 || k->sb0m < 0) return "strides are Nat";
+    if (k->BLS <= 0) return "BIAS_LAST_SIZE > 0 (Triton's % 0 is undefined; the generator's domain)";
+    if (2 * k->BLS > A2K_BIAS_WIDTH || k->nB > A2K_BIAS_WIDTH) return "the bias columns read lie inside B0_NUMEL = 128";
+    if (c->grid[1] != A2K_ZH) return "the launch is Z = 2, H = 4 (grid axis 1 = 8)";
+    int64_t rows = (int64_t)c->grid[0] * k->BM, nctx = k->BN * k->nB;
+    if (k->sqh < rows * k->HD) return "heads' rows of Q / Out do not overlap (write addresses injective)";
+    if ((A2K_ZH - 1) * k->sqh + rows * k->HD > (int64_t)c->r[A2K_OUT].len ||
+        c->r[A2K_Q].len < c->r[A2K_OUT].len)
+        return "Q and Out hold every program's rows";
+    if ((A2K_ZH - 1) * kv_h + nctx * k->HD > (int64_t)c->r[A2K_K].len || c->r[A2K_V].len < c->r[A2K_K].len)
+        return "K and V hold N_CTX = BLOCK_N * nB keys per head";
+    int64_t col = k->BLS + (k->BN < k->BLS ? k->BN : k->BLS) - 1; /* the last b1 column */
+    if (k->nB - 1 > col) col = k->nB - 1;                             /* the last b0 column */
+    if ((A2K_ZH - 1) * k->sb0h + (rows - 1) * k->sb0m + col >= (int64_t)c->r[A2K_B0].len)
+        return "B0 holds every row's bias";
+    return NULL;
+}
+
+/* write = p1*stride_qh + (p0*BM + j/HEAD)*HEAD + j%HEAD, every lane (masks True) */
+static inline void attn2_ak_writes(const td_case *c, td_wset *ws, const attn2_ak *k) {
+    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+            for (int64_t j = 0; j < k->BM * k->HD; j++) {
+                int64_t r = p0 * k->BM + j / k->HD, d = j % k->HD;
+                td_olane l = {.region = A2K_OUT, .off = (uint64_t)(p1 * k->sqh + r * k->HD + d), .pid = {p0, p1, 0},
+                              .j = (uint64_t)j, .idx = {p1, r, d}};
+                td_wset_add(ws, &l);
+            }
+}
+
 /* ---- flash decoding, stage 2: the per-(batch, head) partial outputs and log-sum-exps
  * of stage 1, and the loop state stage 2 builds from them ---- */
 typedef struct attn2_stage2 {
@@ -414,6 +514,108 @@ static inline void SPEC(a2_rescale)(NCX *cx, NUM m_old, NUM m_blk, int base2, NU
     *m_new = N(sel)(cx, ge, m_old, m_blk);
     *alpha = N(sel)(cx, ge, one, e_ob);
     *beta = N(sel)(cx, ge, e_bo, one);
+}
+
+/* attention_kernel[_aligned]: the score of row r (of head p1) against key j, the
+ * kernel's evaluation: q' = (q * qk_scale).to(fp16) with qk_scale = sm_scale * 1.44269504
+ * (binary32), qk = tl.dot(q', k) (fp16 products exact; a binary32 sum, or for the aligned
+ * kernel out_dtype=fp16: each partial sum rounded to fp16), then the bias:
+ *   attention_kernel:  qk += ((b0 + b1) * 1.44269504)  all fp16 (the literal rounded to fp16,
+ *                      Triton keeps a Python scalar out of the promotion), added in binary32;
+ *   aligned:           qk += (b0 + b1), fp16 + fp16 -> fp16.
+ * The fp16 roundings are kernel-side (the contracts are real-valued in the loop). */
+static inline NUM SPEC(a2k_score)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t j,
+                                  uint64_t row) {
+    uint64_t key = attn2_key(A2K_S, row, (uint64_t)j, 0);
+    NUM s;
+    if (N(memo_get)(cx, key, &s)) return s;
+    NUM qks;
+    if (!N(memo_get)(cx, attn2_key(A2K_QKS, 0, 0, 0), &qks)) {
+        qks = N(mul)(cx, N(exact)(cx, k->sm_scale), N(lit_dec)(cx, "1.44269504"));
+        N(memo_put)(cx, attn2_key(A2K_QKS, 0, 0, 0), qks);
+    }
+    int64_t kvh = p1 * (k->aligned ? k->sqh : k->skh);
+    NUM dot = N(exact)(cx, 0.0);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t e = 0; e < k->HD; e++) {
+        NUM qp;
+        uint64_t kq = attn2_key(A2K_QP, row, (uint64_t)e, 0);
+        if (!N(memo_get)(cx, kq, &qp)) {
+            qp = SPEC(k16)(cx, N(mul)(cx, N(in)(cx, c, A2K_Q, (size_t)(p1 * k->sqh + r * k->HD + e)), qks));
+            N(memo_put)(cx, kq, qp);
+        }
+        NUM t = N(mul)(cx, qp, N(in)(cx, c, A2K_K, (size_t)(kvh + j * k->HD + e)));
+        if (k->aligned) dot = e == 0 ? SPEC(k16)(cx, t) : SPEC(k16)(cx, N(add)(cx, dot, t));
+        else N(acc_add)(cx, &acc, t);
+    }
+    if (!k->aligned) dot = N(acc_end)(cx, &acc);
+    int64_t brow = p1 * k->sb0h + r * k->sb0m;
+    NUM b0 = N(in)(cx, c, A2K_B0, (size_t)(brow + j / k->BN));
+    NUM b1 = N(in)(cx, c, A2K_B0, (size_t)(brow + (j % k->BN) % k->BLS + k->BLS));
+    NUM bsum = SPEC(k16)(cx, N(add)(cx, b0, b1));
+    if (k->aligned) {
+        s = SPEC(k16)(cx, N(add)(cx, dot, bsum));
+    } else {
+        NUM c16;
+        if (!N(memo_get)(cx, attn2_key(A2K_C16, 0, 0, 0), &c16)) {
+            c16 = SPEC(k16)(cx, N(lit_dec)(cx, "1.44269504"));
+            N(memo_put)(cx, attn2_key(A2K_C16, 0, 0, 0), c16);
+        }
+        s = N(add)(cx, dot, SPEC(k16)(cx, N(mul)(cx, bsum, c16)));
+    }
+    N(memo_put)(cx, key, s);
+    return s;
+}
+
+/* Output lane (p1, r, d), in the kernel's order, per KV block t of BLOCK_N keys:
+ *   m_new = maximum(m_i, tl.max(qk)), alpha = exp2(m_i - m_new), p = exp2(qk - m_new),
+ *   acc = acc*alpha + tl.dot(p.to(fp16), v), l = l*alpha + tl.sum(p) (tree);
+ * the first block from (-inf, 0, 0): acc = the dot, l = the sum, exactly; then acc / l. */
+static inline NUM SPEC(a2k_out)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t d) {
+    int64_t BN = k->BN, kvh = p1 * (k->aligned ? k->sqh : k->skh);
+    uint64_t row = (uint64_t)(p1 * k->rows + r);
+    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
+    for (int64_t t = 0; t < k->nB; t++) {
+        NUM m_new, alpha, l_new, p16[256];
+        int hit = N(memo_get)(cx, attn2_key(A2K_M, row, (uint64_t)t, 0), &m_new) &&
+                  N(memo_get)(cx, attn2_key(A2K_A, row, (uint64_t)t, 0), &alpha) &&
+                  N(memo_get)(cx, attn2_key(A2K_L, row, (uint64_t)t, 0), &l_new);
+        for (int64_t n = 0; hit && n < BN; n++)
+            hit = N(memo_get)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), &p16[n]);
+        if (!hit) {
+            NUM bm = SPEC(a2k_score)(cx, c, k, p1, r, t * BN, row);
+            for (int64_t n = 1; n < BN; n++) bm = N(max)(cx, bm, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row));
+            if (t == 0) {
+                m_new = bm;
+                alpha = N(exact)(cx, 0.0);
+            } else {
+                NUM beta;
+                SPEC(a2_rescale)(cx, m, bm, 1, &m_new, &alpha, &beta);
+            }
+            NACC ls;
+            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
+            for (int64_t n = 0; n < BN; n++) {
+                NUM pj = N(exp2)(cx, N(sub)(cx, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row), m_new));
+                N(acc_add)(cx, &ls, pj);
+                p16[n] = SPEC(k16)(cx, pj); /* p.to(OUT_DTYPE) */
+                N(memo_put)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), p16[n]);
+            }
+            NUM l_ij = N(acc_end)(cx, &ls);
+            l_new = t == 0 ? l_ij : N(add)(cx, N(mul)(cx, l, alpha), l_ij);
+            N(memo_put)(cx, attn2_key(A2K_M, row, (uint64_t)t, 0), m_new);
+            N(memo_put)(cx, attn2_key(A2K_A, row, (uint64_t)t, 0), alpha);
+            N(memo_put)(cx, attn2_key(A2K_L, row, (uint64_t)t, 0), l_new);
+        }
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
+        for (int64_t n = 0; n < BN; n++)
+            N(acc_add)(cx, &dot, N(mul)(cx, p16[n], N(in)(cx, c, A2K_V, (size_t)(kvh + (t * BN + n) * k->HD + d))));
+        NUM dv = N(acc_end)(cx, &dot);
+        acc = t == 0 ? dv : N(add)(cx, N(mul)(cx, acc, alpha), dv); /* acc *= alpha; acc += tl.dot */
+        m = m_new, l = l_new;
+    }
+    return N(div)(cx, acc, l);
 }
 
 /* context attention, normalised accumulator (context_attn_nopad, context_attn_mistral):
