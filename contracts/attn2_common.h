@@ -245,6 +245,7 @@ static inline const char *attn2_ctx_check(const td_case *c, const attn2_ctx_idx 
     if (BLK <= 0) return "hBLK: 0 < BLK";
     if (DM <= 0) return "hDM: 0 < DM";
     if (DM > rs) return "hDMrs: DM <= rs";
+    if (BLK > 256) return "BLK <= 256 (the spec engine's tile; the generator's domain)";
     if (ix->nt >= 0 && c->p[ix->nt].i <= 0) return "hNT: 0 < NT";
     if (ix->nt >= 0 && (int64_t)c->grid[2] > c->p[ix->nt].i) return "pre: pid2 < NT for every program";
     int64_t H = c->grid[1];
@@ -356,6 +357,7 @@ static inline const char *attn2_ak_check(const td_case *c, const attn2_ak *k, in
     if (k->BN <= 0) return "hBN / hKN: 0 < BLOCK_N";
     if (k->HD <= 0) return "hHD: 0 < HEAD";
     if (k->nB < 1) return "hnB: 1 <= nB";
+    if (k->BN > 256) return "BLOCK_N <= 256 (the spec engine's tile; the generator's domain)";
     if (k->sqh < 0 || kv_h < 0 || k->sb0h < 0 || k->sb0m < 0) return "strides are Nat";
     if (k->BLS <= 0) return "BIAS_LAST_SIZE > 0 (Triton's % 0 is undefined; the generator's domain)";
     if (2 * k->BLS > A2K_BIAS_WIDTH || k->nB > A2K_BIAS_WIDTH) return "the bias columns read lie inside B0_NUMEL = 128";

@@ -163,6 +163,7 @@ static const char *check_common(const td_case *c, int io) {
     if (BD <= 0) return "hD: 0 < BLOCK_DMODEL";
     if (BN <= 0) return "hBN: 0 < BLOCK_N";
     if (BM <= 0) return io ? "hBM: 0 < BLOCK_M" : "BLOCK_M > 0 (a Triton block; the generator's domain)";
+    if (BN > 256 || BM > 64) return "BLOCK_N <= 256, BLOCK_M <= 64 (the spec engine's tile; the generator's domain)";
     if (io && c->p[P_NT].i <= 0) return "hNT: 0 < NT";
     if (H <= 0 || c->grid[1] % (uint32_t)H) return "the grid's axis 1 is batch * H";
     if (!injective2(BM, BD, c->p[P_SOBS].i, c->p[P_SOD].i)) return "hOInj: the output tile's offsets are injective";
@@ -292,7 +293,7 @@ static NUM SPEC(ll_out)(NCX *cx, const td_case *c, const td_olane *lane) {
     int64_t BN = c->p[P_BN].i, H = c->p[P_H].i;
     int64_t plen = td_geti(c, R_PLEN, (size_t)b), req = td_geti(c, R_REQIDX, (size_t)b);
     int64_t last = gi + plen; /* the row's last live key */
-    uint64_t row = (uint64_t)(((b * H + h) << 7) + gi);
+    uint64_t row = (uint64_t)((b * H + h) * ((int64_t)c->grid[0] * c->p[P_BM].i) + gi);
     NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
     for (int64_t t = 0; t * BN <= last; t++) {
         int64_t j1 = (t + 1) * BN - 1 < last ? (t + 1) * BN - 1 : last; /* live keys t*BN .. j1 */
