@@ -9,7 +9,7 @@ enum { R_Q, R_K, R_V, R_B0, R_OUT, NR };
 #define MAX_D 128
 #define MAX_BN 128
 
-__global__ void fwd_kernel_aligned(a2_args a) {
+static __global__ void fwd_kernel_aligned(a2_args a) {
     int64_t BM = A2_I(a, P_BM), BN = A2_I(a, P_BN), D = A2_I(a, P_HD), BLS = A2_I(a, P_BLS);
     int64_t N_CTX = BN * A2_I(a, P_NB), sb0m = A2_I(a, P_SB0M);
     int64_t start_m = blockIdx.x, off_hz = blockIdx.y;

@@ -9,7 +9,7 @@ enum { R_Q, R_K, R_V, R_OUT, R_START, R_SEQLEN, R_REQ, R_REQIDX, R_PLEN, NR };
 #define MAX_D 128
 #define MAX_BN 128
 
-__global__ void fwd_kernel(a2_args a) {
+static __global__ void fwd_kernel(a2_args a) {
     int64_t H = A2_I(a, P_H), D = A2_I(a, P_BD), BM = A2_I(a, P_BM), BN = A2_I(a, P_BN);
     float sm_scale = A2_R(a, P_SM);
     int64_t start_m = blockIdx.x, cur_bh = blockIdx.y, cur_batch = cur_bh / H, cur_head = cur_bh % H;

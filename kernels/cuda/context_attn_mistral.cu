@@ -10,7 +10,7 @@ struct pix { int sm, rs, hs, blk, dm, sw; };
 #define MAX_D 128
 #define MAX_BN 128
 
-__global__ void fwd_kernel(a2_args a, pix x) {
+static __global__ void fwd_kernel(a2_args a, pix x) {
     int64_t b = blockIdx.x, h = blockIdx.y, sm = blockIdx.z;
     int64_t rs = A2_I(a, x.rs), hs = A2_I(a, x.hs), BM = A2_I(a, x.blk), BN = BM, D = A2_I(a, x.dm);
     int64_t sliding_window = A2_I(a, x.sw), kvh = h / 1; /* kv_group_num = 1 */

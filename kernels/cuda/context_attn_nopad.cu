@@ -8,7 +8,7 @@ enum { R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT, NR };
 #define MAX_D 128
 #define MAX_BN 128
 
-__global__ void fwd_kernel(a2_args a) {
+static __global__ void fwd_kernel(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y, sm = blockIdx.z;
     int64_t rs = A2_I(a, P_RS), hs = A2_I(a, P_HS), BM = A2_I(a, P_BLK), BN = BM, D = A2_I(a, P_DM);
     float sm_scale = A2_R(a, P_SM);

@@ -11,7 +11,7 @@ enum { MR_SEQLEN, MR_MID, MR_E, MR_MAX, MR_NEWMAX, MR_O, MR_N };
 enum { F_FB, F_FH, F_FD, F_OBS, F_OH, F_OD, F_BD, F_NP };
 enum { FR_FINAL, FR_O, FR_N };
 
-__global__ void normalization_store(a2_args a) {
+static __global__ void normalization_store(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y;
     float sum_exp = A2_LD(a, NR_SUM, b * A2_I(a, N_SUM_B) + h * A2_I(a, N_SUM_H));
     for (int64_t d = threadIdx.x; d < A2_I(a, N_BD); d += blockDim.x) {
@@ -20,7 +20,7 @@ __global__ void normalization_store(a2_args a) {
     }
 }
 
-__global__ void running_max_step(a2_args a) {
+static __global__ void running_max_step(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y;
     if (threadIdx.x) return;
     float tlogic = A2_LD(a, MR_E, b * A2_I(a, M_E_B) + h * A2_I(a, M_E_H) + A2_I(a, M_K));
@@ -29,7 +29,7 @@ __global__ void running_max_step(a2_args a) {
     A2_ST(a, MR_NEWMAX, off, fmaxf(tlogic, max_logic));
 }
 
-__global__ void final_store(a2_args a) {
+static __global__ void final_store(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y;
     for (int64_t d = threadIdx.x; d < A2_I(a, F_BD); d += blockDim.x) {
         float v = A2_LD(a, FR_FINAL, b * A2_I(a, F_FB) + h * A2_I(a, F_FH) + d * A2_I(a, F_FD));

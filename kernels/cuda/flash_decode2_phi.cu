@@ -12,7 +12,7 @@ enum { NR_SEQLEN, NR_MID, NR_E, NR_ACC, NR_SUM, NR_OUT, NR_N };
 enum { F_HD, F_FB, F_FH, F_FD, F_OBS, F_OH, F_OD, F_BD, F_NP };
 enum { FR_FINAL, FR_OUT, FR_N };
 
-__global__ void accumulator_steps(a2_args a) {
+static __global__ void accumulator_steps(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y, k = A2_I(a, A_K);
     float tlogic = A2_LD(a, AR_E, b * A2_I(a, S_E_B) + h * A2_I(a, S_E_H) + k);
     int64_t lo = b * A2_I(a, A_LOGIC_B) + h * A2_I(a, A_LOGIC_H);
@@ -34,7 +34,7 @@ __global__ void accumulator_steps(a2_args a) {
     }
 }
 
-__global__ void running_max_trace(a2_args a) {
+static __global__ void running_max_trace(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y, n = A2_I(a, X_BNS);
     if (threadIdx.x) return;
     int64_t row = (b * a.grid[1] + h) * (n + 1);
@@ -46,7 +46,7 @@ __global__ void running_max_trace(a2_args a) {
     }
 }
 
-__global__ void normalization_store(a2_args a) {
+static __global__ void normalization_store(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y;
     float sum_exp = A2_LD(a, NR_SUM, b * A2_I(a, N_SUM_B) + h * A2_I(a, N_SUM_H));
     for (int64_t d = threadIdx.x; d < A2_I(a, N_BD); d += blockDim.x) {
@@ -56,7 +56,7 @@ __global__ void normalization_store(a2_args a) {
     }
 }
 
-__global__ void final_store(a2_args a) {
+static __global__ void final_store(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y;
     for (int64_t d = threadIdx.x; d < A2_I(a, F_BD); d += blockDim.x) {
         if (!(d < A2_I(a, F_HD))) continue;

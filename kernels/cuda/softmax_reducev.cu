@@ -7,13 +7,13 @@ enum { P_MIL, P_SLH, P_SLB, P_SVBS, P_SVH, P_SVD, P_SOB, P_SOH, P_SOD, P_SB, P_S
 enum { R_LOGICS, R_V, R_OUT, R_BLOC, R_START, R_SEQLEN, NR };
 #define MAX_BN 128
 
-__device__ float tile_max(const float *x, int n) {
+static __device__ float tile_max(const float *x, int n) {
     float m = -INFINITY;
     for (int w = 0; w < n; w++) m = x[w] > m ? x[w] : m; /* max is exact: any order */
     return m;
 }
 
-__global__ void softmax_reducev(a2_args a) {
+static __global__ void softmax_reducev(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y, BN = A2_I(a, P_BN), mil = A2_I(a, P_MIL);
     int64_t seqlen = A2_LDI(a, R_SEQLEN, b), start = A2_LDI(a, R_START, b);
     int64_t off_b_loc = b * A2_I(a, P_SB) + (mil - seqlen) * A2_I(a, P_SS);

@@ -7,7 +7,7 @@ enum { P_SRTB, P_SRTS, P_SPH, P_SPBS, P_SVBS, P_SVH, P_SVD, P_SOBS, P_SOH, P_SOD
 enum { R_PROB, R_V, R_OUT, R_REQ, R_REQIDX, R_START, R_SEQLEN, NR };
 #define MAX_BN 128
 
-__global__ void token_att2(a2_args a) {
+static __global__ void token_att2(a2_args a) {
     int64_t b = blockIdx.x, h = blockIdx.y, BN = A2_I(a, P_BN);
     int64_t kvh = h / A2_I(a, P_KVG);
     int64_t seqlen = A2_LDI(a, R_SEQLEN, b), start = A2_LDI(a, R_START, b), req = A2_LDI(a, R_REQIDX, b);
