@@ -101,6 +101,13 @@ static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es
     return r;
 }
 
+/* (A Mb + Ma B) / ((lb - B) lb), the propagated error of a quotient (see td_sh_div) */
+static double div_prop(double A, double B, double ma, double mb, double lb) {
+    if (!(lb > B)) return INFINITY;
+    double d = lb - B;
+    return td_up(A / d * (mb / lb) + (ma / lb) * (B / d) + (ma / lb + mb / lb) * 0x1p-1074) + 0x1p-1074;
+}
+
 td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     double v = a.v / b.v;
     double ma = td_mag(a), mb = td_mag(b), lb = td_low(b);
@@ -112,9 +119,9 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
                                U64 * fabs(v) + 0x1p-1074)
                        : INFINITY;
     if (a.es == 0 && b.es == 0 && isfinite(v) && fma(v, b.v, -a.v) == 0 && fabs(v) >= 0x1p-960) es = 0;
-    /* |a^/b^ - a/b| = |(a^-a) b - a (b^-b)| / (|b^| |b|) <= (A Mb + Ma B) / ((lb - B) lb) */
-    double P = (lb > b.ek) ? td_up((a.ek * mb + ma * b.ek) / ((lb - b.ek) * lb)) : INFINITY;
-    double Pp = (lb > b.ep) ? td_up((a.ep * mb + ma * b.ep) / ((lb - b.ep) * lb)) : INFINITY;
+    /* |a^/b^ - a/b| = |(a^-a) b - a (b^-b)| / (|b^| |b|) <= (A Mb + Ma B) / ((lb - B) lb)
+     *              = (A/(lb - B)) (Mb/lb) + (Ma/lb) (B/(lb - B)), quotients first as above */
+    double P = div_prop(a.ek, b.ek, ma, mb, lb), Pp = div_prop(a.ep, b.ep, ma, mb, lb);
     if (!isfinite(P) || !isfinite(es)) cx->lane_flags |= TD_LF_UNBOUNDED;
     bool exact = (a.fl & b.fl & TD_SH_EXACTK) != 0;
     if (cx->math->fn[TD_FN_DIV].correctly_rounded)

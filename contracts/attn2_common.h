@@ -1,0 +1,737 @@
+/* Shared by the attention contracts of part 2 (attention_kernel[_aligned],
+ * context_attn_{nopad,llama,mistral}, flash_decode2_{llama,phi}, token_attn_reduceV,
+ * softmax_reducev).
+ *
+ * A contract file includes this header FIRST, before its own #ifndef TD_SPEC_PASS:
+ * spec_instantiate.h re-reads the contract file once per number type, so this header
+ * is read three times.  The first read (TD_SPEC_PASS undefined) declares the
+ * type-specific helpers and the generator helpers, under an include guard; each spec
+ * pass then defines the spec-level helpers for its number type (no guard there on
+ * purpose: they are instantiated once per pass, like the spec itself).
+ *
+ * The one modelling device of the family: a KERNEL-SIDE rounding.  The contracts are
+ * stated over the reals (Realizes_without_Rounding, or ⊨[R] with in-loop fp16 casts
+ * assumed away), while the Triton programs round inside the computation: P cast to
+ * fp16 before P·V, the pre-scaled q cast to fp16, fp16 bias arithmetic, an fp16
+ * accumulator, the final store into an fp16 output the contract calls real.  Such a
+ * rounding is not part of the reference (the MPFR value keeps x*), but the kernel's
+ * value becomes R(x_k), so the shadow's kernel error grows:
+ *     x_k in [x* - ek, x* + ek],  x* in [v - es, v + es]
+ *     => R(x_k) in [R(v - es - ek), R(v + es + ek)]          (R is monotone)
+ *     => |R(x_k) - x*| <= max(R(hi) - (v - es), (v + es) - R(lo)).
+ * This is the interval-aware cast of shadow.h applied to a reference that is NOT
+ * cast: exact where the kernel's operand is exact (the error is |R(x*) - x*|), and
+ * never below the rounding error the cast really commits.  ep follows the same rule.
+ */
+#ifndef TD_SPEC_PASS
+#ifndef TD_ATTN2_COMMON_H
+#define TD_ATTN2_COMMON_H
+
+#include <math.h>
+#include <string.h>
+
+#include "gen.h"
+#include "spec.h"
+
+static const td_profile attn2_fp16 = {TD_F16, TD_RNE, TD_OVF_INF, false};
+static const td_profile attn2_fp32 = {TD_F32, TD_RNE, TD_OVF_INF, false};
+
+static inline double attn2_castv(td_profile p, double x) { return td_decode(p.fmt, td_encode_f64(p, x)); }
+
+/* |a - b| rounded up (a, b finite binary64) */
+static inline double attn2_dist_up(double a, double b) {
+    double d = a - b;
+    return td_twosum_exact(a, -b, d) ? fabs(d) : td_up(fabs(d));
+}
+
+/* the kernel-side rounding of the header comment, for one error bound e (ek or ep) */
+static inline double attn2_kround_err(td_shcx *cx, td_profile p, double v, double es, double e) {
+    if (es == 0 && e == 0) {
+        double r = attn2_castv(p, v);
+        if (!isfinite(r)) {
+            cx->lane_flags |= TD_LF_MAYOVF;
+            return INFINITY;
+        }
+        return attn2_dist_up(r, v);
+    }
+    double w = td_up(es + e);
+    double lo = nextafter(v - w, -INFINITY), hi = nextafter(v + w, INFINITY);
+    double klo = attn2_castv(p, lo), khi = attn2_castv(p, hi);
+    if (!isfinite(klo) || !isfinite(khi)) {
+        cx->lane_flags |= TD_LF_MAYOVF;
+        return INFINITY;
+    }
+    double xlo = es ? nextafter(v - es, -INFINITY) : v, xhi = es ? nextafter(v + es, INFINITY) : v;
+    return fmax(khi >= xlo ? attn2_dist_up(khi, xlo) : 0, xhi >= klo ? attn2_dist_up(xhi, klo) : 0);
+}
+
+static inline td_sh attn2_kround_sh(td_shcx *cx, td_sh a, td_profile p) {
+    td_sh r = a;
+    double ek = attn2_kround_err(cx, p, a.v, a.es, a.ek);
+    double ep = attn2_kround_err(cx, p, a.v, a.es, a.ep);
+    r.ek = ek;
+    r.ep = ep < ek ? ep : ek;
+    r.fl = 0;
+    if (a.es == 0 && a.ek == 0 && ek == 0) r.fl = TD_SH_EXACTK | TD_SH_CR; /* x* is a value of the format */
+    TD_SH_TRACE(cx, "kernel rounding", r, a.ek, ek - a.ek, 0, "a cast the kernel makes and the real spec does not");
+    return r;
+}
+/* the reference is not rounded */
+static inline td_mp attn2_kround_mp(td_mpcx *cx, td_mp a, td_profile p) {
+    (void)cx, (void)p;
+    return a;
+}
+
+/* Memo keys: a tag and up to three indices (row-level quantities keyed by row + tag),
+ * packed, then passed through splitmix64's finaliser: a bijection, so distinct keys stay
+ * distinct, and every input bit reaches the low bits, which the harness's memo table
+ * indexes by (its hash keeps the low bits of key * constant, which depend on the key's
+ * low bits only: packed keys that differ in their high fields would all collide). */
+static inline uint64_t attn2_key(unsigned tag, uint64_t a, uint64_t b, uint64_t c) {
+    uint64_t z = ((uint64_t)(tag & 0xff) << 56) ^ ((a & 0xfffff) << 36) ^ ((b & 0x3ffff) << 18) ^ (c & 0x3ffff);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* ---- generator helpers ---- */
+
+/* A binary32 real parameter from a small menu: typical values, powers of two, and a
+ * range; always a binary32 value in [lo, hi]. */
+static inline double attn2_gen_scale(td_producer *p, double typical, double lo, double hi) {
+    switch (td_prod_u32(p, 0, 3)) {
+    case 0: return (double)(float)typical;
+    case 1: return ldexp(1.0, (int)td_prod_u32(p, (uint32_t)(int)(log2(lo) + 64), (uint32_t)(int)(log2(hi) + 64)) - 64);
+    default: return td_gen_real(p, lo, hi);
+    }
+}
+
+/* A strided layout for k logical dims of extents n[0..k) (n[d] >= 1): the dims are
+ * nested in an order the bytes choose (the two outer ones may swap: head-major or
+ * batch-major), each with optional padding (strides larger than the row), and the
+ * innermost stride 1, or 2 unless unit_inner.  Mixed radix, so the map from indices to
+ * offsets is injective by construction.  Returns the elements the layout spans. */
+static inline uint64_t attn2_layout(td_producer *p, int k, const int64_t *n, int64_t *stride, int unit_inner,
+                                    uint64_t *classes) {
+    int ord[4] = {0, 1, 2, 3}; /* ord[0] outermost */
+    if (k >= 3 && td_prod_u32(p, 0, 3) == 0) {
+        int t = ord[0];
+        ord[0] = ord[1];
+        ord[1] = t;
+    }
+    int64_t st = (unit_inner || td_prod_u32(p, 0, 5)) ? 1 : 2;
+    if (st > 1) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    for (int t = k - 1; t >= 0; t--) {
+        int d = ord[t];
+        stride[d] = st;
+        int64_t pad = td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 3) : 0;
+        if (pad && t > 0) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+        st = st * n[d] + pad;
+    }
+    uint64_t span = 1;
+    for (int d = 0; d < k; d++) span += (uint64_t)(n[d] - 1) * (uint64_t)stride[d];
+    return span;
+}
+
+/* ---- variable-length batches ----
+ * Per-batch sequence lengths (favouring the tile boundaries of block `blk`: one token,
+ * k*blk - 1, k*blk, k*blk + 1, blk >> n, and empty sequences where allowed) and their
+ * start locations in a packed token axis, optionally with gaps between sequences (the
+ * contracts only need disjoint sequences).  Returns the tokens the axis spans. */
+static inline int64_t attn2_varlen(td_producer *p, int B, int64_t blk, int64_t maxn, int allow_zero, int64_t *len,
+                                   int64_t *start, uint64_t *classes) {
+    int gaps = td_prod_u32(p, 0, 3) == 0;
+    int rot = (B > 1 && td_prod_u32(p, 0, 3) == 0) ? 1 : 0; /* stored in another order than the batch */
+    for (int b = 0; b < B; b++) {
+        len[b] = (int64_t)td_gen_count0(p, (uint64_t)blk, (uint64_t)maxn, classes, allow_zero && b > 0);
+        if (len[b] == 0) *classes |= TD_BC(TD_BC_META_EXTREME);
+    }
+    int64_t pos = 0;
+    for (int k = 0; k < B; k++) {
+        int b = (k + rot) % B;
+        if (gaps) pos += td_prod_u32(p, 0, 5);
+        start[b] = pos;
+        pos += len[b];
+    }
+    return pos;
+}
+
+/* ---- context attention with a normalised accumulator (context_attn_nopad / _mistral):
+ * one (batch, head) of a launch, as the spec engine below needs it ---- */
+typedef struct attn2_ctx {
+    int rq, rk, rv;           /* regions Q, K, V (fp16) */
+    int64_t rs, hs;           /* the shared layout (rs, hs, 1) */
+    int64_t h, start, seqlen; /* head; the batch's start location and length */
+    int64_t BLK, DM;          /* BLOCK_M = BLOCK_N, BLOCK_DMODEL */
+    double sm_scale;
+    int64_t sw;      /* mistral: the sliding window (>= 1); 0: none (nopad) */
+    uint64_t rowid;  /* a case-unique id of (batch, head); query rows are added to it */
+} attn2_ctx;
+enum { A2C_S = 1, A2C_MIJ, A2C_P, A2C_LIJ, A2C_MNEW, A2C_L, A2C_PSCALE, A2C_ASCALE, A2C_P16 };
+
+/* key j is unmasked for query row gi: causal, and inside the sliding window when there
+ * is one (the kernel's int32 test start_n + n > offs_m - sliding_window) */
+static inline int a2c_live(const attn2_ctx *x, int64_t gi, int64_t j) {
+    return j <= gi && (x->sw <= 0 || j > gi - x->sw);
+}
+
+/* The launch shape of the context attentions with the shared layout (rs, hs, 1)
+ * (context_attn_nopad / _mistral): B in 1..3 batches of packed variable-length sequences
+ * (attn2_varlen: tails relative to BLK, empty ones, gaps, another storage order), H in
+ * 1..3 heads, BLK = BLOCK_M = BLOCK_N and DM powers of two up to 32, grid (B, H,
+ * cdiv(max_input_len, BLK)) with max_input_len >= every length (surplus programs whose
+ * block_mask is 0), token-major (rs >= H*hs, hs >= DM) or head-major layouts with padded
+ * strides, sm_scale 1/sqrt(DM), a power of two or up to 16 (near one-hot rows), |q|, |k|
+ * <= 8 (scores up to a few hundred: a naive exp overflows), |v| <= 1024 (the output, an
+ * average of V, stays inside fp16).  Sets the parameters at the indices given (nt < 0:
+ * no NT) and allocates the regions. */
+typedef struct attn2_ctx_idx {
+    int sm, rs, hs, blk, dm, nt;     /* parameters */
+    int q, k, v, start, seqlen, out; /* regions */
+} attn2_ctx_idx;
+
+static inline void attn2_ctx_gen(td_producer *p, td_case *c, const attn2_ctx_idx *ix) {
+    int B = (int)td_prod_u32(p, 1, 3), H = (int)td_prod_u32(p, 1, 3);
+    int64_t BLK = td_gen_pow2(p, 0, 5), DM = td_gen_pow2(p, 0, 5);
+    int64_t len[3], start[3];
+    int64_t total = attn2_varlen(p, B, BLK, 48, 1, len, start, &c->classes);
+    int64_t maxlen = 1;
+    for (int b = 0; b < B; b++) maxlen = len[b] > maxlen ? len[b] : maxlen;
+    int64_t mil = maxlen + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, (uint32_t)BLK) : 0);
+    int64_t NM = (mil + BLK - 1) / BLK;
+    if (NM * BLK > maxlen + BLK - 1) c->classes |= TD_BC(TD_BC_FULLY_MASKED);
+    if (NM > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    int64_t rs, hs, ntok = total > 0 ? total : 1;
+    if (td_prod_u32(p, 0, 2)) { /* token-major */
+        hs = DM + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 4) : 0);
+        rs = H * hs + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 4) : 0);
+    } else { /* head-major */
+        rs = DM + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 4) : 0);
+        hs = ntok * rs + (int64_t)td_prod_u32(p, 0, 3);
+    }
+    if (rs > DM * H || hs > DM) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    size_t n = (size_t)((ntok - 1) * rs + (H - 1) * hs + DM);
+    td_case_alloc(c, ix->q, n);
+    td_case_alloc(c, ix->k, n);
+    td_case_alloc(c, ix->v, n);
+    td_case_alloc(c, ix->out, n);
+    td_case_alloc(c, ix->start, (size_t)B);
+    td_case_alloc(c, ix->seqlen, (size_t)B);
+    for (int b = 0; b < B; b++) td_seti(c, ix->start, (size_t)b, start[b]), td_seti(c, ix->seqlen, (size_t)b, len[b]);
+    c->p[ix->sm].r = attn2_gen_scale(p, 1.0 / sqrt((double)DM), 1.0 / 64, 16);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&g, c, ix->q);
+    td_vgen_fill(&g, c, ix->k);
+    td_vgen gv;
+    td_vgen_init(&gv, p, c, TD_VM_ALL, 1024);
+    td_vgen_fill(&gv, c, ix->v);
+    c->p[ix->rs].i = rs;
+    c->p[ix->hs].i = hs;
+    c->p[ix->blk].i = BLK;
+    c->p[ix->dm].i = DM;
+    if (ix->nt >= 0) c->p[ix->nt].i = NM + (int64_t)td_prod_u32(p, 0, 1); /* the stream bound may exceed the grid */
+    c->grid[0] = (uint32_t)B;
+    c->grid[1] = (uint32_t)H;
+    c->grid[2] = (uint32_t)NM;
+    if (B * H * NM == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
+}
+
+/* The preconditions these launches share (NULL or the failing hypothesis). */
+static inline const char *attn2_ctx_check(const td_case *c, const attn2_ctx_idx *ix) {
+    if ((double)(float)c->p[ix->sm].r != c->p[ix->sm].r) return "sm_scale is the kernel's binary32 scalar";
+    int64_t rs = c->p[ix->rs].i, hs = c->p[ix->hs].i, BLK = c->p[ix->blk].i, DM = c->p[ix->dm].i;
+    if (rs < 0 || hs < 0) return "strides are Nat";
+    if (BLK <= 0) return "hBLK: 0 < BLK";
+    if (DM <= 0) return "hDM: 0 < DM";
+    if (DM > rs) return "hDMrs: DM <= rs";
+    if (BLK > 256) return "BLK <= 256 (the spec engine's tile; the generator's domain)";
+    if (ix->nt >= 0 && c->p[ix->nt].i <= 0) return "hNT: 0 < NT";
+    if (ix->nt >= 0 && (int64_t)c->grid[2] > c->p[ix->nt].i) return "pre: pid2 < NT for every program";
+    int64_t H = c->grid[1];
+    if (H > 1 && rs < DM * H && hs < DM) return "heads laid out apart: hs >= DM or rs >= H * DM (injective writes)";
+    for (uint32_t b = 0; b < c->grid[0]; b++) {
+        int64_t len = td_geti(c, ix->seqlen, b), st = td_geti(c, ix->start, b);
+        if (len < 0 || st < 0) return "B_Seqlen, B_Start_Loc are Nat";
+        if (ix->nt >= 0 && len > c->p[ix->nt].i * BLK) return "pre: m0 <= NT * BLK";
+        if (len > (int64_t)c->grid[2] * BLK) return "the grid covers every sequence (cdiv(max_input_len, BLK))";
+        if (len && (st + len - 1) * rs + (H - 1) * hs + DM > (int64_t)c->r[ix->out].len)
+            return "Q, K, V, Out hold every token of the sequence";
+    }
+    return NULL;
+}
+
+/* writeIf pid2*BLK + i < seqlen, at (start + pid2*BLK + i)*rs + pid1*hs + d; idx = (b, h, gi, d) */
+static inline void attn2_ctx_writes(const td_case *c, td_wset *ws, const attn2_ctx_idx *ix) {
+    int64_t rs = c->p[ix->rs].i, hs = c->p[ix->hs].i, BLK = c->p[ix->blk].i, DM = c->p[ix->dm].i;
+    for (uint32_t b = 0; b < c->grid[0]; b++) {
+        int64_t len = td_geti(c, ix->seqlen, b), st = td_geti(c, ix->start, b);
+        for (uint32_t h = 0; h < c->grid[1]; h++)
+            for (uint32_t m = 0; m < c->grid[2]; m++)
+                for (int64_t i = 0; i < BLK && m * BLK + i < len; i++)
+                    for (int64_t d = 0; d < DM; d++) {
+                        int64_t gi = m * BLK + i;
+                        td_olane l = {.region = (uint32_t)ix->out, .off = (uint64_t)((st + gi) * rs + h * hs + d),
+                                      .pid = {b, h, m}, .j = (uint64_t)(i * DM + d), .idx = {b, h, gi, d}};
+                        td_wset_add(ws, &l);
+                    }
+    }
+}
+
+/* the spec engine's view of the (batch, head) of an output lane */
+static inline attn2_ctx attn2_ctx_of(const td_case *c, const td_olane *l, const attn2_ctx_idx *ix, int64_t sw) {
+    int64_t b = l->idx[0], h = l->idx[1];
+    attn2_ctx x = {ix->q, ix->k, ix->v, c->p[ix->rs].i, c->p[ix->hs].i, h, td_geti(c, ix->start, (size_t)b),
+                   td_geti(c, ix->seqlen, (size_t)b), c->p[ix->blk].i, c->p[ix->dm].i, c->p[ix->sm].r, sw,
+                   (uint64_t)((b * c->grid[1] + h) * (int64_t)c->grid[2] * c->p[ix->blk].i)};
+    return x;
+}
+
+/* ---- attention_kernel / attention_kernel_aligned (_fwd_kernel_aligned, bias attention) ----
+ * Fixed launch of the contracts: Z = 2, H = 4 (grid axis 1 = Z*H = 8 programs), P_SEQ = 0,
+ * bias width B0_NUMEL = 128, q/k/v/o strides (stride_.h, HEAD, 1); regions Q, K, V, B0,
+ * Out in that order (fp16). */
+enum { A2K_Q, A2K_K, A2K_V, A2K_B0, A2K_OUT, A2K_NR };
+enum { A2K_ZH = 8, A2K_BIAS_WIDTH = 128 };
+typedef struct attn2_ak {
+    int aligned;                 /* attention_kernel_aligned: fp16 q·k accumulation, bias unscaled */
+    double sm_scale;
+    int64_t sqh, skh, sb0h, sb0m; /* head strides of Q/Out, K/V, B0; B0 row stride */
+    int64_t BM, BN, HD, BLS, nB;  /* BLOCK_M, BLOCK_N, HEAD, BIAS_LAST_SIZE, KV blocks */
+    int64_t rows;                 /* query rows per head: cdiv(BN*nB, BM) * BM */
+} attn2_ak;
+enum { A2K_QKS = 1, A2K_C16, A2K_QP, A2K_S, A2K_M, A2K_A, A2K_L, A2K_P16 };
+
+/* The generator of both contracts; the caller stores the parameters. */
+static inline void attn2_ak_gen(td_producer *p, td_case *c, attn2_ak *k) {
+    memset(k, 0, sizeof *k);
+    k->BM = td_gen_pow2(p, 0, 4);
+    k->BN = td_gen_pow2(p, 0, 4);
+    k->HD = td_gen_pow2(p, 0, 4);
+    k->nB = (int64_t)td_prod_u32(p, 1, 4);
+    int64_t nctx = k->BN * k->nB;
+    k->rows = (nctx + k->BM - 1) / k->BM * k->BM;
+    td_gen_mark_shape((uint64_t)nctx, (uint64_t)k->BM, (uint64_t)(k->rows / k->BM), &c->classes);
+    if (k->nB > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    /* BIAS_LAST_SIZE: the launcher's 128 / 2, or smaller (b1's columns wrap modulo it) */
+    k->BLS = td_prod_u32(p, 0, 2) ? A2K_BIAS_WIDTH / 2 : (int64_t)td_prod_u32(p, 1, A2K_BIAS_WIDTH / 2);
+    if (k->BLS < k->BN) c->classes |= TD_BC(TD_BC_META_EXTREME);
+    int64_t pad = td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 8) : 0;
+    if (pad) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    k->sqh = k->rows * k->HD + pad;
+    k->skh = nctx * k->HD + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 8) : 0);
+    k->sb0m = A2K_BIAS_WIDTH + (td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 8) : 0);
+    k->sb0h = k->rows * k->sb0m + (int64_t)td_prod_u32(p, 0, 3);
+    k->sm_scale = attn2_gen_scale(p, 1.0 / sqrt((double)k->HD), 1.0 / 64, 8);
+}
+
+/* Allocates and fills the regions for a generated launch (kv_h: the K/V head stride). */
+static inline void attn2_ak_fill(td_producer *p, td_case *c, const attn2_ak *k, int64_t kv_h) {
+    int64_t nctx = k->BN * k->nB;
+    td_case_alloc(c, A2K_Q, (size_t)((A2K_ZH - 1) * k->sqh + k->rows * k->HD));
+    td_case_alloc(c, A2K_OUT, (size_t)((A2K_ZH - 1) * k->sqh + k->rows * k->HD));
+    td_case_alloc(c, A2K_K, (size_t)((A2K_ZH - 1) * kv_h + nctx * k->HD));
+    td_case_alloc(c, A2K_V, (size_t)((A2K_ZH - 1) * kv_h + nctx * k->HD));
+    td_case_alloc(c, A2K_B0, (size_t)((A2K_ZH - 1) * k->sb0h + k->rows * k->sb0m));
+    /* |q|, |k| <= 8: |q * qk_scale| <= 92 fits fp16, scores reach the thousands (a naive
+     * exp2 overflows); bias terms up to 8; V up to 1024 (the output averages V) */
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&g, c, A2K_Q);
+    td_vgen_fill(&g, c, A2K_K);
+    td_vgen gb;
+    td_vgen_init(&gb, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&gb, c, A2K_B0);
+    td_vgen gv;
+    td_vgen_init(&gv, p, c, TD_VM_ALL, 1024);
+    td_vgen_fill(&gv, c, A2K_V);
+    c->grid[0] = (uint32_t)(k->rows / k->BM);
+    c->grid[1] = A2K_ZH;
+    c->grid[2] = 1;
+}
+
+/* Preconditions shared by the four contracts (NULL or the failing hypothesis). */
+static inline const char *attn2_ak_check(const td_case *c, const attn2_ak *k, int64_t kv_h) {
+    if ((double)(float)k->sm_scale != k->sm_scale) return "sm_scale is the kernel's binary32 scalar";
+    if (k->BM <= 0) return "hBM: 0 < BLOCK_M";
+    if (k->BN <= 0) return "hBN / hKN: 0 < BLOCK_N";
+    if (k->HD <= 0) return "hHD: 0 < HEAD";
+    if (k->nB < 1) return "hnB: 1 <= nB";
+    if (k->BN > 256) return "BLOCK_N <= 256 (the spec engine's tile; the generator's domain)";
+    if (k->sqh < 0 || kv_h < 0 || k->sb0h < 0 || k->sb0m < 0) return "strides are Nat";
+    if (k->BLS <= 0) return "BIAS_LAST_SIZE > 0 (Triton's % 0 is undefined; the generator's domain)";
+    if (2 * k->BLS > A2K_BIAS_WIDTH || k->nB > A2K_BIAS_WIDTH) return "the bias columns read lie inside B0_NUMEL = 128";
+    if (c->grid[1] != A2K_ZH) return "the launch is Z = 2, H = 4 (grid axis 1 = 8)";
+    int64_t rows = (int64_t)c->grid[0] * k->BM, nctx = k->BN * k->nB;
+    if (k->sqh < rows * k->HD) return "heads' rows of Q / Out do not overlap (write addresses injective)";
+    if ((A2K_ZH - 1) * k->sqh + rows * k->HD > (int64_t)c->r[A2K_OUT].len ||
+        c->r[A2K_Q].len < c->r[A2K_OUT].len)
+        return "Q and Out hold every program's rows";
+    if ((A2K_ZH - 1) * kv_h + nctx * k->HD > (int64_t)c->r[A2K_K].len || c->r[A2K_V].len < c->r[A2K_K].len)
+        return "K and V hold N_CTX = BLOCK_N * nB keys per head";
+    int64_t col = k->BLS + (k->BN < k->BLS ? k->BN : k->BLS) - 1; /* the last b1 column */
+    if (k->nB - 1 > col) col = k->nB - 1;                             /* the last b0 column */
+    if ((A2K_ZH - 1) * k->sb0h + (rows - 1) * k->sb0m + col >= (int64_t)c->r[A2K_B0].len)
+        return "B0 holds every row's bias";
+    return NULL;
+}
+
+/* write = p1*stride_qh + (p0*BM + j/HEAD)*HEAD + j%HEAD, every lane (masks True) */
+static inline void attn2_ak_writes(const td_case *c, td_wset *ws, const attn2_ak *k) {
+    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+            for (int64_t j = 0; j < k->BM * k->HD; j++) {
+                int64_t r = p0 * k->BM + j / k->HD, d = j % k->HD;
+                td_olane l = {.region = A2K_OUT, .off = (uint64_t)(p1 * k->sqh + r * k->HD + d), .pid = {p0, p1, 0},
+                              .j = (uint64_t)j, .idx = {p1, r, d}};
+                td_wset_add(ws, &l);
+            }
+}
+
+/* ---- flash decoding, stage 2: the per-(batch, head) partial outputs and log-sum-exps
+ * of stage 1, and the loop state stage 2 builds from them ---- */
+typedef struct attn2_stage2 {
+    int B, H, nblk;  /* batch, heads, seq_block_num (blocks of BLOCK_SEQ) */
+    int bd, hd, bseq; /* BLOCK_DMODEL, head_dim (<= bd), BLOCK_SEQ */
+    int seqlen[4];
+    int64_t mid[4], e[3], o[3], acc[3], sum[2], logic[2]; /* strides (b, h, s, d) ... */
+    uint64_t mid_len, e_len, o_len, acc_len, sum_len, logic_len;
+} attn2_stage2;
+
+/* The shape of a stage-2 launch: B in 1..3, H in 1..4, BLOCK_DMODEL a power of two up
+ * to 64 and head_dim <= it (== it unless masked_hd), seq_block_num 1..6 blocks of
+ * BLOCK_SEQ; every tensor with its own layout.  The kernels add block_seq_n to the
+ * log-sum-exp offset (stride 1 in the sequence axis), so e[2] = 1 in the data. */
+static inline void attn2_stage2_shape(td_producer *p, td_case *c, attn2_stage2 *s, int masked_hd) {
+    memset(s, 0, sizeof *s);
+    s->B = (int)td_prod_u32(p, 1, 3);
+    s->H = (int)td_prod_u32(p, 1, 4);
+    s->bd = (int)td_gen_pow2(p, 0, 6);
+    s->hd = s->bd;
+    if (masked_hd && td_prod_u32(p, 0, 2)) {
+        s->hd = (int)td_prod_u32(p, 1, (uint32_t)s->bd);
+        if (s->hd < s->bd) c->classes |= TD_BC(TD_BC_TAIL);
+        if (4 * s->hd <= s->bd) c->classes |= TD_BC(TD_BC_BLOCK_GT_N);
+    }
+    if (s->hd == s->bd) c->classes |= TD_BC(TD_BC_EXACT_MULTIPLE);
+    if (s->hd == 1) c->classes |= TD_BC(TD_BC_SINGLE_LANE);
+    s->bseq = (int)td_gen_pow2(p, 0, 5);
+    s->nblk = (int)td_prod_u32(p, 1, 6);
+    if (s->nblk > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    if (s->B * s->H == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
+    for (int b = 0; b < s->B; b++) { /* 1 .. nblk*bseq tokens; tails favoured */
+        int n = s->nblk * s->bseq;
+        switch (td_prod_u32(p, 0, 3)) {
+        case 0: s->seqlen[b] = n; break;
+        case 1: s->seqlen[b] = n - s->bseq + 1; break; /* one token in the last block */
+        default: s->seqlen[b] = 1 + (int)td_prod_u32(p, 0, (uint32_t)(n - 1)); break;
+        }
+    }
+    int64_t n4[4] = {s->B, s->H, s->nblk, s->bd};
+    s->mid_len = attn2_layout(p, 4, n4, s->mid, 0, &c->classes);
+    int64_t n3[3] = {s->B, s->H, s->nblk};
+    s->e_len = attn2_layout(p, 3, n3, s->e, 1, &c->classes);
+    int64_t nbhd[3] = {s->B, s->H, s->bd};
+    s->o_len = attn2_layout(p, 3, nbhd, s->o, 0, &c->classes);
+    s->acc_len = attn2_layout(p, 3, nbhd, s->acc, 0, &c->classes);
+    int64_t nbh[2] = {s->B, s->H};
+    s->sum_len = attn2_layout(p, 2, nbh, s->sum, 0, &c->classes);
+    s->logic_len = attn2_layout(p, 2, nbh, s->logic, 0, &c->classes);
+}
+
+/* Stage-1 data: Mid_O from the value menu (|v| <= vbound), log-sum-exps from a menu
+ * of their own (small, wide around a common offset, large enough to overflow a naive
+ * exp, one dominant block, all equal). */
+static inline void attn2_stage2_fill(td_producer *p, td_case *c, const attn2_stage2 *s, int r_mid, int r_e,
+                                     double vbound) {
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, vbound);
+    td_vgen_fill(&g, c, r_mid);
+    unsigned mode = td_prod_u32(p, 0, 4);
+    double base = mode == 2 ? (td_prod_bool(p) ? 1 : -1) * (double)td_prod_u32(p, 100, 3000) : 0;
+    if (mode == 2) c->classes |= TD_BC(TD_BC_VALUES_LARGE);
+    for (size_t i = 0; i < c->r[r_e].len; i++) {
+        double x;
+        switch (mode) {
+        case 0: x = 4 * (2 * td_rng_unit(&g.rng) - 1); break;
+        case 1: x = 40 * (2 * td_rng_unit(&g.rng) - 1); break;
+        case 2: x = base + 60 * (2 * td_rng_unit(&g.rng) - 1); break;        /* exp(x) overflows binary32 */
+        case 3: x = (td_rng_below(&g.rng, 8) == 0) ? 30 : -(double)td_rng_below(&g.rng, 4); break; /* one dominant */
+        default: x = 1.5; break;                                             /* all equal */
+        }
+        td_set(c, r_e, i, (double)(float)x);
+    }
+}
+
+/* The stage-2 loop of both kernels, in binary32 (expf), up to `steps` blocks of
+ * (b, h): the state (max_logic, sum_exp, acc[0..bd)) it reaches.  The generator uses
+ * it to hand the slice kernels the loop-produced inputs they consume. */
+static inline void attn2_stage2_state(const td_case *c, const attn2_stage2 *s, int r_mid, int r_e, int b, int h,
+                                      int steps, float *max_logic, float *sum_exp, float *acc) {
+    float mx = -INFINITY, sum = 0;
+    for (int d = 0; d < s->bd; d++) acc[d] = 0;
+    for (int k = 0; k < steps; k++) {
+        float t = (float)td_get(c, r_e, (size_t)(b * s->e[0] + h * s->e[1] + k));
+        float nm = t > mx ? t : mx;
+        float os = expf(mx - nm), el = expf(t - nm);
+        for (int d = 0; d < s->bd; d++) {
+            float tv = d < s->hd ? (float)td_get(c, r_mid, (size_t)(b * s->mid[0] + h * s->mid[1] + k * s->mid[2] +
+                                                                   d * s->mid[3]))
+                                 : 0.0f;
+            acc[d] = acc[d] * os;
+            acc[d] = acc[d] + el * tv;
+        }
+        sum = sum * os + el;
+        mx = nm;
+    }
+    *max_logic = mx;
+    *sum_exp = sum;
+}
+
+#endif /* TD_ATTN2_COMMON_H */
+#else  /* a spec pass: helpers over NUM */
+
+/* kernel-side rounding to fp16 (see the header comment) */
+static inline NUM SPEC(k16)(NCX *cx, NUM a) { return SPEC(attn2_kround)(cx, a, attn2_fp16); }
+
+/* The running-max update of an online softmax: m_new = max(m_old, m_blk).  The kernel's
+ * maximum IS one of its operands, so one of alpha = exp(m_old - m_new) and
+ * beta = exp(m_blk - m_new) is exp(0) = 1 exactly; which one is a comparison, and where
+ * the shadow cannot decide it, N(sel) covers both branches (the kernel may take the
+ * other one).  In exact arithmetic both branches give the same final value. */
+static inline void SPEC(a2_rescale)(NCX *cx, NUM m_old, NUM m_blk, int base2, NUM *m_new, NUM *alpha, NUM *beta) {
+    NB ge = N(cmp)(cx, m_old, m_blk, 'g');
+    NUM one = N(exact)(cx, 1.0);
+    if ((ge & 6) == 6) { /* decided for the exact values and the kernel's: only the taken branch */
+        NUM d = N(truth)(ge) ? N(sub)(cx, m_blk, m_old) : N(sub)(cx, m_old, m_blk);
+        NUM e = base2 ? N(exp2)(cx, d) : N(exp)(cx, d);
+        *m_new = N(truth)(ge) ? m_old : m_blk;
+        *alpha = N(truth)(ge) ? one : e;
+        *beta = N(truth)(ge) ? e : one;
+        return;
+    }
+    NUM d_ob = N(sub)(cx, m_old, m_blk), d_bo = N(sub)(cx, m_blk, m_old);
+    NUM e_ob = base2 ? N(exp2)(cx, d_ob) : N(exp)(cx, d_ob); /* alpha when the block's max wins */
+    NUM e_bo = base2 ? N(exp2)(cx, d_bo) : N(exp)(cx, d_bo); /* beta when the old max wins */
+    *m_new = N(sel)(cx, ge, m_old, m_blk);
+    *alpha = N(sel)(cx, ge, one, e_ob);
+    *beta = N(sel)(cx, ge, e_bo, one);
+}
+
+/* attention_kernel[_aligned]: the score of row r (of head p1) against key j, the
+ * kernel's evaluation: q' = (q * qk_scale).to(fp16) with qk_scale = sm_scale * 1.44269504
+ * (binary32), qk = tl.dot(q', k) (fp16 products exact; a binary32 sum, or for the aligned
+ * kernel out_dtype=fp16: each partial sum rounded to fp16), then the bias:
+ *   attention_kernel:  qk += ((b0 + b1) * 1.44269504)  all fp16 (the literal rounded to fp16,
+ *                      Triton keeps a Python scalar out of the promotion), added in binary32;
+ *   aligned:           qk += (b0 + b1), fp16 + fp16 -> fp16.
+ * The fp16 roundings are kernel-side (the contracts are real-valued in the loop). */
+static inline NUM SPEC(a2k_score)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t j,
+                                  uint64_t row) {
+    uint64_t key = attn2_key(A2K_S, row, (uint64_t)j, 0);
+    NUM s;
+    if (N(memo_get)(cx, key, &s)) return s;
+    NUM qks;
+    if (!N(memo_get)(cx, attn2_key(A2K_QKS, 0, 0, 0), &qks)) {
+        qks = N(mul)(cx, N(exact)(cx, k->sm_scale), N(lit_dec)(cx, "1.44269504"));
+        N(memo_put)(cx, attn2_key(A2K_QKS, 0, 0, 0), qks);
+    }
+    int64_t kvh = p1 * (k->aligned ? k->sqh : k->skh);
+    NUM dot = N(exact)(cx, 0.0);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t e = 0; e < k->HD; e++) {
+        NUM qp;
+        uint64_t kq = attn2_key(A2K_QP, row, (uint64_t)e, 0);
+        if (!N(memo_get)(cx, kq, &qp)) {
+            qp = SPEC(k16)(cx, N(mul)(cx, N(in)(cx, c, A2K_Q, (size_t)(p1 * k->sqh + r * k->HD + e)), qks));
+            N(memo_put)(cx, kq, qp);
+        }
+        NUM t = N(mul)(cx, qp, N(in)(cx, c, A2K_K, (size_t)(kvh + j * k->HD + e)));
+        if (k->aligned) dot = e == 0 ? SPEC(k16)(cx, t) : SPEC(k16)(cx, N(add)(cx, dot, t));
+        else N(acc_add)(cx, &acc, t);
+    }
+    if (!k->aligned) dot = N(acc_end)(cx, &acc);
+    int64_t brow = p1 * k->sb0h + r * k->sb0m;
+    NUM b0 = N(in)(cx, c, A2K_B0, (size_t)(brow + j / k->BN));
+    NUM b1 = N(in)(cx, c, A2K_B0, (size_t)(brow + (j % k->BN) % k->BLS + k->BLS));
+    NUM bsum = SPEC(k16)(cx, N(add)(cx, b0, b1));
+    if (k->aligned) {
+        s = SPEC(k16)(cx, N(add)(cx, dot, bsum));
+    } else {
+        NUM c16;
+        if (!N(memo_get)(cx, attn2_key(A2K_C16, 0, 0, 0), &c16)) {
+            c16 = SPEC(k16)(cx, N(lit_dec)(cx, "1.44269504"));
+            N(memo_put)(cx, attn2_key(A2K_C16, 0, 0, 0), c16);
+        }
+        s = N(add)(cx, dot, SPEC(k16)(cx, N(mul)(cx, bsum, c16)));
+    }
+    N(memo_put)(cx, key, s);
+    return s;
+}
+
+/* Output lane (p1, r, d), in the kernel's order, per KV block t of BLOCK_N keys:
+ *   m_new = maximum(m_i, tl.max(qk)), alpha = exp2(m_i - m_new), p = exp2(qk - m_new),
+ *   acc = acc*alpha + tl.dot(p.to(fp16), v), l = l*alpha + tl.sum(p) (tree);
+ * the first block from (-inf, 0, 0): acc = the dot, l = the sum, exactly; then acc / l. */
+static inline NUM SPEC(a2k_out)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t d) {
+    int64_t BN = k->BN, kvh = p1 * (k->aligned ? k->sqh : k->skh);
+    uint64_t row = (uint64_t)(p1 * k->rows + r);
+    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
+    for (int64_t t = 0; t < k->nB; t++) {
+        NUM m_new, alpha, l_new, p16[256];
+        int hit = N(memo_get)(cx, attn2_key(A2K_M, row, (uint64_t)t, 0), &m_new) &&
+                  N(memo_get)(cx, attn2_key(A2K_A, row, (uint64_t)t, 0), &alpha) &&
+                  N(memo_get)(cx, attn2_key(A2K_L, row, (uint64_t)t, 0), &l_new);
+        for (int64_t n = 0; hit && n < BN; n++)
+            hit = N(memo_get)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), &p16[n]);
+        if (!hit) {
+            NUM bm = SPEC(a2k_score)(cx, c, k, p1, r, t * BN, row);
+            for (int64_t n = 1; n < BN; n++) bm = N(max)(cx, bm, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row));
+            if (t == 0) {
+                m_new = bm;
+                alpha = N(exact)(cx, 0.0);
+            } else {
+                NUM beta;
+                SPEC(a2_rescale)(cx, m, bm, 1, &m_new, &alpha, &beta);
+            }
+            NACC ls;
+            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
+            for (int64_t n = 0; n < BN; n++) {
+                NUM pj = N(exp2)(cx, N(sub)(cx, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row), m_new));
+                N(acc_add)(cx, &ls, pj);
+                p16[n] = SPEC(k16)(cx, pj); /* p.to(OUT_DTYPE) */
+                N(memo_put)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), p16[n]);
+            }
+            NUM l_ij = N(acc_end)(cx, &ls);
+            l_new = t == 0 ? l_ij : N(add)(cx, N(mul)(cx, l, alpha), l_ij);
+            N(memo_put)(cx, attn2_key(A2K_M, row, (uint64_t)t, 0), m_new);
+            N(memo_put)(cx, attn2_key(A2K_A, row, (uint64_t)t, 0), alpha);
+            N(memo_put)(cx, attn2_key(A2K_L, row, (uint64_t)t, 0), l_new);
+        }
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
+        for (int64_t n = 0; n < BN; n++)
+            N(acc_add)(cx, &dot, N(mul)(cx, p16[n], N(in)(cx, c, A2K_V, (size_t)(kvh + (t * BN + n) * k->HD + d))));
+        NUM dv = N(acc_end)(cx, &dot);
+        acc = t == 0 ? dv : N(add)(cx, N(mul)(cx, acc, alpha), dv); /* acc *= alpha; acc += tl.dot */
+        m = m_new, l = l_new;
+    }
+    return N(div)(cx, acc, l);
+}
+
+/* context attention, normalised accumulator (context_attn_nopad, context_attn_mistral):
+ * the score of query row gi against key j (memoised per row and key):
+ *   qk = tl.dot(q, k) (fp16 products exact, a binary32 sum along the head dim), *= sm_scale */
+static inline NUM SPEC(a2c_score)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t j) {
+    uint64_t key = attn2_key(A2C_S, x->rowid + (uint64_t)gi, (uint64_t)j, 0);
+    NUM s;
+    if (N(memo_get)(cx, key, &s)) return s;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t e = 0; e < x->DM; e++) {
+        NUM q = N(in)(cx, c, x->rq, (size_t)((x->start + gi) * x->rs + x->h * x->hs + e));
+        NUM k = N(in)(cx, c, x->rk, (size_t)((x->start + j) * x->rs + x->h * x->hs + e));
+        N(acc_add)(cx, &acc, N(mul)(cx, q, k));
+    }
+    s = N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, x->sm_scale));
+    N(memo_put)(cx, key, s);
+    return s;
+}
+
+
+/* Output lane (gi, d) of the normalised online softmax, in the kernel's order, per
+ * KV block t = 0 .. pid2 (BLOCK_N = BLOCK_M):
+ *   m_ij = tl.max(qk) (masked lanes out), p = exp(qk - m_ij), l_ij = tl.sum(p) (tree),
+ *   m_new = max(m_i, m_ij), alpha, beta (a2_rescale), l_new = alpha*l_i + beta*l_ij,
+ *   p_scale = beta / l_new, p = p*p_scale, acc_scale = l_i / l_new * alpha,
+ *   acc = acc*acc_scale + tl.dot(p.to(fp16), v)   (the dot summed from 0, then added).
+ * The first block starts from (m_i, l_i, acc) = (-inf, 0, 0): alpha = 0, beta = 1,
+ * l_new = l_ij, acc = the dot, all exactly.  Mistral's masked prefix (blocks before the
+ * row's window, where every lane holds the -1e9 sentinel) is modelled as the kernel's
+ * declared behaviour: exp(-1e9 - m) is exactly 0 in binary32, m_ij = -1e9 becomes 0,
+ * l_new = 0 becomes 1e-9 (the literal RN32(1e-9)), so the row reaches the first block of
+ * its window with (m_i, l_i, acc) = (0, 1e-9, 0) exactly (see the contract file).
+ * Per-row quantities are memoised (keyed by row + tag); the lane's own work is the
+ * rescale and the dot of each block. */
+static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t d) {
+    int64_t B = x->BLK, T = gi / B + 1; /* blocks 0 .. pid2 */
+    int64_t j0 = (x->sw > 0 && gi - x->sw + 1 > 0) ? gi - x->sw + 1 : 0; /* first live key */
+    int64_t P = j0 / B;                                                   /* masked-prefix blocks */
+    uint64_t row = x->rowid + (uint64_t)gi;
+    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
+    int state = 0; /* 0: (-inf, 0, 0); 1: after a masked prefix (0, 1e-9, 0); 2: running */
+    if (P > 0) {
+        l = N(lit_dec)(cx, "1e-9");
+        state = 1;
+    }
+    for (int64_t t = P; t < T; t++) {
+        NUM m_new, l_new, p_scale, acc_scale, p16[256];
+        uint64_t kt = (uint64_t)t;
+        int hit = N(memo_get)(cx, attn2_key(A2C_MNEW, row, kt, 0), &m_new) &&
+                  N(memo_get)(cx, attn2_key(A2C_L, row, kt, 0), &l_new) &&
+                  N(memo_get)(cx, attn2_key(A2C_PSCALE, row, kt, 0), &p_scale) &&
+                  N(memo_get)(cx, attn2_key(A2C_ASCALE, row, kt, 0), &acc_scale);
+        for (int64_t j = t * B; hit && j < (t + 1) * B; j++)
+            if (a2c_live(x, gi, j)) hit = N(memo_get)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), &p16[j - t * B]);
+        if (!hit) {
+            /* the block's max over its live keys, p and l_ij */
+            NUM m_ij = N(exact)(cx, -INFINITY), p[256];
+            int first = 1;
+            for (int64_t j = t * B; j < (t + 1) * B; j++) {
+                if (!a2c_live(x, gi, j)) continue;
+                NUM s = SPEC(a2c_score)(cx, c, x, gi, j);
+                m_ij = first ? s : N(max)(cx, m_ij, s);
+                first = 0;
+            }
+            NACC ls;
+            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
+            for (int64_t j = t * B; j < (t + 1) * B; j++) {
+                if (!a2c_live(x, gi, j)) { /* exp(-inf) or exp(-1e9 - m_ij): an exact 0 in its place */
+                    N(acc_add)(cx, &ls, N(exact)(cx, 0.0));
+                    continue;
+                }
+                p[j - t * B] = N(exp)(cx, N(sub)(cx, SPEC(a2c_score)(cx, c, x, gi, j), m_ij));
+                N(acc_add)(cx, &ls, p[j - t * B]);
+            }
+            NUM l_ij = N(acc_end)(cx, &ls);
+            if (state == 0) { /* alpha = exp(-inf) = 0, beta = exp(0) = 1: l_new = l_ij exactly */
+                m_new = m_ij;
+                l_new = l_ij;
+                p_scale = N(div)(cx, N(exact)(cx, 1.0), l_new);
+                acc_scale = N(exact)(cx, 0.0);
+            } else {
+                NUM alpha, beta;
+                SPEC(a2_rescale)(cx, m, m_ij, 0, &m_new, &alpha, &beta);
+                l_new = N(add)(cx, N(mul)(cx, alpha, l), N(mul)(cx, beta, l_ij));
+                p_scale = N(div)(cx, beta, l_new);
+                acc_scale = N(mul)(cx, N(div)(cx, l, l_new), alpha);
+            }
+            for (int64_t j = t * B; j < (t + 1) * B; j++)
+                if (a2c_live(x, gi, j)) { /* p = p * p_scale; p.to(v.dtype) */
+                    p16[j - t * B] = SPEC(k16)(cx, N(mul)(cx, p[j - t * B], p_scale));
+                    N(memo_put)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), p16[j - t * B]);
+                }
+            N(memo_put)(cx, attn2_key(A2C_MNEW, row, kt, 0), m_new);
+            N(memo_put)(cx, attn2_key(A2C_L, row, kt, 0), l_new);
+            N(memo_put)(cx, attn2_key(A2C_PSCALE, row, kt, 0), p_scale);
+            N(memo_put)(cx, attn2_key(A2C_ASCALE, row, kt, 0), acc_scale);
+        }
+        /* the lane's dot with this block's p16: tl.dot(p, v), summed from 0 */
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
+        for (int64_t j = t * B; j < (t + 1) * B; j++)
+            if (a2c_live(x, gi, j)) {
+                NUM v = N(in)(cx, c, x->rv, (size_t)((x->start + j) * x->rs + x->h * x->hs + d));
+                N(acc_add)(cx, &dot, N(mul)(cx, p16[j - t * B], v));
+            }
+        NUM dv = N(acc_end)(cx, &dot);
+        /* acc = acc * acc_scale, then acc += dot; while acc is exactly 0 (the first block,
+         * or a masked prefix) both steps are exact: acc = dot */
+        acc = state == 2 ? N(add)(cx, N(mul)(cx, acc, acc_scale), dv) : dv;
+        m = m_new, l = l_new, state = 2;
+    }
+    return acc;
+}
+
+#endif
