@@ -269,9 +269,11 @@ int td_cmd_corpus_seed(int argc, char **argv) {
         }
         uint64_t want = k->classes, have = 0;
         for (uint64_t i = 0; i < tries && (want & ~have); i++) {
-            /* short inputs first: small, readable seeds */
-            uint8_t b[64];
-            size_t n = 8 + (size_t)(i % 57);
+            /* short inputs first (small, readable seeds); in the second half of the
+             * tries, inputs up to 256 bytes, since a class may hang on a choice drawn
+             * late in the generator (a short input's missing bytes read as zeros) */
+            uint8_t b[256];
+            size_t n = i < tries / 2 ? 8 + (size_t)(i % 57) : 64 + (size_t)(i % 193);
             td_case_bytes(7, i, b, n);
             td_case c;
             char err[1024];

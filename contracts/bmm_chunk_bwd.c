@@ -91,6 +91,7 @@ static void gen_with(td_producer *p, td_case *c, const int *pos, int summary) {
     int64_t ncs = td_prod_u32(p, 1, 2), csl = BCS * ncs;
     uint64_t cls = 0;
     int64_t K = summary ? BN * td_prod_u32(p, 1, 2) : (int64_t)td_gen_count(p, (uint64_t)BN, 48, &cls);
+    if (summary) cls |= TD_BC(TD_BC_EXACT_MULTIPLE); /* the summary's whole tiles */
     int64_t cs, nc = 1;
     int mode = td_prod_u32(p, 0, summary ? 1 : 2);
     if (mode == 0) { /* whole chunks: CSL = chunk_size */
@@ -211,8 +212,7 @@ static void writes_io(const td_case *c, td_wset *ws) { writes_with(c, ws, pos_io
 #define BCB_COMMON                                                                                                 \
     .file = "bmm_chunk_bwd", .family = "matmul", .nparams = NP, .nregions = NR, .regions = regions,               \
     .sv = TD_SV_IEEE, .sv_note = "finite fp16 operands: the exact sum and the binary32 partial sums are finite",    \
-    .error_model = "exact fp16 products, pairwise tree per BCS tile, numCSBlocks sequential adds",                  \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME)
+    .error_model = "exact fp16 products, pairwise tree per BCS tile, numCSBlocks sequential adds"
 
 const td_contract td_c_bmm_chunk_bwd_summary = {
     .id = "bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general",
@@ -220,6 +220,11 @@ const td_contract td_c_bmm_chunk_bwd_summary = {
     .kind = "exact",
     .formula = "Db[b, c*cs+m, h, n] = sum_{s < BCS*numCSBlocks} Dout[b,c,h,s,m] * A[b, c*cs+s, h, n]",
     .params = params_sum, .gen = gen_sum, .check = check_sum, .writes = writes_sum,
+    /* the summary speaks of whole [BM, BN] tiles (K and chunk_size multiples of them):
+     * no tails, no single lane, no BLOCK >> n */
+    .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) |
+               TD_BC(TD_BC_VALUES_LARGE),
     BCB_COMMON,
     TD_SPECS(bcb_sum),
 };
@@ -230,6 +235,7 @@ const td_contract td_c_bmm_chunk_bwd_io = {
     .kind = "rounding",
     .formula = "Db[l] = bbwdStreamSum = sum_t sum_e (row < cs ? xs : 0) * (col < K ? ys : 0)  (exact .real store)",
     .params = params_io, .gen = gen_io, .check = check_io, .writes = writes_io,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME),
     BCB_COMMON,
     TD_SPECS(bcb_io),
 };

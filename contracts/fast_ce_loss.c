@@ -82,6 +82,7 @@ static int64_t gen_rows(td_producer *p, td_case *c, int64_t V, int64_t B, int p_
     for (int64_t i = 0; i < n_rows; i++)
         if (stride != 0 || i == 0) rc_fill_row(g, c, R_LOGITS, (size_t)(i * stride), (size_t)V, 1, FCE_BOUND);
     int all_ignored = td_rng_below(r, 12) == 0;
+    if (all_ignored) c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* every row's loss masked by the ignore index */
     for (int64_t i = 0; i < n_rows; i++) {
         int64_t lab = rc_label(r, 0, V, -100, all_ignored);
         td_seti(c, R_LABELS, (size_t)i, lab);

@@ -334,7 +334,11 @@ const td_contract td_c_flash_attn_case1 = {
     .formula = "causal: O[m,d] = fp16(attn over n <= m), L[m] = log2 sum_{n <= m} 2^s[m,n]",
     .nparams = P_NP,
     .params = params_p,
-    .classes = FA_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
+    /* IS_CAUSAL: one query block over the whole sequence (seq = BLOCK_M, both powers
+     * of two), so no tail class and no BLOCK >> n can occur */
+    .classes = (FA_CLASSES & ~(TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) |
+                               TD_BC(TD_BC_BLOCK_GT_N))) |
+               TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_case1,
     .check = check_case1,
     .writes = writes_case1,

@@ -89,7 +89,8 @@ const td_contract td_c_fused_ln_summary = {
     .sv_note = "rnumel >= 1 (Lean's x/0 = 0 is avoided); |x| <= 2^40: every m2 finite",
     .error_model = "the kernel's Welford combine tree (pairwise over RBLOCK lanes) for mean and m2, / rnumel, + the "
                    "binary32 literal 1e-05, rsqrt budget, then ((x-mean)*rstd)*w+b",
-    .classes = TD_BCLASSES_TILED,
+    /* one RBLOCK tile per row (rnumel <= RBLOCK): n = k RBLOCK + 1 cannot occur */
+    .classes = TD_BCLASSES_TILED & ~TD_BC(TD_BC_TAIL_ABOVE),
     .gen = gen_s,
     .check = check_s,
     .writes = writes_s,

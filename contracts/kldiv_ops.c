@@ -76,8 +76,10 @@ static const char *check_fwd_default(const td_case *c) {
 static void writes_bwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &BWD_DEFAULT); }
 static void writes_fwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &FWD_DEFAULT); }
 
+/* one-block slices (n_cols <= BLOCK_SIZE): n = k BLOCK + 1 and a loop over tiles cannot occur */
 #define KL_CLASSES                                                                                                 \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED))
+    ((TD_BCLASSES_TILED & ~(TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE))) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
+     TD_BC(TD_BC_FULLY_MASKED))
 #define KL_BWD_DEFAULT                                                                                             \
     .file = "kldiv_ops", .family = "loss", .kind = "exact", .formula = "new_grads[pid, j] = target[pid, j] * (0.0 - 1)", \
     .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .sv = TD_SV_REAL,                 \

@@ -81,6 +81,11 @@ static void writes_fwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &FWD
 #define KLT_COMMON                                                                                                 \
     .file = "kldiv_triton", .family = "loss", .sv = TD_SV_REAL,                                                    \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW)
+/* the four compute theorems are one-block slices (hLen: n_cols <= BLOCK_SIZE): no
+ * n = k BLOCK + 1 and no loop over tiles */
+#define KLT_COMMON_ONE_BLOCK                                                                                       \
+    .file = "kldiv_triton", .family = "loss", .sv = TD_SV_REAL,                                                    \
+    .classes = (TD_BCLASSES_TILED & ~(TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE))) | TD_BC(TD_BC_STRIDE_GT_ROW)
 #define KLT_BWD .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .writes = writes_bwd
 #define KLT_FWD .nparams = NPF, .params = params_fwd, .nregions = NRF, .regions = regions_fwd, .writes = writes_fwd
 
@@ -94,7 +99,7 @@ const td_contract td_c_kldiv_triton_bwd_default = {
     .gen = gen_bwd_default,
     .check = check_bwd_default,
     KLT_BWD,
-    KLT_COMMON,
+    KLT_COMMON_ONE_BLOCK,
     TD_SPECS(bwd_default),
 };
 const td_contract td_c_kldiv_triton_bwd_log = {
@@ -107,7 +112,7 @@ const td_contract td_c_kldiv_triton_bwd_log = {
     .gen = gen_bwd_log,
     .check = check_bwd_log,
     KLT_BWD,
-    KLT_COMMON,
+    KLT_COMMON_ONE_BLOCK,
     TD_SPECS(bwd_log),
 };
 const td_contract td_c_kldiv_triton_fwd_default = {
@@ -120,7 +125,7 @@ const td_contract td_c_kldiv_triton_fwd_default = {
     .gen = gen_fwd_default,
     .check = check_fwd_default,
     KLT_FWD,
-    KLT_COMMON,
+    KLT_COMMON_ONE_BLOCK,
     TD_SPECS(fwd_default),
 };
 const td_contract td_c_kldiv_triton_fwd_log = {
@@ -133,7 +138,7 @@ const td_contract td_c_kldiv_triton_fwd_log = {
     .gen = gen_fwd_log,
     .check = check_fwd_log,
     KLT_FWD,
-    KLT_COMMON,
+    KLT_COMMON_ONE_BLOCK,
     TD_SPECS(fwd_log),
 };
 const td_contract td_c_kldiv_triton_fwd_stream = {

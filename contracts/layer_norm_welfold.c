@@ -82,7 +82,8 @@ const td_contract td_c_welfold_summary = {
     .sv_note = "rnumel >= 1 (Lean's x/0 = 0 is avoided); |x| <= 2^40: every sum of squares is finite",
     .error_model = "two-pass tree mean and guarded tree variance, / rnumel, + the binary32 literal 1e-05, rsqrt "
                    "budget, then ((x-mean)*rstd)*w+b; the mean's error carried into the deviations",
-    .classes = TD_BCLASSES_TILED,
+    /* one RBLOCK tile per row (rnumel <= RBLOCK): n = k RBLOCK + 1 cannot occur */
+    .classes = TD_BCLASSES_TILED & ~TD_BC(TD_BC_TAIL_ABOVE),
     .gen = gen_s,
     .check = check_s,
     .writes = writes_s,

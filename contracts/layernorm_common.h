@@ -159,7 +159,15 @@ static inline void ln_gen_row_shape(td_producer *p, int max_log2, int allow_over
                                     uint64_t *classes) {
     *B = td_gen_pow2(p, 0, max_log2);
     *n = td_gen_count(p, *B, *B, classes);
-    if (allow_over && td_prod_u32(p, 0, 15) == 0) *n = *B + td_prod_u32(p, 1, 2 * (uint32_t)*B);
+    if (allow_over && td_prod_u32(p, 0, 15) == 0) {
+        *n = *B + td_prod_u32(p, 1, 2 * (uint32_t)*B);
+        /* the row now runs past the tile: its tail classes are those of the new n */
+        uint64_t r = *n % *B;
+        if (r) *classes |= TD_BC(TD_BC_TAIL);
+        if (r == 1) *classes |= TD_BC(TD_BC_TAIL_ABOVE);
+        if (r && r == *B - 1) *classes |= TD_BC(TD_BC_TAIL_BELOW);
+        if (!r) *classes |= TD_BC(TD_BC_EXACT_MULTIPLE);
+    }
 }
 
 /* Rows per case: up to max_rows, and at most `work` elements of tile in total. */

@@ -106,7 +106,10 @@ static void gen2(td_producer *p, td_case *c) {
     int64_t B = td_gen_pow2(p, 0, 10);
     switch (td_prod_u32(p, 0, 7)) {
     case 0: size = 0; c->classes |= TD_BC(TD_BC_FULLY_MASKED); break;  /* every lane masked */
-    case 1: size = B + 1 + td_prod_u32(p, 0, (uint32_t)B); break;       /* BLOCK_MID < mid_size */
+    case 1: /* BLOCK_MID < mid_size: the lanes past the block are not read */
+        size = B + 1 + td_prod_u32(p, 0, (uint32_t)B);
+        td_gen_mark_shape((uint64_t)size, (uint64_t)B, 1, &c->classes);
+        break;
     default: size = (int64_t)td_gen_count(p, (uint64_t)B, (uint64_t)B, &c->classes); break; /* the host's */
     }
     c->p[P2_SIZE].i = size;
@@ -243,7 +246,8 @@ const td_contract td_c_argmax2 = {
     .sv = TD_SV_REAL,
     .sv_note = "mid_size = 0 (every lane masked): argmax 0, out = mid_index[0], as Lean",
     .error_model = "an integer gathered at an exact argmax (tolerance 0)",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    /* one program, one block: no loop over tiles */
+    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_MULTI_TILE)) | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen2,
     .check = check2,
     .writes = writes2,
