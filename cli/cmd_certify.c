@@ -636,6 +636,8 @@ static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *c
     }
 }
 
+#define TD_SELFTEST_MIN_CASES 200
+
 int td_cmd_selftest(int argc, char **argv) {
     td_cli cli = {.cmd = "selftest", .backend = TD_ABI_HOST};
     double budget = 120;
@@ -698,13 +700,21 @@ int td_cmd_selftest(int argc, char **argv) {
     /* 60% of the budget hunts the mutants, 40% looks for false alarms */
     double per_mut = 0.6 * budget / nm, per_ok = nc ? 0.4 * budget / nc : 0;
     int alive = 0, alarms = 0, internal = 0;
-    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each)\n", nm, max_cases, per_mut);
+    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each, at least %d cases)\n", nm, max_cases,
+           per_mut, (int)(max_cases < TD_SELFTEST_MIN_CASES ? max_cases : TD_SELFTEST_MIN_CASES));
     printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
     for (int i = 0; i < cli.set.n; i++) {
         const td_kernel *k = &cli.set.kernels[i];
         if ((int)k->abi->backend != cli.backend || !k->abi->mutant || !td_match(pattern, k->k->id)) continue;
-        td_campaign_opts co = {.seed = seed, .max_cases = max_cases, .seconds = per_mut, .stop_at_first = 1};
-        st_run(&cli, k, &co, per_mut * 3 + 30, res);
+        /* A mutant is declared alive only after at least TD_SELFTEST_MIN_CASES cases (or
+         * --cases, if smaller), whatever its time slice: a slow contract's mutant that
+         * needs a few dozen cases (a bug that shows only with two chunks) must not
+         * survive because 0.1 s held 19 cases.  Mutants die within a few cases as a
+         * rule, so the floor costs time only for the rare slow kill. */
+        uint64_t floor_cases = max_cases < TD_SELFTEST_MIN_CASES ? max_cases : TD_SELFTEST_MIN_CASES;
+        td_campaign_opts co = {.seed = seed, .max_cases = max_cases, .seconds = per_mut, .min_cases = floor_cases,
+                               .stop_at_first = 1};
+        st_run(&cli, k, &co, per_mut * 3 + 60, res);
         if (res->harness_error) internal = 1;
         if (!res->killed) alive++;
         printf("%-54s %-30s %-7s %8" PRIu64 " %9.3f  %s%s\n", k->k->id, k->abi->variant, res->killed ? "yes" : "NO",

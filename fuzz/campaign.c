@@ -118,7 +118,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
     int rc = TD_RUN_OK;
     for (uint64_t i = 0;; i++) {
         if (o->max_cases && i >= o->max_cases) break;
-        if (o->seconds > 0 && i > 0 && now() - t0 >= o->seconds) break;
+        if (o->seconds > 0 && i > 0 && i >= o->min_cases && now() - t0 >= o->seconds) break;
         if (o->progress) *o->progress = i;
         uint8_t b[64];
         td_case_bytes(o->seed, i, b, sizeof b);

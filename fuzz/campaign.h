@@ -56,6 +56,7 @@ typedef struct td_campaign_opts {
     uint64_t seed;
     uint64_t max_cases;      /* 0: no case limit */
     double seconds;          /* 0: no time limit */
+    uint64_t min_cases;      /* the time limit stops the campaign only after this many cases */
     int minimize;            /* minimise each new finding's reproducer */
     int stop_at_first;       /* selftest: stop at the first finding */
     volatile uint64_t *progress; /* if set, the index of the case in flight (for crash attribution) */

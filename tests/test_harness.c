@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign.h"
 #include "gen.h"
 #include "harness.h"
 #include "spec.h"
@@ -154,6 +155,24 @@ static void test_correct_passes(void **st) {
         assert_int_equal(td_run_bytes(cx, &kf32, b, sizeof b, &r), TD_RUN_OK);
         td_result_free(&r);
     }
+    td_ctx_free(cx);
+}
+
+/* a campaign's time limit stops it only after min_cases cases (selftest's floor) */
+static void test_campaign_case_floor(void **st) {
+    (void)st;
+    td_ctx_opts o = {0};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    td_campaign c;
+    td_campaign_opts co = {.seed = 5, .max_cases = 1000, .seconds = 1e-9, .min_cases = 50};
+    assert_int_equal(td_campaign_run(cx, &kf32, &co, &c), TD_RUN_OK);
+    assert_int_equal(c.cases, 50);
+    td_campaign_free(&c);
+    co.min_cases = 0; /* the time limit alone: it stops after the first case */
+    assert_int_equal(td_campaign_run(cx, &kf32, &co, &c), TD_RUN_OK);
+    assert_true(c.cases < 50);
+    td_campaign_free(&c);
     td_ctx_free(cx);
 }
 
@@ -384,7 +403,7 @@ int main(void) {
         cmocka_unit_test(test_launch_error),      cmocka_unit_test(test_nonfinite),
         cmocka_unit_test(test_sentinel_collision), cmocka_unit_test(test_precondition_is_a_harness_bug),
         cmocka_unit_test(test_artifact_round_trip), cmocka_unit_test(test_repro_deterministic),
-        cmocka_unit_test(test_warn_tier),
+        cmocka_unit_test(test_warn_tier),         cmocka_unit_test(test_campaign_case_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
