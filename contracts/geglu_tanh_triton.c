@@ -38,71 +38,14 @@
  * (tiny) actual error; it cannot be tighter without a saturation model of the library's
  * tanh, and the moderate |a| lanes keep the bound's tightness (see the report).
  * Domain: |a| <= 2^10 (a^3 finite), |b|, |dc| <= 2^40 (every product finite).
+ * Launch, generator, checker and write sets: contracts/glu_rows_common.h (shared with
+ * swiglu_triton.c); this file gives the domain bounds, the contract tables and the specs.
  */
 #ifndef TD_SPEC_PASS
-#include "elementwise_common.h"
-
-enum { P_STRIDE, P_NCOLS, P_BLOCK, NP };
-enum { R_A, R_B, R_C, NR };             /* forward */
-enum { R_DC = 0, R_BA = 1, R_BB = 2 }; /* backward: DC, A (in place), B (in place) */
-
-#include "spec_instantiate.h"
-
-static const td_param_decl params[NP] = {{"stride", TD_P_INT}, {"n_cols", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
-static const td_region_decl regions_fwd[NR] = {{"A", TD_F32, TD_R_IN}, {"B", TD_F32, TD_R_IN}, {"C", TD_F32, TD_R_OUT}};
-static const td_region_decl regions_bwd[NR] = {
-    {"DC", TD_F32, TD_R_IN}, {"A", TD_F32, TD_R_INOUT}, {"B", TD_F32, TD_R_INOUT}};
-
-#define GEGLU_A_BOUND 0x1p10
-#define GEGLU_BDC_BOUND 0x1p40
-
-static void gen_rows(td_producer *p, td_case *c, int a_reg, int other1, int other2) {
-    ew_rows s = ew_rows_shape(p, c, 0, 10, 2049, 64, 1 << 14);
-    int64_t st = ew_row_stride(p, c, &s);
-    c->p[P_STRIDE].i = st;
-    c->p[P_NCOLS].i = s.ncols;
-    c->p[P_BLOCK].i = s.B;
-    size_t len = ew_row_len(p, &s, st);
-    for (int r = 0; r < NR; r++) td_case_alloc(c, r, len);
-    td_vgen g;
-    td_vgen_init(&g, p, c, TD_VM_ALL, GEGLU_A_BOUND);
-    td_vgen_fill(&g, c, a_reg);
-    g.bound = GEGLU_BDC_BOUND;
-    td_vgen_fill(&g, c, other1);
-    if (other2 >= 0) td_vgen_fill(&g, c, other2);
-}
-static void gen_fwd(td_producer *p, td_case *c) { gen_rows(p, c, R_A, R_B, -1); }
-static void gen_bwd(td_producer *p, td_case *c) {
-    gen_rows(p, c, R_BA, R_BB, R_DC);
-    c->classes |= TD_BC(TD_BC_INPLACE);
-}
-
-static const char *check_rows(const td_case *c, int a_reg, int out_first, int nouts) {
-    if (c->grid[1] != 1 || c->grid[2] != 1) return "a 1-D grid of rows";
-    for (int r = 0; r < NR; r++)
-        for (size_t i = 0; i < c->r[r].len; i++) {
-            double v = td_get(c, r, i), bound = r == a_reg ? GEGLU_A_BOUND : GEGLU_BDC_BOUND;
-            if (!(fabs(v) <= bound)) return "domain: |a| <= 2^10, |b|, |dc| <= 2^40 (every intermediate finite)";
-        }
-    int regs[NR];
-    int64_t st[NR];
-    for (int r = 0; r < NR; r++) regs[r] = (out_first + r) % NR, st[r] = c->p[P_STRIDE].i;
-    return ew_rows_check(c, c->p[P_NCOLS].i, c->p[P_BLOCK].i, NR, regs, st, nouts);
-}
-static const char *check_fwd(const td_case *c) { return check_rows(c, R_A, R_C, 1); }
-/* hAB: A ≠ B holds by construction (two declared regions) */
-static const char *check_bwd(const td_case *c) { return check_rows(c, R_BA, R_BA, 2); }
-
-static void writes_fwd(const td_case *c, td_wset *ws) {
-    const int outs[1] = {R_C};
-    const int64_t st[1] = {c->p[P_STRIDE].i};
-    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 1, outs, st);
-}
-static void writes_bwd(const td_case *c, td_wset *ws) {
-    const int outs[2] = {R_BA, R_BB};
-    const int64_t st[2] = {c->p[P_STRIDE].i, c->p[P_STRIDE].i};
-    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 2, outs, st);
-}
+#define GLU_A_BOUND 0x1p10
+#define GLU_BDC_BOUND 0x1p40
+#define GLU_DOMAIN_MSG "domain: |a| <= 2^10, |b|, |dc| <= 2^40 (every intermediate finite)"
+#include "glu_rows_common.h"
 
 #define GEGLU_COMMON                                                                                          \
     .file = "geglu_tanh_triton", .family = "elementwise", .kind = "exact", .nparams = NP, .params = params,   \

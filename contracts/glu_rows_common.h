@@ -1,0 +1,75 @@
+/* The launch, generator, checker and write sets shared by the two Liger gated-unit
+ * row kernels, geglu_tanh_triton.c and swiglu_triton.c: forward C = f(A) * B and the
+ * in-place backward (DC, A, B) -> (A := da, B := db), one program per row, every
+ * pointer advanced by pid * stride, lanes j < BLOCK_SIZE masked by j < n_cols.  The two
+ * contracts differ only in their domains and their specs.
+ *
+ * Included once by such a file, in its non-spec part, after defining
+ *   GLU_A_BOUND     the bound on |a| (the A region of either direction),
+ *   GLU_BDC_BOUND   the bound on |b| and |dc|,
+ *   GLU_DOMAIN_MSG  what check() reports for a value outside them;
+ * it includes spec_instantiate.h, so the file's spec part (which uses P_STRIDE and the
+ * region enums below) is compiled from here.
+ */
+#include "elementwise_common.h"
+
+enum { P_STRIDE, P_NCOLS, P_BLOCK, NP };
+enum { R_A, R_B, R_C, NR };             /* forward */
+enum { R_DC = 0, R_BA = 1, R_BB = 2 }; /* backward: DC, A (in place), B (in place) */
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {{"stride", TD_P_INT}, {"n_cols", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
+static const td_region_decl regions_fwd[NR] = {{"A", TD_F32, TD_R_IN}, {"B", TD_F32, TD_R_IN}, {"C", TD_F32, TD_R_OUT}};
+static const td_region_decl regions_bwd[NR] = {
+    {"DC", TD_F32, TD_R_IN}, {"A", TD_F32, TD_R_INOUT}, {"B", TD_F32, TD_R_INOUT}};
+
+/* One stride for every region (the kernel advances all pointers by pid * stride). */
+static void gen_rows(td_producer *p, td_case *c, int a_reg, int first_other, int second_other) {
+    ew_rows s = ew_rows_shape(p, c, 0, 10, 2049, 64, 1 << 14);
+    int64_t st = ew_row_stride(p, c, &s);
+    c->p[P_STRIDE].i = st;
+    c->p[P_NCOLS].i = s.ncols;
+    c->p[P_BLOCK].i = s.B;
+    size_t len = ew_row_len(p, &s, st);
+    for (int r = 0; r < NR; r++) td_case_alloc(c, r, len);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, GLU_A_BOUND);
+    td_vgen_fill(&g, c, a_reg);
+    g.bound = GLU_BDC_BOUND;
+    td_vgen_fill(&g, c, first_other);
+    if (second_other >= 0) td_vgen_fill(&g, c, second_other);
+}
+static void gen_fwd(td_producer *p, td_case *c) { gen_rows(p, c, R_A, R_B, -1); }
+static void gen_bwd(td_producer *p, td_case *c) {
+    gen_rows(p, c, R_BA, R_BB, R_DC);
+    c->classes |= TD_BC(TD_BC_INPLACE);
+}
+
+static const char *check_rows(const td_case *c, int a_reg, int out_first, int nouts) {
+    if (c->grid[1] != 1 || c->grid[2] != 1) return "a 1-D grid of rows";
+    for (int r = 0; r < NR; r++)
+        for (size_t i = 0; i < c->r[r].len; i++) {
+            double v = td_get(c, r, i), bound = r == a_reg ? GLU_A_BOUND : GLU_BDC_BOUND;
+            if (!(fabs(v) <= bound)) return GLU_DOMAIN_MSG;
+        }
+    int regs[NR];
+    int64_t st[NR];
+    for (int r = 0; r < NR; r++) regs[r] = (out_first + r) % NR, st[r] = c->p[P_STRIDE].i;
+    return ew_rows_check(c, c->p[P_NCOLS].i, c->p[P_BLOCK].i, NR, regs, st, nouts);
+}
+static const char *check_fwd(const td_case *c) { return check_rows(c, R_A, R_C, 1); }
+/* hAB: A ≠ B holds by construction (two declared regions) */
+static const char *check_bwd(const td_case *c) { return check_rows(c, R_BA, R_BA, 2); }
+
+static void writes_fwd(const td_case *c, td_wset *ws) {
+    const int outs[1] = {R_C};
+    const int64_t st[1] = {c->p[P_STRIDE].i};
+    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 1, outs, st);
+}
+static void writes_bwd(const td_case *c, td_wset *ws) {
+    const int outs[2] = {R_BA, R_BB};
+    const int64_t st[2] = {c->p[P_STRIDE].i, c->p[P_STRIDE].i};
+    ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 2, outs, st);
+}
+
