@@ -2,70 +2,9 @@
  * (cdiv(N_CTX, BLOCK_M), Z*H = 8).  Parameters: sm_scale, stride_qh, stride_kh, stride_b0h,
  * BLOCK_M, BLOCK_N, HEAD, BIAS_LAST_SIZE, stride_b0m, nB; q/k/v/o strides (stride_.h, HEAD,
  * 1), N_CTX = BLOCK_N * nB, P_SEQ = 0, OUT_DTYPE fp16. */
-#include "attn2_tl.h"
+#include "attention_kernel_tl.h"
 
-enum { P_SM, P_SQH, P_SKH, P_SB0H, P_BM, P_BN, P_HD, P_BLS, P_SB0M, P_NB, NP };
-enum { R_Q, R_K, R_V, R_B0, R_OUT, NR };
-
-static int fwd_kernel_aligned(const td_abi_launch *L) {
-    int64_t BM = TL_I(L, P_BM), BN = TL_I(L, P_BN), D = TL_I(L, P_HD), BLS = TL_I(L, P_BLS);
-    int64_t N_CTX = BN * TL_I(L, P_NB), sb0m = TL_I(L, P_SB0M);
-    float sm_scale = TL_R(L, P_SM);
-    float *q, *qk, *p, *acc, *m_i, *l_i, *b1;
-    TL_ALLOC(L, q, BM * D);
-    TL_ALLOC(L, qk, BN);
-    TL_ALLOC(L, p, BN);
-    TL_ALLOC(L, acc, BM * D);
-    TL_ALLOC(L, m_i, BM);
-    TL_ALLOC(L, l_i, BM);
-    TL_ALLOC(L, b1, BM * BN);
-    td_profile st = attn2_store_prof(L, R_OUT);
-    const float c16 = attn2_rn16(1.44269504f); /* the literal as an fp16 scalar of (b0 + b1) * 1.44269504 */
-    for (uint32_t start_m = 0; start_m < L->grid[0]; start_m++)
-        for (uint32_t off_hz = 0; off_hz < L->grid[1]; off_hz++) {
-            int64_t q_offset = off_hz * TL_I(L, P_SQH), kv_offset = off_hz * TL_I(L, P_SKH);
-            int64_t b_offset = off_hz * TL_I(L, P_SB0H);
-            for (int64_t i = 0; i < BM; i++) m_i[i] = -INFINITY, l_i[i] = 0.0f;
-            for (int64_t i = 0; i < BM * D; i++) acc[i] = 0.0f;
-            float qk_scale = sm_scale * 1.44269504f;
-            for (int64_t i = 0; i < BM; i++)
-                for (int64_t d = 0; d < D; d++) /* q = (q * qk_scale).to(OUT_DTYPE) */
-                    q[i * D + d] = attn2_rn16(tl_load(L, R_Q, q_offset + (start_m * BM + i) * D + d) * qk_scale);
-            for (int64_t i = 0; i < BM; i++)
-                for (int64_t n = 0; n < BN; n++)
-                    b1[i * BN + n] = tl_load(L, R_B0, b_offset + (start_m * BM + i) * sb0m + (n % BLS) + BLS);
-            for (int64_t start_n = 0; start_n < N_CTX; start_n += BN) {
-                for (int64_t i = 0; i < BM; i++) {
-                    float b0 = tl_load(L, R_B0, b_offset + (start_m * BM + i) * sb0m + start_n / BN);
-                    for (int64_t n = 0; n < BN; n++) {
-                        float s = 0.0f; /* qk = zeros(fp16) + tl.dot(q, k): binary32 */
-                        for (int64_t d = 0; d < D; d++)
-                            s += q[i * D + d] * tl_load(L, R_K, kv_offset + d + (start_n + n) * D);
-                        float bias = attn2_hmul(attn2_hadd(b0, b1[i * BN + n]), c16); /* fp16 arithmetic */
-                        qk[n] = s + bias;                                           /* qk += bias (binary32) */
-                    }
-                    float mx = tl_max(qk, BN);
-                    float m_i_new = m_i[i] > mx ? m_i[i] : mx;
-                    float alpha = exp2f(m_i[i] - m_i_new);
-                    for (int64_t n = 0; n < BN; n++) p[n] = exp2f(qk[n] - m_i_new);
-                    for (int64_t d = 0; d < D; d++) {
-                        float dot = 0.0f; /* tl.dot(p.to(OUT_DTYPE), v) */
-                        for (int64_t n = 0; n < BN; n++)
-                            dot += attn2_rn16(p[n]) * tl_load(L, R_V, kv_offset + (start_n + n) * D + d);
-                        acc[i * D + d] *= alpha;
-                        acc[i * D + d] += dot;
-                    }
-                    l_i[i] = l_i[i] * alpha + tl_sum(p, BN);
-                    m_i[i] = m_i_new;
-                }
-            }
-            for (int64_t i = 0; i < BM; i++)
-                for (int64_t d = 0; d < D; d++)
-                    tl_store(L, R_OUT, q_offset + (start_m * BM + i) * D + d, acc[i * D + d] / l_i[i], st);
-        }
-    free(q), free(qk), free(p), free(acc), free(m_i), free(l_i), free(b1);
-    return 0;
-}
+static int fwd_kernel_aligned(const td_abi_launch *L) { return attention_kernel_program(L, 0); }
 
 TD_KERNEL(td_k_attention_kernel) = {"attention_kernel.attention_kernel_genuine_output_compute_correct_general",
                                     "triton", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, NP, NR,

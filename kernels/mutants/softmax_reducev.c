@@ -1,55 +1,8 @@
 /* softmax_reducev mutants: the kernel with one bug switched on. */
-#include "../host/attn2_tl.h"
+#include "../host/softmax_reducev_tl.h"
 
-enum { P_MIL, P_SLH, P_SLB, P_SVBS, P_SVH, P_SVD, P_SOB, P_SOH, P_SOD, P_SB, P_SS, P_BD, P_BN, P_OTHER, P_MR, NP };
-enum { R_LOGICS, R_V, R_OUT, R_BLOC, R_START, R_SEQLEN, NR };
-enum { BUG_SUM_NOT_RESCALED = 1, BUG_NO_MAX = 2 };
-
-static int softmax_reducev_bug(const td_abi_launch *L, int bug) {
-    int64_t BN = TL_I(L, P_BN), BD = TL_I(L, P_BD), mil = TL_I(L, P_MIL);
-    float *acc, *qk, *p, *pv;
-    int64_t *vidx;
-    TL_ALLOC(L, acc, BD);
-    TL_ALLOC(L, qk, BN);
-    TL_ALLOC(L, p, BN);
-    TL_ALLOC(L, pv, BN);
-    TL_ALLOC(L, vidx, BN);
-    for (uint32_t b = 0; b < L->grid[0]; b++)
-        for (uint32_t h = 0; h < L->grid[1]; h++) {
-            int64_t seqlen = tl_load_int(L, R_SEQLEN, b), start = tl_load_int(L, R_START, b);
-            int64_t off_b_loc = b * TL_I(L, P_SB) + (mil - seqlen) * TL_I(L, P_SS);
-            float e_max = -INFINITY, e_sum = 0.0f;
-            for (int64_t d = 0; d < BD; d++) acc[d] = 0.0f;
-            for (int64_t s0 = 0; s0 < seqlen; s0 += BN) {
-                for (int64_t j = 0; j < BN; j++) {
-                    int live = s0 + j < seqlen;
-                    vidx[j] = live ? tl_load_int(L, R_BLOC, off_b_loc + (s0 + j) * TL_I(L, P_SS)) : TL_I(L, P_OTHER);
-                    qk[j] = live ? tl_load(L, R_LOGICS, h * TL_I(L, P_SLH) + (start + s0 + j) * TL_I(L, P_SLB))
-                                 : -INFINITY;
-                }
-                float m = tl_max(qk, BN);
-                float n_e_max = m > e_max ? m : e_max;
-                float old_scale = expf(e_max - n_e_max);
-                for (int64_t j = 0; j < BN; j++) p[j] = bug == BUG_NO_MAX ? expf(qk[j]) : expf(qk[j] - n_e_max);
-                /* no max subtraction means no rescaling either: plain running sums */
-                e_sum = bug ? e_sum + tl_sum(p, BN) : e_sum * old_scale + tl_sum(p, BN);
-                for (int64_t d = 0; d < BD; d++) {
-                    for (int64_t j = 0; j < BN; j++)
-                        pv[j] = p[j] * tl_load(L, R_V, vidx[j] * TL_I(L, P_SVBS) + h * TL_I(L, P_SVH) +
-                                                           d * TL_I(L, P_SVD));
-                    acc[d] = (bug == BUG_NO_MAX ? acc[d] : acc[d] * old_scale) + tl_sum(pv, BN);
-                }
-                e_max = n_e_max;
-            }
-            td_profile st = attn2_store_prof(L, R_OUT);
-            for (int64_t d = 0; d < BD; d++)
-                tl_store(L, R_OUT, b * TL_I(L, P_SOB) + h * TL_I(L, P_SOH) + d * TL_I(L, P_SOD), acc[d] / e_sum, st);
-        }
-    free(acc), free(qk), free(p), free(pv), free(vidx);
-    return 0;
-}
-static int sum_not_rescaled(const td_abi_launch *L) { return softmax_reducev_bug(L, BUG_SUM_NOT_RESCALED); }
-static int no_max(const td_abi_launch *L) { return softmax_reducev_bug(L, BUG_NO_MAX); }
+static int sum_not_rescaled(const td_abi_launch *L) { return softmax_reducev_program(L, BUG_SUM_NOT_RESCALED); }
+static int no_max(const td_abi_launch *L) { return softmax_reducev_program(L, BUG_NO_MAX); }
 
 #define G "softmax_reducev.softmax_reducev_genuine_output_compute_correct_general"
 #define IO "softmax_reducev.softmax_reducev_io_correctness"
