@@ -1,0 +1,190 @@
+/* Host programs of the seed attention kernels (seed_fa1, seed_vyre, seed_sm86,
+ * seed_sdpa), written once with a `bug` switch: the correct kernels in kernels/host/
+ * call them with bug 0 (..._CORRECT), the mutants in kernels/mutants/ with one seeded
+ * bug each, so a mutant differs from the port in exactly the lines its bug names.
+ * Only tl.h and rounding.h: a kernel does not know the oracle. */
+#ifndef TD_ATTN_TL_H
+#define TD_ATTN_TL_H
+
+#include "tl.h"
+
+/* ======================= seed_fa1: VeriTile FA-1 forward ======================= */
+/* parameter indices of the two layouts (contracts/seed_fa1.c) */
+enum {
+    FA1H_P_M, FA1H_P_BD, FA1H_P_BK, FA1H_P_NKV, FA1H_P_SQ, FA1H_P_SK, FA1H_P_D, FA1H_P_STRIDES,
+    FA1H_P_SCALE = FA1H_P_STRIDES + 16
+};
+enum { FA1H_PN_M, FA1H_PN_BD, FA1H_PN_SQ, FA1H_PN_SK, FA1H_PN_D, FA1H_PN_STRIDES, FA1H_PN_SCALE = FA1H_PN_STRIDES + 16 };
+enum { FA1H_R_Q, FA1H_R_K, FA1H_R_V, FA1H_R_OUT };
+
+typedef struct fa1h_args {
+    int64_t M, Bd, Bk, nkv, Sq, Sk, D;
+    int64_t st[4][4]; /* [q, k, v, out][b, h, s, d] */
+    float scale;
+} fa1h_args;
+
+static inline void fa1h_args_online(const td_abi_launch *L, fa1h_args *a) {
+    a->M = TL_I(L, FA1H_P_M), a->Bd = TL_I(L, FA1H_P_BD), a->Bk = TL_I(L, FA1H_P_BK), a->nkv = TL_I(L, FA1H_P_NKV);
+    a->Sq = TL_I(L, FA1H_P_SQ), a->Sk = TL_I(L, FA1H_P_SK), a->D = TL_I(L, FA1H_P_D);
+    for (int t = 0; t < 16; t++) a->st[t / 4][t % 4] = TL_I(L, FA1H_P_STRIDES + t);
+    a->scale = TL_R(L, FA1H_P_SCALE);
+}
+static inline void fa1h_args_naive(const td_abi_launch *L, fa1h_args *a) {
+    a->M = TL_I(L, FA1H_PN_M), a->Bd = TL_I(L, FA1H_PN_BD), a->Sq = TL_I(L, FA1H_PN_SQ), a->Sk = TL_I(L, FA1H_PN_SK);
+    a->D = TL_I(L, FA1H_PN_D);
+    a->Bk = a->Sk, a->nkv = 1;
+    for (int t = 0; t < 16; t++) a->st[t / 4][t % 4] = TL_I(L, FA1H_PN_STRIDES + t);
+    a->scale = TL_R(L, FA1H_PN_SCALE);
+}
+
+enum {
+    FA1H_CORRECT = 0,
+    FA1H_TAIL_UNMASKED,  /* the scores' where(offs_n < S_k, ., -inf) dropped (the loads stay masked) */
+    FA1H_NO_RESCALE_L,   /* l_new = l_i + sum(p): the running max changes without rescaling l */
+    FA1H_CAUSAL_PLUS1,   /* causal mask offs_m + 1 >= offs_n: each row also sees the next key */
+    FA1H_SCALE_TWICE,    /* scores = dot * scale * scale */
+    FA1H_LOCAL_ROW,      /* naive causal mask compares arange(M) (the block-local row) with offs_n */
+    FA1H_STORE_NO_DMASK  /* the store mask drops offs_d < D: padding lanes are stored */
+};
+
+/* q tile [M][Bd] of program (pid0, h, b): masked by offs_m < S_q and offs_d < D, other 0 */
+static inline void fa1h_load_q(const td_abi_launch *L, const fa1h_args *a, int64_t pid0, int64_t h, int64_t b,
+                               float *q) {
+    for (int64_t r = 0; r < a->M; r++)
+        for (int64_t d = 0; d < a->Bd; d++) {
+            int64_t m = pid0 * a->M + r;
+            q[r * a->Bd + d] = (m < a->Sq && d < a->D)
+                                   ? tl_load(L, FA1H_R_Q, b * a->st[0][0] + h * a->st[0][1] + m * a->st[0][2] + d * a->st[0][3])
+                                   : 0.0f;
+        }
+}
+
+/* k or v tile [n][Bd] of keys n0 .. n0+n-1: masked by offs_n < S_k (when seq_mask) and offs_d < D */
+static inline void fa1h_load_kv(const td_abi_launch *L, const fa1h_args *a, int t, int reg, int64_t n0, int64_t n,
+                                int64_t h, int64_t b, int seq_mask, float *x) {
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t d = 0; d < a->Bd; d++) {
+            int64_t s = n0 + j;
+            x[j * a->Bd + d] = ((!seq_mask || s < a->Sk) && d < a->D)
+                                   ? tl_load(L, reg, b * a->st[t][0] + h * a->st[t][1] + s * a->st[t][2] + d * a->st[t][3])
+                                   : 0.0f;
+        }
+}
+
+/* masked store of out [M][Bd]: offs_m < S_q and offs_d < D */
+static inline void fa1h_store(const td_abi_launch *L, const fa1h_args *a, int64_t pid0, int64_t h, int64_t b,
+                              const float *out, int bug) {
+    for (int64_t r = 0; r < a->M; r++)
+        for (int64_t d = 0; d < a->Bd; d++) {
+            int64_t m = pid0 * a->M + r;
+            if (!(m < a->Sq && (d < a->D || bug == FA1H_STORE_NO_DMASK))) continue;
+            tl_store(L, FA1H_R_OUT, b * a->st[3][0] + h * a->st[3][1] + m * a->st[3][2] + d * a->st[3][3],
+                     out[r * a->Bd + d], tl_f32());
+        }
+}
+
+/* scores[M][n] = dot(q, k^T) * scale: a binary32 dot over the Bd lanes from +0 */
+static inline void fa1h_scores(const fa1h_args *a, const float *q, const float *k, int64_t n, float *s, int bug) {
+    for (int64_t r = 0; r < a->M; r++)
+        for (int64_t j = 0; j < n; j++) {
+            float acc = 0.0f;
+            for (int64_t d = 0; d < a->Bd; d++) acc += q[r * a->Bd + d] * k[j * a->Bd + d];
+            float sc = acc * a->scale;
+            if (bug == FA1H_SCALE_TWICE) sc = sc * a->scale;
+            s[r * n + j] = sc;
+        }
+}
+
+/* fa1ForwardKernelStrided{,Causal}BoundaryD */
+static inline int fa1h_online(const td_abi_launch *L, const fa1h_args *a, int causal, int bug) {
+    int64_t M = a->M, Bd = a->Bd, Bk = a->Bk;
+    float *q, *k, *v, *s, *p, *m_i, *l_i, *o;
+    TL_ALLOC(L, q, M * Bd);
+    TL_ALLOC(L, k, Bk * Bd);
+    TL_ALLOC(L, v, Bk * Bd);
+    TL_ALLOC(L, s, M * Bk);
+    TL_ALLOC(L, p, M * Bk);
+    TL_ALLOC(L, m_i, M);
+    TL_ALLOC(L, l_i, M);
+    TL_ALLOC(L, o, M * Bd);
+    for (uint32_t b = 0; b < L->grid[2]; b++)
+        for (uint32_t h = 0; h < L->grid[1]; h++)
+            for (uint32_t pid0 = 0; pid0 < L->grid[0]; pid0++) {
+                fa1h_load_q(L, a, pid0, h, b, q);
+                for (int64_t r = 0; r < M; r++) {
+                    m_i[r] = -INFINITY, l_i[r] = 0.0f;
+                    for (int64_t d = 0; d < Bd; d++) o[r * Bd + d] = 0.0f;
+                }
+                for (int64_t n = 0; n < a->nkv; n++) {
+                    int64_t n0 = n * Bk;
+                    fa1h_load_kv(L, a, 1, FA1H_R_K, n0, Bk, h, b, 1, k);
+                    fa1h_load_kv(L, a, 2, FA1H_R_V, n0, Bk, h, b, 1, v);
+                    fa1h_scores(a, q, k, Bk, s, bug);
+                    for (int64_t r = 0; r < M; r++) {
+                        int64_t om = (int64_t)pid0 * M + r;
+                        float *sr = s + r * Bk, *pr = p + r * Bk;
+                        for (int64_t j = 0; j < Bk; j++) {
+                            int64_t on = n0 + j;
+                            if (causal && !(bug == FA1H_CAUSAL_PLUS1 ? om + 1 >= on : om >= on)) sr[j] = -INFINITY;
+                            if (bug != FA1H_TAIL_UNMASKED && !(on < a->Sk)) sr[j] = -INFINITY;
+                        }
+                        float m_block = tl_max(sr, Bk);
+                        float m_new = m_i[r] > m_block ? m_i[r] : m_block;
+                        float alpha = expf(m_i[r] - m_new);
+                        for (int64_t j = 0; j < Bk; j++) pr[j] = expf(sr[j] - m_new);
+                        float rs = tl_sum(pr, Bk);
+                        l_i[r] = bug == FA1H_NO_RESCALE_L ? l_i[r] + rs : alpha * l_i[r] + rs;
+                        for (int64_t d = 0; d < Bd; d++) {
+                            float pv = 0.0f; /* tl.dot(p, v) */
+                            for (int64_t j = 0; j < Bk; j++) pv += pr[j] * v[j * Bd + d];
+                            o[r * Bd + d] = alpha * o[r * Bd + d] + pv;
+                        }
+                        m_i[r] = m_new;
+                    }
+                }
+                for (int64_t r = 0; r < M; r++)
+                    for (int64_t d = 0; d < Bd; d++) o[r * Bd + d] = o[r * Bd + d] / l_i[r];
+                fa1h_store(L, a, pid0, h, b, o, bug);
+            }
+    free(q), free(k), free(v), free(s), free(p), free(m_i), free(l_i), free(o);
+    return 0;
+}
+
+/* fa1NaiveForwardKernelStrided{,Causal}BoundaryD: offs_n = arange(S_k), K/V loads masked
+ * by the head dim only, p = exp(scores), out = dot(p, v) / sum(p) */
+static inline int fa1h_naive(const td_abi_launch *L, const fa1h_args *a, int causal, int bug) {
+    int64_t M = a->M, Bd = a->Bd, N = a->Sk;
+    float *q, *k, *v, *s, *o;
+    TL_ALLOC(L, q, M * Bd);
+    TL_ALLOC(L, k, N * Bd);
+    TL_ALLOC(L, v, N * Bd);
+    TL_ALLOC(L, s, M * N);
+    TL_ALLOC(L, o, M * Bd);
+    for (uint32_t b = 0; b < L->grid[2]; b++)
+        for (uint32_t h = 0; h < L->grid[1]; h++)
+            for (uint32_t pid0 = 0; pid0 < L->grid[0]; pid0++) {
+                fa1h_load_q(L, a, pid0, h, b, q);
+                fa1h_load_kv(L, a, 1, FA1H_R_K, 0, N, h, b, 0, k);
+                fa1h_load_kv(L, a, 2, FA1H_R_V, 0, N, h, b, 0, v);
+                fa1h_scores(a, q, k, N, s, bug);
+                for (int64_t r = 0; r < M; r++) {
+                    int64_t om = bug == FA1H_LOCAL_ROW ? r : (int64_t)pid0 * M + r;
+                    float *sr = s + r * N;
+                    for (int64_t j = 0; j < N; j++) {
+                        if (causal && !(om >= j)) sr[j] = -INFINITY;
+                        sr[j] = expf(sr[j]); /* p = tl.exp(scores) */
+                    }
+                    float l = tl_sum(sr, N);
+                    for (int64_t d = 0; d < Bd; d++) {
+                        float pv = 0.0f;
+                        for (int64_t j = 0; j < N; j++) pv += sr[j] * v[j * Bd + d];
+                        o[r * Bd + d] = pv / l;
+                    }
+                }
+                fa1h_store(L, a, pid0, h, b, o, bug);
+            }
+    free(q), free(k), free(v), free(s), free(o);
+    return 0;
+}
+
+#endif
