@@ -187,4 +187,56 @@ static inline int fa1h_naive(const td_abi_launch *L, const fa1h_args *a, int cau
     return 0;
 }
 
+/* ===================== seed_sdpa: accy scaled-dot-product attention ===================== */
+enum { SDPAH_P_BATCH, SDPAH_P_QUERIES, SDPAH_P_KEYS, SDPAH_P_QK, SDPAH_P_VALUE, SDPAH_P_TX, SDPAH_P_TY, SDPAH_P_TZ };
+enum { SDPAH_R_DST, SDPAH_R_QUERY, SDPAH_R_KEY, SDPAH_R_VALUE };
+enum {
+    SDPAH_CORRECT = 0,
+    SDPAH_SCALE_TWICE,   /* score = dot * scale * scale */
+    SDPAH_DEN_FROM_ONE,  /* the denominator's fold starts at key 1 (as the max's does): key 0 left out */
+    SDPAH_VALUE_TAIL     /* the value axis's tail threads are not guarded (v < value) */
+};
+
+/* scaledScore: foldRange(0, qk) from 0.0 of acc + q*k, then * scale */
+static inline float sdpah_score(const td_abi_launch *L, int64_t b, int64_t q, int64_t k, float scale, int bug) {
+    int64_t Q = TL_I(L, SDPAH_P_QUERIES), K = TL_I(L, SDPAH_P_KEYS), H = TL_I(L, SDPAH_P_QK);
+    float acc = 0.0f;
+    for (int64_t h = 0; h < H; h++)
+        acc = acc + tl_load(L, SDPAH_R_QUERY, (b * Q + q) * H + h) * tl_load(L, SDPAH_R_KEY, (b * K + k) * H + h);
+    float s = acc * scale;
+    return bug == SDPAH_SCALE_TWICE ? s * scale : s;
+}
+
+/* scaled_dot_product_each: one thread per (v, q, b), three passes recomputing every score */
+static inline int sdpah_run(const td_abi_launch *L, int bug) {
+    int64_t Bt = TL_I(L, SDPAH_P_BATCH), Q = TL_I(L, SDPAH_P_QUERIES), K = TL_I(L, SDPAH_P_KEYS);
+    int64_t H = TL_I(L, SDPAH_P_QK), V = TL_I(L, SDPAH_P_VALUE);
+    int64_t tx = TL_I(L, SDPAH_P_TX), ty = TL_I(L, SDPAH_P_TY), tz = TL_I(L, SDPAH_P_TZ);
+    float scale = (float)(1.0 / sqrt((double)H)); /* constantFloat(.f32, 1.0 / @sqrt(f64 qk)) */
+    for (uint32_t bz = 0; bz < L->grid[2]; bz++)
+        for (uint32_t by = 0; by < L->grid[1]; by++)
+            for (uint32_t bx = 0; bx < L->grid[0]; bx++)
+                for (int64_t z = 0; z < tz; z++)
+                    for (int64_t y = 0; y < ty; y++)
+                        for (int64_t x = 0; x < tx; x++) {
+                            int64_t v = bx * tx + x, q = by * ty + y, b = bz * tz + z;
+                            if (!(q < Q && b < Bt && (v < V || bug == SDPAH_VALUE_TAIL))) continue;
+                            float m = sdpah_score(L, b, q, 0, scale, bug); /* scoreMax: fold from key 1 */
+                            for (int64_t k = 1; k < K; k++) {
+                                float s = sdpah_score(L, b, q, k, scale, bug);
+                                m = m > s ? m : s;
+                            }
+                            float den = 0.0f;
+                            for (int64_t k = bug == SDPAH_DEN_FROM_ONE ? 1 : 0; k < K; k++)
+                                den = den + expf(sdpah_score(L, b, q, k, scale, bug) - m);
+                            float acc = 0.0f;
+                            for (int64_t k = 0; k < K; k++) {
+                                float w = expf(sdpah_score(L, b, q, k, scale, bug) - m) / den;
+                                acc = acc + w * tl_load(L, SDPAH_R_VALUE, (b * K + k) * V + v);
+                            }
+                            tl_store(L, SDPAH_R_DST, (b * Q + q) * V + v, acc, tl_f32());
+                        }
+    return 0;
+}
+
 #endif
