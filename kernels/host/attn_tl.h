@@ -6,6 +6,8 @@
 #ifndef TD_ATTN_TL_H
 #define TD_ATTN_TL_H
 
+#include <float.h>
+
 #include "tl.h"
 
 /* ======================= seed_fa1: VeriTile FA-1 forward ======================= */
@@ -236,6 +238,141 @@ static inline int sdpah_run(const td_abi_launch *L, int bug) {
                             }
                             tl_store(L, SDPAH_R_DST, (b * Q + q) * V + v, acc, tl_f32());
                         }
+    return 0;
+}
+
+/* ========================= seed_vyre: vyre-libs FlashAttention-2 ========================= */
+enum { VYH_P_SEQ, VYH_P_HD, VYH_P_TILE };
+enum { VYH_R_Q, VYH_R_K, VYH_R_V, VYH_R_OUT };
+#define VYH_LANES 64 /* COOPERATIVE_TILED_WORKGROUP_LANES */
+enum {
+    VYH_CORRECT = 0,
+    VYH_STALE_TAIL,      /* tile_max and tile_sum loop to tile_size: the tail tile reuses stale scores */
+    VYH_NO_RESCALE_L,    /* l = l + tile_sum: the running max moves without rescaling l */
+    VYH_NO_FLUSH,        /* flush_tiny dropped: subnormal outputs are stored */
+    VYH_REF_O_NO_RESCALE /* reference: o = o + prob*v, the accumulator not rescaled by the new max */
+};
+
+/* vyre's stability primitives (vyre-primitives nn/attention_stability.rs, f32_stability.rs) */
+static inline float vyh_bounded_score(float x) { return isnan(x) ? x : (isfinite(x) ? x : -80.0f); }
+static inline float vyh_bounded_exp_arg(float x) {
+    if (isnan(x)) return x;
+    float f = isfinite(x) ? x : -80.0f;
+    float u = f > 0.0f ? 0.0f : f;
+    return u < -80.0f ? -80.0f : u;
+}
+static inline float vyh_positive_denominator(float x) {
+    if (isnan(x)) return x;
+    return (isfinite(x) && x > 0x1p-126f) ? x : 0x1p-126f;
+}
+static inline float vyh_flush_tiny(float x) { return fabsf(x) <= 0x1p-126f ? 0.0f : x; }
+
+/* The builders' traps: a trap program (here: the launch's error) instead of a kernel. */
+static inline int vyh_trap(const td_abi_launch *L, int tiled) {
+    int64_t S = TL_I(L, VYH_P_SEQ), D = TL_I(L, VYH_P_HD), T = TL_I(L, VYH_P_TILE);
+    const uint64_t U32 = 0xffffffffu;
+    const char *why = NULL;
+    if (S <= 0 || D <= 0 || (tiled && T <= 0)) why = "seq_len, head_dim and tile_size must all be > 0";
+    else if (S > (int64_t)U32 || D > (int64_t)U32 || (tiled && T > (int64_t)U32)) why = "sizes are u32";
+    else if ((uint64_t)S * (uint64_t)D > U32) why = "seq_len*head_dim overflows u32";
+    else if (tiled) {
+        uint64_t tiles = ((uint64_t)S + (uint64_t)T - 1) / (uint64_t)T;
+        uint64_t splits = (tiles + 3) / 4, per = (tiles + splits - 1) / splits;
+        if ((uint64_t)T * per > U32) why = "split key span overflows u32";
+        else if ((uint64_t)VYH_LANES * (uint64_t)D > U32) why = "64*head_dim (q_scratch, o_acc) overflows u32";
+        else if ((uint64_t)VYH_LANES * (uint64_t)T > U32) why = "64*tile_size (score_scratch) overflows u32";
+        else if (splits * ((uint64_t)D + 2) > U32) why = "split reduction scratch overflows u32";
+        else if (2 * (uint64_t)VYH_LANES * (uint64_t)D + (uint64_t)VYH_LANES * (uint64_t)T > U32)
+            why = "shared scratch overflows u32";
+    }
+    if (!why) return 0;
+    snprintf(L->err, L->errlen, "trap: Fix: %s %s", tiled ? "flash_attention_2" : "flash_attention_2_reference", why);
+    return 1;
+}
+
+/* flash_attention_2: one query row per invocation (64-lane workgroups), KV tiles of
+ * tile_size keys, the recurrence of tiled_online_softmax_body */
+static inline int vyh_tiled(const td_abi_launch *L, int bug) {
+    if (vyh_trap(L, 1)) return 1;
+    int64_t S = TL_I(L, VYH_P_SEQ), D = TL_I(L, VYH_P_HD), T = TL_I(L, VYH_P_TILE);
+    float scale = 1.0f / sqrtf((float)D);
+    int64_t tile_count = (S + T - 1) / T;
+    float *q_scratch, *score_tile, *o_acc;
+    TL_ALLOC(L, q_scratch, D);
+    TL_ALLOC(L, score_tile, T);
+    TL_ALLOC(L, o_acc, D);
+    for (uint32_t wg = 0; wg < L->grid[0]; wg++)
+        for (int64_t local = 0; local < VYH_LANES; local++) {
+            int64_t row = (int64_t)wg * VYH_LANES + local; /* InvocationId */
+            if (!(row < S)) continue;
+            for (int64_t d = 0; d < D; d++) q_scratch[d] = tl_load(L, VYH_R_Q, row * D + d);
+            float m = -FLT_MAX, l = 0.0f;
+            for (int64_t d = 0; d < D; d++) o_acc[d] = 0.0f;
+            for (int64_t tile_idx = 0; tile_idx < tile_count; tile_idx++) {
+                int64_t tile_start = tile_idx * T, tile_end = tile_start + T < S ? tile_start + T : S;
+                int64_t tile_len = tile_end - tile_start;
+                for (int64_t j = 0; j < tile_len; j++) {
+                    float dot = 0.0f;
+                    for (int64_t d = 0; d < D; d++) dot = dot + q_scratch[d] * tl_load(L, VYH_R_K, (tile_start + j) * D + d);
+                    score_tile[j] = vyh_bounded_score(dot * scale);
+                }
+                int64_t red_len = bug == VYH_STALE_TAIL ? T : tile_len;
+                float tile_max = -FLT_MAX;
+                for (int64_t j = 0; j < red_len; j++)
+                    tile_max = isnan(tile_max) ? tile_max : (score_tile[j] > tile_max ? score_tile[j] : tile_max);
+                float m_new = tile_max > m ? tile_max : m;
+                float rescale = expf(vyh_bounded_exp_arg(m - m_new));
+                float tile_sum = 0.0f;
+                for (int64_t j = 0; j < red_len; j++) tile_sum = tile_sum + expf(vyh_bounded_exp_arg(score_tile[j] - m_new));
+                l = bug == VYH_NO_RESCALE_L ? l + tile_sum : rescale * l + tile_sum;
+                for (int64_t d = 0; d < D; d++) {
+                    float weighted = 0.0f;
+                    for (int64_t j = 0; j < tile_len; j++)
+                        weighted = weighted + expf(vyh_bounded_exp_arg(score_tile[j] - m_new)) *
+                                                  tl_load(L, VYH_R_V, (tile_start + j) * D + d);
+                    o_acc[d] = rescale * o_acc[d] + weighted;
+                }
+                m = m_new;
+            }
+            float denom = vyh_positive_denominator(l);
+            for (int64_t d = 0; d < D; d++) {
+                float x = o_acc[d] / denom;
+                tl_store(L, VYH_R_OUT, row * D + d, bug == VYH_NO_FLUSH ? x : vyh_flush_tiny(x), tl_f32());
+            }
+        }
+    free(q_scratch), free(score_tile), free(o_acc);
+    return 0;
+}
+
+/* flash_attention_2_reference: one row per invocation, one key at a time */
+static inline int vyh_reference(const td_abi_launch *L, int bug) {
+    if (vyh_trap(L, 0)) return 1;
+    int64_t S = TL_I(L, VYH_P_SEQ), D = TL_I(L, VYH_P_HD);
+    float scale = 1.0f / sqrtf((float)D);
+    float *o_ref;
+    TL_ALLOC(L, o_ref, D);
+    for (int64_t row = 0; row < (int64_t)L->grid[0] * VYH_LANES; row++) {
+        if (!(row < S)) continue;
+        float m = -FLT_MAX, l = 0.0f;
+        for (int64_t d = 0; d < D; d++) o_ref[d] = 0.0f;
+        for (int64_t j = 0; j < S; j++) {
+            float dot = 0.0f;
+            for (int64_t d = 0; d < D; d++) dot = dot + tl_load(L, VYH_R_Q, row * D + d) * tl_load(L, VYH_R_K, j * D + d);
+            float score = vyh_bounded_score(dot * scale);
+            float m_new = score > m ? score : m;
+            float rescale = expf(vyh_bounded_exp_arg(m - m_new));
+            float prob = expf(vyh_bounded_exp_arg(score - m_new));
+            float l_new = rescale * l + prob;
+            for (int64_t d = 0; d < D; d++)
+                o_ref[d] = (bug == VYH_REF_O_NO_RESCALE ? o_ref[d] : rescale * o_ref[d]) +
+                           prob * tl_load(L, VYH_R_V, j * D + d);
+            m = m_new;
+            l = l_new;
+        }
+        float denom = vyh_positive_denominator(l);
+        for (int64_t d = 0; d < D; d++) tl_store(L, VYH_R_OUT, row * D + d, vyh_flush_tiny(o_ref[d] / denom), tl_f32());
+    }
+    free(o_ref);
     return 0;
 }
 
