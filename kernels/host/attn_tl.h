@@ -376,4 +376,90 @@ static inline int vyh_reference(const td_abi_launch *L, int bug) {
     return 0;
 }
 
+/* ================= seed_sm86: SM86 streaming causal attention (forward) ================= */
+enum { SMH_P_T, SMH_P_HEADS, SMH_P_KVHEADS, SMH_P_W, SMH_P_B, SMH_P_ORDER, SMH_P_VROWS, SMH_P_C };
+enum { SMH_R_Q, SMH_R_K, SMH_R_V, SMH_R_O, SMH_R_LSE };
+#define SMH_MAX_B 64
+#define SMH_MAX_W 64
+enum {
+    SMH_CORRECT = 0,
+    SMH_DIAG_PLUS1,    /* the diagonal tile's mask keeps key <= query + 1 */
+    SMH_P16_IN_L,      /* the row sum adds the binary16-rounded P */
+    SMH_GQA_MODULO,    /* K/V head h % kvHeads instead of h / groups */
+    SMH_NO_RESCALE_L   /* l_q = l_q + sum P: the running max moves without rescaling l */
+};
+
+static inline float smh_rn16(float x) {
+    td_profile p = {TD_F16, TD_RNE, TD_OVF_INF, false};
+    return (float)td_decode(TD_F16, td_encode_f32(p, x));
+}
+
+/* one block: `B` query rows of head h (tile `tile`), the streaming recurrence over key
+ * tiles 0..tile, each row's four quad-lane partial sums kept apart until the epilogue */
+static inline void smh_block(const td_abi_launch *L, int64_t tile, int64_t kv, int64_t g, int bug) {
+    int64_t T = TL_I(L, SMH_P_T), heads = TL_I(L, SMH_P_HEADS), kvh = TL_I(L, SMH_P_KVHEADS);
+    int64_t W = TL_I(L, SMH_P_W), B = TL_I(L, SMH_P_B), vrows = TL_I(L, SMH_P_VROWS);
+    int64_t groups = heads / kvh, h = kv * groups + g;
+    if (bug == SMH_GQA_MODULO) kv = h % kvh;
+    float c = TL_R(L, SMH_P_C);
+    float t[SMH_MAX_B], P[SMH_MAX_B], O[SMH_MAX_W];
+    for (int64_t r = 0; r < B; r++) {
+        int64_t i = tile * B + r; /* 64 tile + 16 warp + lane / 4 (+ 8) */
+        float m = -INFINITY, lq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int64_t d = 0; d < W; d++) O[d] = 0.0f;
+        for (int64_t kt = 0; kt <= tile; kt++) {
+            for (int64_t jj = 0; jj < B; jj++) {
+                int64_t j = kt * B + jj;
+                float S = 0.0f; /* HMMA from RZ, k-slices in order */
+                for (int64_t d = 0; d < W; d++)
+                    S = S + tl_load(L, SMH_R_Q, (h * T + i) * W + d) * tl_load(L, SMH_R_K, (kv * T + j) * W + d);
+                if (kt == tile && (bug == SMH_DIAG_PLUS1 ? j > i + 1 : j > i)) S = -INFINITY; /* the diagonal tile */
+                t[jj] = S * c;
+            }
+            float rmax = t[0];
+            for (int64_t jj = 1; jj < B; jj++) rmax = t[jj] > rmax ? t[jj] : rmax; /* FMNMX, then the quad's shuffles */
+            float mn = rmax > m ? rmax : m;
+            float alpha = exp2f(m - mn);
+            for (int64_t jj = 0; jj < B; jj++) P[jj] = exp2f(t[jj] - mn);
+            for (int q = 0; q < 4; q++) {
+                lq[q] = bug == SMH_NO_RESCALE_L ? lq[q] : lq[q] * alpha;
+                for (int64_t jj = 0; jj < B; jj++)
+                    if ((jj / 2) % 4 == q) lq[q] = lq[q] + (bug == SMH_P16_IN_L ? smh_rn16(P[jj]) : P[jj]);
+            }
+            for (int64_t d = 0; d < W; d++) {
+                float acc = O[d] * alpha;
+                for (int64_t jj = 0; jj < B; jj++) {
+                    int64_t j = kt * B + jj;
+                    float v = tl_load(L, SMH_R_V, vrows ? (kv * T + j) * W + d : (kv * W + d) * T + j);
+                    acc = acc + smh_rn16(P[jj]) * v; /* F2FP, then HMMA */
+                }
+                O[d] = acc;
+            }
+            m = mn;
+        }
+        float l = (lq[0] + lq[1]) + (lq[2] + lq[3]); /* SHFL xor 1, then xor 2 */
+        float rcp = 1.0f / l;
+        td_profile st = {TD_F16, TD_RNE, TD_OVF_INF, false};
+        for (int64_t d = 0; d < W; d++) tl_store(L, SMH_R_O, i * heads * W + h * W + d, O[d] * rcp, st);
+        tl_store(L, SMH_R_LSE, h * T + i, m + log2f(l), tl_f32());
+    }
+}
+
+/* streamingAttentionForwardGrouped{,Ordered}SM86 over its grid */
+static inline int smh_forward(const td_abi_launch *L, int bug) {
+    int64_t B = TL_I(L, SMH_P_B), W = TL_I(L, SMH_P_W), order = TL_I(L, SMH_P_ORDER);
+    if (B > SMH_MAX_B || W > SMH_MAX_W || B < 1 || W < 1) {
+        snprintf(L->err, L->errlen, "tile and head width must be 16, 32 or 64");
+        return 1;
+    }
+    int64_t tiles = TL_I(L, SMH_P_T) / B;
+    for (uint32_t z = 0; z < L->grid[2]; z++)
+        for (uint32_t y = 0; y < L->grid[1]; y++)
+            for (uint32_t x = 0; x < L->grid[0]; x++) {
+                if (order == 0) smh_block(L, x, y, z, bug);
+                else smh_block(L, tiles - 1 - (int64_t)z, x, y, bug); /* heavy first: tile = tiles - 1 - z */
+            }
+    return 0;
+}
+
 #endif
