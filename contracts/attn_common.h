@@ -43,6 +43,15 @@ static inline uint64_t at_key(unsigned tag, uint64_t a, uint64_t b, uint64_t c) 
     return z ^ (z >> 31);
 }
 
+/* x rounded to binary32.  Not (double)(float)x: GCC 12.2's SLP vectorizer drops that
+ * rounding when it pairs two such stores into one vector store (seen at -O2 on this
+ * project's compiler; -fno-tree-slp-vectorize or -O1 keep it); a volatile float cannot
+ * be folded away. */
+static inline double at_f32(double x) {
+    volatile float f = (float)x;
+    return f;
+}
+
 /* x rounded to the element format f (saturating: values stay finite) */
 static inline double at_rep(td_fmt f, double x) {
     td_profile p = {f, TD_RNE, TD_OVF_SAT, false};

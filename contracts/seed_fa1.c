@@ -282,7 +282,7 @@ static void fa1_gen(td_producer *p, td_case *c, int naive, int causal, int mode)
     double scale;
     switch (td_rng_below(r, 8)) {
     case 0: scale = 1.0; break;
-    case 1: scale = (double)(float)at_unif(r, 0.01, 2); break;
+    case 1: scale = at_f32(at_unif(r, 0.01, 2)); break;
     case 2: scale = mode == FA1_GEN_OVERFLOW ? 1.0 : (td_rng_below(r, 2) ? 0.0 : -(double)(1.0f / sqrtf((float)D))); break;
     default: scale = (double)(1.0f / sqrtf((float)D)); break;
     }
@@ -347,7 +347,7 @@ static void fa1_gen(td_producer *p, td_case *c, int naive, int causal, int mode)
                     for (int64_t j = 0; j < Sk; j++)
                         for (int64_t d = 0; d < D; d++) {
                             size_t o = (size_t)fa1_off(&geo, T_K, b, h, j, d);
-                            td_set(c, R_K, o, (double)(float)(td_get(c, R_K, o) * 0.5));
+                            td_set(c, R_K, o, at_f32(td_get(c, R_K, o) * 0.5));
                         }
         }
     }
@@ -369,7 +369,7 @@ static const char *fa1_check_geo(const td_case *c, const fa1_geo *g) {
     for (int t = 0; t < 4; t++)
         for (int a = 0; a < 4; a++)
             if (g->st[t][a] < 0) return "strides : Nat";
-    if (!isfinite(g->scale) || (double)(float)g->scale != g->scale) return "scale is the kernel's binary32 value";
+    if (!isfinite(g->scale) || at_f32(g->scale) != g->scale) return "scale is the kernel's binary32 value";
     /* TensorView.loaded: the views hold real values */
     for (int64_t b = 0; b < g->B; b++)
         for (int64_t h = 0; h < g->H; h++) {

@@ -53,7 +53,7 @@ typedef struct sdpa_geo {
 } sdpa_geo;
 
 /* scale = RN32(1 / sqrt(qk)), the binary64 quotient rounded once */
-static inline double sdpa_scale(int64_t qk) { return (double)(float)(1.0 / sqrt((double)qk)); }
+static inline double sdpa_scale(int64_t qk) { return at_f32(1.0 / sqrt((double)qk)); }
 
 static void sdpa_geo_get(const td_case *c, sdpa_geo *g) {
     g->batch = c->p[P_BATCH].i, g->queries = c->p[P_QUERIES].i, g->keys = c->p[P_KEYS].i, g->qk = c->p[P_QK].i;
