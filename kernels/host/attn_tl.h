@@ -462,4 +462,135 @@ static inline int smh_forward(const td_abi_launch *L, int bug) {
     return 0;
 }
 
+/* ============== seed_sm86: the backward (query pass, key pass, group reduction) ============== */
+enum { SQH_P_T, SQH_P_HEADS, SQH_P_KVHEADS, SQH_P_W, SQH_P_B, SQH_P_ORDER, SQH_P_C, SQH_P_S };
+enum { SQH_R_Q, SQH_R_K, SQH_R_V, SQH_R_DO, SQH_R_O, SQH_R_L, SQH_R_DQ, SQH_R_D };
+enum { SKH_P_T, SKH_P_HEADS, SKH_P_KVHEADS, SKH_P_W, SKH_P_SUB, SKH_P_C, SKH_P_S };
+enum { SKH_R_Q, SKH_R_K, SKH_R_V, SKH_R_DO, SKH_R_L, SKH_R_D, SKH_R_DK, SKH_R_DVT };
+enum { SRH_P_T, SRH_P_HEADS, SRH_P_KVHEADS, SRH_P_W };
+enum { SRH_R_SRC, SRH_R_DST };
+enum {
+    SBH_CORRECT = 0,
+    SQH_DIAG_UNMASKED,  /* the query pass leaves the diagonal tile unmasked */
+    SQH_NO_S_SCALE,     /* dQ stored without the FMUL by s */
+    SKH_DV_SCALED,      /* dV scaled by s as dK is */
+    SKH_SKIP_DIAG,      /* the key pass stops before the diagonal query sub-tile */
+    SRH_STRIDED_GROUPS, /* the group of K/V head kv taken as planes kv, kv + kvHeads, ... */
+    SRH_LAST_SKIPPED    /* the reduction leaves the group's last plane out */
+};
+
+/* a binary32 dot of binary16 values (exact products) in k order from +0 */
+static inline float sbh_dot(const td_abi_launch *L, int ra, int64_t a0, int rb, int64_t b0, int64_t W) {
+    float acc = 0.0f;
+    for (int64_t d = 0; d < W; d++) acc = acc + tl_load(L, ra, a0 + d) * tl_load(L, rb, b0 + d);
+    return acc;
+}
+
+/* streamingAttentionQuerySM86 (shared form): one block of B query rows of head h */
+static inline void sqh_block(const td_abi_launch *L, int64_t tile, int64_t kv, int64_t g, int bug) {
+    int64_t T = TL_I(L, SQH_P_T), heads = TL_I(L, SQH_P_HEADS), kvh = TL_I(L, SQH_P_KVHEADS);
+    int64_t W = TL_I(L, SQH_P_W), B = TL_I(L, SQH_P_B), h = kv * (heads / kvh) + g;
+    float c = TL_R(L, SQH_P_C), sc = TL_R(L, SQH_P_S);
+    float dQ[SMH_MAX_W];
+    for (int64_t r = 0; r < B; r++) {
+        int64_t i = tile * B + r;
+        float Dq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int64_t d = 0; d < W; d++) /* FFMA chain of exact products, per quad lane */
+            Dq[(d / 2) % 4] = Dq[(d / 2) % 4] + tl_load(L, SQH_R_O, i * heads * W + h * W + d) *
+                                                     tl_load(L, SQH_R_DO, (h * T + i) * W + d);
+        float D = (Dq[0] + Dq[1]) + (Dq[2] + Dq[3]);
+        float Lse = tl_load(L, SQH_R_L, h * T + i);
+        for (int64_t d = 0; d < W; d++) dQ[d] = 0.0f;
+        for (int64_t kt = 0; kt <= tile; kt++)
+            for (int64_t jj = 0; jj < B; jj++) {
+                int64_t j = kt * B + jj;
+                float S = sbh_dot(L, SQH_R_Q, (h * T + i) * W, SQH_R_K, (kv * T + j) * W, W);
+                float dP = sbh_dot(L, SQH_R_DO, (h * T + i) * W, SQH_R_V, (kv * T + j) * W, W);
+                if (kt == tile && j > i && bug != SQH_DIAG_UNMASKED) S = -INFINITY;
+                float P = exp2f(fmaf(S, c, -Lse)); /* EX2(FFMA(S, c, -L)) */
+                float dS = smh_rn16(P * (dP - D));
+                for (int64_t d = 0; d < W; d++) dQ[d] = dQ[d] + dS * tl_load(L, SQH_R_K, (kv * T + j) * W + d);
+            }
+        for (int64_t d = 0; d < W; d++)
+            tl_store(L, SQH_R_DQ, (h * T + i) * W + d, bug == SQH_NO_S_SCALE ? dQ[d] : dQ[d] * sc, tl_f32());
+        tl_store(L, SQH_R_D, h * T + i, D, tl_f32());
+    }
+}
+
+static inline int sqh_query(const td_abi_launch *L, int bug) {
+    int64_t B = TL_I(L, SQH_P_B), W = TL_I(L, SQH_P_W), order = TL_I(L, SQH_P_ORDER);
+    if (B < 1 || W < 1 || B > SMH_MAX_B || W > SMH_MAX_W) {
+        snprintf(L->err, L->errlen, "tile and head width must be 16, 32 or 64");
+        return 1;
+    }
+    int64_t tiles = TL_I(L, SQH_P_T) / B;
+    for (uint32_t z = 0; z < L->grid[2]; z++)
+        for (uint32_t y = 0; y < L->grid[1]; y++)
+            for (uint32_t x = 0; x < L->grid[0]; x++) {
+                if (order == 0) sqh_block(L, x, y, z, bug);
+                else sqh_block(L, tiles - 1 - (int64_t)z, x, y, bug);
+            }
+    return 0;
+}
+
+/* streamingAttentionKeySM86: block (key sub-tile kb, K/V head kv, group g) */
+static inline void skh_block(const td_abi_launch *L, int64_t kb, int64_t kv, int64_t g, int bug) {
+    int64_t T = TL_I(L, SKH_P_T), heads = TL_I(L, SKH_P_HEADS), kvh = TL_I(L, SKH_P_KVHEADS);
+    int64_t W = TL_I(L, SKH_P_W), sub = TL_I(L, SKH_P_SUB), h = kv * (heads / kvh) + g;
+    float c = TL_R(L, SKH_P_C), sc = TL_R(L, SKH_P_S);
+    float dK[SMH_MAX_W], dV[SMH_MAX_W];
+    for (int64_t jj = 0; jj < sub; jj++) {
+        int64_t j = kb * sub + jj;
+        for (int64_t d = 0; d < W; d++) dK[d] = dV[d] = 0.0f;
+        for (int64_t qs = T / sub - 1; qs >= kb + (bug == SKH_SKIP_DIAG ? 1 : 0); qs--)
+            for (int64_t ii = 0; ii < sub; ii++) {
+                int64_t i = qs * sub + ii;
+                float S = sbh_dot(L, SKH_R_K, (kv * T + j) * W, SKH_R_Q, (h * T + i) * W, W);
+                float dP = sbh_dot(L, SKH_R_V, (kv * T + j) * W, SKH_R_DO, (h * T + i) * W, W);
+                if (qs == kb && i < j) S = -INFINITY; /* the diagonal sub-tile keeps query >= key */
+                float P = exp2f(fmaf(S, c, -tl_load(L, SKH_R_L, h * T + i)));
+                float dS = P * (dP - tl_load(L, SKH_R_D, h * T + i));
+                float p16 = smh_rn16(P), ds16 = smh_rn16(dS);
+                for (int64_t d = 0; d < W; d++) {
+                    dV[d] = dV[d] + p16 * tl_load(L, SKH_R_DO, (h * T + i) * W + d);
+                    dK[d] = dK[d] + ds16 * tl_load(L, SKH_R_Q, (h * T + i) * W + d);
+                }
+            }
+        for (int64_t d = 0; d < W; d++) {
+            tl_store(L, SKH_R_DK, (h * T + j) * W + d, dK[d] * sc, tl_f32());
+            tl_store(L, SKH_R_DVT, (h * W + d) * T + j, bug == SKH_DV_SCALED ? dV[d] * sc : dV[d], tl_f32());
+        }
+    }
+}
+
+static inline int skh_key(const td_abi_launch *L, int bug) {
+    int64_t sub = TL_I(L, SKH_P_SUB), W = TL_I(L, SKH_P_W);
+    if (sub < 1 || W < 1 || W > SMH_MAX_W) {
+        snprintf(L->err, L->errlen, "sub_tile and head width out of range");
+        return 1;
+    }
+    for (uint32_t z = 0; z < L->grid[2]; z++)
+        for (uint32_t y = 0; y < L->grid[1]; y++)
+            for (uint32_t x = 0; x < L->grid[0]; x++) skh_block(L, x, y, z, bug);
+    return 0;
+}
+
+/* streamingAttentionReduceGroupedGradientSM86: 128 threads per block, one element each */
+static inline int srh_reduce(const td_abi_launch *L, int bug) {
+    int64_t T = TL_I(L, SRH_P_T), heads = TL_I(L, SRH_P_HEADS), kvh = TL_I(L, SRH_P_KVHEADS), W = TL_I(L, SRH_P_W);
+    int64_t groups = heads / kvh, plane = W * T;
+    for (uint32_t y = 0; y < L->grid[1]; y++)
+        for (uint32_t x = 0; x < L->grid[0]; x++)
+            for (int64_t tid = 0; tid < 128; tid++) {
+                int64_t e = (int64_t)x * 128 + tid;
+                float acc = 0.0f;
+                for (int64_t g = 0; g < groups - (bug == SRH_LAST_SKIPPED ? 1 : 0); g++) {
+                    int64_t hsrc = bug == SRH_STRIDED_GROUPS ? (int64_t)y + g * kvh : (int64_t)y * groups + g;
+                    acc = acc + tl_load(L, SRH_R_SRC, hsrc * plane + e);
+                }
+                tl_store(L, SRH_R_DST, (int64_t)y * plane + e, acc, tl_f32());
+            }
+    return 0;
+}
+
 #endif
