@@ -78,7 +78,8 @@
  *   - on the backward the worst lanes reach 0.9987 to 0.9999 (printed "1" by %.3g):
  *     there the bound is dominated by one dS (or P) whose binary16 pack may flip, times
  *     |K| (|Q|, |dO|), and the kernel's pack did flip; the reduction reaches 0.9999998 on
- *     two-term sums where the bound is the final rounding's half ulp itself.
+ *     group sums whose bound is essentially one rounding's half ulp and whose kernel
+ *     result lies a half ulp away (a tie or near-tie of the exact sum).
  *   - "worst ulp" figures near 1e40 come from lanes whose exact value is (near) 0 after
  *     cancellation (dQ, dK, dV sums of mixed-sign terms, group sums of +-2^100): the ulp
  *     of the reference is then 2^-149, and an absolute error of the size the bound allows
