@@ -1,0 +1,216 @@
+/* seed_sdpa.scaled_dot_product_f32: accy's scaled-dot-product attention (seed 004,
+ * tiny.accy.kernel.library.attention, `scaledDotProductF32`).
+ *
+ *   ScaledDotProduct{batch, queries, keys, qk, value, threads}, equation
+ *   "bqh,bkh,bkv->bqv": for every (b, q, v) with b < batch, q < queries, v < value,
+ *     dst[b, q, v] = sum_k softmax_k(s_bqk) * value[b, k, v],
+ *     s_bqk = scale * sum_{h < qk} query[b, q, h] key[b, k, h],  scale = 1/sqrt(qk),
+ *   query [batch][queries][qk], key [batch][keys][qk], value [batch][keys][value],
+ *   dst [batch][queries][value], all binary32 and row-major; qk and value widths differ.
+ *   Launch: launch3D(value, queries, batch, threads): grid = (cdiv(value, tx),
+ *   cdiv(queries, ty), cdiv(batch, tz)), block (tx, ty, tz); thread (x, y, z) of block
+ *   (bx, by, bz) owns (v, q, b) = (bx tx + x, by ty + y, bz tz + z) when all are in range.
+ *   Argument order as the kernel's artifact: dst first, then query, key, value.
+ *
+ * The kernel (scaled_dot_product_each / weightedValueSum) is three passes per output
+ * element, each recomputing every score:
+ *   scale  = constantFloat(.f32, 1.0 / @sqrt(f64 qk)): computed in binary64, rounded
+ *            once to binary32 (NOT 1.0f / sqrtf: the two differ for 151 widths in
+ *            1..512); the contract takes that binary32 value, as the kernel holds it;
+ *   s_k    = RN(dot_k * scale), dot_k = foldRange(0, qk) from 0.0 of acc + q*k
+ *            (a product, then a sum);
+ *   m      = fold max over keys 1..keys-1 starting from s_0;
+ *   den    = fold over keys from 0.0 of acc + exp(s_k - m);
+ *   dst    = fold over keys from 0.0 of acc + (exp(s_k - m) / den) * value[b, k, v].
+ * Checked against expectedOutput (the seed's f32 reference: the same formula with the
+ * maximum from -inf) and the test's launch assertions.
+ *
+ * Error model: the three folds in their sequential order (gamma_{qk-1} for the dot over
+ * its rounded products, gamma over the keys for den and dst), exp charged the backend's
+ * budget, one division per weight, one product per term.  The exp and div are logical
+ * operations whose lowering the seed does not show: the host port calls libm's expf
+ * and IEEE division ("libm" model), the CUDA port CUDA's full-precision expf and
+ * __fdiv_rn ("cuda" model); an approximate lowering would be another math model.
+ *
+ * Special values: REAL.  The seed has no guards: keys = 0 reads score 0 out of bounds
+ * and qk = 0 gives scale = +inf (score NaN); the contract requires every extent >= 1
+ * (hext) and the generator meets it.  Inputs are finite; with the maximum subtracted
+ * every exp argument is <= 0 and den >= 1.
+ */
+#ifndef TD_SPEC_PASS
+#include "attn_common.h"
+
+enum { P_BATCH, P_QUERIES, P_KEYS, P_QK, P_VALUE, P_TX, P_TY, P_TZ, NP };
+enum { R_DST, R_QUERY, R_KEY, R_VALUE, NR };
+
+#define SDPA_TAG_DEN 1
+#define SDPA_TAG_W 2
+#define SDPA_MAX_KEYS 64 /* the spec's row buffers (the generator draws <= 24) */
+
+typedef struct sdpa_geo {
+    int64_t batch, queries, keys, qk, value, tx, ty, tz;
+    double scale;
+} sdpa_geo;
+
+/* scale = RN32(1 / sqrt(qk)), the binary64 quotient rounded once */
+static inline double sdpa_scale(int64_t qk) { return at_f32(1.0 / sqrt((double)qk)); }
+
+static void sdpa_geo_get(const td_case *c, sdpa_geo *g) {
+    g->batch = c->p[P_BATCH].i, g->queries = c->p[P_QUERIES].i, g->keys = c->p[P_KEYS].i, g->qk = c->p[P_QK].i;
+    g->value = c->p[P_VALUE].i, g->tx = c->p[P_TX].i, g->ty = c->p[P_TY].i, g->tz = c->p[P_TZ].i;
+    g->scale = g->qk > 0 ? sdpa_scale(g->qk) : 0;
+}
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {{"batch", TD_P_INT}, {"queries", TD_P_INT}, {"keys", TD_P_INT},
+                                         {"qk", TD_P_INT},    {"value", TD_P_INT},   {"threads_x", TD_P_INT},
+                                         {"threads_y", TD_P_INT}, {"threads_z", TD_P_INT}};
+static const td_region_decl regions[NR] = {{"dst", TD_F32, TD_R_OUT},
+                                           {"query", TD_F32, TD_R_IN},
+                                           {"key", TD_F32, TD_R_IN},
+                                           {"value", TD_F32, TD_R_IN}};
+
+static void gen(td_producer *p, td_case *c) {
+    int64_t tx = td_prod_u32(p, 1, 4), ty = td_prod_u32(p, 1, 4), tz = td_prod_u32(p, 1, 2);
+    int64_t value = (int64_t)td_gen_count(p, (uint64_t)tx, 16, &c->classes);
+    int64_t queries = (int64_t)td_gen_count(p, (uint64_t)ty, 12, &c->classes);
+    int64_t keys = td_prod_u32(p, 0, 3) == 0 ? 1 : td_prod_u32(p, 1, 24);
+    int64_t qk = td_prod_u32(p, 0, 3) == 0 ? td_prod_u32(p, 1, 3) : td_prod_u32(p, 1, 32);
+    int64_t batch = td_prod_u32(p, 1, 3);
+    if (keys == 1) c->classes |= TD_BC(TD_BC_META_EXTREME); /* the output must equal V exactly */
+    c->p[P_BATCH].i = batch, c->p[P_QUERIES].i = queries, c->p[P_KEYS].i = keys, c->p[P_QK].i = qk;
+    c->p[P_VALUE].i = value, c->p[P_TX].i = tx, c->p[P_TY].i = ty, c->p[P_TZ].i = tz;
+    c->grid[0] = (uint32_t)at_cdiv(value, tx), c->grid[1] = (uint32_t)at_cdiv(queries, ty);
+    c->grid[2] = (uint32_t)at_cdiv(batch, tz);
+    if (c->grid[0] * c->grid[1] * c->grid[2] > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 4);
+    td_rng *r = &g.rng;
+    size_t slack = td_rng_below(r, 2) ? 2 : 0;
+    td_case_alloc(c, R_DST, (size_t)(batch * queries * value) + slack);
+    td_case_alloc(c, R_QUERY, (size_t)(batch * queries * qk) + slack);
+    td_case_alloc(c, R_KEY, (size_t)(batch * keys * qk) + slack);
+    td_case_alloc(c, R_VALUE, (size_t)(batch * keys * value) + slack);
+    double scale = sdpa_scale(qk);
+    at_land_opts lo = {AT_LM_ALL, -100, 400, 4, TD_F32};
+    unsigned vk = (1u << AT_V_MENU) | (1u << AT_V_DISTINCT) | (1u << AT_V_CONST);
+    double *qa = at_calloc((size_t)(queries * qk), sizeof *qa), *ka = at_calloc((size_t)(keys * qk), sizeof *ka);
+    double *va = at_calloc((size_t)(keys * value), sizeof *va);
+    for (int64_t b = 0; b < batch; b++) {
+        at_fill_qk(&g, qa, queries, ka, keys, qk, scale, &lo, &c->classes);
+        at_fill_v(&g, va, keys, value, TD_F32, 0x1p20, vk);
+        for (int64_t i = 0; i < queries * qk; i++) td_set(c, R_QUERY, (size_t)(b * queries * qk + i), qa[i]);
+        for (int64_t i = 0; i < keys * qk; i++) td_set(c, R_KEY, (size_t)(b * keys * qk + i), ka[i]);
+        for (int64_t i = 0; i < keys * value; i++) td_set(c, R_VALUE, (size_t)(b * keys * value + i), va[i]);
+    }
+    free(qa);
+    free(ka);
+    free(va);
+}
+
+static const char *check(const td_case *c) {
+    sdpa_geo g;
+    sdpa_geo_get(c, &g);
+    if (g.batch < 1 || g.queries < 1 || g.keys < 1 || g.qk < 1 || g.value < 1)
+        return "hext: every extent >= 1 (keys = 0 reads out of bounds, qk = 0 makes the scale inf)";
+    if (g.keys > SDPA_MAX_KEYS) return "keys <= 64 (the sizes the generator draws)";
+    if (g.tx < 1 || g.ty < 1 || g.tz < 1) return "threads >= 1 on every axis";
+    if (c->grid[0] != (uint64_t)at_cdiv(g.value, g.tx) || c->grid[1] != (uint64_t)at_cdiv(g.queries, g.ty) ||
+        c->grid[2] != (uint64_t)at_cdiv(g.batch, g.tz))
+        return "launch3D: grid = (cdiv(value, tx), cdiv(queries, ty), cdiv(batch, tz))";
+    if (c->r[R_DST].len < (size_t)(g.batch * g.queries * g.value) ||
+        c->r[R_QUERY].len < (size_t)(g.batch * g.queries * g.qk) || c->r[R_KEY].len < (size_t)(g.batch * g.keys * g.qk) ||
+        c->r[R_VALUE].len < (size_t)(g.batch * g.keys * g.value))
+        return "the buffers hold their shapes (bqv, bqh, bkh, bkv)";
+    for (int r = R_QUERY; r <= R_VALUE; r++)
+        for (size_t e = 0; e < c->r[r].len; e++)
+            if (!isfinite(td_get(c, r, e))) return "query, key, value hold real values";
+    return NULL;
+}
+
+static void writes(const td_case *c, td_wset *ws) {
+    sdpa_geo g;
+    sdpa_geo_get(c, &g);
+    for (int64_t b = 0; b < g.batch; b++)
+        for (int64_t q = 0; q < g.queries; q++)
+            for (int64_t v = 0; v < g.value; v++) {
+                td_olane l = {.o = 0, .region = R_DST, .off = (uint64_t)((b * g.queries + q) * g.value + v),
+                              .pid = {(uint32_t)(v / g.tx), (uint32_t)(q / g.ty), (uint32_t)(b / g.tz)},
+                              .j = (uint64_t)(((b % g.tz) * g.ty + q % g.ty) * g.tx + v % g.tx), .idx = {b, q, v}};
+                td_wset_add(ws, &l);
+            }
+}
+
+const td_contract td_c_seed_sdpa = {
+    .id = "seed_sdpa.scaled_dot_product_f32",
+    .file = "seed_sdpa",
+    .family = "attention-seeds",
+    .io_class = "launch3D(value, queries, batch, threads): one thread per output element",
+    .kind = "exact",
+    .formula = "dst[b,q,v] = sum_k (exp(s_bqk - m_bq) / sum_k' exp(s_bqk' - m_bq)) value[b,k,v], s_bqk = "
+               "RN32(1/sqrt(qk)) * query[b,q,:] . key[b,k,:]",
+    .nparams = NP,
+    .params = params,
+    .nregions = NR,
+    .regions = regions,
+    .sv = TD_SV_REAL,
+    .sv_note = "every extent >= 1 (the seed does not reject zero extents); finite inputs; den >= 1",
+    .error_model = "three sequential folds as the kernel evaluates them: the dot, exp(s - m) summed, one division "
+                   "per weight and a product per term",
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_META_EXTREME),
+    .gen = gen,
+    .check = check,
+    .writes = writes,
+    TD_SPECS(sdpa),
+};
+
+#else
+static NUM SPEC(sdpa_score)(NCX *cx, const td_case *c, const sdpa_geo *g, int64_t b, int64_t q, int64_t k) {
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t h = 0; h < g->qk; h++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_QUERY, (size_t)((b * g->queries + q) * g->qk + h)),
+                                    N(in)(cx, c, R_KEY, (size_t)((b * g->keys + k) * g->qk + h))));
+    return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g->scale));
+}
+
+/* the weights exp(s_k - m) / den of row (b, q), memoised */
+static void SPEC(sdpa_weights)(NCX *cx, const td_case *c, const sdpa_geo *g, int64_t b, int64_t q, NUM *w) {
+    uint64_t row = (uint64_t)(b * g->queries + q);
+    NUM den;
+    if (N(memo_get)(cx, at_key(SDPA_TAG_DEN, row, 0, 0), &den)) {
+        for (int64_t k = 0; k < g->keys; k++) N(memo_get)(cx, at_key(SDPA_TAG_W, row, (uint64_t)k, 0), &w[k]);
+        return;
+    }
+    NUM e[SDPA_MAX_KEYS];
+    for (int64_t k = 0; k < g->keys; k++) e[k] = SPEC(sdpa_score)(cx, c, g, b, q, k);
+    NUM m = e[0];
+    for (int64_t k = 1; k < g->keys; k++) m = N(max)(cx, m, e[k]);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t k = 0; k < g->keys; k++) {
+        e[k] = N(exp)(cx, N(sub)(cx, e[k], m));
+        N(acc_add)(cx, &acc, e[k]);
+    }
+    den = N(acc_end)(cx, &acc);
+    for (int64_t k = 0; k < g->keys; k++) {
+        w[k] = N(div)(cx, e[k], den);
+        N(memo_put)(cx, at_key(SDPA_TAG_W, row, (uint64_t)k, 0), w[k]);
+    }
+    N(memo_put)(cx, at_key(SDPA_TAG_DEN, row, 0, 0), den);
+}
+
+static NUM SPEC(sdpa)(NCX *cx, const td_case *c, const td_olane *l) {
+    sdpa_geo g;
+    sdpa_geo_get(c, &g);
+    int64_t b = l->idx[0], q = l->idx[1], v = l->idx[2];
+    NUM w[SDPA_MAX_KEYS];
+    SPEC(sdpa_weights)(cx, c, &g, b, q, w);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t k = 0; k < g.keys; k++)
+        N(acc_add)(cx, &acc, N(mul)(cx, w[k], N(in)(cx, c, R_VALUE, (size_t)((b * g.keys + k) * g.value + v))));
+    return N(acc_end)(cx, &acc);
+}
+#endif

@@ -1,0 +1,884 @@
+/* seed_sm86: the SM86 streaming causal attention of seed 003
+ * (Realization.Nvidia.SM86.StreamingAttentionSM86), its numerics ported to C and CUDA C.
+ *
+ *   seed_sm86.streaming_attention_forward_grouped
+ *       streamingAttentionForwardGrouped{,Ordered}SM86: causal softmax(Q K^T s) V of every
+ *       query head h with the K/V head h / groups (GQA, contiguous groups), and each
+ *       row's base-2 log-sum-exp.
+ *   seed_sm86.streaming_attention_query_pass
+ *       streamingAttentionQuerySM86 (the shared variant: dQ's K fragments are K's tile
+ *       read transposed, so no K^T operand): the row terms D = rowsum(dO * O) and dQ.
+ *   seed_sm86.streaming_attention_key_pass
+ *       streamingAttentionKeySM86: dK and dV^T of every query head's plane.
+ *   seed_sm86.reduce_grouped_gradient
+ *       streamingAttentionReduceGroupedGradientSM86: the compact K/V gradient of each
+ *       group, 0 + g_0 + g_1 + ... in group order.
+ * (the backward contracts are described before their tables below)
+ *
+ * The seed's numerics (one warp per 16 query rows, one tile of keys at a time, up to
+ * and including the diagonal tile; the "register" forward):
+ *   Q [heads][T][W], K [kvHeads][T][W], V^T [kvHeads][W][T] (the register kernel) or V
+ *   rows [kvHeads][T][W] (the "rows" variants): binary16;
+ *   S = Q K^T        HMMA.16816.F32: binary16 products (exact in binary32), binary32
+ *                    accumulation over the head width in k-slice order from +0;
+ *   mask             on the diagonal tile only, S = -inf where key > query (the
+ *                    diagonal kept): top-left causal, key 0 in every row's first tile;
+ *   t = S c          FMUL, c = RN32(s / ln 2) a binary32 runtime parameter (c > 0, so
+ *                    -inf c = -inf);
+ *   m' = max(m, rowmax(t))   FMNMX (exact), m from -inf;
+ *   alpha = EX2(m - m'), P = EX2(t - m')   (alpha = EX2(-inf) = 0 on the first tile);
+ *   l_q = l_q alpha + the 16 P of quad lane q's columns, in column order: each lane
+ *                    keeps a PARTIAL row sum over its own columns (c / 2 mod 4 = q)
+ *                    across all tiles; P unrounded;
+ *   O = O alpha; O += RN16(P) V   P packed to binary16 (F2FP, RN) for the product only;
+ *   epilogue         l = (l_0 + l_1) + (l_2 + l_3) (SHFL xor 1, then xor 2);
+ *                    O = O * RCP(l), stored binary16 (RN) token-major [T][heads W];
+ *                    LSE2 = m + LG2(l), binary32 [heads][T].
+ *   Grid: order 0 (T/B, kvHeads, groups); order 1 (kvHeads, groups, T/B) with tile =
+ *   tiles - 1 - z ("heavy first"); h = kvHead * groups + g.
+ * Admission (streamingAttentionGroupedSM86Admitted): kvHeads, heads, seq != 0, seq a
+ * multiple of the tile, heads a multiple of kvHeads, heads <= 65535, heads*64*seq*4 <
+ * 2^32; checked here as hypotheses (there are no tail masks: a partial tile would be
+ * read out of bounds).
+ *
+ * Port choices (said here because they are not the seed's literal SASS):
+ *   - the tile B (queries per block and keys per tile) and the head width W are
+ *     parameters (16, 32 or 64; the seed fixes both at 64) so that cases stay small;
+ *     per element the arithmetic is the seed's: a quad lane's partial sum covers the
+ *     columns with (c / 2) mod 4 = q of each tile, k-slices are 16 wide;
+ *   - HMMA accumulation is modelled as IEEE binary32 additions in k order (the host
+ *     and CUDA ports add sequentially); a tensor core's internal accumulation is not
+ *     IEEE (Fasi et al. 2021; Khattak & Mikaitis 2025) and would need a calibrated
+ *     per-step constant the oracle does not have;
+ *   - MUFU.EX2/RCP/LG2 are approximations (ex2/rcp/lg2.approx.ftz) the oracle's math
+ *     models do not cover (budget.c refuses "cuda-approx"); the ports call exp2f, an
+ *     IEEE reciprocal 1/x and log2f, charged the backend's budgets (libm: measured
+ *     exhaustively; cuda: the Programming Guide's table).  EX2's flush of results below
+ *     2^-126 is not ported (such a P rounds to 0 in binary16 anyway).
+ *
+ * Error model (the spec is the kernel's algorithm, tile by tile): dots of exact
+ * products, sequential (gamma_{W-1}); t one rounding; alpha and P exp2 of a rounded
+ * difference (the exp2 budget); each quad lane's partial sum a sequential sum of
+ * l_q alpha and its P (masked P are exact zeros); RN16(P) as an interval-aware cast
+ * (exact where the kernel's P cannot straddle a binary16 rounding boundary, one
+ * binary16 ulp where it can: the flip term); O alpha and the P16 V products summed in
+ * k order; the butterfly's three additions; 1/l, O r, the binary16 store as a cast;
+ * LSE2 = m + log2(l) (one addition, the log2 budget).  The exact reference keeps the
+ * casts: o = sum RN16(p_j) v_j / l with p_j relative to the running maximum of its tile
+ * (the online form, as the kernel rounds it), so the bias of the binary16 P is
+ * predicted, not tolerated.
+ *
+ * Reading the run summary ("worst err/tol", "worst ulp"), checked lane by lane:
+ *   - err/tol printed as 1 on the forward is exactly 1 on binary16 lanes of O: the
+ *     pre-cast value lies within its error bound of a binary16 rounding boundary, the
+ *     interval cast's tolerance is then the distance to the neighbouring binary16 value
+ *     (one binary16 ulp, computed from the interval's ends, never from the kernel's
+ *     result), and a kernel whose O rounds to that neighbour is exactly that far away.
+ *     Both sides are binary16 values, so the ratio is quantised: 0 or 1 on such lanes.
+ *   - on the backward the worst lanes reach 0.9987 to 0.9999 (printed "1" by %.3g):
+ *     there the bound is dominated by one dS (or P) whose binary16 pack may flip, times
+ *     |K| (|Q|, |dO|), and the kernel's pack did flip; the reduction reaches 0.9999998 on
+ *     group sums whose bound is essentially one rounding's half ulp and whose kernel
+ *     result lies a half ulp away (a tie or near-tie of the exact sum).
+ *   - "worst ulp" figures near 1e40 come from lanes whose exact value is (near) 0 after
+ *     cancellation (dQ, dK, dV sums of mixed-sign terms, group sums of +-2^100): the ulp
+ *     of the reference is then 2^-149, and an absolute error of the size the bound allows
+ *     (gamma_n sum |terms|) reads as 1e40 of them.  err/tol, not ulps, is the verdict.
+ *
+ * Special values: IEEE.  Inputs are finite binary16; c > 0; every row keeps key 0, so
+ * l >= 1.  The binary16 store of O may overflow to inf where the cast-modelled value
+ * is near 65520 (V near the binary16 maximum): the cast's own overflow, accepted with
+ * the right sign where the model says the kernel's O may reach it.
+ */
+#ifndef TD_SPEC_PASS
+#include "attn_common.h"
+
+enum { P_T, P_HEADS, P_KVHEADS, P_W, P_B, P_ORDER, P_VROWS, P_C, NP };
+enum { R_Q, R_K, R_V, R_O, R_LSE, NR };
+enum { C_P, C_STORE };
+
+#define SM_MAX_T 64
+#define SM_TAG_P16 1
+#define SM_TAG_A 2
+#define SM_TAG_L 3
+#define SM_TAG_M 4
+
+typedef struct sm_geo {
+    int64_t T, heads, kvh, groups, W, B, order, vrows, tiles;
+    double c;
+} sm_geo;
+
+static void sm_geo_get(const td_case *c, sm_geo *g) {
+    g->T = c->p[P_T].i, g->heads = c->p[P_HEADS].i, g->kvh = c->p[P_KVHEADS].i, g->W = c->p[P_W].i;
+    g->B = c->p[P_B].i, g->order = c->p[P_ORDER].i, g->vrows = c->p[P_VROWS].i, g->c = c->p[P_C].r;
+    g->groups = g->kvh > 0 ? g->heads / g->kvh : 0;
+    g->tiles = g->B > 0 ? g->T / g->B : 0;
+}
+
+static inline size_t sm_q(const sm_geo *g, int64_t h, int64_t i, int64_t d) { return (size_t)((h * g->T + i) * g->W + d); }
+static inline size_t sm_k(const sm_geo *g, int64_t kv, int64_t j, int64_t d) { return (size_t)((kv * g->T + j) * g->W + d); }
+static inline size_t sm_v(const sm_geo *g, int64_t kv, int64_t j, int64_t d) {
+    return g->vrows ? (size_t)((kv * g->T + j) * g->W + d) : (size_t)((kv * g->W + d) * g->T + j);
+}
+/* quad lane of a tile column: the m16n8k16 accumulator layout, column 8 nt + 2 q + b */
+static inline int64_t sm_quad(int64_t col) { return (col / 2) % 4; }
+
+/* ---- the backward launches ---- */
+enum { PQ_T, PQ_HEADS, PQ_KVHEADS, PQ_W, PQ_B, PQ_ORDER, PQ_C, PQ_S, NPQ };
+enum { RQ_Q, RQ_K, RQ_V, RQ_DO, RQ_O, RQ_L, RQ_DQ, RQ_D, NRQ };
+enum { PK_T, PK_HEADS, PK_KVHEADS, PK_W, PK_SUB, PK_C, PK_S, NPK };
+enum { RK_Q, RK_K, RK_V, RK_DO, RK_L, RK_D, RK_DK, RK_DVT, NRK };
+enum { PR_T, PR_HEADS, PR_KVHEADS, PR_W, NPR };
+enum { RR_SRC, RR_DST, NRR };
+enum { CB_DS, CB_P };
+#define SM_REDUCE_THREADS 128
+
+typedef struct sb_geo {
+    int64_t T, heads, kvh, groups, W, B, order, sub;
+    double c, s;
+} sb_geo;
+
+static void sq_geo_get(const td_case *c, sb_geo *g) {
+    g->T = c->p[PQ_T].i, g->heads = c->p[PQ_HEADS].i, g->kvh = c->p[PQ_KVHEADS].i, g->W = c->p[PQ_W].i;
+    g->B = c->p[PQ_B].i, g->order = c->p[PQ_ORDER].i, g->c = c->p[PQ_C].r, g->s = c->p[PQ_S].r, g->sub = 0;
+    g->groups = g->kvh > 0 ? g->heads / g->kvh : 0;
+}
+static void sk_geo_get(const td_case *c, sb_geo *g) {
+    g->T = c->p[PK_T].i, g->heads = c->p[PK_HEADS].i, g->kvh = c->p[PK_KVHEADS].i, g->W = c->p[PK_W].i;
+    g->sub = c->p[PK_SUB].i, g->c = c->p[PK_C].r, g->s = c->p[PK_S].r, g->B = g->sub, g->order = 0;
+    g->groups = g->kvh > 0 ? g->heads / g->kvh : 0;
+}
+/* [heads or kvHeads][T][W] planes, the forward's token-major O, [heads][T] row terms */
+static inline size_t sb_rows(const sb_geo *g, int64_t hh, int64_t i, int64_t d) { return (size_t)((hh * g->T + i) * g->W + d); }
+static inline size_t sb_tok(const sb_geo *g, int64_t h, int64_t i, int64_t d) { return (size_t)(i * g->heads * g->W + h * g->W + d); }
+
+#include "spec_instantiate.h"
+
+static const td_param_decl params[NP] = {{"seq", TD_P_INT},  {"heads", TD_P_INT},       {"kv_heads", TD_P_INT},
+                                         {"head_width", TD_P_INT}, {"tile", TD_P_INT},  {"order", TD_P_INT},
+                                         {"v_rows", TD_P_BOOL}, {"c", TD_P_REAL}};
+static const td_region_decl regions[NR] = {{"q", TD_F16, TD_R_IN},
+                                           {"k", TD_F16, TD_R_IN},
+                                           {"v", TD_F16, TD_R_IN},
+                                           {"o", TD_F16, TD_R_OUT},
+                                           {"lse", TD_F32, TD_R_OUT}};
+static const td_cast_decl casts[2] = {
+    {"p", "fp16:rne:inf", "F2FP: P packed to binary16 for O += P V (the row sum keeps binary32 P)"},
+    {"store", "fp16:rne:inf", "F2FP: the output O = O * RCP(l) packed to binary16"}};
+
+static void gen(td_producer *p, td_case *c) {
+    int64_t B = td_gen_pow2(p, 4, 6), W = td_gen_pow2(p, 4, 6);
+    int64_t tiles = td_prod_u32(p, 1, 4);
+    while (tiles * B > SM_MAX_T) tiles--;
+    int64_t T = tiles * B;
+    int64_t kvh = td_prod_u32(p, 1, 3), groups = td_prod_u32(p, 1, 3);
+    /* work: heads * T * W output lanes, each over about T/2 keys */
+    while (kvh * groups * T * W * T > (1 << 17) && groups > 1) groups--;
+    while (kvh * groups * T * W * T > (1 << 17) && kvh > 1) kvh--;
+    while (kvh * groups * T * W * T > (1 << 17) && W > 16) W /= 2;
+    int64_t heads = kvh * groups;
+    int64_t order = td_prod_bool(p), vrows = td_prod_bool(p);
+    td_gen_mark_shape((uint64_t)T, (uint64_t)B, (uint64_t)tiles, &c->classes);
+    if (groups > 1 || kvh > 1) c->classes |= TD_BC(TD_BC_META_EXTREME);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 4);
+    td_rng *r = &g.rng;
+    /* c = RN32(s / ln 2): the natural score scale s is 1/sqrt(W) usually */
+    double s;
+    switch (td_rng_below(r, 6)) {
+    case 0: s = 1.0; break;
+    case 1: s = at_unif(r, 0.01, 2); break;
+    default: s = 1.0 / sqrt((double)W); break;
+    }
+    double cc = at_f32(s / 0.69314718055994530942);
+    c->p[P_T].i = T, c->p[P_HEADS].i = heads, c->p[P_KVHEADS].i = kvh, c->p[P_W].i = W, c->p[P_B].i = B;
+    c->p[P_ORDER].i = order, c->p[P_VROWS].i = vrows, c->p[P_C].r = cc;
+    if (order == 0) c->grid[0] = (uint32_t)tiles, c->grid[1] = (uint32_t)kvh, c->grid[2] = (uint32_t)groups;
+    else c->grid[0] = (uint32_t)kvh, c->grid[1] = (uint32_t)groups, c->grid[2] = (uint32_t)tiles;
+    sm_geo geo;
+    sm_geo_get(c, &geo);
+    td_case_alloc(c, R_Q, (size_t)(heads * T * W));
+    td_case_alloc(c, R_K, (size_t)(kvh * T * W));
+    td_case_alloc(c, R_V, (size_t)(kvh * T * W));
+    td_case_alloc(c, R_O, (size_t)(T * heads * W));
+    td_case_alloc(c, R_LSE, (size_t)(heads * T));
+    /* landscapes per K/V head in base-2 score units (t = c * q . k), every query head of
+     * the group drawn against the group's keys */
+    at_land_opts lo = {AT_LM_ALL, -100, 400, 4, TD_F16};
+    if (td_rng_below(r, 6) == 0) lo.sig_hi = 4000, lo.sig_lo = 1000; /* |t| ~ 10^3: the |t|-proportional errors */
+    double *qa = at_calloc((size_t)(T * W), sizeof *qa), *ka = at_calloc((size_t)(T * W), sizeof *ka);
+    double *va = at_calloc((size_t)(T * W), sizeof *va);
+    unsigned vk = (1u << AT_V_MENU) | (1u << AT_V_DISTINCT) | (1u << AT_V_CONST);
+    int vmax = td_rng_below(r, 8) == 0; /* V near the binary16 maximum: the store may overflow */
+    for (int64_t kv = 0; kv < kvh; kv++) {
+        for (int64_t gg = 0; gg < groups; gg++) {
+            int64_t h = kv * groups + gg;
+            at_fill_qk(&g, qa, T, ka, T, W, cc, &lo, &c->classes);
+            for (int64_t i = 0; i < T; i++)
+                for (int64_t d = 0; d < W; d++) td_set(c, R_Q, sm_q(&geo, h, i, d), qa[i * W + d]);
+            if (gg == 0) /* the group's keys: the first query head's landscape */
+                for (int64_t j = 0; j < T; j++)
+                    for (int64_t d = 0; d < W; d++) td_set(c, R_K, sm_k(&geo, kv, j, d), ka[j * W + d]);
+        }
+        at_fill_v(&g, va, T, W, TD_F16, 1024, vk);
+        if (vmax)
+            for (int64_t e = 0; e < T * W; e++) va[e] = at_rep(TD_F16, (td_rng_below(r, 4) ? 1 : -1) * at_unif(r, 60000, 65504));
+        for (int64_t j = 0; j < T; j++)
+            for (int64_t d = 0; d < W; d++) td_set(c, R_V, sm_v(&geo, kv, j, d), va[j * W + d]);
+    }
+    if (vmax) c->classes |= TD_BC(TD_BC_VALUES_SPECIAL);
+    free(qa);
+    free(ka);
+    free(va);
+}
+
+static const char *check(const td_case *c) {
+    sm_geo g;
+    sm_geo_get(c, &g);
+    if (g.kvh < 1 || g.heads < 1 || g.T < 1) return "admission: kvHeads, heads, seq != 0";
+    if (g.B != 16 && g.B != 32 && g.B != 64) return "tile in {16, 32, 64} (the seed: 64)";
+    if (g.W != 16 && g.W != 32 && g.W != 64) return "head_width in {16, 32, 64} (the seed: 64)";
+    if (g.T % g.B) return "admission: seq a multiple of the tile (no tail masks)";
+    if (g.heads % g.kvh) return "admission: heads a multiple of kvHeads";
+    if (g.heads > 65535 || (uint64_t)g.heads * 64 * (uint64_t)g.T * 4 > 0xffffffffu)
+        return "admission: heads <= 65535, heads*64*seq*4 < 2^32";
+    if (g.T > SM_MAX_T) return "seq <= 64 (the sizes the generator draws)";
+    if (g.order != 0 && g.order != 1) return "order 0 or 1";
+    if (!(g.c > 0) || !isfinite(g.c) || at_f32(g.c) != g.c)
+        return "c is a positive finite binary32 (the mask needs -inf * c = -inf)";
+    uint32_t want[3] = {(uint32_t)g.tiles, (uint32_t)g.kvh, (uint32_t)g.groups};
+    if (g.order == 1) want[0] = (uint32_t)g.kvh, want[1] = (uint32_t)g.groups, want[2] = (uint32_t)g.tiles;
+    if (c->grid[0] != want[0] || c->grid[1] != want[1] || c->grid[2] != want[2])
+        return "grid: order 0 (T/tile, kvHeads, groups), order 1 (kvHeads, groups, T/tile)";
+    if (c->r[R_Q].len < (size_t)(g.heads * g.T * g.W) || c->r[R_K].len < (size_t)(g.kvh * g.T * g.W) ||
+        c->r[R_V].len < (size_t)(g.kvh * g.T * g.W) || c->r[R_O].len < (size_t)(g.T * g.heads * g.W) ||
+        c->r[R_LSE].len < (size_t)(g.heads * g.T))
+        return "the planes hold their shapes";
+    for (int t = R_Q; t <= R_V; t++)
+        for (size_t e = 0; e < c->r[t].len; e++)
+            if (!isfinite(td_get(c, t, e))) return "Q, K, V hold finite binary16 values";
+    return NULL;
+}
+
+static void writes(const td_case *c, td_wset *ws) {
+    sm_geo g;
+    sm_geo_get(c, &g);
+    for (int64_t h = 0; h < g.heads; h++)
+        for (int64_t i = 0; i < g.T; i++) {
+            int64_t kv = h / g.groups, gg = h % g.groups, tile = i / g.B;
+            uint32_t pid[3] = {(uint32_t)tile, (uint32_t)kv, (uint32_t)gg};
+            if (g.order == 1) pid[0] = (uint32_t)kv, pid[1] = (uint32_t)gg, pid[2] = (uint32_t)(g.tiles - 1 - tile);
+            for (int64_t d = 0; d < g.W; d++) {
+                td_olane l = {.o = 0, .region = R_O, .off = (uint64_t)(i * g.heads * g.W + h * g.W + d),
+                              .pid = {pid[0], pid[1], pid[2]}, .j = (uint64_t)((i % g.B) * g.W + d), .idx = {h, i, d}};
+                td_wset_add(ws, &l);
+            }
+            td_olane l = {.o = 1, .region = R_LSE, .off = (uint64_t)(h * g.T + i), .pid = {pid[0], pid[1], pid[2]},
+                          .j = (uint64_t)(i % g.B), .idx = {h, i, -1}};
+            td_wset_add(ws, &l);
+        }
+}
+
+const td_contract td_c_seed_sm86_forward = {
+    .id = "seed_sm86.streaming_attention_forward_grouped",
+    .file = "seed_sm86",
+    .family = "attention-seeds",
+    .io_class = "grid (T/tile, kvHeads, groups) or (kvHeads, groups, T/tile); causal streaming softmax, GQA",
+    .kind = "rounding",
+    .formula = "o[i, h W + d] = RN16(O / l), O = online sum of RN16(2^(t_ij - m)) V[h/groups, j, d], t_ij = RN32(c "
+               "Q[h,i].K[h/groups,j]), j <= i; lse[h, i] = m + log2 l (base 2, scaled units)",
+    .nparams = NP,
+    .params = params,
+    .nregions = NR,
+    .regions = regions,
+    .ncasts = 2,
+    .casts = casts,
+    .sv = TD_SV_IEEE,
+    .sv_note = "finite binary16 inputs, c > 0, key 0 in every row (l >= 1); the binary16 store of O may overflow "
+               "where V is near 65504",
+    .error_model = "the streaming recurrence tile by tile: exact products, sequential binary32 sums, exp2 budgets, "
+                   "quad-lane partial row sums, RN16(P) and the store as interval casts, 1/l, m + log2 l",
+    .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
+               TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+    .gen = gen,
+    .check = check,
+    .writes = writes,
+    TD_SPECS(sm86_forward),
+};
+
+/* ================================ the backward ================================
+ * seed_sm86.streaming_attention_query_pass (streamingAttentionQuerySM86, shared form)
+ *   grid as the forward's (order 0 or 1); per query row i of head h (K/V head h/groups):
+ *   D_i  = rowsum(dO * O) with O the forward's binary16 output: exact products of
+ *          binary16 values in an FFMA chain per quad lane (the lane's columns, (c/2)
+ *          mod 4 = q, in column order, from 0), then the quad butterfly (xor 1, xor 2);
+ *          stored binary32 [heads][T];
+ *   per key tile up to the diagonal one: S = Q K^T and dP = dO V^T (HMMA from +0, exact
+ *          products, k order), the diagonal tile's mask on S, P = EX2(FFMA(S, c, -L))
+ *          (one rounding inside the exponent, L the forward's base-2 log-sum-exp),
+ *          dS = FMUL(P, FADD(dP, -D)), dS packed to binary16 (F2FP) and dQ += dS16 K
+ *          (one accumulator across all tiles, no rescaling);
+ *   dQ   = FMUL(sum, s), binary32 [heads][T][W].
+ *   Operands q, k, v (rows), dO [.][T][W] binary16, o [T][heads W] binary16, L [heads][T]
+ *   binary32; c and s are independent binary32 parameters (c > 0).
+ * seed_sm86.streaming_attention_key_pass (streamingAttentionKeySM86)
+ *   grid (T / sub, kvHeads, groups), sub = 32 in the seed (16 or 32 here); block: the sub
+ *   keys j of K/V head kv against query head h = kv * groups + g, walking the query
+ *   sub-tiles from the last one down to the diagonal one (masked: query >= key):
+ *   S^T = K Q^T, dP^T = V dO^T, P^T = EX2(FFMA(S^T, c, -L_i)), dS^T = P^T (dP^T - D_i),
+ *   dV += RN16(P^T) dO and dK += RN16(dS^T) Q (queries in walking order, ascending within
+ *   a sub-tile); dK = FMUL(sum, s), dV unscaled; per query head planes dK [heads][T][W]
+ *   and dV^T [heads][W][T], binary32.  L and D are inputs.
+ * seed_sm86.reduce_grouped_gradient (streamingAttentionReduceGroupedGradientSM86)
+ *   grid (W T / 128, kvHeads, 1) of 128 threads: dst[kv][e] = 0 + src[kv groups][e] + ... +
+ *   src[kv groups + groups - 1][e], sequential FADDs in group order (-0 becomes +0).
+ * Error models: the operations in the kernels' order, as in the forward; the FFMA inside
+ * the exponent is one rounding (N(fma)); the binary16 packs of dS and P are interval
+ * casts; dQ, dK, dV are long sequential sums over the keys (queries) of exact-operand
+ * products; the reduction a sequential sum.  Special values: REAL (finite inputs, L the
+ * forward's, so every P <= 1 up to rounding).
+ */
+typedef struct sb_fwd {
+    double *O;   /* [T][heads W], binary16 values */
+    double *L;   /* [heads][T], binary32 values */
+} sb_fwd;
+
+/* the forward's outputs in binary64 (the reals to about 2^-50), rounded as it stores them */
+static void sb_forward_f64(const td_case *c, const sb_geo *g, int rq, int rk, int rv, sb_fwd *f) {
+    f->O = at_calloc((size_t)(g->T * g->heads * g->W), sizeof *f->O);
+    f->L = at_calloc((size_t)(g->heads * g->T), sizeof *f->L);
+    double *t = at_calloc((size_t)g->T, sizeof *t);
+    for (int64_t h = 0; h < g->heads; h++) {
+        int64_t kv = h / g->groups;
+        for (int64_t i = 0; i < g->T; i++) {
+            double m = -INFINITY, l = 0;
+            for (int64_t j = 0; j <= i; j++) {
+                double S = 0;
+                for (int64_t d = 0; d < g->W; d++) S += td_get(c, rq, sb_rows(g, h, i, d)) * td_get(c, rk, sb_rows(g, kv, j, d));
+                t[j] = S * g->c;
+                if (t[j] > m) m = t[j];
+            }
+            for (int64_t j = 0; j <= i; j++) l += exp2(t[j] - m);
+            f->L[h * g->T + i] = at_f32(m + log2(l));
+            for (int64_t d = 0; d < g->W; d++) {
+                double o = 0;
+                for (int64_t j = 0; j <= i; j++) o += exp2(t[j] - m) * td_get(c, rv, sb_rows(g, kv, j, d));
+                f->O[sb_tok(g, h, i, d)] = at_rep(TD_F16, o / l);
+            }
+        }
+    }
+    free(t);
+}
+
+/* shapes, scales and the binary16 Q, K, V, dO of a backward case; returns the geometry */
+static void sb_gen_common(td_producer *p, td_case *c, int key_pass, sb_geo *g, td_vgen *vg, int rq, int rk, int rv,
+                          int rdo) {
+    int64_t B = key_pass ? td_gen_pow2(p, 4, 5) : td_gen_pow2(p, 4, 6), W = td_gen_pow2(p, 4, 6);
+    int64_t tiles = td_prod_u32(p, 1, 4);
+    while (tiles * B > SM_MAX_T) tiles--;
+    int64_t T = tiles * B, kvh = td_prod_u32(p, 1, 3), groups = td_prod_u32(p, 1, 3);
+    while (kvh * groups * T * W * T > (1 << 17) && groups > 1) groups--;
+    while (kvh * groups * T * W * T > (1 << 17) && kvh > 1) kvh--;
+    while (kvh * groups * T * W * T > (1 << 17) && W > 16) W /= 2;
+    int64_t order = key_pass ? 0 : td_prod_bool(p);
+    td_gen_mark_shape((uint64_t)T, (uint64_t)B, (uint64_t)tiles, &c->classes);
+    if (groups > 1 || kvh > 1) c->classes |= TD_BC(TD_BC_META_EXTREME);
+    td_vgen_init(vg, p, c, TD_VM_ALL, 4);
+    td_rng *r = &vg->rng;
+    double sn = td_rng_below(r, 6) == 0 ? at_unif(r, 0.01, 2) : 1.0 / sqrt((double)W);
+    memset(g, 0, sizeof *g);
+    g->T = T, g->heads = kvh * groups, g->kvh = kvh, g->groups = groups, g->W = W, g->B = B, g->order = order;
+    g->sub = key_pass ? B : 0;
+    g->s = at_f32(sn), g->c = at_f32(sn / 0.69314718055994530942);
+    td_case_alloc(c, rq, (size_t)(g->heads * T * W));
+    td_case_alloc(c, rk, (size_t)(kvh * T * W));
+    td_case_alloc(c, rv, (size_t)(kvh * T * W));
+    td_case_alloc(c, rdo, (size_t)(g->heads * T * W));
+    at_land_opts lo = {AT_LM_ALL, -100, 400, 4, TD_F16};
+    double *qa = at_calloc((size_t)(T * W), sizeof *qa), *ka = at_calloc((size_t)(T * W), sizeof *ka);
+    double *va = at_calloc((size_t)(T * W), sizeof *va);
+    unsigned vk = (1u << AT_V_MENU) | (1u << AT_V_DISTINCT) | (1u << AT_V_CONST);
+    for (int64_t kv = 0; kv < kvh; kv++) {
+        for (int64_t gg = 0; gg < groups; gg++) {
+            at_fill_qk(vg, qa, T, ka, T, W, g->c, &lo, &c->classes);
+            for (int64_t e = 0; e < T * W; e++) td_set(c, rq, (size_t)((kv * groups + gg) * T * W + e), qa[e]);
+            if (gg == 0)
+                for (int64_t e = 0; e < T * W; e++) td_set(c, rk, (size_t)(kv * T * W + e), ka[e]);
+        }
+        at_fill_v(vg, va, T, W, TD_F16, 64, vk);
+        for (int64_t e = 0; e < T * W; e++) td_set(c, rv, (size_t)(kv * T * W + e), va[e]);
+    }
+    double saved = vg->bound;
+    vg->bound = 2;
+    for (size_t e = 0; e < c->r[rdo].len; e++) td_set(c, rdo, e, td_vgen_value(vg, TD_F16));
+    vg->bound = saved;
+    free(qa);
+    free(ka);
+    free(va);
+}
+
+static const td_param_decl params_q[NPQ] = {{"seq", TD_P_INT},        {"heads", TD_P_INT}, {"kv_heads", TD_P_INT},
+                                            {"head_width", TD_P_INT}, {"tile", TD_P_INT},  {"order", TD_P_INT},
+                                            {"c", TD_P_REAL},         {"s", TD_P_REAL}};
+static const td_region_decl regions_q[NRQ] = {
+    {"q", TD_F16, TD_R_IN},  {"k", TD_F16, TD_R_IN},   {"v", TD_F16, TD_R_IN},    {"d_o", TD_F16, TD_R_IN},
+    {"o", TD_F16, TD_R_IN},  {"lse", TD_F32, TD_R_IN}, {"dq", TD_F32, TD_R_OUT}, {"d", TD_F32, TD_R_OUT}};
+static const td_cast_decl casts_q[1] = {{"ds", "fp16:rne:inf", "F2FP: dS packed to binary16 for dQ += dS K"}};
+static const td_param_decl params_k[NPK] = {{"seq", TD_P_INT},        {"heads", TD_P_INT},    {"kv_heads", TD_P_INT},
+                                            {"head_width", TD_P_INT}, {"sub_tile", TD_P_INT}, {"c", TD_P_REAL},
+                                            {"s", TD_P_REAL}};
+static const td_region_decl regions_k[NRK] = {
+    {"q", TD_F16, TD_R_IN},   {"k", TD_F16, TD_R_IN},   {"v", TD_F16, TD_R_IN},    {"d_o", TD_F16, TD_R_IN},
+    {"lse", TD_F32, TD_R_IN}, {"d", TD_F32, TD_R_IN},   {"dk", TD_F32, TD_R_OUT}, {"dvt", TD_F32, TD_R_OUT}};
+static const td_cast_decl casts_k[2] = {{"ds", "fp16:rne:inf", "F2FP: dS^T packed to binary16 for dK += dS^T Q"},
+                                        {"p", "fp16:rne:inf", "F2FP: P^T packed to binary16 for dV += P^T dO"}};
+static const td_param_decl params_r[NPR] = {
+    {"seq", TD_P_INT}, {"heads", TD_P_INT}, {"kv_heads", TD_P_INT}, {"head_width", TD_P_INT}};
+static const td_region_decl regions_r[NRR] = {{"src", TD_F32, TD_R_IN}, {"dst", TD_F32, TD_R_OUT}};
+
+static void gen_query(td_producer *p, td_case *c) {
+    sb_geo g;
+    td_vgen vg;
+    sb_gen_common(p, c, 0, &g, &vg, RQ_Q, RQ_K, RQ_V, RQ_DO);
+    c->p[PQ_T].i = g.T, c->p[PQ_HEADS].i = g.heads, c->p[PQ_KVHEADS].i = g.kvh, c->p[PQ_W].i = g.W;
+    c->p[PQ_B].i = g.B, c->p[PQ_ORDER].i = g.order, c->p[PQ_C].r = g.c, c->p[PQ_S].r = g.s;
+    int64_t tiles = g.T / g.B;
+    if (g.order == 0) c->grid[0] = (uint32_t)tiles, c->grid[1] = (uint32_t)g.kvh, c->grid[2] = (uint32_t)g.groups;
+    else c->grid[0] = (uint32_t)g.kvh, c->grid[1] = (uint32_t)g.groups, c->grid[2] = (uint32_t)tiles;
+    sb_fwd f;
+    sb_forward_f64(c, &g, RQ_Q, RQ_K, RQ_V, &f);
+    td_case_alloc(c, RQ_O, (size_t)(g.T * g.heads * g.W));
+    td_case_alloc(c, RQ_L, (size_t)(g.heads * g.T));
+    for (size_t e = 0; e < c->r[RQ_O].len; e++) td_set(c, RQ_O, e, f.O[e]);
+    for (size_t e = 0; e < c->r[RQ_L].len; e++) td_set(c, RQ_L, e, f.L[e]);
+    free(f.O);
+    free(f.L);
+    td_case_alloc(c, RQ_DQ, (size_t)(g.heads * g.T * g.W));
+    td_case_alloc(c, RQ_D, (size_t)(g.heads * g.T));
+}
+
+static void gen_key(td_producer *p, td_case *c) {
+    sb_geo g;
+    td_vgen vg;
+    sb_gen_common(p, c, 1, &g, &vg, RK_Q, RK_K, RK_V, RK_DO);
+    c->p[PK_T].i = g.T, c->p[PK_HEADS].i = g.heads, c->p[PK_KVHEADS].i = g.kvh, c->p[PK_W].i = g.W;
+    c->p[PK_SUB].i = g.sub, c->p[PK_C].r = g.c, c->p[PK_S].r = g.s;
+    c->grid[0] = (uint32_t)(g.T / g.sub), c->grid[1] = (uint32_t)g.kvh, c->grid[2] = (uint32_t)g.groups;
+    sb_fwd f;
+    sb_forward_f64(c, &g, RK_Q, RK_K, RK_V, &f);
+    td_case_alloc(c, RK_L, (size_t)(g.heads * g.T));
+    td_case_alloc(c, RK_D, (size_t)(g.heads * g.T));
+    for (int64_t h = 0; h < g.heads; h++)
+        for (int64_t i = 0; i < g.T; i++) {
+            double D = 0;
+            for (int64_t d = 0; d < g.W; d++) D += f.O[sb_tok(&g, h, i, d)] * td_get(c, RK_DO, sb_rows(&g, h, i, d));
+            td_set(c, RK_L, (size_t)(h * g.T + i), f.L[h * g.T + i]);
+            td_set(c, RK_D, (size_t)(h * g.T + i), at_f32(D));
+        }
+    free(f.O);
+    free(f.L);
+    td_case_alloc(c, RK_DK, (size_t)(g.heads * g.T * g.W));
+    td_case_alloc(c, RK_DVT, (size_t)(g.heads * g.W * g.T));
+}
+
+static void gen_reduce(td_producer *p, td_case *c) {
+    int64_t W = td_gen_pow2(p, 4, 6), T = 16 * (int64_t)td_prod_u32(p, 1, 4);
+    int64_t kvh = td_prod_u32(p, 1, 4), groups = td_prod_u32(p, 1, 5);
+    c->p[PR_T].i = T, c->p[PR_HEADS].i = kvh * groups, c->p[PR_KVHEADS].i = kvh, c->p[PR_W].i = W;
+    c->grid[0] = (uint32_t)(W * T / SM_REDUCE_THREADS), c->grid[1] = (uint32_t)kvh, c->grid[2] = 1;
+    if (groups > 1) c->classes |= TD_BC(TD_BC_META_EXTREME);
+    if (c->grid[0] > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 0x1p100);
+    td_case_alloc(c, RR_SRC, (size_t)(kvh * groups * W * T));
+    td_case_alloc(c, RR_DST, (size_t)(kvh * W * T));
+    td_vgen_fill(&g, c, RR_SRC);
+}
+
+static const char *sb_check_shape(const sb_geo *g, int key_pass) {
+    if (g->kvh < 1 || g->heads < 1 || g->T < 1) return "admission: kvHeads, heads, seq != 0";
+    if (g->heads % g->kvh) return "admission: heads a multiple of kvHeads";
+    if (g->W != 16 && g->W != 32 && g->W != 64) return "head_width in {16, 32, 64} (the seed: 64)";
+    if (key_pass ? (g->sub != 16 && g->sub != 32) : (g->B != 16 && g->B != 32 && g->B != 64))
+        return key_pass ? "sub_tile in {16, 32} (the seed: 32)" : "tile in {16, 32, 64} (the seed: 64)";
+    if (g->T % g->B) return "admission: seq a multiple of the tile (no tail masks)";
+    if (g->T > SM_MAX_T) return "seq <= 64 (the sizes the generator draws)";
+    if (g->heads > 65535 || (uint64_t)g->heads * 64 * (uint64_t)g->T * 4 > 0xffffffffu)
+        return "admission: heads <= 65535, heads*64*seq*4 < 2^32";
+    if (!(g->c > 0) || !isfinite(g->c) || at_f32(g->c) != g->c) return "c is a positive finite binary32";
+    if (!isfinite(g->s) || at_f32(g->s) != g->s) return "s is a finite binary32";
+    return NULL;
+}
+
+static const char *sb_check_finite(const td_case *c, int r0, int r1) {
+    for (int t = r0; t <= r1; t++)
+        for (size_t e = 0; e < c->r[t].len; e++)
+            if (!isfinite(td_get(c, t, e))) return "the operands hold finite values";
+    return NULL;
+}
+
+static const char *check_query(const td_case *c) {
+    sb_geo g;
+    sq_geo_get(c, &g);
+    const char *e = sb_check_shape(&g, 0);
+    if (e) return e;
+    int64_t tiles = g.T / g.B;
+    uint32_t want[3] = {(uint32_t)tiles, (uint32_t)g.kvh, (uint32_t)g.groups};
+    if (g.order == 1) want[0] = (uint32_t)g.kvh, want[1] = (uint32_t)g.groups, want[2] = (uint32_t)tiles;
+    if ((g.order != 0 && g.order != 1) || c->grid[0] != want[0] || c->grid[1] != want[1] || c->grid[2] != want[2])
+        return "grid: order 0 (T/tile, kvHeads, groups), order 1 (kvHeads, groups, T/tile)";
+    size_t hq = (size_t)(g.heads * g.T * g.W), kq = (size_t)(g.kvh * g.T * g.W);
+    if (c->r[RQ_Q].len < hq || c->r[RQ_K].len < kq || c->r[RQ_V].len < kq || c->r[RQ_DO].len < hq ||
+        c->r[RQ_O].len < hq || c->r[RQ_L].len < (size_t)(g.heads * g.T) || c->r[RQ_DQ].len < hq ||
+        c->r[RQ_D].len < (size_t)(g.heads * g.T))
+        return "the planes hold their shapes";
+    return sb_check_finite(c, RQ_Q, RQ_L);
+}
+
+static const char *check_key(const td_case *c) {
+    sb_geo g;
+    sk_geo_get(c, &g);
+    const char *e = sb_check_shape(&g, 1);
+    if (e) return e;
+    if (c->grid[0] != (uint64_t)(g.T / g.sub) || c->grid[1] != (uint64_t)g.kvh || c->grid[2] != (uint64_t)g.groups)
+        return "grid (T / sub_tile, kvHeads, groups)";
+    size_t hq = (size_t)(g.heads * g.T * g.W), kq = (size_t)(g.kvh * g.T * g.W);
+    if (c->r[RK_Q].len < hq || c->r[RK_K].len < kq || c->r[RK_V].len < kq || c->r[RK_DO].len < hq ||
+        c->r[RK_L].len < (size_t)(g.heads * g.T) || c->r[RK_D].len < (size_t)(g.heads * g.T) ||
+        c->r[RK_DK].len < hq || c->r[RK_DVT].len < hq)
+        return "the planes hold their shapes";
+    return sb_check_finite(c, RK_Q, RK_D);
+}
+
+static const char *check_reduce(const td_case *c) {
+    int64_t T = c->p[PR_T].i, heads = c->p[PR_HEADS].i, kvh = c->p[PR_KVHEADS].i, W = c->p[PR_W].i;
+    if (kvh < 1 || heads < 1 || T < 1 || heads % kvh) return "admission: kvHeads, heads, seq != 0, kvHeads | heads";
+    if (W != 16 && W != 32 && W != 64) return "head_width in {16, 32, 64} (the seed: 64)";
+    if ((W * T) % SM_REDUCE_THREADS) return "W*T a multiple of 128 (the seed: T divisible by 64)";
+    if (c->grid[0] != (uint64_t)(W * T / SM_REDUCE_THREADS) || c->grid[1] != (uint64_t)kvh || c->grid[2] != 1)
+        return "grid (W T / 128, kvHeads, 1)";
+    if (c->r[RR_SRC].len < (size_t)(heads * W * T) || c->r[RR_DST].len < (size_t)(kvh * W * T))
+        return "src holds heads planes, dst kvHeads planes of W*T words (disjoint regions)";
+    return sb_check_finite(c, RR_SRC, RR_SRC);
+}
+
+static void writes_query(const td_case *c, td_wset *ws) {
+    sb_geo g;
+    sq_geo_get(c, &g);
+    int64_t tiles = g.T / g.B;
+    for (int64_t h = 0; h < g.heads; h++)
+        for (int64_t i = 0; i < g.T; i++) {
+            int64_t kv = h / g.groups, gg = h % g.groups, tile = i / g.B;
+            uint32_t pid[3] = {(uint32_t)tile, (uint32_t)kv, (uint32_t)gg};
+            if (g.order == 1) pid[0] = (uint32_t)kv, pid[1] = (uint32_t)gg, pid[2] = (uint32_t)(tiles - 1 - tile);
+            for (int64_t d = 0; d < g.W; d++) {
+                td_olane l = {.o = 0, .region = RQ_DQ, .off = sb_rows(&g, h, i, d), .pid = {pid[0], pid[1], pid[2]},
+                              .j = (uint64_t)((i % g.B) * g.W + d), .idx = {h, i, d}};
+                td_wset_add(ws, &l);
+            }
+            td_olane l = {.o = 1, .region = RQ_D, .off = (uint64_t)(h * g.T + i), .pid = {pid[0], pid[1], pid[2]},
+                          .j = (uint64_t)(i % g.B), .idx = {h, i, -1}};
+            td_wset_add(ws, &l);
+        }
+}
+
+static void writes_key(const td_case *c, td_wset *ws) {
+    sb_geo g;
+    sk_geo_get(c, &g);
+    for (int64_t h = 0; h < g.heads; h++)
+        for (int64_t j = 0; j < g.T; j++) {
+            uint32_t pid[3] = {(uint32_t)(j / g.sub), (uint32_t)(h / g.groups), (uint32_t)(h % g.groups)};
+            for (int64_t d = 0; d < g.W; d++) {
+                td_olane a = {.o = 0, .region = RK_DK, .off = sb_rows(&g, h, j, d), .pid = {pid[0], pid[1], pid[2]},
+                              .j = (uint64_t)((j % g.sub) * g.W + d), .idx = {h, j, d}};
+                td_olane b = {.o = 1, .region = RK_DVT, .off = (uint64_t)((h * g.W + d) * g.T + j),
+                              .pid = {pid[0], pid[1], pid[2]}, .j = (uint64_t)((j % g.sub) * g.W + d), .idx = {h, j, d}};
+                td_wset_add(ws, &a);
+                td_wset_add(ws, &b);
+            }
+        }
+}
+
+static void writes_reduce(const td_case *c, td_wset *ws) {
+    int64_t T = c->p[PR_T].i, kvh = c->p[PR_KVHEADS].i, W = c->p[PR_W].i;
+    for (int64_t kv = 0; kv < kvh; kv++)
+        for (int64_t e = 0; e < W * T; e++) {
+            td_olane l = {.o = 0, .region = RR_DST, .off = (uint64_t)(kv * W * T + e),
+                          .pid = {(uint32_t)(e / SM_REDUCE_THREADS), (uint32_t)kv, 0},
+                          .j = (uint64_t)(e % SM_REDUCE_THREADS), .idx = {kv, e}};
+            td_wset_add(ws, &l);
+        }
+}
+
+#define SB_CLASSES                                                                                               \
+    (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_META_EXTREME) | \
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+
+const td_contract td_c_seed_sm86_query = {
+    .id = "seed_sm86.streaming_attention_query_pass",
+    .file = "seed_sm86",
+    .family = "attention-seeds",
+    .io_class = "grid as the forward's; row terms D and dQ of every query row",
+    .kind = "rounding",
+    .formula = "d[h,i] = sum_d dO[h,i,d] o[i, h W + d]; dq[h,i,:] = s sum_{j<=i} RN16(2^(c S_ij - L_hi) (dP_ij - "
+               "d[h,i])) K[h/groups, j, :], dP_ij = dO[h,i] . V[h/groups, j]",
+    .nparams = NPQ,
+    .params = params_q,
+    .nregions = NRQ,
+    .regions = regions_q,
+    .ncasts = 1,
+    .casts = casts_q,
+    .sv = TD_SV_REAL,
+    .sv_note = "finite binary16 operands and the forward's L (P <= 1); c > 0",
+    .error_model = "FFMA chains of exact products per quad lane and the butterfly for D; exact-product dots; "
+                   "EX2(FFMA) with one rounding; dS = P (dP - D); RN16(dS) an interval cast; dQ a sequential sum, * s",
+    .classes = SB_CLASSES,
+    .gen = gen_query,
+    .check = check_query,
+    .writes = writes_query,
+    TD_SPECS(sm86_query),
+};
+
+const td_contract td_c_seed_sm86_key = {
+    .id = "seed_sm86.streaming_attention_key_pass",
+    .file = "seed_sm86",
+    .family = "attention-seeds",
+    .io_class = "grid (T/sub_tile, kvHeads, groups); dK and dV^T per query head",
+    .kind = "rounding",
+    .formula = "dk[h,j,:] = s sum_{i>=j} RN16(P_ij (dP_ij - D_hi)) Q[h,i,:]; dvt[h,:,j] = sum_{i>=j} RN16(P_ij) "
+               "dO[h,i,:]; P_ij = 2^(c K_j.Q_i - L_hi), dP_ij = V_j . dO_i (K, V of head h/groups)",
+    .nparams = NPK,
+    .params = params_k,
+    .nregions = NRK,
+    .regions = regions_k,
+    .ncasts = 2,
+    .casts = casts_k,
+    .sv = TD_SV_REAL,
+    .sv_note = "finite binary16 operands, the forward's L and D; c > 0",
+    .error_model = "exact-product dots, EX2(FFMA) with one rounding, dS^T = P^T (dP^T - D), RN16 of P^T and dS^T as "
+                   "interval casts, sequential sums over the walked queries, dK * s",
+    .classes = SB_CLASSES,
+    .gen = gen_key,
+    .check = check_key,
+    .writes = writes_key,
+    TD_SPECS(sm86_key),
+};
+
+const td_contract td_c_seed_sm86_reduce = {
+    .id = "seed_sm86.reduce_grouped_gradient",
+    .file = "seed_sm86",
+    .family = "attention-seeds",
+    .io_class = "grid (W T / 128, kvHeads, 1) of 128 threads",
+    .kind = "exact",
+    .formula = "dst[kv, e] = 0 + src[kv groups, e] + ... + src[kv groups + groups - 1, e] (sequential, group order)",
+    .nparams = NPR,
+    .params = params_r,
+    .nregions = NRR,
+    .regions = regions_r,
+    .sv = TD_SV_IEEE,
+    .sv_note = "finite inputs up to 2^100: sums of at most 5 stay finite",
+    .error_model = "a sequential sum of the group's planes from 0",
+    .classes = TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) |
+               TD_BC(TD_BC_VALUES_LARGE),
+    .gen = gen_reduce,
+    .check = check_reduce,
+    .writes = writes_reduce,
+    TD_SPECS(sm86_reduce),
+};
+
+#else
+/* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
+static NUM SPEC(sm_t)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, int64_t i, int64_t j) {
+    int64_t kv = h / g->groups;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t d = 0; d < g->W; d++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_Q, sm_q(g, h, i, d)), N(in)(cx, c, R_K, sm_k(g, kv, j, d))));
+    return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g->c));
+}
+
+/* Row (h, i): RN16(P_j) for the keys j <= i, alpha of every tile after the first, the
+ * butterflied l and the final running maximum m; memoised per row. */
+static void SPEC(sm_row)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, int64_t i, NUM *p16, NUM *alpha,
+                         NUM *l, NUM *m) {
+    int64_t nt = i / g->B + 1;
+    uint64_t row = (uint64_t)(h * g->T + i);
+    if (N(memo_get)(cx, at_key(SM_TAG_L, row, 0, 0), l)) {
+        N(memo_get)(cx, at_key(SM_TAG_M, row, 0, 0), m);
+        for (int64_t t = 1; t < nt; t++) N(memo_get)(cx, at_key(SM_TAG_A, row, (uint64_t)t, 0), &alpha[t]);
+        for (int64_t j = 0; j <= i; j++) N(memo_get)(cx, at_key(SM_TAG_P16, row, (uint64_t)j, 0), &p16[j]);
+        return;
+    }
+    NUM lq[4], mm = N(exact)(cx, 0);
+    int have[4] = {0, 0, 0, 0};
+    NUM pr[SM_MAX_T];
+    for (int64_t t = 0; t < nt; t++) {
+        int64_t j0 = t * g->B, j1 = t == nt - 1 ? i + 1 : j0 + g->B; /* the diagonal tile keeps keys <= i */
+        for (int64_t j = j0; j < j1; j++) pr[j] = SPEC(sm_t)(cx, c, g, h, i, j);
+        NUM rmax = pr[j0];
+        for (int64_t j = j0 + 1; j < j1; j++) rmax = N(max)(cx, rmax, pr[j]);
+        NUM mn = t == 0 ? rmax : N(max)(cx, mm, rmax);
+        if (t > 0) alpha[t] = N(exp2)(cx, N(sub)(cx, mm, mn));
+        for (int64_t j = j0; j < j1; j++) {
+            pr[j] = N(exp2)(cx, N(sub)(cx, pr[j], mn));
+            p16[j] = N(cast)(cx, pr[j], C_P);
+        }
+        for (int q = 0; q < 4; q++) { /* l_q = l_q alpha + this lane's P, in column order */
+            NACC acc;
+            N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+            int terms = 0;
+            if (t > 0 && have[q]) N(acc_add)(cx, &acc, N(mul)(cx, lq[q], alpha[t])), terms++;
+            for (int64_t j = j0; j < j1; j++)
+                if (sm_quad(j - j0) == q) N(acc_add)(cx, &acc, pr[j]), terms++;
+            if (terms) lq[q] = N(acc_end)(cx, &acc), have[q] = 1;
+            else N(acc_end)(cx, &acc); /* l_q is still exactly 0 */
+        }
+        mm = mn;
+    }
+    for (int q = 0; q < 4; q++)
+        if (!have[q]) lq[q] = N(exact)(cx, 0);
+    *l = N(add)(cx, N(add)(cx, lq[0], lq[1]), N(add)(cx, lq[2], lq[3]));
+    *m = mm;
+    for (int64_t t = 1; t < nt; t++) N(memo_put)(cx, at_key(SM_TAG_A, row, (uint64_t)t, 0), alpha[t]);
+    for (int64_t j = 0; j <= i; j++) N(memo_put)(cx, at_key(SM_TAG_P16, row, (uint64_t)j, 0), p16[j]);
+    N(memo_put)(cx, at_key(SM_TAG_M, row, 0, 0), *m);
+    N(memo_put)(cx, at_key(SM_TAG_L, row, 0, 0), *l);
+}
+
+static NUM SPEC(sm86_forward)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sm_geo g;
+    sm_geo_get(c, &g);
+    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g.groups;
+    NUM p16[SM_MAX_T], alpha[SM_MAX_T], l, m;
+    SPEC(sm_row)(cx, c, &g, h, i, p16, alpha, &l, &m);
+    if (ol->o == 1) return N(add)(cx, m, N(log2)(cx, l)); /* LSE2 = m + LG2(l) */
+    int64_t nt = i / g.B + 1;
+    NUM o = N(exact)(cx, 0);
+    for (int64_t t = 0; t < nt; t++) {
+        int64_t j0 = t * g.B, j1 = t == nt - 1 ? i + 1 : j0 + g.B;
+        NACC acc;
+        N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+        if (t > 0) N(acc_add)(cx, &acc, N(mul)(cx, o, alpha[t])); /* O = O alpha, then += P16 V */
+        for (int64_t j = j0; j < j1; j++) N(acc_add)(cx, &acc, N(mul)(cx, p16[j], N(in)(cx, c, R_V, sm_v(&g, kv, j, d))));
+        o = N(acc_end)(cx, &acc);
+    }
+    NUM r = N(div)(cx, N(exact)(cx, 1.0), l); /* RCP(l) */
+    return N(cast)(cx, N(mul)(cx, o, r), C_STORE);
+}
+/* ---- query pass ---- */
+/* D_i: each quad lane's FFMA chain over its columns, then the butterfly */
+static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t i) {
+    NUM dq[4];
+    for (int q = 0; q < 4; q++) {
+        NACC acc;
+        N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+        for (int64_t d = 0; d < g->W; d++)
+            if (sm_quad(d) == q)
+                N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, RQ_DO, sb_rows(g, h, i, d)), N(in)(cx, c, RQ_O, sb_tok(g, h, i, d))));
+        dq[q] = N(acc_end)(cx, &acc);
+    }
+    return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
+}
+
+/* a dot of exact binary16 products, k order from +0 */
+static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, int ra, size_t a0, int rb, size_t b0, int64_t W) {
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t d = 0; d < W; d++) N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, ra, a0 + (size_t)d), N(in)(cx, c, rb, b0 + (size_t)d)));
+    return N(acc_end)(cx, &acc);
+}
+
+/* dS = FMUL(EX2(FFMA(S, c, -L)), FADD(dP, -D)) */
+static NUM SPEC(sb_dS)(NCX *cx, NUM S, NUM dP, NUM L, NUM D, double cc, NUM *P) {
+    *P = N(exp2)(cx, N(fma)(cx, S, N(exact)(cx, cc), N(neg)(cx, L)));
+    return N(mul)(cx, *P, N(sub)(cx, dP, D));
+}
+
+static void SPEC(sq_row)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t i, NUM *ds16, NUM *D) {
+    uint64_t row = (uint64_t)(h * g->T + i);
+    if (N(memo_get)(cx, at_key(11, row, 0, 0), D)) {
+        for (int64_t j = 0; j <= i; j++) N(memo_get)(cx, at_key(12, row, (uint64_t)j, 0), &ds16[j]);
+        return;
+    }
+    int64_t kv = h / g->groups;
+    *D = SPEC(sq_D)(cx, c, g, h, i);
+    NUM L = N(in)(cx, c, RQ_L, (size_t)(h * g->T + i)), P;
+    for (int64_t j = 0; j <= i; j++) {
+        NUM S = SPEC(sb_dot)(cx, c, RQ_Q, sb_rows(g, h, i, 0), RQ_K, sb_rows(g, kv, j, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, RQ_DO, sb_rows(g, h, i, 0), RQ_V, sb_rows(g, kv, j, 0), g->W);
+        ds16[j] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, *D, g->c, &P), CB_DS);
+        N(memo_put)(cx, at_key(12, row, (uint64_t)j, 0), ds16[j]);
+    }
+    N(memo_put)(cx, at_key(11, row, 0, 0), *D);
+}
+
+static NUM SPEC(sm86_query)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sb_geo g;
+    sq_geo_get(c, &g);
+    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g.groups;
+    NUM ds16[SM_MAX_T], D;
+    SPEC(sq_row)(cx, c, &g, h, i, ds16, &D);
+    if (ol->o == 1) return D;
+    NACC acc; /* dQ += dS16 K over every tile up to the diagonal, one accumulator */
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t j = 0; j <= i; j++) N(acc_add)(cx, &acc, N(mul)(cx, ds16[j], N(in)(cx, c, RQ_K, sb_rows(&g, kv, j, d))));
+    return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g.s));
+}
+
+/* ---- key pass ---- */
+/* key j of query head h: RN16(dS^T) and RN16(P^T) for the queries i >= j, memoised */
+static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t j, NUM *ds16, NUM *p16) {
+    uint64_t col = (uint64_t)(h * g->T + j);
+    if (N(memo_get)(cx, at_key(21, col, 0, 0), &p16[j])) {
+        N(memo_get)(cx, at_key(22, col, 0, 0), &ds16[j]);
+        for (int64_t i = j + 1; i < g->T; i++) {
+            N(memo_get)(cx, at_key(21, col, (uint64_t)i, 1), &p16[i]);
+            N(memo_get)(cx, at_key(22, col, (uint64_t)i, 1), &ds16[i]);
+        }
+        return;
+    }
+    int64_t kv = h / g->groups;
+    for (int64_t i = j; i < g->T; i++) {
+        NUM S = SPEC(sb_dot)(cx, c, RK_K, sb_rows(g, kv, j, 0), RK_Q, sb_rows(g, h, i, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, RK_V, sb_rows(g, kv, j, 0), RK_DO, sb_rows(g, h, i, 0), g->W);
+        NUM L = N(in)(cx, c, RK_L, (size_t)(h * g->T + i)), D = N(in)(cx, c, RK_D, (size_t)(h * g->T + i)), P;
+        ds16[i] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, D, g->c, &P), CB_DS);
+        p16[i] = N(cast)(cx, P, CB_P);
+    }
+    for (int64_t i = j + 1; i < g->T; i++) {
+        N(memo_put)(cx, at_key(21, col, (uint64_t)i, 1), p16[i]);
+        N(memo_put)(cx, at_key(22, col, (uint64_t)i, 1), ds16[i]);
+    }
+    N(memo_put)(cx, at_key(22, col, 0, 0), ds16[j]);
+    N(memo_put)(cx, at_key(21, col, 0, 0), p16[j]);
+}
+
+static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sb_geo g;
+    sk_geo_get(c, &g);
+    int64_t h = ol->idx[0], j = ol->idx[1], d = ol->idx[2];
+    NUM ds16[SM_MAX_T], p16[SM_MAX_T];
+    SPEC(sk_col)(cx, c, &g, h, j, ds16, p16);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    /* the query sub-tiles from the last one down to the diagonal one, ascending within */
+    for (int64_t qs = g.T / g.sub - 1; qs >= j / g.sub; qs--)
+        for (int64_t i = qs * g.sub; i < (qs + 1) * g.sub; i++) {
+            if (i < j) continue; /* the diagonal sub-tile's mask: query >= key */
+            if (ol->o == 0) N(acc_add)(cx, &acc, N(mul)(cx, ds16[i], N(in)(cx, c, RK_Q, sb_rows(&g, h, i, d))));
+            else N(acc_add)(cx, &acc, N(mul)(cx, p16[i], N(in)(cx, c, RK_DO, sb_rows(&g, h, i, d))));
+        }
+    NUM sum = N(acc_end)(cx, &acc);
+    return ol->o == 0 ? N(mul)(cx, sum, N(exact)(cx, g.s)) : sum;
+}
+
+/* ---- the group reduction ---- */
+static NUM SPEC(sm86_reduce)(NCX *cx, const td_case *c, const td_olane *ol) {
+    int64_t T = c->p[PR_T].i, heads = c->p[PR_HEADS].i, kvh = c->p[PR_KVHEADS].i, W = c->p[PR_W].i;
+    int64_t groups = heads / kvh, kv = ol->idx[0], e = ol->idx[1];
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t gg = 0; gg < groups; gg++) N(acc_add)(cx, &acc, N(in)(cx, c, RR_SRC, (size_t)((kv * groups + gg) * W * T + e)));
+    return N(acc_end)(cx, &acc);
+}
+#endif
