@@ -55,15 +55,17 @@ int td_cmd_list(int argc, char **argv) {
         if (family && strcmp(family, k->family)) continue;
         char dt[64], be[64] = "";
         fmt_list(k, dt, sizeof dt);
-        int nmut = 0;
+        int nmut[2] = {0, 0};
         for (int b = 0; b < 2; b++) {
             if (!have[b]) continue;
             if (td_kernels_find(&sets[b], k->id, NULL, b)) strcat(be, b ? "cuda " : "host ");
             for (int j = 0; j < sets[b].n; j++)
-                if (sets[b].kernels[j].k == k && sets[b].kernels[j].abi->mutant) nmut++;
+                if (sets[b].kernels[j].k == k && sets[b].kernels[j].abi->mutant) nmut[b]++;
         }
         printf("%-62s %-24s %-13s %-22s %s", k->id, k->file, k->family, dt, be[0] ? be : "-");
-        if (nmut) printf("(%d mutants)", nmut);
+        /* mutants per backend: the host ones are what selftest and the regression corpus cover */
+        if (nmut[0]) printf("(%d mutants)", nmut[0]);
+        if (nmut[1]) printf("%s(%d cuda mutants)", nmut[0] ? " " : "", nmut[1]);
         printf("\n");
         if (verbose) {
             printf("    io class: %s (%s)\n    spec: %s\n    params:", k->io_class, k->kind, k->formula);

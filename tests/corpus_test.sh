@@ -17,7 +17,7 @@ done < <("$td" list | tail -n +2 | awk '{print $1}')
 # every mutant has a regression input
 while read -r id; do
   n=$(ls "$src/corpus/regressions/$id"/*.tdf 2>/dev/null | wc -l)
-  m=$("$td" list | awk -v c="$id" '$1 == c' | grep -o '([0-9]* mutants)' | grep -o '[0-9]*')
+  m=$("$td" list | awk -v c="$id" '$1 == c' | grep -o '([0-9]* mutants)' | grep -o '[0-9]*')  # host mutants (the regressions replay on the host)
   [ -z "$m" ] || [ "$n" -ge "$m" ] || { echo "FAIL: $id has $m mutants but $n regression inputs"; fails=$((fails + 1)); }
 done < <("$td" list | tail -n +2 | awk '{print $1}')
 echo "$fails failed"
