@@ -199,11 +199,15 @@ static void SPEC(row_stats)(NCX *cx, const td_case *c, uint64_t base, uint64_t r
                 if (terms == 0) part = t;
                 N(acc_add)(cx, &seq, t);
             }
-            if (terms > 1) part = N(acc_end)(cx, &seq); /* one term: 0 + t is exact */
-            if (lanes == 1) sum = part;                  /* one lane: the tree adds zeros */
+            /* every accumulator is ended (the MPFR one owns memory), its value used
+             * only where it adds something: one term, 0 + t, is exact */
+            NUM lane_sum = N(acc_end)(cx, &seq);
+            if (terms > 1) part = lane_sum;
+            if (lanes == 1) sum = part; /* one lane: the tree adds zeros */
             else N(acc_add)(cx, &tree, part);
         }
-        if (lanes > 1) sum = N(acc_end)(cx, &tree);
+        NUM tree_sum = N(acc_end)(cx, &tree);
+        if (lanes > 1) sum = tree_sum;
         if (pass == 0) mu = N(div)(cx, sum, nn);
     }
     NUM var = N(div)(cx, sum, nn);

@@ -623,7 +623,7 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
             goto out;
         }
     }
-    qsort(cx->ws.v, cx->ws.n, sizeof *cx->ws.v, cmp_off);
+    if (cx->ws.n > 1) qsort(cx->ws.v, cx->ws.n, sizeof *cx->ws.v, cmp_off); /* an empty write set has no array */
     for (size_t i = 1; i < cx->ws.n; i++)
         if (cx->ws.v[i].region == cx->ws.v[i - 1].region && cx->ws.v[i].off == cx->ws.v[i - 1].off) {
             snprintf(res->msg, sizeof res->msg,
@@ -820,7 +820,7 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
     memo_clear(cx);
     cx->ws.n = 0;
     k->writes(&c, &cx->ws);
-    qsort(cx->ws.v, cx->ws.n, sizeof *cx->ws.v, cmp_off);
+    if (cx->ws.n > 1) qsort(cx->ws.v, cx->ws.n, sizeof *cx->ws.v, cmp_off);
     image im[TD_MAX_REGIONS];
     memset(im, 0, sizeof im);
     int launched = images_prepare(cx, &c, im, 0, err, sizeof err) == 0 && launch(cx, kern, &c, im, err, sizeof err) == 0;
