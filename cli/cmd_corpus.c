@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -461,4 +462,64 @@ int td_cmd_regress(int argc, char **argv) {
     td_cli_close(&cli);
     printf("%" PRIu64 " replays, %" PRIu64 " verdicts changed\n", n, changed);
     return bad ? TD_EXIT_USAGE : changed ? TD_EXIT_FINDING : TD_EXIT_OK;
+}
+
+/* Decode digests: for every contract, a hash of the cases that N fixed byte strings
+ * decode to (parameters, grid, every region's size and contents).  A reproducer is
+ * only a reproducer if it decodes to the same case on every build: the generators
+ * must not depend on the compiler (C leaves the order in which a call's arguments, or
+ * the operands of +, are evaluated unspecified, and two draws from the producer in one
+ * expression then give gcc and clang different cases).  tests/decode_digest_test.sh
+ * compares every build's digests with the committed ones. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+int td_cmd_digest(int argc, char **argv) {
+    const char *pattern = "all";
+    uint64_t inputs = 200;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--contracts")) {
+            NEED_ARG();
+            pattern = argv[++i];
+        } else if (!strcmp(argv[i], "--inputs")) {
+            NEED_ARG();
+            if (td_parse_u64(argv[++i], &inputs)) return TD_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "tilediff digest: unknown argument '%s'\n", argv[i]);
+            return TD_EXIT_USAGE;
+        }
+    }
+    for (int ci = 0; ci < td_contract_count(); ci++) {
+        const td_contract *k = td_contract_at(ci);
+        if (!td_match(pattern, k->id)) continue;
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (uint64_t i = 0; i < inputs; i++) {
+            uint8_t b[256];
+            size_t n = 8 + (size_t)(i * 37 % 249);
+            td_case_bytes(11, i, b, n);
+            td_case c;
+            char err[1024];
+            if (td_decode_case(k, b, n, &c, err, sizeof err)) {
+                fprintf(stderr, "tilediff digest: %s\n", err);
+                td_case_free(&c);
+                return TD_EXIT_INTERNAL;
+            }
+            char d[8192];
+            td_case_describe(&c, d, sizeof d);
+            h = fnv(h, d, strlen(d));
+            h = fnv(h, &c.classes, sizeof c.classes);
+            for (int r = 0; r < k->nregions; r++)
+                for (size_t e = 0; e < c.r[r].len; e++) {
+                    double v = td_get(&c, r, e);
+                    if (v != v) v = NAN; /* one NaN */
+                    h = fnv(h, &v, sizeof v);
+                }
+            td_case_free(&c);
+        }
+        printf("%s %016" PRIx64 "\n", k->id, h);
+    }
+    return TD_EXIT_OK;
 }

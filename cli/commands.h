@@ -16,6 +16,7 @@ int td_cmd_report(int argc, char **argv);
 int td_cmd_selftest(int argc, char **argv);
 int td_cmd_minimize(int argc, char **argv);
 int td_cmd_corpus_stats(int argc, char **argv);
+int td_cmd_digest(int argc, char **argv);
 int td_cmd_corpus_seed(int argc, char **argv);
 int td_cmd_corpus_regress(int argc, char **argv);
 int td_cmd_regress(int argc, char **argv);

@@ -25,6 +25,7 @@ static const td_command commands[] = {
     {"corpus-stats", td_cmd_corpus_stats, "corpus-stats DIR [--contract C]          boundary classes a corpus covers and misses"},
     {"corpus-seed", td_cmd_corpus_seed, "corpus-seed [--out corpus] [--contracts GLOB]  seed corpora, one input per boundary class"},
     {"corpus-regress", td_cmd_corpus_regress, "corpus-regress [--out corpus/regressions]  minimised inputs that kill each mutant"},
+    {"digest", td_cmd_digest, "digest [--contracts GLOB] [--inputs N]       what fixed inputs decode to, hashed (builds must agree)"},
     {"regress", td_cmd_regress, "regress DIR                                 replay corpus/regressions; fail if a verdict changes"},
     {"explain", td_cmd_explain, "explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]"},
     {"cast", td_cmd_cast,
