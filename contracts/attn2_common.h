@@ -448,7 +448,11 @@ static inline void attn2_stage2_fill(td_producer *p, td_case *c, const attn2_sta
     td_vgen_init(&g, p, c, TD_VM_ALL, vbound);
     td_vgen_fill(&g, c, r_mid);
     unsigned mode = td_prod_u32(p, 0, 4);
-    double base = mode == 2 ? (td_prod_bool(p) ? 1 : -1) * (double)td_prod_u32(p, 100, 3000) : 0;
+    double base = 0;
+    if (mode == 2) { /* sign, then magnitude: sequenced */
+        double sgn = td_prod_bool(p) ? 1 : -1;
+        base = sgn * (double)td_prod_u32(p, 100, 3000);
+    }
     if (mode == 2) c->classes |= TD_BC(TD_BC_VALUES_LARGE);
     for (size_t i = 0; i < c->r[r_e].len; i++) {
         double x;

@@ -101,7 +101,11 @@ static inline int at_fill_qk(td_vgen *g, double *q, int64_t nq, double *k, int64
     case AT_L_SHIFT:
     case AT_L_RAMP: {
         double sigma = at_unif(r, o->sig_lo, o->sig_hi);
-        double ramp = kind == AT_L_RAMP ? (td_rng_below(r, 2) ? 1 : -1) * at_unif(r, 1, 20) : 0;
+        double ramp = 0;
+    if (kind == AT_L_RAMP) { /* sign, then magnitude: sequenced */
+        double sgn = td_rng_below(r, 2) ? 1 : -1;
+        ramp = sgn * at_unif(r, 1, 20);
+    }
         double noise = at_unif(r, 0, 2);
         /* channel 0 carries the offset; the others a small spread (|q . k| <= D/16) */
         for (int64_t i = 0; i < nq; i++)
@@ -165,7 +169,7 @@ static inline int at_fill_v(td_vgen *g, double *v, int64_t nk, int64_t Dv, td_fm
             switch (kind) {
             case AT_V_DISTINCT: x = at_rep(f, (double)(j + 1) + (double)d / 64.0); break;
             case AT_V_CONST: x = cval; break;
-            case AT_V_TINY: x = at_rep(f, ldexp(at_unif(r, -2, 2), -126 + (int)td_rng_below(r, 3))); break;
+            case AT_V_TINY: x = at_unif(r, -2, 2), x = at_rep(f, ldexp(x, -126 + (int)td_rng_below(r, 3))); break;
             default: x = td_vgen_value(g, f); break;
             }
             v[j * Dv + d] = x;

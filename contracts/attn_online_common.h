@@ -245,7 +245,8 @@ static inline double at_v(at_vals *g, td_fmt f) {
     switch (g->vm) {
     case AT_V_WIDE: {
         double s = (td_rng_next(&g->g.rng) & 1) ? -1 : 1;
-        x = s * ldexp(1.0 + td_rng_unit(&g->g.rng), (int)td_rng_below(&g->g.rng, 19) - 10);
+        x = 1.0 + td_rng_unit(&g->g.rng); /* mantissa, then exponent: sequenced */
+        x = s * ldexp(x, (int)td_rng_below(&g->g.rng, 19) - 10);
         break;
     }
     case AT_V_NEARCONST: x = g->vconst + at_uni(g, 1.0 / 1024); break;

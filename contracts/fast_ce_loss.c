@@ -72,7 +72,11 @@ static int64_t gen_rows(td_producer *p, td_case *c, int64_t V, int64_t B, int p_
     td_rng *r = &g->rng;
     int do_scale = (int)td_rng_below(r, 2);
     unsigned kk = (unsigned)td_rng_below(r, 4);
-    double scale = kk == 0 ? 1.0 : kk == 1 ? 0.5 : ldexp(1.0 + td_rng_unit(r), (int)td_rng_below(r, 9) - 5);
+    double scale = kk == 0 ? 1.0 : kk == 1 ? 0.5 : 0.0;
+    if (kk > 1) { /* two draws, sequenced (C leaves the order of a call's arguments open) */
+        double m = 1.0 + td_rng_unit(r);
+        scale = ldexp(m, (int)td_rng_below(r, 9) - 5);
+    }
     c->p[p_stride].i = stride;
     c->p[p_softcap].r = td_rng_below(r, 2) ? 0.0 : 30.0;
     c->p[p_scale].r = (double)(float)scale;

@@ -115,7 +115,11 @@ static double tie_value(td_rng *r) {
     case 2: return sign * fi->min_normal;
     case 3: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4));
     case 4: return sign * (fi->max_finite + ldexp(1.0, fi->emax + 1 - fi->prec) / 2); /* overflow threshold */
-    default: return sign * (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1))) * ldexp(1.0, (int)td_rng_below(r, 8) - 4);
+    default: { /* two draws: sequenced, so that every compiler decodes the same case */
+        double m = (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1)));
+        int e = (int)td_rng_below(r, 8) - 4;
+        return sign * m * ldexp(1.0, e);
+    }
     }
 }
 

@@ -35,7 +35,8 @@ static const int all_regs[NR] = {R_X, R_Y, R_OUT}, outs[1] = {R_OUT};
 
 /* a positive binary32 value 2^e * (1 + f), e in [lo, hi] */
 static double pos_wide(td_rng *r, int lo, int hi) {
-    return (double)(float)ldexp(1.0 + td_rng_unit(r), lo + (int)td_rng_below(r, (uint64_t)(hi - lo + 1)));
+    double m = 1.0 + td_rng_unit(r); /* drawn before the exponent on every compiler */
+    return (double)(float)ldexp(m, lo + (int)td_rng_below(r, (uint64_t)(hi - lo + 1)));
 }
 
 static void gen(td_producer *p, td_case *c) {

@@ -103,7 +103,8 @@ static inline void ln_fill_row(ln_rows *r, td_case *c, int reg, uint64_t base, u
         return;
     }
     case LN_ROW_SHIFTED: {
-        double center = sign * ldexp(1 + td_rng_unit(g), (int)td_rng_below(g, 19) - 4);
+        double center = 1 + td_rng_unit(g); /* mantissa, then exponent: sequenced */
+        center = sign * ldexp(center, (int)td_rng_below(g, 19) - 4);
         double noise = fabs(center) * ldexp(1.0, -(int)(6 + td_rng_below(g, 17)));
         for (uint64_t j = 0; j < n; j++)
             td_set(c, reg, base + j, ln_round(f, center + noise * ln_uniform(g, -1, 1), r->bound));

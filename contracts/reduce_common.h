@@ -74,7 +74,8 @@ static inline int rc_fill_row(td_vgen *g, td_case *c, int reg, size_t off0, size
     static const double spreads[] = {0.5, 4, 30, 200};
     static const double deltas[] = {16, 50, 120, 1e4};
     double spread = spreads[td_rng_below(r, 4)];
-    double offset = rc_clamp(ldexp(1.0 + td_rng_unit(r), 7 + (int)td_rng_below(r, 34)), bound / 2);
+    double offset = 1.0 + td_rng_unit(r); /* mantissa, then exponent: sequenced */
+    offset = rc_clamp(ldexp(offset, 7 + (int)td_rng_below(r, 34)), bound / 2);
     double same = td_vgen_value(g, TD_F32);
     size_t dom = (size_t)td_rng_below(r, n ? n : 1);
     double delta = deltas[td_rng_below(r, 4)];
@@ -242,7 +243,8 @@ static inline void rc_ce_gen(td_producer *p, td_case *c, const rc_ce_layout *y) 
     c->p[y->p_lss].r = lss;
     if (y->p_logit_scale >= 0) {
         unsigned kk = (unsigned)td_rng_below(r, 5);
-        c->p[y->p_logit_scale].r = kk == 0 ? 1.0 : kk == 1 ? 0.5 : ldexp(1.0 + td_rng_unit(r), (int)td_rng_below(r, 9) - 5);
+        double m = kk > 1 ? 1.0 + td_rng_unit(r) : 0; /* mantissa, then exponent: sequenced */
+        c->p[y->p_logit_scale].r = kk == 0 ? 1.0 : kk == 1 ? 0.5 : ldexp(m, (int)td_rng_below(r, 9) - 5);
         c->p[y->p_logit_scale].r = (double)(float)c->p[y->p_logit_scale].r;
     }
     c->p[y->p_ignored].i = ignored;

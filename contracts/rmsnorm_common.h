@@ -87,7 +87,10 @@ static inline double rn_gen_eps(td_producer *p, double lo) {
         return v < lo ? lo : v;
     }
     case 3: return td_prod_bool(p) ? lo : (double)(float)(lo * (1 + td_prod_u32(p, 1, 1000)));
-    default: return (double)(float)ldexp(1.0 + (double)td_prod_u32(p, 0, 1023) / 1024.0, (int)td_prod_u32(p, 0, 12));
+    default: { /* mantissa, then exponent: sequenced */
+        double m = 1.0 + (double)td_prod_u32(p, 0, 1023) / 1024.0;
+        return (double)(float)ldexp(m, (int)td_prod_u32(p, 0, 12));
+    }
     }
 }
 
@@ -489,7 +492,8 @@ static inline void rn_l2_gen(td_producer *p, td_case *c, const rn_l2_layout *y) 
         for (int64_t r = 0; r < rows; r++) {
             uint64_t o = (uint64_t)(r * stride);
             if (td_rng_below(&g.rng, 3) == 0) {
-                double k = ldexp(1.0, (int)td_rng_below(&g.rng, 9) - 4) * ((td_rng_next(&g.rng) & 1) ? -1 : 1);
+                double k = ldexp(1.0, (int)td_rng_below(&g.rng, 9) - 4); /* then the sign: sequenced */
+                k *= (td_rng_next(&g.rng) & 1) ? -1 : 1;
                 for (int64_t j = 0; j < L; j++)
                     td_set(c, y->r_dy, o + (uint64_t)j, rn_fmt(TD_F32, k * td_get(c, y->r_x, o + (uint64_t)j), bound));
             } else

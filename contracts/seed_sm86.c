@@ -222,7 +222,10 @@ static void gen(td_producer *p, td_case *c) {
         }
         at_fill_v(&g, va, T, W, TD_F16, 1024, vk);
         if (vmax)
-            for (int64_t e = 0; e < T * W; e++) va[e] = at_rep(TD_F16, (td_rng_below(r, 4) ? 1 : -1) * at_unif(r, 60000, 65504));
+            for (int64_t e = 0; e < T * W; e++) { /* sign, then magnitude: sequenced */
+                double sgn = td_rng_below(r, 4) ? 1 : -1;
+                va[e] = at_rep(TD_F16, sgn * at_unif(r, 60000, 65504));
+            }
         for (int64_t j = 0; j < T; j++)
             for (int64_t d = 0; d < W; d++) td_set(c, R_V, sm_v(&geo, kv, j, d), va[j * W + d]);
     }

@@ -142,11 +142,15 @@ static void gen(td_producer *p, td_case *c) {
     case 0: { /* dot products that overflow binary32: channel d0 of every q row holds +-[2, 4), one or two
                * keys hold +-2^127 there, so their products are >= 2^128 (inf) */
         int64_t d0 = (int64_t)td_rng_below(r, (uint64_t)D);
-        for (int64_t i = 0; i < S; i++) qa[i * D + d0] = (td_rng_below(r, 2) ? 1 : -1) * at_f32(at_unif(r, 2, 4));
+        for (int64_t i = 0; i < S; i++) { /* sign, then magnitude: sequenced */
+            double sgn = td_rng_below(r, 2) ? 1 : -1;
+            qa[i * D + d0] = sgn * at_f32(at_unif(r, 2, 4));
+        }
         for (int64_t n = 0; n < 2; n++) {
             int64_t j = (int64_t)td_rng_below(r, (uint64_t)S);
             for (int64_t d = 0; d < D; d++) ka[j * D + d] = d == d0 ? 0.0 : at_f32(at_unif(r, -1, 1));
-            ka[j * D + d0] = (td_rng_below(r, 2) ? 1 : -1) * ldexp(at_f32(at_unif(r, 1, 1.9)), 127);
+            double sgn = td_rng_below(r, 2) ? 1 : -1; /* sign, then magnitude: sequenced */
+            ka[j * D + d0] = sgn * ldexp(at_f32(at_unif(r, 1, 1.9)), 127);
         }
         c->classes |= TD_BC(TD_BC_VALUES_LARGE);
         break;

@@ -98,11 +98,14 @@ static inline void sm_vals_init_w(sm_vals *v, td_producer *p, td_case *c, double
     td_vgen_init(&v->g, p, c, TD_VM_ALL, menu_bound);
     td_rng *r = &v->g.rng;
     switch (v->pattern) {
-    case SM_P_SHIFTED:
-        v->a = sm_f32((td_rng_next(r) & 1 ? -1 : 1) * ldexp(1.0 + td_rng_unit(r), 6 + (int)td_rng_below(r, 14)));
+    case SM_P_SHIFTED: { /* sign, mantissa, exponent: sequenced (C leaves operand and argument order open) */
+        double sgn = td_rng_next(r) & 1 ? -1 : 1;
+        double m = 1.0 + td_rng_unit(r);
+        v->a = sm_f32(sgn * ldexp(m, 6 + (int)td_rng_below(r, 14)));
         v->b = ldexp(1.0, (int)td_rng_below(r, 6) - 2); /* noise amplitude 0.25 .. 8 */
         break;
-    case SM_P_DOMINANT: v->a = ldexp(1.0 + td_rng_unit(r), 4 + (int)td_rng_below(r, 10)); break;
+    }
+    case SM_P_DOMINANT: v->a = 1.0 + td_rng_unit(r), v->a = ldexp(v->a, 4 + (int)td_rng_below(r, 10)); break;
     case SM_P_SPREAD: {
         static const double S[4] = {20, 90, 110, 500};
         v->a = S[td_rng_below(r, 4)];
@@ -124,7 +127,11 @@ static inline double sm_value(sm_vals *v) {
     case SM_P_DOMINANT: return sm_f32(2 * td_rng_unit(r) - 1);
     case SM_P_SPREAD: return sm_f32(v->a * (2 * td_rng_unit(r) - 1));
     case SM_P_NEAR88: return sm_f32(80 + 20 * td_rng_unit(r));
-    case SM_P_EQUAL: return sm_f32((td_rng_next(r) & 1 ? -1 : 1) * ldexp(td_rng_unit(r), (int)td_rng_below(r, 21)));
+    case SM_P_EQUAL: { /* sign, mantissa, exponent: sequenced */
+        double sgn = td_rng_next(r) & 1 ? -1 : 1;
+        double m = td_rng_unit(r);
+        return sm_f32(sgn * ldexp(m, (int)td_rng_below(r, 21)));
+    }
     default: return td_vgen_value(&v->g, TD_F32);
     }
 }

@@ -107,7 +107,7 @@ static void gen_common(td_producer *p, td_case *c, int io) {
     double mr;
     switch (td_prod_u32(p, 0, 3)) {
     case 0: mr = 0; break;
-    case 1: mr = (double)(float)(td_prod_bool(p) ? 1 : -1) * td_prod_u32(p, 90, 3000); /* exp(mr) overflows */
+    case 1: mr = td_prod_bool(p) ? 1 : -1, mr *= td_prod_u32(p, 90, 3000); /* exp(mr) overflows; sequenced draws */
             c->classes |= TD_BC(TD_BC_VALUES_LARGE);
             break;
     default: mr = td_gen_real(p, -20, 20); break;
