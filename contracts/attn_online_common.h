@@ -324,6 +324,8 @@ static inline double at_sage_scale(td_rng *r, int mode) {
     }
 }
 
+static inline int at_sage_scores_ok(const td_case *c, const at_sage_idx *X);
+
 static inline void at_sage_gen(td_producer *p, td_case *c, const at_sage_idx *X) {
     td_fmt fin = c->r[AS_Q].fmt;
     int64_t bn = at_pow2(p, 0, 5);
@@ -390,6 +392,22 @@ static inline void at_sage_gen(td_producer *p, td_case *c, const at_sage_idx *X)
                 td_set(c, AS_V, (size_t)(b + row * hd + e), at_v(&g, fin));
             }
         /* the V lanes past HEAD_ACTIVE are never read either: poisoned too */
+    }
+    /* The causal kernels' hsb (|score| <= 1e5) by construction: the special-value menu
+     * (binary16 maxima) and scales up to 8 can break it, and then Q and K are drawn
+     * again uniformly within a and both scales set to 1, so |score| <= HEAD_ACTIVE a^2
+     * <= 1.25e4.  (Found by a 10^4-case run: case 2898 broke hsb, a harness error.) */
+    if (X->causal && !at_sage_scores_ok(c, X)) {
+        for (size_t i = 0; i < c->r[AS_QS].len; i++) td_set(c, AS_QS, i, 1.0);
+        for (size_t i = 0; i < c->r[AS_KS].len; i++) td_set(c, AS_KS, i, 1.0);
+        for (int64_t p1 = 0; p1 < z * h; p1++) {
+            int64_t b = at_sage_base(c, X, p1);
+            for (int64_t row = 0; row < n; row++)
+                for (int64_t e = 0; e < ha; e++) {
+                    td_set(c, AS_Q, (size_t)(b + row * hd + e), at_round(fin, at_uni(&g, g.a)));
+                    td_set(c, AS_K, (size_t)(b + row * hd + e), at_round(fin, at_uni(&g, g.a)));
+                }
+        }
     }
     td_gen_mark_shape((uint64_t)n, (uint64_t)bm, (uint64_t)grid0, &c->classes);
     if (nkv > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
