@@ -2,7 +2,7 @@
 # A time-boxed fuzzing campaign over the contracts' targets.
 #
 #   ci/fuzz.sh --seconds-per-target N [--targets GLOB] [--jobs J] [--engine libfuzzer|afl]
-#              [--kernel VARIANT] [--out DIR] [--build-dir DIR] [--expect-finding]
+#              [--kernel VARIANT] [--out DIR] [--build-dir DIR] [--expect-finding] [--no-merge]
 #
 # For every target whose contract id matches GLOB: fuzz for N seconds from the seed
 # corpus corpus/<contract>/ (libFuzzer -fork=J, or AFL++), merge the new coverage into
@@ -12,10 +12,11 @@
 # --kernel runs a named variant as the kernel under test (a seeded mutant: a planted
 # bug the campaign must find).  Exit 1 on any finding (0 with --expect-finding when
 # one was found, 1 when none was), 3 on a tilediff harness bug, 2 on bad usage.
+# --no-merge skips the corpus merge (a smoke run whose corpus is thrown away, as CI's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0
+secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0 merge=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds-per-target) secs=$2; shift 2 ;;
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --build-dir) build=$2; shift 2 ;;
     --expect-finding) expect=1; shift ;;
+    --no-merge) merge=0; shift ;;
     *) echo "ci/fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -62,8 +64,10 @@ while read -r target contract; do
     [ "$jobs" -gt 1 ] && opts+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1)
     "$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"} >"$log" 2>&1
     # merge the new coverage into one minimal corpus
-    mkdir -p "$out/merged/$contract"
-    "$bin" -merge=1 -timeout=10 "$out/merged/$contract" "$work" ${seeds:+"$seeds"} >>"$log" 2>&1
+    if [ $merge = 1 ]; then
+      mkdir -p "$out/merged/$contract"
+      "$bin" -merge=1 -timeout=10 "$out/merged/$contract" "$work" ${seeds:+"$seeds"} >>"$log" 2>&1
+    fi
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   else
     in="$seeds"; [ -n "$in" ] || { in="$out/empty-seed"; mkdir -p "$in"; printf 'x' >"$in/x"; }
