@@ -143,7 +143,7 @@ int td_render_html(FILE *f, const td_json *r) {
                ".cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;min-width:110px}"
                ".card b{display:block;font-size:20px}.pass{color:#1a7f37}.fail{color:#cf222e}.nc{color:#6e7781}"
                "table{border-collapse:collapse;margin-top:10px}td,th{border-bottom:1px solid #d8dee4;padding:4px 8px;text-align:right;vertical-align:middle}"
-               "th{background:#f6f8fa}td.l,th.l{text-align:left}td.s{white-space:nowrap}code{font:12px ui-monospace,monospace}"
+               "th{background:#f6f8fa}td.l,th.l{text-align:left}td.s{white-space:nowrap}code{font:12px ui-monospace,monospace}td.l code{word-break:break-all}"
                ".verdict{font-size:18px;font-weight:600;padding:8px 12px;border-radius:6px;display:inline-block}"
                ".vp{background:#dafbe1}.vf{background:#ffebe9}svg.hist{display:block}</style></head><body>\n");
     fprintf(f, "<h1>tilediff certification report</h1>\n<p>Kernels <b>");
