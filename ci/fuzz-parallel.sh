@@ -10,7 +10,8 @@
 # queue/ into the others' sync directories periodically (e.g. `rsync -a hostB:sync/ sync/`
 # from cron): AFL++ imports the queues of every instance it finds in its sync
 # directory.  Afterwards triage the crashes with:
-#   for f in DIR/*/crashes/id*; do tilediff minimize "$f" --contract CONTRACT -o min.tdf; done
+#   for f in DIR/*/crashes/id* DIR/*/hangs/id*; do tilediff minimize "$f" --contract CONTRACT -o min.tdf; done
+# Exit 0 when no instance saved a crash or a hang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="" n=$(nproc) secs=600 sync=fuzz-sync kernel=""
@@ -45,5 +46,6 @@ echo "started ${#pids[@]} AFL++ instances on $target (sync directory $sync); wai
 status=0
 for p in "${pids[@]}"; do wait "$p" || status=$?; done
 crashes=$(ls "$sync"/*/crashes/id* 2>/dev/null | wc -l)
-echo "done: $crashes crash inputs in $sync/*/crashes"
-[ "$crashes" = 0 ]
+hangs=$(ls "$sync"/*/hangs/id* 2>/dev/null | wc -l)
+echo "done: $crashes crash inputs in $sync/*/crashes, $hangs hang inputs in $sync/*/hangs"
+[ "$crashes" = 0 ] && [ "$hangs" = 0 ]

@@ -9,9 +9,14 @@
 # DIR/corpus/<contract> (-merge=1), then minimise every crash with `tilediff minimize`
 # and deduplicate them by (contract, verdict class, region, lane class) into
 # DIR/findings/, each with its repro command in DIR/findings.txt.
+# An input the engine stopped on that tilediff's replay does not turn into a kernel
+# finding (a leak, a sanitizer report, a timeout or out-of-memory the replay does not
+# reproduce) is a finding too: kept raw as DIR/findings/<contract>.engine-<kind>.raw,
+# one per contract and kind, with the engine's repro command (the target on the file).
 # --kernel runs a named variant as the kernel under test (a seeded mutant: a planted
 # bug the campaign must find).  Exit 1 on any finding (0 with --expect-finding when
-# one was found, 1 when none was), 3 on a tilediff harness bug, 2 on bad usage.
+# one was found, 1 when none was), 3 on a tilediff harness bug or an engine that
+# failed without saving an input, 2 on bad usage.
 # --no-merge skips the corpus merge (a smoke run whose corpus is thrown away, as CI's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +67,9 @@ while read -r target contract; do
   if [ "$engine" = libfuzzer ]; then
     opts=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=256 -artifact_prefix="$crashes/" -print_final_stats=1)
     [ "$jobs" -gt 1 ] && opts+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1)
-    "$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"} >"$log" 2>&1
+    erc=0
+    # (in a subshell, so that the shell's own "Aborted" line goes to the log too)
+    ("$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"}) >"$log" 2>&1 || erc=$?
     # merge the new coverage into one minimal corpus
     if [ $merge = 1 ]; then
       mkdir -p "$out/merged/$contract"
@@ -72,21 +79,50 @@ while read -r target contract; do
   else
     in="$seeds"; [ -n "$in" ] || { in="$out/empty-seed"; mkdir -p "$in"; printf 'x' >"$in/x"; }
     mkdir -p "$out/afl"
+    erc=0
     AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 timeout $((secs + 30)) \
-      afl-fuzz -i "$in" -o "$out/afl/$contract" -V "$secs" -t 10000 -- "$bin" >"$log" 2>&1
+      afl-fuzz -i "$in" -o "$out/afl/$contract" -V "$secs" -t 10000 -- "$bin" >"$log" 2>&1 || erc=$?
     cp "$out"/afl/"$contract"/default/crashes/id* "$crashes"/ 2>/dev/null
+    # AFL++'s hangs are libFuzzer's timeouts: triaged the same way
+    for h in "$out"/afl/"$contract"/default/hangs/id*; do [ -f "$h" ] && cp "$h" "$crashes/timeout-$(basename "$h")"; done
     execs=$(grep -o 'execs_done *: *[0-9]*' "$out/afl/$contract/default/fuzzer_stats" 2>/dev/null | awk '{print $3}')
   fi
   grep -q "TILEDIFF-HARNESS-BUG" "$log" && { echo "HARNESS BUG while fuzzing $contract (see $log)"; harness=1; }
-  found=0
+  found=0 nart=0
   for c in "$crashes"/*; do
     [ -f "$c" ] || continue
-    case "$(basename "$c")" in README*) continue ;; esac
-    # minimise with the same kernel; the key names the finding for deduplication
-    m=$("$td" minimize "$c" --contract "$contract" ${kernel:+--kernel "$kernel"} -o "$out/findings/tmp.tdf" 2>&1)
-    rc=$?
+    base=$(basename "$c")
+    case "$base" in README*) continue ;; esac
+    nart=$((nart + 1))
+    # what the engine saw: libFuzzer names its artifacts crash-, leak-, timeout-, oom-,
+    # slow-unit-; AFL++'s crashes are id:..., its hangs were renamed timeout- above
+    case "$base" in leak-*) kind=leak ;; timeout-*) kind=timeout ;; oom-*) kind=oom ;;
+                    slow-unit-*) kind=slow-unit ;; *) kind=crash ;; esac
+    # a leak is seen only by LeakSanitizer at the end of a process, never by a replay's
+    # verdict: it is recorded as the engine saw it
+    rc=2 m="a leak is not replayable by tilediff"
+    if [ $kind != leak ]; then
+      # minimise with the same kernel; the key names the finding for deduplication
+      m=$("$td" minimize "$c" --contract "$contract" ${kernel:+--kernel "$kernel"} -o "$out/findings/tmp.tdf" 2>&1)
+      rc=$?
+    fi
     if [ $rc = 3 ]; then echo "HARNESS BUG replaying $c: $m"; harness=1; continue; fi
-    if [ $rc != 1 ]; then echo "  $c: not reproducible by tilediff (hang or engine artefact): $m" >>"$log"; continue; fi
+    if [ $rc != 1 ]; then
+      # the engine stopped on this input but tilediff's replay gives no kernel finding:
+      # a sanitizer report, a leak, an out-of-memory or a timeout the replay does not
+      # reproduce.  It is still a finding (one per contract and kind), kept as the raw
+      # input with the engine's own repro command: the target binary on the file.
+      rm -f "$out/findings/tmp.tdf"
+      dest="$out/findings/$contract.engine-$kind.raw"
+      [ -f "$dest" ] && continue
+      cp "$c" "$dest"
+      found=1 nfind=$((nfind + 1))
+      printf '  %s: %s\n' "$c" "$(printf '%s' "$m" | tail -1)" >>"$log"
+      why="tilediff's replay gives no finding"; [ $kind = leak ] && why="LeakSanitizer"
+      echo "$contract: engine-$kind ($why)  repro: TILEDIFF_FUZZ_KERNEL=$kernel $(realpath "$bin") $(realpath "$dest")  log: $log" |
+        tee -a "$out/findings.txt"
+      continue
+    fi
     key=$(printf '%s\n' "$m" | sed -n 's/.*same finding: //p' | head -1 | tr ' ' ',')
     dest="$out/findings/$contract.$key.tdf"
     if [ -f "$dest" ]; then rm -f "$out/findings/tmp.tdf"; continue; fi
@@ -94,6 +130,10 @@ while read -r target contract; do
     found=1 nfind=$((nfind + 1))
     echo "$contract: $(printf '%s' "$key" | tr ',' ' ')  repro: tilediff repro $(realpath "$dest")" | tee -a "$out/findings.txt"
   done
+  # an engine that stopped with an error but left no input behind failed to run
+  if [ "$erc" != 0 ] && [ $nart = 0 ]; then
+    echo "ENGINE FAILED on $contract (exit $erc, no input saved; see $log)"; harness=1
+  fi
   printf '%-70s %6s execs in %ss%s\n' "$contract" "${execs:-?}" "$secs" "$([ $found = 1 ] && echo '  FINDING')"
 done <"$build/fuzz/targets.txt"
 echo "$ntargets targets, $nfind distinct findings (details: $out/findings.txt)"
