@@ -38,6 +38,18 @@ expect 1 '"finding":true' -- "$td" repro --json "$art"
 expect 0 "no disagreement" -- "$td" repro --kernel triton "$art"
 expect 0 "bound" -- "$td" explain $C "$art"
 expect 0 "terms" -- "$td" explain $C "$art" --kernel triton --lane 0
+# minimize: keeps the same finding (class and region), shrinks, is deterministic, and
+# the result replays; an input that is not a finding has nothing to keep
+expect 1 "same finding: outside-write-set out_ptr" -- "$td" minimize "$art" -o "$tmp/min1.tdf"
+"$td" minimize "$art" -o "$tmp/min2.tdf" >/dev/null 2>&1
+cmp -s "$tmp/min1.tdf" "$tmp/min2.tdf" && echo "ok: minimize is deterministic" ||
+    { echo "FAIL: two minimize runs differ"; fails=$((fails + 1)); }
+[ -s "$tmp/min1.tdf" ] && [ "$(stat -c %s "$tmp/min1.tdf")" -lt "$(stat -c %s "$art")" ] && echo "ok: minimize shrinks" ||
+    { echo "FAIL: the minimised artifact is not smaller"; fails=$((fails + 1)); }
+expect 1 "outside-write-set" -- "$td" repro "$tmp/min1.tdf"
+expect 2 "not a finding" -- "$td" minimize "$art" --kernel triton -o "$tmp/min3.tdf"
+[ ! -e "$tmp/min3.tdf" ] && echo "ok: nothing written for a non-finding" ||
+    { echo "FAIL: minimize wrote $tmp/min3.tdf for a non-finding"; fails=$((fails + 1)); }
 expect 2 "out of range" -- "$td" explain $C "$art" --lane 99999999
 expect 2 "no_such_file" -- "$td" repro "$tmp/no_such_file"
 head -c 10 "$art" >"$tmp/trunc.tdf"
@@ -49,6 +61,12 @@ expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/raw"
 expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/empty"
 head -c 1048576 /dev/urandom >"$tmp/big"
 expect 0 "no disagreement" -- "$td" repro --contract $C "$tmp/big"
+# corpus-stats names the boundary classes a corpus covers and the ones it misses
+mkdir -p "$tmp/cs/$C" && cp "$tmp/empty" "$tmp/cs/$C/empty"
+expect 0 "missed:  [a-z]" -- "$td" corpus-stats "$tmp/cs/$C"
+expect 0 "covered: [a-z]" -- "$td" corpus-stats "$tmp/cs/$C"
+expect 2 "no contract" -- "$td" corpus-stats "$tmp/cs"
+expect 2 "No such file" -- "$td" corpus-stats "$tmp/no_such_dir"
 # certify in two shards, then merged: every contract exactly once
 expect 0 "report:" -- "$td" certify --cases 10 --shard 1/2 --out "$tmp/s1"
 expect 0 "report:" -- "$td" certify --cases 10 --shard 2/2 --out "$tmp/s2"

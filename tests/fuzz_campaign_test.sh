@@ -6,6 +6,7 @@
 #   overflow AddressSanitizer reports a heap overflow -> finding engine-crash, exit 1
 #   hang     the input never returns (libFuzzer -timeout) -> finding engine-timeout, exit 1
 #   broken   the target exits with an error and saves no input -> ENGINE FAILED, exit 3
+# and the triage keeps one minimised reproducer per distinct finding (deduplication).
 # The contract named for them is a real one (its seeds and its replay are real): the
 # correct kernel passes the replay, so each of these is an engine-only finding.
 # Usage: fuzz_campaign_test.sh SRC_DIR TILEDIFF
@@ -97,5 +98,32 @@ for t in leak overflow; do
     [ "$rc" != 0 ] && echo "ok: $t: the kept input reproduces under the stand-in (exit $rc)" ||
         fail "$t: the kept input does not reproduce"
 done
+# deduplication: a stand-in engine that finds nothing new, over a crashes folder already
+# holding every artifact of a 50-case run of a seeded mutant; the campaign must keep one
+# minimised reproducer per distinct (class, region, lane class), each replaying to it
+mutant=mut_mask_off_by_one
+"$td" run $contract --kernel $mutant --cases 50 --artifacts "$tmp/arts" >/dev/null 2>&1
+narts=$(ls "$tmp"/arts/*.tdf 2>/dev/null | wc -l)
+keys=$(for f in "$tmp"/arts/*.tdf; do "$td" minimize "$f" --kernel $mutant -o "$tmp/k.tdf" 2>&1 |
+    sed -n 's/.*same finding: //p'; done | sort -u | wc -l)
+printf '#!/bin/sh\necho "stat::number_of_executed_units: 0"\n' >"$tmp/idle" && chmod +x "$tmp/idle"
+b=$(mkbuild "$tmp/idle" dedup)
+mkdir -p "$tmp/out-dedup/crashes/$contract" && cp "$tmp"/arts/*.tdf "$tmp/out-dedup/crashes/$contract/"
+rc=0
+"$src/ci/fuzz.sh" --build-dir "$b" --seconds-per-target 1 --no-merge --targets "$contract" --kernel $mutant \
+    --out "$tmp/out-dedup" >"$tmp/dedup.log" 2>&1 || rc=$?
+nfound=$(ls "$tmp"/out-dedup/findings/*.tdf 2>/dev/null | wc -l)
+if [ "$narts" -lt 2 ] || [ "$keys" -lt 1 ] || [ "$keys" -ge "$narts" ]; then
+    fail "dedup: the mutant run gave $narts artifacts with $keys distinct findings (need several per finding)"
+elif [ "$rc" != 1 ] || [ "$nfound" != "$keys" ]; then
+    fail "dedup: exit $rc, $nfound findings kept from $narts artifacts, expected exit 1 and $keys"
+    sed 's/^/    /' "$tmp/dedup.log"
+else
+    echo "ok: dedup: $narts artifacts -> $nfound distinct findings"
+    for f in "$tmp"/out-dedup/findings/*.tdf; do
+        "$td" repro "$f" >/dev/null 2>&1
+        [ $? = 1 ] || fail "dedup: $f does not replay to a finding"
+    done
+fi
 echo "$fails failed"
 [ "$fails" = 0 ]
