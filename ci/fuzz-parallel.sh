@@ -42,17 +42,16 @@ seeds=corpus/$target
 mkdir -p "$sync"
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 TILEDIFF_FUZZ_KERNEL="$kernel"
 schedules=(explore fast coe lin quad exploit rare)
-pids=()
+pids=() logs=()
 afl-fuzz -i "$seeds" -o "$sync" -M main -V "$secs" -t 10000 -- "$bin" >"$sync/main.log" 2>&1 &
-pids+=($!)
+pids+=($!) logs+=("$sync/main.log")
 for i in $(seq 1 $((n - 1))); do
   afl-fuzz -i "$seeds" -o "$sync" -S "sec$i" -p "${schedules[$((i % ${#schedules[@]}))]}" -V "$secs" -t 10000 -- "$bin" \
     >"$sync/sec$i.log" 2>&1 &
-  pids+=($!)
+  pids+=($!) logs+=("$sync/sec$i.log")
 done
 echo "started ${#pids[@]} AFL++ instances on $target (sync directory $sync); waiting ${secs}s"
-failed=0 logs=("$sync/main.log")
-for i in $(seq 1 $((n - 1))); do logs+=("$sync/sec$i.log"); done
+failed=0
 for k in "${!pids[@]}"; do
   st=0
   wait "${pids[$k]}" || st=$?

@@ -98,13 +98,15 @@ while read -r target contract; do
     # slow-unit-; AFL++'s crashes are id:..., its hangs were renamed timeout- above
     case "$base" in leak-*) kind=leak ;; timeout-*) kind=timeout ;; oom-*) kind=oom ;;
                     slow-unit-*) kind=slow-unit ;; *) kind=crash ;; esac
-    # a leak is seen only by LeakSanitizer at the end of a process, never by a replay's
-    # verdict: it is recorded as the engine saw it
-    rc=2 m="a leak is not replayable by tilediff"
-    if [ $kind != leak ]; then
+    if [ $kind = leak ]; then
+      # a leak is seen only by LeakSanitizer at the end of a process, never by a
+      # replay's verdict: it is recorded as the engine saw it
+      rc=0 why="LeakSanitizer"
+    else
       # minimise with the same kernel; the key names the finding for deduplication
       m=$("$td" minimize "$c" --contract "$contract" ${kernel:+--kernel "$kernel"} -o "$out/findings/tmp.tdf" 2>&1)
       rc=$?
+      why="tilediff's replay gives no finding: $(printf '%s' "$m" | tail -1)"
     fi
     if [ $rc = 3 ]; then echo "HARNESS BUG replaying $c: $m"; harness=1; continue; fi
     if [ $rc != 1 ]; then
@@ -117,8 +119,6 @@ while read -r target contract; do
       [ -f "$dest" ] && continue
       cp "$c" "$dest"
       found=1 nfind=$((nfind + 1))
-      printf '  %s: %s\n' "$c" "$(printf '%s' "$m" | tail -1)" >>"$log"
-      why="tilediff's replay gives no finding"; [ $kind = leak ] && why="LeakSanitizer"
       echo "$contract: engine-$kind ($why)  repro: TILEDIFF_FUZZ_KERNEL=$kernel $(realpath "$bin") $(realpath "$dest")  log: $log" |
         tee -a "$out/findings.txt"
       continue
