@@ -68,8 +68,8 @@ while read -r target contract; do
     opts=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=256 -artifact_prefix="$crashes/" -print_final_stats=1)
     [ "$jobs" -gt 1 ] && opts+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1)
     erc=0
-    # (in a subshell, so that the shell's own "Aborted" line goes to the log too)
-    ("$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"}) >"$log" 2>&1 || erc=$?
+    # (in a subshell that waits for it, so that the shell's "Aborted" line goes to the log)
+    ("$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"}; exit $?) >"$log" 2>&1 || erc=$?
     # merge the new coverage into one minimal corpus
     if [ $merge = 1 ]; then
       mkdir -p "$out/merged/$contract"
