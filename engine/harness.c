@@ -260,7 +260,7 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
         regs[i].reserved = 0;
     }
     char kerr[256] = "";
-    td_abi_launch L = {TD_KERNEL_ABI_VERSION, kern->abi->backend, k->id, {c->grid[0], c->grid[1], c->grid[2]},
+    td_abi_launch L = {kern->abi_version, kern->abi->backend, k->id, {c->grid[0], c->grid[1], c->grid[2]},
                        (uint32_t)k->nparams, params, (uint32_t)k->nregions, regs,
                        cx->dev ? cx->dev->stream : NULL, kerr, sizeof kerr};
     int rc = kern->abi->launch(&L);

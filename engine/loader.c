@@ -49,15 +49,68 @@ static int parse_casts(const td_contract *k, const char *spec, td_profile *out, 
     return 0;
 }
 
+static int parse_order(const char *v, td_decl *d) {
+    if (!strcmp(v, "any")) d->order = TD_ORDER_ANY;
+    else if (!strcmp(v, "seq")) d->order = TD_ORDER_SEQ;
+    else if (!strcmp(v, "tree")) d->order = TD_ORDER_TREE;
+    else if (!strncmp(v, "blocked:", 8)) {
+        char *end;
+        long b = strtol(v + 8, &end, 10);
+        if (*end || b < 1 || b > (1L << 30)) return -1;
+        d->order = TD_ORDER_BLOCKED;
+        d->block = b;
+    } else
+        return -1;
+    return 0;
+}
+
+static int parse_flag(const char *v, const char *any, const char *narrow, int *out) {
+    if (!strcmp(v, any)) *out = 0;
+    else if (!strcmp(v, narrow)) *out = 1;
+    else return -1;
+    return 0;
+}
+
+int td_decl_parse(const char *s, td_decl *d, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    if (!s || !*s) return 0;
+    if (strlen(s) >= sizeof d->text) {
+        snprintf(err, errlen, "declarations '%.40s...' are longer than %zu characters", s, sizeof d->text - 1);
+        return -1;
+    }
+    snprintf(d->text, sizeof d->text, "%s", s);
+    char buf[sizeof d->text];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '=');
+        int bad = !eq;
+        if (eq) {
+            *eq = 0;
+            if (!strcmp(tok, "order")) bad = parse_order(eq + 1, d);
+            else if (!strcmp(tok, "fma")) bad = parse_flag(eq + 1, "any", "off", &d->fma_off);
+            else if (!strcmp(tok, "div")) bad = parse_flag(eq + 1, "any", "ieee", &d->div_ieee);
+            else bad = 1;
+        }
+        if (bad) {
+            snprintf(err, errlen,
+                     "declaration '%s%s%s' is not one of order=any|seq|tree|blocked:B, fma=any|off, div=any|ieee", tok,
+                     eq ? "=" : "", eq ? eq + 1 : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set, char *err, size_t errlen) {
     memset(set, 0, sizeof *set);
     if (!t) {
         snprintf(err, errlen, "%s: td_kernel_table() returned NULL", name);
         return TD_LOAD_INVALID;
     }
-    if (t->abi_version != TD_KERNEL_ABI_VERSION) {
-        snprintf(err, errlen, "%s: built for kernel ABI v%u, this tilediff speaks v%u", name, t->abi_version,
-                 TD_KERNEL_ABI_VERSION);
+    if (t->abi_version < TD_KERNEL_ABI_VERSION_MIN || t->abi_version > TD_KERNEL_ABI_VERSION) {
+        snprintf(err, errlen, "%s: built for kernel ABI v%u, this tilediff speaks v%u to v%u", name, t->abi_version,
+                 TD_KERNEL_ABI_VERSION_MIN, TD_KERNEL_ABI_VERSION);
         return TD_LOAD_VERSION;
     }
     if (t->nkernels && !t->kernels) {
@@ -100,6 +153,7 @@ int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set,
         }
         td_kernel *kk = &set->kernels[set->n];
         kk->abi = a;
+        kk->abi_version = t->abi_version;
         kk->k = k;
         kk->library = t->library ? t->library : name;
         const char *math = a->math ? a->math : (a->backend == TD_ABI_CUDA ? "cuda" : "libm");
@@ -112,7 +166,10 @@ int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set,
             return TD_LOAD_INVALID;
         }
         char cerr[256];
-        if (parse_casts(k, a->casts, kk->casts, cerr, sizeof cerr) != 0) {
+        /* a v1 kernel record ends before `declares`: it declares nothing */
+        const char *decl = t->abi_version >= 2 ? a->declares : NULL;
+        if (parse_casts(k, a->casts, kk->casts, cerr, sizeof cerr) != 0 ||
+            td_decl_parse(decl, &kk->decl, cerr, sizeof cerr) != 0) {
             snprintf(err, errlen, "%s: kernel %s/%s: %s", name, a->contract_id, a->variant, cerr);
             free(set->kernels);
             set->kernels = NULL;

@@ -7,8 +7,20 @@
 #include "contract.h"
 #include "kernel_abi.h"
 
+/* What a kernel declares about itself (ABI v2 `declares`); every field's zero value
+ * is "nothing declared": the contract's admissible bound applies. */
+typedef struct td_decl {
+    td_order order;  /* TD_ORDER_ANY unless declared */
+    long block;      /* for TD_ORDER_BLOCKED */
+    int fma_off;     /* 1: never contracts a*b+c */
+    int div_ieee;    /* 1: a/b is one correctly rounded division */
+    char text[160];  /* the declarations as given, for reports ("" for none) */
+} td_decl;
+
 typedef struct td_kernel {
     const td_abi_kernel *abi;
+    td_decl decl;
+    uint32_t abi_version; /* of the table it came from (the launch record carries it) */
     const td_contract *k;
     td_profile casts[TD_MAX_CASTS];
     const td_math_model *math;
@@ -31,7 +43,10 @@ typedef struct td_kernel_set {
 #define TD_LOAD_OPEN 1      /* dlopen failed */
 #define TD_LOAD_SYMBOL 2    /* no td_kernel_table symbol */
 #define TD_LOAD_VERSION 3   /* another ABI version */
-#define TD_LOAD_INVALID 4   /* malformed table (NULL fields, bad cast profile, unknown math model) */
+#define TD_LOAD_INVALID 4   /* malformed table (NULL fields, bad cast profile, unknown math model, bad declaration) */
+
+/* Parses a `declares` string; 0, or -1 with a message naming the declaration. */
+int td_decl_parse(const char *s, td_decl *d, char *err, size_t errlen);
 
 int td_kernels_open(const char *path, td_kernel_set *set, char *err, size_t errlen);
 /* Binds a table already in the process (the fuzz targets link the built-in kernels). */

@@ -1,4 +1,4 @@
-/* tilediff kernel ABI, version 1.
+/* tilediff kernel ABI, version 2 (version 1 tables still load: see `declares`).
  *
  * How a kernel library exposes kernels to tilediff, and what a launch receives.
  * The built-in kernels (libtilediff_kernels.so, libtilediff_kernels_cuda.so) and
@@ -37,7 +37,9 @@
 extern "C" {
 #endif
 
-#define TD_KERNEL_ABI_VERSION 1u
+#define TD_KERNEL_ABI_VERSION 2u
+/* The oldest version this tilediff still loads (v1 kernels declare nothing). */
+#define TD_KERNEL_ABI_VERSION_MIN 1u
 
 /* Element formats of regions (values fixed by the ABI). */
 enum td_abi_fmt {
@@ -107,10 +109,21 @@ typedef struct td_abi_kernel {
     uint32_t nparams;
     uint32_t nregions;
     td_abi_launch_fn launch;
+    /* v2: narrowing declarations, "key=value;key=value", NULL or "" for none.  A
+     * kernel that declares nothing is judged by the bound that holds for every
+     * admissible implementation of its contract (any summation order, FMA
+     * contraction or not, a/b or a*(1/b), the math libraries and approximate GPU
+     * instructions real kernels use).  A declaration only narrows that bound, and
+     * reports print it ("certified assuming order=seq"):
+     *   order=any|seq|tree|blocked:B   how the kernel's sums and dot products associate
+     *   fma=any|off                    off: the kernel never contracts a*b+c into an FMA
+     *   div=any|ieee                   ieee: a/b is one correctly rounded division
+     * Unknown keys or values are refused (exit 2).  Absent in v1 tables. */
+    const char *declares;
 } td_abi_kernel;
 
 typedef struct td_abi_table {
-    uint32_t abi_version; /* TD_KERNEL_ABI_VERSION */
+    uint32_t abi_version; /* TD_KERNEL_ABI_VERSION (TD_KERNEL_ABI_VERSION_MIN .. it are loaded) */
     uint32_t nkernels;
     const td_abi_kernel *const *kernels; /* nkernels pointers */
     const char *library; /* a name and version for reports, e.g. "mykernels 2.3.1" */

@@ -41,6 +41,10 @@ check "the reproducer replays the finding" test "$(rc)" = 1
 T="$build/tilediff"
 run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_bad_version.so" --cases 1
 check "another ABI version: exit 2 and a message" test "$(rc)" = 2 -a -n "$(says 'built for kernel ABI v99' && echo y)"
+run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_v1.so" --cases 50
+check "an ABI v1 library still loads and passes (it declares nothing)" test "$(rc)" = 0
+run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_bad_declares.so" --cases 1
+check "an unknown declaration: exit 2, named" test "$(rc)" = 2 -a -n "$(says 'order=zigzag' && echo y)"
 run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_no_symbol.so" --cases 1
 check "missing symbol: exit 2" test "$(rc)" = 2 -a -n "$(says 'does not export td_kernel_table' && echo y)"
 run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_bad_counts.so" --cases 1

@@ -98,7 +98,7 @@ static int kernel(const td_abi_launch *L) {
     return 0;
 }
 
-static const td_abi_kernel abi_f32 = {"test.plus_one", "test", TD_ABI_HOST, NULL, NULL, NULL, NP, NR, kernel};
+static const td_abi_kernel abi_f32 = {"test.plus_one", "test", TD_ABI_HOST, NULL, NULL, NULL, NP, NR, kernel, NULL};
 static td_kernel kf32, ki8;
 
 static void bind(void) {
@@ -363,7 +363,7 @@ static int rowsum_kernel(const td_abi_launch *L) {
     ((float *)L->regions[RS_OUT].base)[0] = s;
     return 0;
 }
-static const td_abi_kernel abi_rowsum = {"test.rowsum", "test", TD_ABI_HOST, NULL, NULL, NULL, RS_NP, RS_NR, rowsum_kernel};
+static const td_abi_kernel abi_rowsum = {"test.rowsum", "test", TD_ABI_HOST, NULL, NULL, NULL, RS_NP, RS_NR, rowsum_kernel, NULL};
 
 static void test_warn_tier(void **st) {
     (void)st;

@@ -40,9 +40,9 @@ static int puzzle1_kernel(const td_abi_launch *L) {
 }
 
 static const td_abi_kernel k_add = {"add_example.add_kernel_correctness", "example", TD_ABI_HOST, NULL, NULL, NULL,
-                                    2, 3, add_kernel};
+                                    2, 3, add_kernel, NULL};
 static const td_abi_kernel k_value = {"add_value.puzzle1_kernel_correctness", "example", TD_ABI_HOST, NULL, NULL,
-                                      NULL, 3, 2, puzzle1_kernel};
+                                      NULL, 3, 2, puzzle1_kernel, NULL};
 static const td_abi_kernel *const kernels[] = {&k_add, &k_value};
 static const td_abi_table table = {TD_KERNEL_ABI_VERSION, 2, kernels, "example kernels 1.0"};
 

@@ -32,4 +32,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_adam_update) = {"adam_update_triton.update_fn_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                NULL, 6, 3, launch};
+                                NULL, 6, 3, launch, NULL};

@@ -18,6 +18,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_add_value) = {"add_value.puzzle1_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 3, 2,
-                              launch};
+                              launch, NULL};
 TD_KERNEL(td_kc_add_value_io) = {"add_value.puzzle1_kernel_io_correctness", "triton", TD_ABI_CUDA, "store=fp32:rne:inf",
-                                 NULL, NULL, 3, 2, launch};
+                                 NULL, NULL, 3, 2, launch, NULL};

@@ -17,6 +17,6 @@ static int launch_io(const td_abi_launch *L) {
 
 #define AFT_CASTS "p=fp16:rne:inf;pv=fp16:rne:inf;store=fp16:rne:inf"
 TD_KERNEL(td_kc_attention_forward_triton_cf) = {"attention_forward_triton.attention_forward_triton_closed_form_correct",
-                                                "triton", TD_ABI_CUDA, AFT_CASTS, NULL, NULL, 11, 6, launch_cf};
+                                                "triton", TD_ABI_CUDA, AFT_CASTS, NULL, NULL, 11, 6, launch_cf, NULL};
 TD_KERNEL(td_kc_attention_forward_triton_io) = {"attention_forward_triton.attention_forward_triton_io_correctness",
-                                                "triton", TD_ABI_CUDA, AFT_CASTS, NULL, NULL, 11, 6, launch_io};
+                                                "triton", TD_ABI_CUDA, AFT_CASTS, NULL, NULL, 11, 6, launch_io, NULL};

@@ -62,6 +62,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_attention_kernel) = {"attention_kernel.attention_kernel_genuine_output_compute_correct_general",
-                                     "triton", TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                     "triton", TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};
 TD_KERNEL(td_kc_attention_kernel_io) = {"attention_kernel.attention_kernel_io_correctness", "triton", TD_ABI_CUDA,
-                                        "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                        "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};

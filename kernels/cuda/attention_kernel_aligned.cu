@@ -61,6 +61,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_attention_kernel_aligned) = {"attention_kernel_aligned.attention_kernel_aligned_output_summary_general",
-                                     "triton", TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                     "triton", TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};
 TD_KERNEL(td_kc_attention_kernel_aligned_io) = {"attention_kernel_aligned.attention_kernel_aligned_io_correctness", "triton", TD_ABI_CUDA,
-                                        "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                        "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};

@@ -81,6 +81,6 @@ static int launch_c(const td_abi_launch *L) { return launch(L, 1); }
 
 #define AL_CASTS "p=fp16:rne:inf;store=fp16:rne:inf"
 TD_KERNEL(td_kc_attention_llama_nc) = {"attention_llama.attention_llama_fwd_closed_form_correct", "triton",
-                                       TD_ABI_CUDA, AL_CASTS, NULL, NULL, 25, 4, launch_nc};
+                                       TD_ABI_CUDA, AL_CASTS, NULL, NULL, 25, 4, launch_nc, NULL};
 TD_KERNEL(td_kc_attention_llama_c) = {"attention_llama.attention_llama_fwd_causal_closed_form_correct", "triton",
-                                      TD_ABI_CUDA, AL_CASTS, NULL, NULL, 25, 4, launch_c};
+                                      TD_ABI_CUDA, AL_CASTS, NULL, NULL, 25, 4, launch_c, NULL};

@@ -17,6 +17,6 @@ static int launch_io(const td_abi_launch *L) {
 
 #define AFTR_CASTS "p=fp16:rne:inf;v=fp16:rne:inf;pv=fp16:rne:inf;store=bf16:rne:inf"
 TD_KERNEL(td_kc_attn_fwd_triton_os) = {"attn_fwd_triton.attn_fwd_triton_output_summary_general", "triton",
-                                       TD_ABI_CUDA, AFTR_CASTS, NULL, NULL, 12, 6, launch_os};
+                                       TD_ABI_CUDA, AFTR_CASTS, NULL, NULL, 12, 6, launch_os, NULL};
 TD_KERNEL(td_kc_attn_fwd_triton_io) = {"attn_fwd_triton.attn_fwd_triton_io_correctness", "triton", TD_ABI_CUDA,
-                                       AFTR_CASTS, NULL, NULL, 12, 6, launch_io};
+                                       AFTR_CASTS, NULL, NULL, 12, 6, launch_io, NULL};

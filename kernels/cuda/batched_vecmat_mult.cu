@@ -25,6 +25,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_batched_vecmat_cf) = {"batched_vecmat_mult.batched_vecmat_closed_form_correct", "triton",
-                                      TD_ABI_CUDA, NULL, NULL, NULL, 6, 3, launch};
+                                      TD_ABI_CUDA, NULL, NULL, NULL, 6, 3, launch, NULL};
 TD_KERNEL(td_kc_batched_vecmat_io) = {"batched_vecmat_mult.batched_vecmat_io_correctness", "triton", TD_ABI_CUDA,
-                                      NULL, NULL, NULL, 6, 3, launch};
+                                      NULL, NULL, NULL, 6, 3, launch, NULL};

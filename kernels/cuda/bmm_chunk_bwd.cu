@@ -41,6 +41,6 @@ static int launch_sum(const td_abi_launch *L) { return launch(L, pos_sum); }
 static int launch_io(const td_abi_launch *L) { return launch(L, pos_io); }
 
 TD_KERNEL(td_kc_bmm_chunk_bwd_summary) = {"bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general", "triton",
-                                          TD_ABI_CUDA, NULL, NULL, NULL, 20, 3, launch_sum};
+                                          TD_ABI_CUDA, NULL, NULL, NULL, 20, 3, launch_sum, NULL};
 TD_KERNEL(td_kc_bmm_chunk_bwd_io) = {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                     NULL, 20, 3, launch_io};
+                                     NULL, 20, 3, launch_io, NULL};

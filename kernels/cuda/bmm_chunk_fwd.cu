@@ -37,6 +37,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_bmm_chunk_fwd_summary) = {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general", "triton",
-                                          TD_ABI_CUDA, NULL, NULL, NULL, 19, 3, launch};
+                                          TD_ABI_CUDA, NULL, NULL, NULL, 19, 3, launch, NULL};
 TD_KERNEL(td_kc_bmm_chunk_fwd_io) = {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                     NULL, 19, 3, launch};
+                                     NULL, 19, 3, launch, NULL};

@@ -35,4 +35,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_bmm_o_exec_genuine) = {"bmm_optimized.bmm_o_exec_genuine", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 7,
-                                       3, launch};
+                                       3, launch, NULL};

@@ -83,6 +83,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_ctx_llama) = {"context_attn_llama.context_attn_llama_surface_compute_correct_general", "triton",
-                              TD_ABI_CUDA, NULL, NULL, NULL, NP - 1, NR, launch};
+                              TD_ABI_CUDA, NULL, NULL, NULL, NP - 1, NR, launch, NULL};
 TD_KERNEL(td_kc_ctx_llama_io) = {"context_attn_llama.context_attn_llama_io_correctness", "triton", TD_ABI_CUDA,
-                                 "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                 "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};

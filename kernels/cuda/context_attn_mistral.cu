@@ -78,6 +78,6 @@ static int launch_g(const td_abi_launch *L) { return launch(L, pix{G_SM, G_RS, G
 static int launch_io(const td_abi_launch *L) { return launch(L, pix{I_SM, I_RS, I_HS, I_BLK, I_DM, I_SW}); }
 
 TD_KERNEL(td_kc_ctx_mistral) = {"context_attn_mistral.context_attn_mistral_genuine_output_summary_general", "triton",
-                                TD_ABI_CUDA, NULL, NULL, NULL, G_NP, NR, launch_g};
+                                TD_ABI_CUDA, NULL, NULL, NULL, G_NP, NR, launch_g, NULL};
 TD_KERNEL(td_kc_ctx_mistral_io) = {"context_attn_mistral.context_attn_mistral_io_correctness", "triton", TD_ABI_CUDA,
-                                   "store=fp16:rne:inf", NULL, NULL, I_NP, NR, launch_io};
+                                   "store=fp16:rne:inf", NULL, NULL, I_NP, NR, launch_io, NULL};

@@ -69,6 +69,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_ctx_nopad) = {"context_attn_nopad.context_attn_nopad_output_summary_general", "triton", TD_ABI_CUDA,
-                              NULL, NULL, NULL, NP - 1, NR, launch};
+                              NULL, NULL, NULL, NP - 1, NR, launch, NULL};
 TD_KERNEL(td_kc_ctx_nopad_io) = {"context_attn_nopad.context_attn_nopad_io_correctness", "triton", TD_ABI_CUDA,
-                                 "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                 "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};

@@ -20,4 +20,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_cosine_compute) = {"cosine_compute.cos_func_correctness", "triton", TD_ABI_CUDA, NULL, "cuda", NULL, 2,
-                                   2, launch};
+                                   2, launch, NULL};

@@ -11,4 +11,4 @@ static const rtlc_ce_layout CE1 = {P_SMOOTHING, -1,    P_LSS,  P_IGNORED, P_TOTA
 static int launch(const td_abi_launch *L) { return rtlc_ce_launch(L, &CE1, "cross_entropy_fwd_kernel"); }
 
 TD_KERNEL(td_kc_cross_entropy1_fwd) = {"cross_entropy1.cross_entropy_fwd_correctness", "triton", TD_ABI_CUDA, NULL,
-                                       NULL, NULL, 11, 4, launch};
+                                       NULL, NULL, 11, 4, launch, NULL};

@@ -11,4 +11,4 @@ static const rtlc_ce_layout CE = {P_SMOOTHING, P_SCALE, P_LSS,  P_IGNORED, P_TOT
 static int launch(const td_abi_launch *L) { return rtlc_ce_launch(L, &CE, "cross_entropy_fwd_kernel"); }
 
 TD_KERNEL(td_kc_ce_ops_fwd) = {"cross_entropy_ops.cross_entropy_fwd_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 12, 5,
-                               launch};
+                               launch, NULL};

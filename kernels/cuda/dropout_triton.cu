@@ -25,4 +25,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_dropout_triton) = {"dropout_triton.dropout_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                                   3, 3, launch};
+                                   3, 3, launch, NULL};

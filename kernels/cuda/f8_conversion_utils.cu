@@ -32,6 +32,6 @@ static int launch_f8_to_f16(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_f16_to_f8) = {"f8_conversion_utils.f16_to_f8_io_correctness", "triton", TD_ABI_CUDA,
-                              "store=e5m2:rne:sat", NULL, NULL, 2, 2, launch_f16_to_f8};
+                              "store=e5m2:rne:sat", NULL, NULL, 2, 2, launch_f16_to_f8, NULL};
 TD_KERNEL(td_kc_f8_to_f16) = {"f8_conversion_utils.f8_to_f16_io_correctness", "triton", TD_ABI_CUDA,
-                              "store=fp16:rne:inf", NULL, NULL, 2, 2, launch_f8_to_f16};
+                              "store=fp16:rne:inf", NULL, NULL, 2, 2, launch_f8_to_f16, NULL};

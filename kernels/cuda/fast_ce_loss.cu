@@ -79,6 +79,6 @@ static int launch_chunked(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_fast_ce_forward) = {"fast_ce_loss.cross_entropy_forward_correctness", "triton", TD_ABI_CUDA, NULL,
-                                    NULL, NULL, 6, 4, launch};
+                                    NULL, NULL, 6, 4, launch, NULL};
 TD_KERNEL(td_kc_fast_ce_chunked) = {"fast_ce_loss.chunked_cross_entropy_forward_output_summary", "triton",
-                                    TD_ABI_CUDA, NULL, NULL, NULL, 7, 4, launch_chunked};
+                                    TD_ABI_CUDA, NULL, NULL, NULL, 7, 4, launch_chunked, NULL};

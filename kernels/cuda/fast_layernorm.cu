@@ -42,4 +42,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_fast_layernorm_fwd) = {"fast_layernorm.layernorm_forward_correctness", "triton", TD_ABI_CUDA, NULL,
-                                       "cuda", NULL, 5, 6, launch};
+                                       "cuda", NULL, 5, 6, launch, NULL};

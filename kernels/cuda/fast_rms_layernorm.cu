@@ -20,6 +20,6 @@ static int launch_plain(const td_abi_launch *L) { return launch_any(L, 0); }
 static int launch_gemma(const td_abi_launch *L) { return launch_any(L, 1); }
 
 TD_KERNEL(td_kc_fast_rms_layernorm) = {"fast_rms_layernorm.rms_layernorm_forward_correctness", "triton", TD_ABI_CUDA,
-                                       NULL, NULL, NULL, 7, 4, launch_plain};
+                                       NULL, NULL, NULL, 7, 4, launch_plain, NULL};
 TD_KERNEL(td_kc_gemma_rms_layernorm) = {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", "triton",
-                                        TD_ABI_CUDA, NULL, NULL, NULL, 6, 4, launch_gemma};
+                                        TD_ABI_CUDA, NULL, NULL, NULL, 6, 4, launch_gemma, NULL};

@@ -76,12 +76,12 @@ static int launch_io(const td_abi_launch *L) { return launch(L, FA_LAY_IO); }
 
 #define FA_CASTS "q=fp16:rne:inf;p=fp16:rne:inf;store=fp16:rne:inf"
 TD_KERNEL(td_kc_flash_attn_out) = {"flash_attn.flash_attn_genuine_output_compute_correct_general", "triton",
-                                   TD_ABI_CUDA, FA_CASTS, NULL, NULL, 15, 5, launch_genuine};
+                                   TD_ABI_CUDA, FA_CASTS, NULL, NULL, 15, 5, launch_genuine, NULL};
 TD_KERNEL(td_kc_flash_attn_l) = {"flash_attn.flash_attn_genuine_l_compute_correct_general", "triton", TD_ABI_CUDA,
-                                 FA_CASTS, NULL, NULL, 15, 5, launch_genuine};
+                                 FA_CASTS, NULL, NULL, 15, 5, launch_genuine, NULL};
 TD_KERNEL(td_kc_flash_attn_case1) = {"flash_attn.flash_attn_python_case1_genuine_compute_correct_general", "triton",
-                                     TD_ABI_CUDA, FA_CASTS, NULL, NULL, 14, 5, launch_case1};
+                                     TD_ABI_CUDA, FA_CASTS, NULL, NULL, 14, 5, launch_case1, NULL};
 TD_KERNEL(td_kc_flash_attn_case2) = {"flash_attn.flash_attn_python_case2_genuine_compute_correct_general", "triton",
-                                     TD_ABI_CUDA, FA_CASTS, NULL, NULL, 14, 5, launch_case2};
+                                     TD_ABI_CUDA, FA_CASTS, NULL, NULL, 14, 5, launch_case2, NULL};
 TD_KERNEL(td_kc_flash_attn_io) = {"flash_attn.flash_attn_io_correctness", "triton", TD_ABI_CUDA, FA_CASTS, NULL, NULL,
-                                  12, 5, launch_io};
+                                  12, 5, launch_io, NULL};

@@ -42,10 +42,10 @@ A2_LAUNCH(launch_max, running_max_step, 32)
 A2_LAUNCH(launch_fin, final_store, tlc_threads(A2_I(a, F_BD)))
 
 TD_KERNEL(td_kc_fd2_llama_norm) = {"flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general",
-                                   "triton", TD_ABI_CUDA, NULL, NULL, NULL, N_NP, NR_N, launch_norm};
+                                   "triton", TD_ABI_CUDA, NULL, NULL, NULL, N_NP, NR_N, launch_norm, NULL};
 TD_KERNEL(td_kc_fd2_llama_max) = {"flash_decode2_llama.flash_decode2_llama_running_max_output_summary_general",
-                                  "triton", TD_ABI_CUDA, NULL, NULL, NULL, M_NP, MR_N, launch_max};
+                                  "triton", TD_ABI_CUDA, NULL, NULL, NULL, M_NP, MR_N, launch_max, NULL};
 TD_KERNEL(td_kc_fd2_llama_fin) = {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctness", "triton",
-                                  TD_ABI_CUDA, NULL, NULL, NULL, F_NP, FR_N, launch_fin};
+                                  TD_ABI_CUDA, NULL, NULL, NULL, F_NP, FR_N, launch_fin, NULL};
 TD_KERNEL(td_kc_fd2_llama_finr) = {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctnessR", "triton",
-                                   TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, F_NP, FR_N, launch_fin};
+                                   TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, F_NP, FR_N, launch_fin, NULL};

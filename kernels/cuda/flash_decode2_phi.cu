@@ -71,12 +71,12 @@ A2_LAUNCH(launch_norm, normalization_store, tlc_threads(A2_I(a, N_BD)))
 A2_LAUNCH(launch_fin, final_store, tlc_threads(A2_I(a, F_BD)))
 
 TD_KERNEL(td_kc_fd2_phi_acc) = {"flash_decode2_phi.flash_decode2_phi_masked_accumulator_output_summary_general",
-                                "triton", TD_ABI_CUDA, NULL, NULL, NULL, A_NP, AR_N, launch_acc};
+                                "triton", TD_ABI_CUDA, NULL, NULL, NULL, A_NP, AR_N, launch_acc, NULL};
 TD_KERNEL(td_kc_fd2_phi_fold) = {"flash_decode2_phi.flash_decode2_phi_running_max_output_summary_general", "triton",
-                                 TD_ABI_CUDA, NULL, NULL, NULL, X_NP, XR_N, launch_fold};
+                                 TD_ABI_CUDA, NULL, NULL, NULL, X_NP, XR_N, launch_fold, NULL};
 TD_KERNEL(td_kc_fd2_phi_norm) = {"flash_decode2_phi.flash_decode2_phi_normalization_output_summary_general",
-                                 "triton", TD_ABI_CUDA, NULL, NULL, NULL, N_NP, NR_N, launch_norm};
+                                 "triton", TD_ABI_CUDA, NULL, NULL, NULL, N_NP, NR_N, launch_norm, NULL};
 TD_KERNEL(td_kc_fd2_phi_fin) = {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctness", "triton",
-                                TD_ABI_CUDA, NULL, NULL, NULL, F_NP, FR_N, launch_fin};
+                                TD_ABI_CUDA, NULL, NULL, NULL, F_NP, FR_N, launch_fin, NULL};
 TD_KERNEL(td_kc_fd2_phi_finr) = {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctnessR", "triton",
-                                 TD_ABI_CUDA, "store=bf16:rne:inf", NULL, NULL, F_NP, FR_N, launch_fin};
+                                 TD_ABI_CUDA, "store=bf16:rne:inf", NULL, NULL, F_NP, FR_N, launch_fin, NULL};

@@ -27,4 +27,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_fused_activation) = {"fused_activation.fused_add_mul_activation_kernel_correctness", "triton",
-                                     TD_ABI_CUDA, NULL, "cuda", NULL, 5, 3, launch};
+                                     TD_ABI_CUDA, NULL, "cuda", NULL, 5, 3, launch, NULL};

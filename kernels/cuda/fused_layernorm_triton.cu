@@ -90,6 +90,6 @@ static int launch_normalize(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_fused_ln_summary) = {"fused_layernorm_triton.fused_layernorm_triton_output_summary_general", "triton",
-                                     TD_ABI_CUDA, NULL, "cuda", NULL, 4, 6, launch_summary};
+                                     TD_ABI_CUDA, NULL, "cuda", NULL, 4, 6, launch_summary, NULL};
 TD_KERNEL(td_kc_fused_ln_normalize) = {"fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness",
-                                       "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2, 6, launch_normalize};
+                                       "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2, 6, launch_normalize, NULL};

@@ -58,6 +58,6 @@ static int launch_bwd(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_geglu_tanh_fwd) = {"geglu_tanh_triton.geglu_tanh_forward_kernel_correctness", "triton", TD_ABI_CUDA,
-                                   NULL, "cuda", NULL, 3, 3, launch_fwd};
+                                   NULL, "cuda", NULL, 3, 3, launch_fwd, NULL};
 TD_KERNEL(td_kc_geglu_tanh_bwd) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_correctness", "triton", TD_ABI_CUDA,
-                                   NULL, "cuda", NULL, 3, 3, launch_bwd};
+                                   NULL, "cuda", NULL, 3, 3, launch_bwd, NULL};

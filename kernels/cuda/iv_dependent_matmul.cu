@@ -17,6 +17,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_iv_dependent_matmul_cf) = {"iv_dependent_matmul.iv_dependent_matmul_closed_form_correct", "triton",
-                                           TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 12, 3, launch};
+                                           TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 12, 3, launch, NULL};
 TD_KERNEL(td_kc_iv_dependent_matmul_io) = {"iv_dependent_matmul.iv_dependent_matmul_io_correctness", "triton",
-                                           TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 12, 3, launch};
+                                           TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 12, 3, launch, NULL};

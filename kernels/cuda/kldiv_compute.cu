@@ -23,4 +23,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_kldiv_compute) = {"kldiv_compute.kldivergence_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                  NULL, 2, 3, launch};
+                                  NULL, 2, 3, launch, NULL};

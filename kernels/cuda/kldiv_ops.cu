@@ -54,18 +54,18 @@ static int bwd_default(const td_abi_launch *L) { return backward(L, 0); }
 static int bwd_log(const td_abi_launch *L) { return backward(L, 1); }
 
 TD_KERNEL(td_kc_kldiv_ops_bwd_default_cc) = {"kldiv_ops.kldiv_backward_default_compute_correct", "triton",
-                                             TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_default};
+                                             TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_default, NULL};
 TD_KERNEL(td_kc_kldiv_ops_bwd_default_io) = {"kldiv_ops.kldiv_backward_default_correctness", "triton", TD_ABI_CUDA,
-                                             NULL, NULL, NULL, 4, 2, bwd_default};
+                                             NULL, NULL, NULL, 4, 2, bwd_default, NULL};
 TD_KERNEL(td_kc_kldiv_ops_bwd_log_cc) = {"kldiv_ops.kldiv_backward_log_target_compute_correct", "triton",
-                                         TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_log};
+                                         TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_log, NULL};
 TD_KERNEL(td_kc_kldiv_ops_bwd_log_io) = {"kldiv_ops.kldiv_backward_log_target_correctness", "triton", TD_ABI_CUDA,
-                                         NULL, NULL, NULL, 4, 2, bwd_log};
+                                         NULL, NULL, NULL, 4, 2, bwd_log, NULL};
 TD_KERNEL(td_kc_kldiv_ops_fwd_default_cc) = {"kldiv_ops.kldiv_forward_default_none_compute_correct", "triton",
-                                             TD_ABI_CUDA, NULL, NULL, NULL, 6, 3, fwd_default};
+                                             TD_ABI_CUDA, NULL, NULL, NULL, 6, 3, fwd_default, NULL};
 TD_KERNEL(td_kc_kldiv_ops_fwd_default_io) = {"kldiv_ops.kldiv_forward_default_none_correctness", "triton",
-                                             TD_ABI_CUDA, NULL, NULL, NULL, 6, 3, fwd_default};
+                                             TD_ABI_CUDA, NULL, NULL, NULL, 6, 3, fwd_default, NULL};
 TD_KERNEL(td_kc_kldiv_ops_fwd_log_cc) = {"kldiv_ops.kldiv_forward_log_target_none_compute_correct", "triton",
-                                         TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_log};
+                                         TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_log, NULL};
 TD_KERNEL(td_kc_kldiv_ops_fwd_log_io) = {"kldiv_ops.kldiv_forward_log_target_none_correctness", "triton",
-                                         TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_log};
+                                         TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_log, NULL};

@@ -52,12 +52,12 @@ static int bwd_default(const td_abi_launch *L) { return backward(L, 0); }
 static int bwd_log(const td_abi_launch *L) { return backward(L, 1); }
 
 TD_KERNEL(td_kc_kldiv_triton_bwd_default) = {"kldiv_triton.kldiv_backward_default_compute_correct", "triton",
-                                             TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_default};
+                                             TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_default, NULL};
 TD_KERNEL(td_kc_kldiv_triton_bwd_log) = {"kldiv_triton.kldiv_backward_log_target_compute_correct", "triton",
-                                         TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_log};
+                                         TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, bwd_log, NULL};
 TD_KERNEL(td_kc_kldiv_triton_fwd_default) = {"kldiv_triton.kldiv_forward_default_none_compute_correct", "triton",
-                                             TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_default};
+                                             TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_default, NULL};
 TD_KERNEL(td_kc_kldiv_triton_fwd_log) = {"kldiv_triton.kldiv_forward_log_target_none_compute_correct", "triton",
-                                         TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_log};
+                                         TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_log, NULL};
 TD_KERNEL(td_kc_kldiv_triton_fwd_stream) = {"kldiv_triton.kldiv_forward_default_none_io_correctness", "triton",
-                                            TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_default};
+                                            TD_ABI_CUDA, NULL, NULL, NULL, 5, 3, fwd_default, NULL};

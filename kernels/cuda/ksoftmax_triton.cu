@@ -25,4 +25,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_ksoftmax) = {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                             NULL, 6, 2, launch};
+                             NULL, 6, 2, launch, NULL};

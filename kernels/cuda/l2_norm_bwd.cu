@@ -15,4 +15,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_l2_norm_bwd) = {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                                4, 3, launch};
+                                4, 3, launch, NULL};

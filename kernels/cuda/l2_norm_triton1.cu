@@ -15,4 +15,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_l2_norm_triton1_fwd) = {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "triton", TD_ABI_CUDA,
-                                        NULL, NULL, NULL, 4, 2, launch};
+                                        NULL, NULL, NULL, 4, 2, launch, NULL};

@@ -23,6 +23,6 @@ static int launch_bwd(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_l2_norm_triton2_fwd) = {"l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness", "triton", TD_ABI_CUDA,
-                                        NULL, NULL, NULL, 4, 2, launch_fwd};
+                                        NULL, NULL, NULL, 4, 2, launch_fwd, NULL};
 TD_KERNEL(td_kc_l2_norm_triton2_bwd) = {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "triton", TD_ABI_CUDA, NULL,
-                                        NULL, NULL, 4, 3, launch_bwd};
+                                        NULL, NULL, 4, 3, launch_bwd, NULL};

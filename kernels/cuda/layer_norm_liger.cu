@@ -59,8 +59,8 @@ static int launch_stores(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_liger_fwd) = {"layer_norm_liger.layer_norm_liger_forward_output_summary", "triton", TD_ABI_CUDA, NULL,
-                              "cuda", NULL, 9, 6, launch_fwd};
+                              "cuda", NULL, 9, 6, launch_fwd, NULL};
 TD_KERNEL(td_kc_liger_stores) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctness", "triton",
-                                 TD_ABI_CUDA, NULL, NULL, NULL, 2, 4, launch_stores};
+                                 TD_ABI_CUDA, NULL, NULL, NULL, 2, 4, launch_stores, NULL};
 TD_KERNEL(td_kc_liger_stores_r) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR", "triton",
-                                   TD_ABI_CUDA, "store=fp32:rne:inf", NULL, NULL, 2, 4, launch_stores};
+                                   TD_ABI_CUDA, "store=fp32:rne:inf", NULL, NULL, 2, 4, launch_stores, NULL};

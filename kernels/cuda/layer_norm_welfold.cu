@@ -79,6 +79,6 @@ static int launch_normalize(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_welfold_summary) = {"layer_norm_welfold.layer_norm_welfold_output_summary_general", "triton",
-                                    TD_ABI_CUDA, NULL, "cuda", NULL, 4, 6, launch_summary};
+                                    TD_ABI_CUDA, NULL, "cuda", NULL, 4, 6, launch_summary, NULL};
 TD_KERNEL(td_kc_welfold_normalize) = {"layer_norm_welfold.layer_norm_welfold_normalize_io_correctness", "triton",
-                                      TD_ABI_CUDA, NULL, NULL, NULL, 2, 6, launch_normalize};
+                                      TD_ABI_CUDA, NULL, NULL, NULL, 2, 6, launch_normalize, NULL};

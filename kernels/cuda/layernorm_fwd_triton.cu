@@ -61,6 +61,6 @@ static int launch_f32(const td_abi_launch *L) { return launch<float>(L); }
 static int launch_bf16(const td_abi_launch *L) { return launch<__nv_bfloat16>(L); }
 
 TD_KERNEL(td_kc_lnfwd_summary) = {"layernorm_fwd_triton.layernorm_fwd_triton_output_summary", "triton", TD_ABI_CUDA,
-                                  NULL, "cuda", NULL, 11, 3, launch_f32};
+                                  NULL, "cuda", NULL, 11, 3, launch_f32, NULL};
 TD_KERNEL(td_kc_lnfwd_io) = {"layernorm_fwd_triton.layernorm_fwd_triton_io_correctness", "triton", TD_ABI_CUDA,
-                             "store=bf16:rne:inf", "cuda", NULL, 11, 3, launch_bf16};
+                             "store=bf16:rne:inf", "cuda", NULL, 11, 3, launch_bf16, NULL};

@@ -61,6 +61,6 @@ static int launch_bwd(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_log_softmax) = {"log_softmax.log_softmax_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                                5, 2, launch_fwd};
+                                5, 2, launch_fwd, NULL};
 TD_KERNEL(td_kc_log_softmax_bwd) = {"log_softmax.log_softmax_backward_kernel_correctness", "triton", TD_ABI_CUDA, NULL,
-                                    NULL, NULL, 5, 3, launch_bwd};
+                                    NULL, NULL, 5, 3, launch_bwd, NULL};

@@ -32,4 +32,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_logsumexp_fwd) = {"logsumexp_fwd.logsumexp_fwd_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                  NULL, 4, 2, launch};
+                                  NULL, 4, 2, launch, NULL};

@@ -24,4 +24,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_masked_add_cuda) = {"masked_add_cuda.masked_add_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                    NULL, 3, 3, launch};
+                                    NULL, 3, 3, launch, NULL};

@@ -27,6 +27,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matmul_kernel_cf) = {"matmul_kernel.matmul_kernel_closed_form_correct", "triton", TD_ABI_CUDA,
-                                     "store=fp16:rne:inf", NULL, NULL, 4, 3, launch};
+                                     "store=fp16:rne:inf", NULL, NULL, 4, 3, launch, NULL};
 TD_KERNEL(td_kc_matmul_kernel_io) = {"matmul_kernel.matmul_kernel_io_correctness", "triton", TD_ABI_CUDA,
-                                     "store=fp16:rne:inf", NULL, NULL, 4, 3, launch};
+                                     "store=fp16:rne:inf", NULL, NULL, 4, 3, launch, NULL};

@@ -17,6 +17,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matmul_leakyrelu_cf) = {"matmul_leakyrelu.matmul_leakyrelu_closed_form_correct", "triton", TD_ABI_CUDA,
-                             "store=fp16:rne:inf", NULL, NULL, 13, 3, launch};
+                             "store=fp16:rne:inf", NULL, NULL, 13, 3, launch, NULL};
 TD_KERNEL(td_kc_matmul_leakyrelu_io) = {"matmul_leakyrelu.matmul_leakyrelu_io_correctness", "triton", TD_ABI_CUDA,
-                             "store=fp16:rne:inf", NULL, NULL, 13, 3, launch};
+                             "store=fp16:rne:inf", NULL, NULL, 13, 3, launch, NULL};

@@ -33,10 +33,10 @@ static int launch_f32(const td_abi_launch *L) { return launch<float>(L); }
 static int launch_f16(const td_abi_launch *L) { return launch<__half>(L); }
 
 TD_KERNEL(td_kc_matmul_tma_f32_cf) = {"matmul_tma.matmul_tma_f32_closed_form_correct", "triton", TD_ABI_CUDA, NULL,
-                                      NULL, NULL, 12, 3, launch_f32};
+                                      NULL, NULL, 12, 3, launch_f32, NULL};
 TD_KERNEL(td_kc_matmul_tma_f16_cf) = {"matmul_tma.matmul_tma_f16_closed_form_correct", "triton", TD_ABI_CUDA,
-                                      "store=fp16:rne:inf", NULL, NULL, 12, 3, launch_f16};
+                                      "store=fp16:rne:inf", NULL, NULL, 12, 3, launch_f16, NULL};
 TD_KERNEL(td_kc_matmul_tma_f32_io) = {"matmul_tma.matmul_tma_f32_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                      NULL, 12, 3, launch_f32};
+                                      NULL, 12, 3, launch_f32, NULL};
 TD_KERNEL(td_kc_matmul_tma_f16_io) = {"matmul_tma.matmul_tma_f16_io_correctnessR", "triton", TD_ABI_CUDA,
-                                      "store=fp16:rne:inf", NULL, NULL, 12, 3, launch_f16};
+                                      "store=fp16:rne:inf", NULL, NULL, 12, 3, launch_f16, NULL};

@@ -25,6 +25,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matmul_triton1_cf) = {"matmul_triton1.matmul_triton1_closed_form_correct", "triton", TD_ABI_CUDA,
-                                      NULL, NULL, NULL, 5, 3, launch};
+                                      NULL, NULL, NULL, 5, 3, launch, NULL};
 TD_KERNEL(td_kc_matmul_triton1_io) = {"matmul_triton1.matmul_triton1_io_correctness", "triton", TD_ABI_CUDA, NULL,
-                                      NULL, NULL, 5, 3, launch};
+                                      NULL, NULL, 5, 3, launch, NULL};

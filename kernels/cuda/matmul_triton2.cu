@@ -17,6 +17,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matmul_triton2_summary) = {"matmul_triton2.matmul_triton2_output_summary_general", "triton",
-                                           TD_ABI_CUDA, NULL, NULL, NULL, 13, 3, launch};
+                                           TD_ABI_CUDA, NULL, NULL, NULL, 13, 3, launch, NULL};
 TD_KERNEL(td_kc_matmul_triton2_io) = {"matmul_triton2.matmul_triton2_io_correctness", "triton", TD_ABI_CUDA, NULL,
-                                      NULL, NULL, 13, 3, launch};
+                                      NULL, NULL, 13, 3, launch, NULL};

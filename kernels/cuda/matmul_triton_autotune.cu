@@ -23,6 +23,6 @@ static int launch_io(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matmul_autotune_cf) = {"matmul_triton_autotune.matmul_autotune_closed_form_correct", "triton",
-                                       TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 15, 3, launch_cf};
+                                       TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 15, 3, launch_cf, NULL};
 TD_KERNEL(td_kc_matmul_autotune_io) = {"matmul_triton_autotune.matmul_autotune_io_correctness", "triton", TD_ABI_CUDA,
-                                       "store=fp16:rne:inf", NULL, NULL, 15, 3, launch_io};
+                                       "store=fp16:rne:inf", NULL, NULL, 15, 3, launch_io, NULL};

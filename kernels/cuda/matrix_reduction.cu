@@ -24,6 +24,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matrix_reduce_summary) = {"matrix_reduction.load_reduce_kernel_output_summary", "triton", TD_ABI_CUDA,
-                                          NULL, NULL, NULL, 5, 2, launch};
+                                          NULL, NULL, NULL, 5, 2, launch, NULL};
 TD_KERNEL(td_kc_matrix_reduce_io) = {"matrix_reduction.matrix_reduction_io_correctness", "triton", TD_ABI_CUDA, NULL,
-                                     NULL, NULL, 5, 2, launch};
+                                     NULL, NULL, 5, 2, launch, NULL};

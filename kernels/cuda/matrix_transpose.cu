@@ -23,4 +23,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_matrix_transpose) = {"matrix_transpose.kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 6,
-                                     2, launch};
+                                     2, launch, NULL};

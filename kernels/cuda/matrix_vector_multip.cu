@@ -35,6 +35,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_mv_summary) = {"matrix_vector_multip.mv_kernel_output_summary_general", "triton", TD_ABI_CUDA, NULL,
-                               NULL, NULL, 8, 3, launch};
+                               NULL, NULL, 8, 3, launch, NULL};
 TD_KERNEL(td_kc_mv_io) = {"matrix_vector_multip.mv_one_block_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                          8, 3, launch};
+                          8, 3, launch, NULL};

@@ -57,6 +57,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_max_kernel_1) = {"max_reduction.max_kernel_1_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2,
-                                 2, launch_1};
+                                 2, launch_1, NULL};
 TD_KERNEL(td_kc_max_kernel) = {"max_reduction.max_kernel_output_summary", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 5, 3,
-                               launch};
+                               launch, NULL};

@@ -48,6 +48,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_mean_summary) = {"mean_reduction.mean_dim_kernel_output_summary", "triton", TD_ABI_CUDA, NULL, NULL,
-                                 NULL, 4, 2, launch};
+                                 NULL, 4, 2, launch, NULL};
 TD_KERNEL(td_kc_mean_io) = {"mean_reduction.mean_dim_kernel_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 4,
-                            2, launch};
+                            2, launch, NULL};

@@ -24,4 +24,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_relu_triton_kernel) = {"relu_triton_kernel.relu_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                       NULL, 2, 2, launch};
+                                       NULL, 2, 2, launch, NULL};

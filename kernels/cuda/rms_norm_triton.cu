@@ -16,4 +16,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_rms_norm_triton) = {"rms_norm_triton.rms_norm_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                    NULL, 7, 3, launch};
+                                    NULL, 7, 3, launch, NULL};

@@ -5,6 +5,6 @@
 static int launch(const td_abi_launch *L) { return rn_fused_launch(L, 1, "_rms_norm_fwd_fused (llama)"); }
 
 TD_KERNEL(td_kc_rmsnorm_llama_summary) = {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary", "triton",
-                                          TD_ABI_CUDA, NULL, NULL, NULL, 4, 3, launch};
+                                          TD_ABI_CUDA, NULL, NULL, NULL, 4, 3, launch, NULL};
 TD_KERNEL(td_kc_rmsnorm_llama_io) = {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_io_correctness", "triton",
-                                     TD_ABI_CUDA, NULL, NULL, NULL, 4, 3, launch};
+                                     TD_ABI_CUDA, NULL, NULL, NULL, 4, 3, launch, NULL};

@@ -6,6 +6,6 @@
 static int launch(const td_abi_launch *L) { return rn_stream_launch(L, 1, "rmsnorm_implementation"); }
 
 TD_KERNEL(td_kc_rmsnorm_impl_summary) = {"rmsnorm_implementation.rmsnorm_implementation_output_summary", "triton",
-                                         TD_ABI_CUDA, NULL, NULL, NULL, 10, 3, launch};
+                                         TD_ABI_CUDA, NULL, NULL, NULL, 10, 3, launch, NULL};
 TD_KERNEL(td_kc_rmsnorm_impl_io) = {"rmsnorm_implementation.rmsnorm_implementation_io_correctness", "triton",
-                                    TD_ABI_CUDA, NULL, NULL, NULL, 10, 3, launch};
+                                    TD_ABI_CUDA, NULL, NULL, NULL, 10, 3, launch, NULL};

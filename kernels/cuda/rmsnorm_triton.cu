@@ -6,6 +6,6 @@
 static int launch(const td_abi_launch *L) { return rn_stream_launch(L, 0, "rmsnorm_triton"); }
 
 TD_KERNEL(td_kc_rmsnorm_triton_summary) = {"rmsnorm_triton.rmsnorm_full_output_summary", "triton", TD_ABI_CUDA, NULL,
-                                           NULL, NULL, 10, 3, launch};
+                                           NULL, NULL, 10, 3, launch, NULL};
 TD_KERNEL(td_kc_rmsnorm_triton_io) = {"rmsnorm_triton.rmsnorm_full_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                      NULL, 10, 3, launch};
+                                      NULL, 10, 3, launch, NULL};

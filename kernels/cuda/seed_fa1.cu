@@ -149,16 +149,16 @@ static int naive_causal(const td_abi_launch *L) { return fa1c_launch(L, 1, 1, 1)
 static int naive_on_online_layout(const td_abi_launch *L) { return fa1c_launch(L, 0, 1, 0); }
 
 TD_KERNEL(td_kc_seed_fa1_boundaryD) = {"seed_fa1.fa1_boundaryD_refines_naive_reference_exec_views", "triton",
-                                       TD_ABI_CUDA, NULL, NULL, NULL, 24, 4, boundaryD};
+                                       TD_ABI_CUDA, NULL, NULL, NULL, 24, 4, boundaryD, NULL};
 TD_KERNEL(td_kc_seed_fa1_causal_boundaryD) = {"seed_fa1.fa1_causal_boundaryD_refines_naive_reference_exec_views",
-                                              "triton", TD_ABI_CUDA, NULL, NULL, NULL, 24, 4, causal_boundaryD};
+                                              "triton", TD_ABI_CUDA, NULL, NULL, NULL, 24, 4, causal_boundaryD, NULL};
 TD_KERNEL(td_kc_seed_fa1_naive) = {"seed_fa1.naive_reference_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                                   22, 4, naive};
+                                   22, 4, naive, NULL};
 TD_KERNEL(td_kc_seed_fa1_naive_causal) = {"seed_fa1.naive_causal_reference_correctness", "triton", TD_ABI_CUDA, NULL,
-                                          NULL, NULL, 22, 4, naive_causal};
+                                          NULL, NULL, 22, 4, naive_causal, NULL};
 TD_KERNEL(td_kc_seed_fa1_overflow_online) = {"seed_fa1.naive_reference_overflow", "triton", TD_ABI_CUDA, NULL, NULL,
-                                             NULL, 24, 4, boundaryD};
+                                             NULL, 24, 4, boundaryD, NULL};
 TD_KERNEL(td_kc_seed_fa1_overflow_naive) = {
     "seed_fa1.naive_reference_overflow", "naive", TD_ABI_CUDA, NULL, NULL,
     "known limitation: no max subtraction, overflows binary32 beyond scores of 88.7 (proved correct over the reals)",
-    24, 4, naive_on_online_layout};
+    24, 4, naive_on_online_layout, NULL};

@@ -52,4 +52,4 @@ static int sdpa(const td_abi_launch *L) {
     return tlc_check(L, "accy_kernel_attention_sdpa");
 }
 
-TD_KERNEL(td_kc_seed_sdpa) = {"seed_sdpa.scaled_dot_product_f32", "accy", TD_ABI_CUDA, NULL, NULL, NULL, 8, 4, sdpa};
+TD_KERNEL(td_kc_seed_sdpa) = {"seed_sdpa.scaled_dot_product_f32", "accy", TD_ABI_CUDA, NULL, NULL, NULL, 8, 4, sdpa, NULL};

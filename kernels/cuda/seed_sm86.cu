@@ -76,7 +76,7 @@ static int forward(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_seed_sm86_forward) = {"seed_sm86.streaming_attention_forward_grouped", "sm86", TD_ABI_CUDA,
-                                      "p=fp16:rne:inf;store=fp16:rne:inf", NULL, NULL, 8, 5, forward};
+                                      "p=fp16:rne:inf;store=fp16:rne:inf", NULL, NULL, 8, 5, forward, NULL};
 
 /* ---- the backward: query pass (with the row terms), key pass, group reduction ---- */
 enum { PQ_T, PQ_HEADS, PQ_KVHEADS, PQ_W, PQ_B, PQ_ORDER, PQ_C, PQ_S };
@@ -201,8 +201,8 @@ static int reduce_grouped(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_seed_sm86_query) = {"seed_sm86.streaming_attention_query_pass", "sm86", TD_ABI_CUDA, "ds=fp16:rne:inf",
-                                    NULL, NULL, 8, 8, query_pass};
+                                    NULL, NULL, 8, 8, query_pass, NULL};
 TD_KERNEL(td_kc_seed_sm86_key) = {"seed_sm86.streaming_attention_key_pass", "sm86", TD_ABI_CUDA,
-                                  "ds=fp16:rne:inf;p=fp16:rne:inf", NULL, NULL, 7, 8, key_pass};
+                                  "ds=fp16:rne:inf;p=fp16:rne:inf", NULL, NULL, 7, 8, key_pass, NULL};
 TD_KERNEL(td_kc_seed_sm86_reduce) = {"seed_sm86.reduce_grouped_gradient", "sm86", TD_ABI_CUDA, NULL, NULL, NULL, 4, 2,
-                                     reduce_grouped};
+                                     reduce_grouped, NULL};

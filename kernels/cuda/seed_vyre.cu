@@ -141,6 +141,6 @@ static int scalar_reference(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_seed_vyre_tiled) = {"seed_vyre.flash_attention_2_matches_reference", "tiled", TD_ABI_CUDA, NULL, NULL,
-                                    NULL, 3, 4, tiled};
+                                    NULL, 3, 4, tiled, NULL};
 TD_KERNEL(td_kc_seed_vyre_reference) = {"seed_vyre.flash_attention_2_matches_reference", "scalar_reference",
-                                        TD_ABI_CUDA, NULL, NULL, NULL, 3, 4, scalar_reference};
+                                        TD_ABI_CUDA, NULL, NULL, NULL, 3, 4, scalar_reference, NULL};

@@ -19,4 +19,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_sin_computation) = {"sin_computation.sin_kernel_correctness", "triton", TD_ABI_CUDA, NULL, "cuda", NULL,
-                                    2, 2, launch};
+                                    2, 2, launch, NULL};

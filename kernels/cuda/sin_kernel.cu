@@ -18,4 +18,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_sin_kernel) = {"sin_kernel.kernel_function_correctness", "triton", TD_ABI_CUDA, NULL, "cuda", NULL, 2,
-                               2, launch};
+                               2, launch, NULL};

@@ -101,13 +101,13 @@ static int launch_bwd_non_inner(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_flaggems_inner_cc) = {"softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct", "triton",
-                                      TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_inner};
+                                      TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_inner, NULL};
 TD_KERNEL(td_kc_flaggems_inner_io) = {"softmax_flaggems.softmax_kernel_inner_one_tile_correctness", "triton",
-                                      TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_inner};
+                                      TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_inner, NULL};
 TD_KERNEL(td_kc_flaggems_non_inner) = {"softmax_flaggems.softmax_kernel_non_inner_one_tile_compute_correct",
-                                       "triton", TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, launch_non_inner};
+                                       "triton", TD_ABI_CUDA, NULL, NULL, NULL, 4, 2, launch_non_inner, NULL};
 TD_KERNEL(td_kc_flaggems_bwd_inner) = {"softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct",
-                                       "triton", TD_ABI_CUDA, NULL, NULL, NULL, 4, 3, launch_bwd_inner};
+                                       "triton", TD_ABI_CUDA, NULL, NULL, NULL, 4, 3, launch_bwd_inner, NULL};
 TD_KERNEL(td_kc_flaggems_bwd_non_inner) = {
     "softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct", "triton", TD_ABI_CUDA, NULL, NULL,
-    NULL, 4, 3, launch_bwd_non_inner};
+    NULL, 4, 3, launch_bwd_non_inner, NULL};

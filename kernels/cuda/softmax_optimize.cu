@@ -59,8 +59,8 @@ static int launch_online(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_softmax_optimize_summary) = {"softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
-                                             "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_one_tile};
+                                             "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_one_tile, NULL};
 TD_KERNEL(td_kc_softmax_optimize_io) = {"softmax_optimize.softmax_kernel_online_v2_one_tile_io_correctness", "triton",
-                                        TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_one_tile};
+                                        TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch_one_tile, NULL};
 TD_KERNEL(td_kc_softmax_optimize_full) = {"softmax_optimize.softmax_kernel_online_v2_output_summary", "triton",
-                                          TD_ABI_CUDA, NULL, NULL, NULL, 3, 2, launch_online};
+                                          TD_ABI_CUDA, NULL, NULL, NULL, 3, 2, launch_online, NULL};

@@ -53,6 +53,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_softmax_reducev) = {"softmax_reducev.softmax_reducev_genuine_output_compute_correct_general",
-                                    "triton", TD_ABI_CUDA, NULL, NULL, NULL, NP, NR, launch};
+                                    "triton", TD_ABI_CUDA, NULL, NULL, NULL, NP, NR, launch, NULL};
 TD_KERNEL(td_kc_softmax_reducev_io) = {"softmax_reducev.softmax_reducev_io_correctness", "triton", TD_ABI_CUDA,
-                                       "store=fp32:rne:inf", NULL, NULL, NP - 1, NR, launch};
+                                       "store=fp32:rne:inf", NULL, NULL, NP - 1, NR, launch, NULL};

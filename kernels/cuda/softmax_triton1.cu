@@ -24,4 +24,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_softmax_triton1) = {"softmax_triton1.softmax_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                    NULL, 4, 2, launch};
+                                    NULL, 4, 2, launch, NULL};

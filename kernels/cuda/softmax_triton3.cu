@@ -40,6 +40,6 @@ static int launch_nomask(const td_abi_launch *L) { return run(L, 0); }
 static int launch_masked(const td_abi_launch *L) { return run(L, 1); }
 
 TD_KERNEL(td_kc_softmax_triton3) = {"softmax_triton3.softmax_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                                    NULL, 3, 3, launch_nomask};
+                                    NULL, 3, 3, launch_nomask, NULL};
 TD_KERNEL(td_kc_softmax_triton3_masked) = {"softmax_triton3.softmax_kernel_masked_correctness", "triton", TD_ABI_CUDA,
-                                           NULL, NULL, NULL, 3, 3, launch_masked};
+                                           NULL, NULL, NULL, 3, 3, launch_masked, NULL};

@@ -23,4 +23,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_square_matrix) = {"square_matrix.square_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 4,
-                                  2, launch};
+                                  2, launch, NULL};

@@ -33,4 +33,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_swiglu_backward) = {"swiglu_backward.swiglu_bwd_kernel_correctness", "triton", TD_ABI_CUDA, NULL,
-                                    "cuda", NULL, 9, 6, launch};
+                                    "cuda", NULL, 9, 6, launch, NULL};

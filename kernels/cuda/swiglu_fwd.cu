@@ -26,4 +26,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_swiglu_fwd) = {"swiglu_fwd.swiglu_fwd_kernel_correctness", "triton", TD_ABI_CUDA, NULL, "cuda", NULL, 5,
-                               3, launch};
+                               3, launch, NULL};

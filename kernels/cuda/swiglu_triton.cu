@@ -49,6 +49,6 @@ static int launch_bwd(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_swiglu_triton_fwd) = {"swiglu_triton.swiglu_forward_kernel_correctness", "triton", TD_ABI_CUDA, NULL,
-                                      "cuda", NULL, 3, 3, launch_fwd};
+                                      "cuda", NULL, 3, 3, launch_fwd, NULL};
 TD_KERNEL(td_kc_swiglu_triton_bwd) = {"swiglu_triton.swiglu_backward_kernel_correctness", "triton", TD_ABI_CUDA, NULL,
-                                      "cuda", NULL, 3, 3, launch_bwd};
+                                      "cuda", NULL, 3, 3, launch_bwd, NULL};

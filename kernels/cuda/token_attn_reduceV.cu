@@ -40,6 +40,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_token_attn_reducev) = {"token_attn_reduceV.token_attn_reducev_output_summary_general", "triton",
-                                       TD_ABI_CUDA, NULL, NULL, NULL, NP - 1, NR, launch};
+                                       TD_ABI_CUDA, NULL, NULL, NULL, NP - 1, NR, launch, NULL};
 TD_KERNEL(td_kc_token_attn_reducev_io) = {"token_attn_reduceV.token_attn_reducev_io_correctness", "triton",
-                                          TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, NP, NR, launch};
+                                          TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, NP, NR, launch, NULL};

@@ -91,12 +91,12 @@ static int launch_dim(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_argmax1_value) = {"triton_argmax.argmax_kernel_1_value_compute_correct", "triton", TD_ABI_CUDA, NULL,
-                                  NULL, NULL, 2, 3, launch_1};
+                                  NULL, NULL, 2, 3, launch_1, NULL};
 TD_KERNEL(td_kc_argmax1_index) = {"triton_argmax.argmax_kernel_1_index_compute_correct", "triton", TD_ABI_CUDA, NULL,
-                                  NULL, NULL, 2, 3, launch_1};
+                                  NULL, NULL, 2, 3, launch_1, NULL};
 TD_KERNEL(td_kc_argmax1_io) = {"triton_argmax.argmax_kernel_1_io_correctness", "triton", TD_ABI_CUDA, NULL, NULL,
-                               NULL, 2, 3, launch_1};
+                               NULL, 2, 3, launch_1, NULL};
 TD_KERNEL(td_kc_argmax2) = {"triton_argmax.argmax_kernel_2_compute_correct", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                            2, 3, launch_2};
+                            2, 3, launch_2, NULL};
 TD_KERNEL(td_kc_argmax_dim) = {"triton_argmax.argmax_kernel_dim_single_block_compute_correct", "triton", TD_ABI_CUDA,
-                               NULL, NULL, NULL, 5, 2, launch_dim};
+                               NULL, NULL, NULL, 5, 2, launch_dim, NULL};

@@ -56,6 +56,6 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_tla_summary) = {"triton_linear_activation.triton_linear_activation_output_summary_general", "triton",
-                                TD_ABI_CUDA, NULL, "cuda", NULL, 18, 5, launch};
+                                TD_ABI_CUDA, NULL, "cuda", NULL, 18, 5, launch, NULL};
 TD_KERNEL(td_kc_tla_io) = {"triton_linear_activation.triton_linear_activation_io_correctness", "triton", TD_ABI_CUDA,
-                           NULL, "cuda", NULL, 18, 5, launch};
+                           NULL, "cuda", NULL, 18, 5, launch, NULL};

@@ -34,10 +34,10 @@ static int launch_f8_io(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_triton_matmul_f16_cf) = {"triton_matmul.triton_matmul_f16_closed_form_correct", "triton",
-                                         TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 14, 3, launch_f16_cf};
+                                         TD_ABI_CUDA, "store=fp16:rne:inf", NULL, NULL, 14, 3, launch_f16_cf, NULL};
 TD_KERNEL(td_kc_triton_matmul_f8_cf) = {"triton_matmul.triton_matmul_f8_closed_form_correct", "triton", TD_ABI_CUDA,
-                                        "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, launch_f8_cf};
+                                        "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, launch_f8_cf, NULL};
 TD_KERNEL(td_kc_triton_matmul_f16_io) = {"triton_matmul.triton_matmul_f16_io_correctness", "triton", TD_ABI_CUDA,
-                                         "store=fp16:rne:inf", NULL, NULL, 14, 3, launch_f16_io};
+                                         "store=fp16:rne:inf", NULL, NULL, 14, 3, launch_f16_io, NULL};
 TD_KERNEL(td_kc_triton_matmul_f8_io) = {"triton_matmul.triton_matmul_f8_io_correctness", "triton", TD_ABI_CUDA,
-                                        "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, launch_f8_io};
+                                        "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, launch_f8_io, NULL};

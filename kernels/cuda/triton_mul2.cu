@@ -24,6 +24,6 @@ static int launch_inplace(const td_abi_launch *L) {
     return tlc_check(L, "mul2_inplace_kernel");
 }
 
-TD_KERNEL(td_kc_mul2) = {"triton_mul2.mul2_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch};
+TD_KERNEL(td_kc_mul2) = {"triton_mul2.mul2_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL, 2, 2, launch, NULL};
 TD_KERNEL(td_kc_mul2_inplace) = {"triton_mul2.mul2_inplace_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                                 2, 1, launch_inplace};
+                                 2, 1, launch_inplace, NULL};

@@ -21,4 +21,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_vector_addition) = {"vector_addition.add_kernel_correctness", "triton", TD_ABI_CUDA, NULL, NULL, NULL,
-                                    2, 3, launch};
+                                    2, 3, launch, NULL};

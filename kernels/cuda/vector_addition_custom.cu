@@ -21,4 +21,4 @@ static int launch(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_kc_vector_addition_custom) = {"vector_addition_custom.add_kernel_correctness", "triton", TD_ABI_CUDA,
-                                           NULL, NULL, NULL, 2, 3, launch};
+                                           NULL, NULL, NULL, 2, 3, launch, NULL};

@@ -27,4 +27,4 @@ static int update_fn_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_adam_update) = {"adam_update_triton.update_fn_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                               NULL, 6, 3, update_fn_kernel};
+                               NULL, 6, 3, update_fn_kernel, NULL};

@@ -20,4 +20,4 @@ static int add_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_add_example) = {"add_example.add_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 2, 3,
-                               add_kernel};
+                               add_kernel, NULL};

@@ -17,6 +17,6 @@ static int puzzle1_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_add_value) = {"add_value.puzzle1_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 3, 2,
-                             puzzle1_kernel};
+                             puzzle1_kernel, NULL};
 TD_KERNEL(td_k_add_value_io) = {"add_value.puzzle1_kernel_io_correctness", "triton", TD_ABI_HOST, "store=fp32:rne:inf",
-                                NULL, NULL, 3, 2, puzzle1_kernel};
+                                NULL, NULL, 3, 2, puzzle1_kernel, NULL};

@@ -27,6 +27,6 @@ static int launch_io(const td_abi_launch *L) { return td_hk_attention_forward_tr
 
 #define AFT_CASTS "p=fp16:rne:inf;pv=fp16:rne:inf;store=fp16:rne:inf"
 TD_KERNEL(td_k_attention_forward_triton_cf) = {"attention_forward_triton.attention_forward_triton_closed_form_correct",
-                                               "triton", TD_ABI_HOST, AFT_CASTS, NULL, NULL, 11, 6, launch_cf};
+                                               "triton", TD_ABI_HOST, AFT_CASTS, NULL, NULL, 11, 6, launch_cf, NULL};
 TD_KERNEL(td_k_attention_forward_triton_io) = {"attention_forward_triton.attention_forward_triton_io_correctness",
-                                               "triton", TD_ABI_HOST, AFT_CASTS, NULL, NULL, 11, 6, launch_io};
+                                               "triton", TD_ABI_HOST, AFT_CASTS, NULL, NULL, 11, 6, launch_io, NULL};

@@ -23,6 +23,6 @@ static int launch_io(const td_abi_launch *L) { return td_hk_attention_fwd_triton
 
 #define AF2_CASTS "p=fp16:rne:inf;pv=fp16:rne:inf;store=bf16:rne:inf"
 TD_KERNEL(td_k_attention_fwd_triton2_os) = {"attention_fwd_triton2.attention_fwd_triton2_output_summary_general",
-                                            "triton", TD_ABI_HOST, AF2_CASTS, NULL, NULL, 11, 6, launch_os};
+                                            "triton", TD_ABI_HOST, AF2_CASTS, NULL, NULL, 11, 6, launch_os, NULL};
 TD_KERNEL(td_k_attention_fwd_triton2_io) = {"attention_fwd_triton2.attention_fwd_triton2_io_correctness", "triton",
-                                            TD_ABI_HOST, AF2_CASTS, NULL, NULL, 11, 6, launch_io};
+                                            TD_ABI_HOST, AF2_CASTS, NULL, NULL, 11, 6, launch_io, NULL};

@@ -121,18 +121,18 @@ static int launch_4(const td_abi_launch *L) { return td_hk_attention_fwd_triton3
 #define T3_CASTS "p=fp16:rne:inf;store=fp16:rne:inf"
 #define T3_ID(x) "attention_fwd_triton3.attention_fwd_triton3_" x
 TD_KERNEL(td_k_t3_case1_os) = {T3_ID("python_case1_output_summary_general"), "triton", TD_ABI_HOST, T3_CASTS, NULL,
-                               NULL, 28, 6, launch_1};
+                               NULL, 28, 6, launch_1, NULL};
 TD_KERNEL(td_k_t3_case2_os) = {T3_ID("python_case2_output_summary_general"), "triton", TD_ABI_HOST, T3_CASTS, NULL,
-                               NULL, 28, 6, launch_2};
+                               NULL, 28, 6, launch_2, NULL};
 TD_KERNEL(td_k_t3_case3_os) = {T3_ID("python_case3_output_summary_general"), "triton", TD_ABI_HOST, T3_CASTS, NULL,
-                               NULL, 27, 6, launch_3};
+                               NULL, 27, 6, launch_3, NULL};
 TD_KERNEL(td_k_t3_case4_os) = {T3_ID("python_case4_output_summary_general"), "triton", TD_ABI_HOST, T3_CASTS, NULL,
-                               NULL, 28, 6, launch_4};
+                               NULL, 28, 6, launch_4, NULL};
 TD_KERNEL(td_k_t3_case1_io) = {T3_ID("case1_io_correctness"), "triton", TD_ABI_HOST, T3_CASTS, NULL, NULL, 28, 6,
-                               launch_1};
+                               launch_1, NULL};
 TD_KERNEL(td_k_t3_case2_io) = {T3_ID("case2_io_correctness"), "triton", TD_ABI_HOST, T3_CASTS, NULL, NULL, 28, 6,
-                               launch_2};
+                               launch_2, NULL};
 TD_KERNEL(td_k_t3_case3_io) = {T3_ID("case3_io_correctness"), "triton", TD_ABI_HOST, T3_CASTS, NULL, NULL, 27, 6,
-                               launch_3};
+                               launch_3, NULL};
 TD_KERNEL(td_k_t3_case4_io) = {T3_ID("case4_io_correctness"), "triton", TD_ABI_HOST, T3_CASTS, NULL, NULL, 28, 6,
-                               launch_4};
+                               launch_4, NULL};

@@ -8,6 +8,6 @@ static int fwd_kernel_aligned(const td_abi_launch *L) { return attention_kernel_
 
 TD_KERNEL(td_k_attention_kernel) = {"attention_kernel.attention_kernel_genuine_output_compute_correct_general",
                                     "triton", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, NP, NR,
-                                    fwd_kernel_aligned};
+                                    fwd_kernel_aligned, NULL};
 TD_KERNEL(td_k_attention_kernel_io) = {"attention_kernel.attention_kernel_io_correctness", "triton", TD_ABI_HOST,
-                                       "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel_aligned};
+                                       "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel_aligned, NULL};

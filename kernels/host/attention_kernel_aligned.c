@@ -9,7 +9,7 @@ static int fwd_kernel_aligned(const td_abi_launch *L) { return attention_kernel_
 
 TD_KERNEL(td_k_attention_kernel_aligned) = {
     "attention_kernel_aligned.attention_kernel_aligned_output_summary_general", "triton", TD_ABI_HOST,
-    "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel_aligned};
+    "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel_aligned, NULL};
 TD_KERNEL(td_k_attention_kernel_aligned_io) = {"attention_kernel_aligned.attention_kernel_aligned_io_correctness",
                                                "triton", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, NP, NR,
-                                               fwd_kernel_aligned};
+                                               fwd_kernel_aligned, NULL};

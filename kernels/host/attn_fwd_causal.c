@@ -23,6 +23,6 @@ static int launch_io(const td_abi_launch *L) { return td_hk_attn_fwd_causal(L, 1
 
 #define AFC_CASTS "p=fp16:rne:inf;pv=fp16:rne:inf;store=fp16:rne:inf"
 TD_KERNEL(td_k_attn_fwd_causal_os) = {"attn_fwd_causal.attn_fwd_causal_output_summary_general", "triton",
-                                      TD_ABI_HOST, AFC_CASTS, NULL, NULL, 12, 6, launch_os};
+                                      TD_ABI_HOST, AFC_CASTS, NULL, NULL, 12, 6, launch_os, NULL};
 TD_KERNEL(td_k_attn_fwd_causal_io) = {"attn_fwd_causal.attn_fwd_causal_io_correctness", "triton", TD_ABI_HOST,
-                                      AFC_CASTS, NULL, NULL, 12, 6, launch_io};
+                                      AFC_CASTS, NULL, NULL, 12, 6, launch_io, NULL};

@@ -24,6 +24,6 @@ static int launch_io(const td_abi_launch *L) { return td_hk_attn_fwd_triton(L, 1
 
 #define AFTR_CASTS "p=fp16:rne:inf;v=fp16:rne:inf;pv=fp16:rne:inf;store=bf16:rne:inf"
 TD_KERNEL(td_k_attn_fwd_triton_os) = {"attn_fwd_triton.attn_fwd_triton_output_summary_general", "triton",
-                                      TD_ABI_HOST, AFTR_CASTS, NULL, NULL, 12, 6, launch_os};
+                                      TD_ABI_HOST, AFTR_CASTS, NULL, NULL, 12, 6, launch_os, NULL};
 TD_KERNEL(td_k_attn_fwd_triton_io) = {"attn_fwd_triton.attn_fwd_triton_io_correctness", "triton", TD_ABI_HOST,
-                                      AFTR_CASTS, NULL, NULL, 12, 6, launch_io};
+                                      AFTR_CASTS, NULL, NULL, 12, 6, launch_io, NULL};

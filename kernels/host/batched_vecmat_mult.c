@@ -49,6 +49,6 @@ static int batched_vecmat_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_batched_vecmat_cf) = {"batched_vecmat_mult.batched_vecmat_closed_form_correct", "triton", TD_ABI_HOST,
-                                     NULL, NULL, NULL, 6, 3, batched_vecmat_kernel};
+                                     NULL, NULL, NULL, 6, 3, batched_vecmat_kernel, NULL};
 TD_KERNEL(td_k_batched_vecmat_io) = {"batched_vecmat_mult.batched_vecmat_io_correctness", "triton", TD_ABI_HOST, NULL,
-                                     NULL, NULL, 6, 3, batched_vecmat_kernel};
+                                     NULL, NULL, 6, 3, batched_vecmat_kernel, NULL};

@@ -75,6 +75,6 @@ static int kernel_sum(const td_abi_launch *L) { return td_bmm_chunk_bwd_program(
 static int kernel_io(const td_abi_launch *L) { return td_bmm_chunk_bwd_program(L, 0, BCB_OK); }
 
 TD_KERNEL(td_k_bmm_chunk_bwd_summary) = {"bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general", "triton", TD_ABI_HOST,
-                                         NULL, NULL, NULL, 20, 3, kernel_sum};
+                                         NULL, NULL, NULL, 20, 3, kernel_sum, NULL};
 TD_KERNEL(td_k_bmm_chunk_bwd_io) = {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                    NULL, 20, 3, kernel_io};
+                                    NULL, 20, 3, kernel_io, NULL};

@@ -58,6 +58,6 @@ int td_bmm_chunk_fwd_program(const td_abi_launch *L, int b_no_head, int chunk_no
 static int bmm_chunk_fwd_kernel(const td_abi_launch *L) { return td_bmm_chunk_fwd_program(L, 0, 0); }
 
 TD_KERNEL(td_k_bmm_chunk_fwd_summary) = {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general", "triton", TD_ABI_HOST,
-                                         NULL, NULL, NULL, 19, 3, bmm_chunk_fwd_kernel};
+                                         NULL, NULL, NULL, 19, 3, bmm_chunk_fwd_kernel, NULL};
 TD_KERNEL(td_k_bmm_chunk_fwd_io) = {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                    NULL, 19, 3, bmm_chunk_fwd_kernel};
+                                    NULL, 19, 3, bmm_chunk_fwd_kernel, NULL};

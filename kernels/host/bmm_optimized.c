@@ -56,4 +56,4 @@ static int bmm_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_bmm_o_exec_genuine) = {"bmm_optimized.bmm_o_exec_genuine", "triton", TD_ABI_HOST, NULL, NULL, NULL, 7, 3,
-                                      bmm_kernel};
+                                      bmm_kernel, NULL};

@@ -8,6 +8,6 @@
 static int fwd_kernel(const td_abi_launch *L) { return context_attn_llama_program(L, 0); }
 
 TD_KERNEL(td_k_ctx_llama) = {"context_attn_llama.context_attn_llama_surface_compute_correct_general", "triton",
-                             TD_ABI_HOST, NULL, NULL, NULL, NP - 1, NR, fwd_kernel};
+                             TD_ABI_HOST, NULL, NULL, NULL, NP - 1, NR, fwd_kernel, NULL};
 TD_KERNEL(td_k_ctx_llama_io) = {"context_attn_llama.context_attn_llama_io_correctness", "triton", TD_ABI_HOST,
-                                "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel};
+                                "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel, NULL};

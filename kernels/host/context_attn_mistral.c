@@ -12,6 +12,6 @@ static int fwd_io(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_ctx_mistral) = {"context_attn_mistral.context_attn_mistral_genuine_output_summary_general", "triton",
-                               TD_ABI_HOST, NULL, NULL, NULL, G_NP, NR, fwd_g};
+                               TD_ABI_HOST, NULL, NULL, NULL, G_NP, NR, fwd_g, NULL};
 TD_KERNEL(td_k_ctx_mistral_io) = {"context_attn_mistral.context_attn_mistral_io_correctness", "triton", TD_ABI_HOST,
-                                  "store=fp16:rne:inf", NULL, NULL, I_NP, NR, fwd_io};
+                                  "store=fp16:rne:inf", NULL, NULL, I_NP, NR, fwd_io, NULL};

@@ -7,6 +7,6 @@
 static int fwd_kernel(const td_abi_launch *L) { return context_attn_nopad_program(L, 0); }
 
 TD_KERNEL(td_k_ctx_nopad) = {"context_attn_nopad.context_attn_nopad_output_summary_general", "triton", TD_ABI_HOST,
-                             NULL, NULL, NULL, NP - 1, NR, fwd_kernel};
+                             NULL, NULL, NULL, NP - 1, NR, fwd_kernel, NULL};
 TD_KERNEL(td_k_ctx_nopad_io) = {"context_attn_nopad.context_attn_nopad_io_correctness", "triton", TD_ABI_HOST,
-                                "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel};
+                                "store=fp16:rne:inf", NULL, NULL, NP, NR, fwd_kernel, NULL};

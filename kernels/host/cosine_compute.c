@@ -16,4 +16,4 @@ static int cos_func(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_cosine_compute) = {"cosine_compute.cos_func_correctness", "triton", TD_ABI_HOST, NULL, "libm", NULL, 2,
-                                  2, cos_func};
+                                  2, cos_func, NULL};

@@ -13,4 +13,4 @@ static const rtl_ce_layout CE1 = {P_SMOOTHING, -1,    P_LSS,  P_IGNORED, P_TOTAL
 static int cross_entropy_fwd_kernel(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE1, RTL_CE_OK); }
 
 TD_KERNEL(td_k_cross_entropy1_fwd) = {"cross_entropy1.cross_entropy_fwd_correctness", "triton", TD_ABI_HOST, NULL,
-                                      "libm", NULL, 11, 4, cross_entropy_fwd_kernel};
+                                      "libm", NULL, 11, 4, cross_entropy_fwd_kernel, NULL};

@@ -11,4 +11,4 @@ static const rtl_ce_layout CE = {P_SMOOTHING, P_SCALE, P_LSS,  P_IGNORED, P_TOTA
 static int cross_entropy_fwd_kernel(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, RTL_CE_OK); }
 
 TD_KERNEL(td_k_ce_ops_fwd) = {"cross_entropy_ops.cross_entropy_fwd_correctness", "triton", TD_ABI_HOST, NULL, "libm", NULL,
-                              12, 5, cross_entropy_fwd_kernel};
+                              12, 5, cross_entropy_fwd_kernel, NULL};

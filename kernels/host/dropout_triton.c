@@ -21,4 +21,4 @@ static int dropout_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_dropout_triton) = {"dropout_triton.dropout_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL,
-                                  3, 3, dropout_kernel};
+                                  3, 3, dropout_kernel, NULL};

@@ -78,6 +78,6 @@ static int chunked_cross_entropy_forward(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_fast_ce_forward) = {"fast_ce_loss.cross_entropy_forward_correctness", "triton", TD_ABI_HOST, NULL,
-                                   "libm", NULL, 6, 4, cross_entropy_forward};
+                                   "libm", NULL, 6, 4, cross_entropy_forward, NULL};
 TD_KERNEL(td_k_fast_ce_chunked) = {"fast_ce_loss.chunked_cross_entropy_forward_output_summary", "triton",
-                                   TD_ABI_HOST, NULL, "libm", NULL, 7, 4, chunked_cross_entropy_forward};
+                                   TD_ABI_HOST, NULL, "libm", NULL, 7, 4, chunked_cross_entropy_forward, NULL};

@@ -38,4 +38,4 @@ static int layernorm_forward(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_fast_layernorm_fwd) = {"fast_layernorm.layernorm_forward_correctness", "triton", TD_ABI_HOST, NULL,
-                                      "libm", NULL, 5, 6, layernorm_forward};
+                                      "libm", NULL, 5, 6, layernorm_forward, NULL};

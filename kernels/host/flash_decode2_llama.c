@@ -56,10 +56,10 @@ static int final_store(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_fd2_llama_norm) = {"flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general",
-                                  "triton", TD_ABI_HOST, NULL, NULL, NULL, N_NP, NR_N, normalization_store};
+                                  "triton", TD_ABI_HOST, NULL, NULL, NULL, N_NP, NR_N, normalization_store, NULL};
 TD_KERNEL(td_k_fd2_llama_max) = {"flash_decode2_llama.flash_decode2_llama_running_max_output_summary_general",
-                                 "triton", TD_ABI_HOST, NULL, NULL, NULL, M_NP, MR_N, running_max_step};
+                                 "triton", TD_ABI_HOST, NULL, NULL, NULL, M_NP, MR_N, running_max_step, NULL};
 TD_KERNEL(td_k_fd2_llama_fin) = {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctness", "triton",
-                                 TD_ABI_HOST, NULL, NULL, NULL, F_NP, FR_N, final_store};
+                                 TD_ABI_HOST, NULL, NULL, NULL, F_NP, FR_N, final_store, NULL};
 TD_KERNEL(td_k_fd2_llama_finr) = {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctnessR", "triton",
-                                  TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, F_NP, FR_N, final_store};
+                                  TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, F_NP, FR_N, final_store, NULL};

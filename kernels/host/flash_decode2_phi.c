@@ -89,12 +89,12 @@ static int final_store(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_fd2_phi_acc) = {"flash_decode2_phi.flash_decode2_phi_masked_accumulator_output_summary_general",
-                               "triton", TD_ABI_HOST, NULL, NULL, NULL, A_NP, AR_N, accumulator_steps};
+                               "triton", TD_ABI_HOST, NULL, NULL, NULL, A_NP, AR_N, accumulator_steps, NULL};
 TD_KERNEL(td_k_fd2_phi_fold) = {"flash_decode2_phi.flash_decode2_phi_running_max_output_summary_general", "triton",
-                                TD_ABI_HOST, NULL, NULL, NULL, X_NP, XR_N, running_max_trace};
+                                TD_ABI_HOST, NULL, NULL, NULL, X_NP, XR_N, running_max_trace, NULL};
 TD_KERNEL(td_k_fd2_phi_norm) = {"flash_decode2_phi.flash_decode2_phi_normalization_output_summary_general", "triton",
-                                TD_ABI_HOST, NULL, NULL, NULL, N_NP, NR_N, normalization_store};
+                                TD_ABI_HOST, NULL, NULL, NULL, N_NP, NR_N, normalization_store, NULL};
 TD_KERNEL(td_k_fd2_phi_fin) = {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctness", "triton",
-                               TD_ABI_HOST, NULL, NULL, NULL, F_NP, FR_N, final_store};
+                               TD_ABI_HOST, NULL, NULL, NULL, F_NP, FR_N, final_store, NULL};
 TD_KERNEL(td_k_fd2_phi_finr) = {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctnessR", "triton",
-                                TD_ABI_HOST, "store=bf16:rne:inf", NULL, NULL, F_NP, FR_N, final_store};
+                                TD_ABI_HOST, "store=bf16:rne:inf", NULL, NULL, F_NP, FR_N, final_store, NULL};

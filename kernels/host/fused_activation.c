@@ -35,4 +35,4 @@ static int fused_add_mul_activation_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_fused_activation) = {"fused_activation.fused_add_mul_activation_kernel_correctness", "triton",
-                                    TD_ABI_HOST, NULL, "libm", NULL, 5, 3, fused_add_mul_activation_kernel};
+                                    TD_ABI_HOST, NULL, "libm", NULL, 5, 3, fused_add_mul_activation_kernel, NULL};

@@ -95,6 +95,6 @@ static int normalize_slice(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_fused_ln_summary) = {"fused_layernorm_triton.fused_layernorm_triton_output_summary_general", "triton",
-                                    TD_ABI_HOST, NULL, "libm", NULL, 4, 6, fused_native_layer_norm};
+                                    TD_ABI_HOST, NULL, "libm", NULL, 4, 6, fused_native_layer_norm, NULL};
 TD_KERNEL(td_k_fused_ln_normalize) = {"fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness",
-                                      "triton", TD_ABI_HOST, NULL, NULL, NULL, 2, 6, normalize_slice};
+                                      "triton", TD_ABI_HOST, NULL, NULL, NULL, 2, 6, normalize_slice, NULL};

@@ -64,6 +64,6 @@ static int geglu_tanh_backward_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_geglu_tanh_fwd) = {"geglu_tanh_triton.geglu_tanh_forward_kernel_correctness", "triton", TD_ABI_HOST,
-                                  NULL, "libm", NULL, 3, 3, geglu_tanh_forward_kernel};
+                                  NULL, "libm", NULL, 3, 3, geglu_tanh_forward_kernel, NULL};
 TD_KERNEL(td_k_geglu_tanh_bwd) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_correctness", "triton", TD_ABI_HOST,
-                                  NULL, "libm", NULL, 3, 3, geglu_tanh_backward_kernel};
+                                  NULL, "libm", NULL, 3, 3, geglu_tanh_backward_kernel, NULL};

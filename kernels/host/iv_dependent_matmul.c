@@ -20,7 +20,7 @@ static int iv_dependent_matmul_kernel(const td_abi_launch *L) {
 
 TD_KERNEL(td_k_iv_dependent_matmul_cf) = {"iv_dependent_matmul.iv_dependent_matmul_closed_form_correct", "triton",
                                           TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, 12, 3,
-                                          iv_dependent_matmul_kernel};
+                                          iv_dependent_matmul_kernel, NULL};
 TD_KERNEL(td_k_iv_dependent_matmul_io) = {"iv_dependent_matmul.iv_dependent_matmul_io_correctness", "triton",
                                           TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, 12, 3,
-                                          iv_dependent_matmul_kernel};
+                                          iv_dependent_matmul_kernel, NULL};

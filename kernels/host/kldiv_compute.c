@@ -18,4 +18,4 @@ static int kldivergence_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_kldiv_compute) = {"kldiv_compute.kldivergence_kernel_correctness", "triton", TD_ABI_HOST, NULL, "libm",
-                                 NULL, 2, 3, kldivergence_kernel};
+                                 NULL, 2, 3, kldivergence_kernel, NULL};

@@ -46,18 +46,18 @@ static int bwd_default(const td_abi_launch *L) { return kldiv_backward(L, 0); }
 static int bwd_log(const td_abi_launch *L) { return kldiv_backward(L, 1); }
 
 TD_KERNEL(td_k_kldiv_ops_bwd_default_cc) = {"kldiv_ops.kldiv_backward_default_compute_correct", "triton", TD_ABI_HOST,
-                                            NULL, "libm", NULL, 4, 2, bwd_default};
+                                            NULL, "libm", NULL, 4, 2, bwd_default, NULL};
 TD_KERNEL(td_k_kldiv_ops_bwd_default_io) = {"kldiv_ops.kldiv_backward_default_correctness", "triton", TD_ABI_HOST,
-                                            NULL, "libm", NULL, 4, 2, bwd_default};
+                                            NULL, "libm", NULL, 4, 2, bwd_default, NULL};
 TD_KERNEL(td_k_kldiv_ops_bwd_log_cc) = {"kldiv_ops.kldiv_backward_log_target_compute_correct", "triton", TD_ABI_HOST,
-                                        NULL, "libm", NULL, 4, 2, bwd_log};
+                                        NULL, "libm", NULL, 4, 2, bwd_log, NULL};
 TD_KERNEL(td_k_kldiv_ops_bwd_log_io) = {"kldiv_ops.kldiv_backward_log_target_correctness", "triton", TD_ABI_HOST,
-                                        NULL, "libm", NULL, 4, 2, bwd_log};
+                                        NULL, "libm", NULL, 4, 2, bwd_log, NULL};
 TD_KERNEL(td_k_kldiv_ops_fwd_default_cc) = {"kldiv_ops.kldiv_forward_default_none_compute_correct", "triton",
-                                            TD_ABI_HOST, NULL, "libm", NULL, 6, 3, fwd_default};
+                                            TD_ABI_HOST, NULL, "libm", NULL, 6, 3, fwd_default, NULL};
 TD_KERNEL(td_k_kldiv_ops_fwd_default_io) = {"kldiv_ops.kldiv_forward_default_none_correctness", "triton",
-                                            TD_ABI_HOST, NULL, "libm", NULL, 6, 3, fwd_default};
+                                            TD_ABI_HOST, NULL, "libm", NULL, 6, 3, fwd_default, NULL};
 TD_KERNEL(td_k_kldiv_ops_fwd_log_cc) = {"kldiv_ops.kldiv_forward_log_target_none_compute_correct", "triton",
-                                        TD_ABI_HOST, NULL, "libm", NULL, 5, 3, fwd_log};
+                                        TD_ABI_HOST, NULL, "libm", NULL, 5, 3, fwd_log, NULL};
 TD_KERNEL(td_k_kldiv_ops_fwd_log_io) = {"kldiv_ops.kldiv_forward_log_target_none_correctness", "triton", TD_ABI_HOST,
-                                        NULL, "libm", NULL, 5, 3, fwd_log};
+                                        NULL, "libm", NULL, 5, 3, fwd_log, NULL};

@@ -27,4 +27,4 @@ static int softmax_plain(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_ksoftmax) = {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                            NULL, 6, 2, softmax_plain};
+                            NULL, 6, 2, softmax_plain, NULL};

@@ -49,8 +49,8 @@ static int scalar_stores(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_liger_fwd) = {"layer_norm_liger.layer_norm_liger_forward_output_summary", "triton", TD_ABI_HOST, NULL,
-                             "libm", NULL, 9, 6, layer_norm_forward};
+                             "libm", NULL, 9, 6, layer_norm_forward, NULL};
 TD_KERNEL(td_k_liger_stores) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctness", "triton",
-                                TD_ABI_HOST, NULL, NULL, NULL, 2, 4, scalar_stores};
+                                TD_ABI_HOST, NULL, NULL, NULL, 2, 4, scalar_stores, NULL};
 TD_KERNEL(td_k_liger_stores_r) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR", "triton",
-                                  TD_ABI_HOST, "store=fp32:rne:inf", NULL, NULL, 2, 4, scalar_stores};
+                                  TD_ABI_HOST, "store=fp32:rne:inf", NULL, NULL, 2, 4, scalar_stores, NULL};

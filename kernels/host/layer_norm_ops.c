@@ -164,18 +164,18 @@ static int bwd_residual_add(const td_abi_launch *L) {
 
 #define OPS(t) "layer_norm_ops.layer_norm_ops_" t
 TD_KERNEL(td_k_lnops_fwd_plain) = {OPS("fwd_plain_bias_all_outputs_compute_correct_general"), "triton", TD_ABI_HOST,
-                                   NULL, NULL, NULL, 3, 6, fwd_plain};
+                                   NULL, NULL, NULL, 3, 6, fwd_plain, NULL};
 TD_KERNEL(td_k_lnops_fwd_rms) = {OPS("fwd_rms_bias_all_outputs_compute_correct_general"), "triton", TD_ABI_HOST, NULL,
-                                 NULL, NULL, 3, 4, fwd_rms};
+                                 NULL, NULL, 3, 4, fwd_rms, NULL};
 TD_KERNEL(td_k_lnops_fwd_residual) = {OPS("fwd_residual_bias_all_outputs_compute_correct_general"), "triton",
-                                      TD_ABI_HOST, NULL, NULL, NULL, 4, 8, fwd_residual};
+                                      TD_ABI_HOST, NULL, NULL, NULL, 4, 8, fwd_residual, NULL};
 TD_KERNEL(td_k_lnops_bwd_rms) = {OPS("bwd_rms_core_outputs_compute_correct_general"), "triton", TD_ABI_HOST, NULL,
-                                 NULL, NULL, 6, 8, bwd_rms};
+                                 NULL, NULL, 6, 8, bwd_rms, NULL};
 TD_KERNEL(td_k_lnops_bwd_plain) = {OPS("bwd_plain_bias_core_outputs_compute_correct_general"), "triton", TD_ABI_HOST,
-                                   NULL, NULL, NULL, 6, 11, bwd_plain};
+                                   NULL, NULL, NULL, 6, 11, bwd_plain, NULL};
 TD_KERNEL(td_k_lnops_bwd_residual_add) = {OPS("bwd_residual_add_all_outputs_compute_correct_general"), "triton",
-                                          TD_ABI_HOST, NULL, NULL, NULL, 5, 4, bwd_residual_add};
+                                          TD_ABI_HOST, NULL, NULL, NULL, 5, 4, bwd_residual_add, NULL};
 TD_KERNEL(td_k_lnops_stores) = {OPS("scalar_stores_io_correctness"), "triton", TD_ABI_HOST, NULL, NULL, NULL, 0, 4,
-                                scalar_stores};
+                                scalar_stores, NULL};
 TD_KERNEL(td_k_lnops_stores_r) = {OPS("scalar_stores_io_correctnessR"), "triton", TD_ABI_HOST, "store=fp32:rne:inf",
-                                  NULL, NULL, 0, 4, scalar_stores};
+                                  NULL, NULL, 0, 4, scalar_stores, NULL};

@@ -66,6 +66,6 @@ static int normalize_slice(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_welfold_summary) = {"layer_norm_welfold.layer_norm_welfold_output_summary_general", "triton",
-                                   TD_ABI_HOST, NULL, "libm", NULL, 4, 6, no_welford};
+                                   TD_ABI_HOST, NULL, "libm", NULL, 4, 6, no_welford, NULL};
 TD_KERNEL(td_k_welfold_normalize) = {"layer_norm_welfold.layer_norm_welfold_normalize_io_correctness", "triton",
-                                     TD_ABI_HOST, NULL, NULL, NULL, 2, 6, normalize_slice};
+                                     TD_ABI_HOST, NULL, NULL, NULL, 2, 6, normalize_slice, NULL};

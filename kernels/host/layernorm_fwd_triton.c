@@ -46,6 +46,6 @@ static int layer_norm_fwd(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_lnfwd_summary) = {"layernorm_fwd_triton.layernorm_fwd_triton_output_summary", "triton", TD_ABI_HOST,
-                                 NULL, NULL, NULL, 11, 3, layer_norm_fwd};
+                                 NULL, NULL, NULL, 11, 3, layer_norm_fwd, NULL};
 TD_KERNEL(td_k_lnfwd_io) = {"layernorm_fwd_triton.layernorm_fwd_triton_io_correctness", "triton", TD_ABI_HOST,
-                            "store=bf16:rne:inf", NULL, NULL, 11, 3, layer_norm_fwd};
+                            "store=bf16:rne:inf", NULL, NULL, 11, 3, layer_norm_fwd, NULL};

@@ -54,6 +54,6 @@ static int log_softmax_backward_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_log_softmax) = {"log_softmax.log_softmax_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL,
-                               5, 2, log_softmax_kernel};
+                               5, 2, log_softmax_kernel, NULL};
 TD_KERNEL(td_k_log_softmax_bwd) = {"log_softmax.log_softmax_backward_kernel_correctness", "triton", TD_ABI_HOST, NULL,
-                                   NULL, NULL, 5, 3, log_softmax_backward_kernel};
+                                   NULL, NULL, 5, 3, log_softmax_backward_kernel, NULL};

@@ -29,4 +29,4 @@ static int logsumexp_fwd_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_logsumexp_fwd) = {"logsumexp_fwd.logsumexp_fwd_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                 NULL, 4, 2, logsumexp_fwd_kernel};
+                                 NULL, 4, 2, logsumexp_fwd_kernel, NULL};

@@ -23,4 +23,4 @@ static int masked_add_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_masked_add_cuda) = {"masked_add_cuda.masked_add_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                   NULL, 3, 3, masked_add_kernel};
+                                   NULL, 3, 3, masked_add_kernel, NULL};

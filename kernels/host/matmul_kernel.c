@@ -37,6 +37,6 @@ int td_matmul_kernel_program(const td_abi_launch *L, int64_t b_kstep, int acc_fp
 static int matmul_kernel(const td_abi_launch *L) { return td_matmul_kernel_program(L, LD, 0); }
 
 TD_KERNEL(td_k_matmul_kernel_cf) = {"matmul_kernel.matmul_kernel_closed_form_correct", "triton", TD_ABI_HOST,
-                                    "store=fp16:rne:inf", NULL, NULL, 4, 3, matmul_kernel};
+                                    "store=fp16:rne:inf", NULL, NULL, 4, 3, matmul_kernel, NULL};
 TD_KERNEL(td_k_matmul_kernel_io) = {"matmul_kernel.matmul_kernel_io_correctness", "triton", TD_ABI_HOST,
-                                    "store=fp16:rne:inf", NULL, NULL, 4, 3, matmul_kernel};
+                                    "store=fp16:rne:inf", NULL, NULL, 4, 3, matmul_kernel, NULL};

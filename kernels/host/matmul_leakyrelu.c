@@ -19,6 +19,6 @@ static int matmul_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matmul_leakyrelu_cf) = {"matmul_leakyrelu.matmul_leakyrelu_closed_form_correct", "triton", TD_ABI_HOST,
-                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel};
+                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel, NULL};
 TD_KERNEL(td_k_matmul_leakyrelu_io) = {"matmul_leakyrelu.matmul_leakyrelu_io_correctness", "triton", TD_ABI_HOST,
-                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel};
+                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel, NULL};

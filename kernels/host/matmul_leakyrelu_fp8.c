@@ -19,6 +19,6 @@ static int matmul_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matmul_leakyrelu_fp8_cf) = {"matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_closed_form_correct", "triton", TD_ABI_HOST,
-                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel};
+                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel, NULL};
 TD_KERNEL(td_k_matmul_leakyrelu_fp8_io) = {"matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_io_correctness", "triton", TD_ABI_HOST,
-                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel};
+                            "store=fp16:rne:inf", NULL, NULL, 13, 3, matmul_kernel, NULL};

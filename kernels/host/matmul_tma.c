@@ -42,10 +42,10 @@ static int matmul_tma_load_store(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matmul_tma_f32_cf) = {"matmul_tma.matmul_tma_f32_closed_form_correct", "triton", TD_ABI_HOST, NULL,
-                                     NULL, NULL, 12, 3, matmul_tma_load_store};
+                                     NULL, NULL, 12, 3, matmul_tma_load_store, NULL};
 TD_KERNEL(td_k_matmul_tma_f16_cf) = {"matmul_tma.matmul_tma_f16_closed_form_correct", "triton", TD_ABI_HOST,
-                                     "store=fp16:rne:inf", NULL, NULL, 12, 3, matmul_tma_load_store};
+                                     "store=fp16:rne:inf", NULL, NULL, 12, 3, matmul_tma_load_store, NULL};
 TD_KERNEL(td_k_matmul_tma_f32_io) = {"matmul_tma.matmul_tma_f32_io_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                     NULL, 12, 3, matmul_tma_load_store};
+                                     NULL, 12, 3, matmul_tma_load_store, NULL};
 TD_KERNEL(td_k_matmul_tma_f16_io) = {"matmul_tma.matmul_tma_f16_io_correctnessR", "triton", TD_ABI_HOST,
-                                     "store=fp16:rne:inf", NULL, NULL, 12, 3, matmul_tma_load_store};
+                                     "store=fp16:rne:inf", NULL, NULL, 12, 3, matmul_tma_load_store, NULL};

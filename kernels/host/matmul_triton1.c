@@ -47,6 +47,6 @@ static int matmul_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matmul_triton1_cf) = {"matmul_triton1.matmul_triton1_closed_form_correct", "triton", TD_ABI_HOST, NULL,
-                                     NULL, NULL, 5, 3, matmul_kernel};
+                                     NULL, NULL, 5, 3, matmul_kernel, NULL};
 TD_KERNEL(td_k_matmul_triton1_io) = {"matmul_triton1.matmul_triton1_io_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                     NULL, 5, 3, matmul_kernel};
+                                     NULL, 5, 3, matmul_kernel, NULL};

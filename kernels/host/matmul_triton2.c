@@ -24,6 +24,6 @@ static int matmul_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matmul_triton2_summary) = {"matmul_triton2.matmul_triton2_output_summary_general", "triton",
-                                          TD_ABI_HOST, NULL, NULL, NULL, 13, 3, matmul_kernel};
+                                          TD_ABI_HOST, NULL, NULL, NULL, 13, 3, matmul_kernel, NULL};
 TD_KERNEL(td_k_matmul_triton2_io) = {"matmul_triton2.matmul_triton2_io_correctness", "triton", TD_ABI_HOST, NULL,
-                                     NULL, NULL, 13, 3, matmul_kernel};
+                                     NULL, NULL, 13, 3, matmul_kernel, NULL};

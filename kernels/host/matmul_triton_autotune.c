@@ -42,6 +42,6 @@ static int kernel_io(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matmul_autotune_cf) = {"matmul_triton_autotune.matmul_autotune_closed_form_correct", "triton",
-                                      TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, 15, 3, kernel_cf};
+                                      TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, 15, 3, kernel_cf, NULL};
 TD_KERNEL(td_k_matmul_autotune_io) = {"matmul_triton_autotune.matmul_autotune_io_correctness", "triton", TD_ABI_HOST,
-                                      "store=fp16:rne:inf", NULL, NULL, 15, 3, kernel_io};
+                                      "store=fp16:rne:inf", NULL, NULL, 15, 3, kernel_io, NULL};

@@ -20,6 +20,6 @@ static int load_reduce_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matrix_reduce_summary) = {"matrix_reduction.load_reduce_kernel_output_summary", "triton", TD_ABI_HOST,
-                                         NULL, NULL, NULL, 5, 2, load_reduce_kernel};
+                                         NULL, NULL, NULL, 5, 2, load_reduce_kernel, NULL};
 TD_KERNEL(td_k_matrix_reduce_io) = {"matrix_reduction.matrix_reduction_io_correctness", "triton", TD_ABI_HOST, NULL,
-                                    NULL, NULL, 5, 2, load_reduce_kernel};
+                                    NULL, NULL, 5, 2, load_reduce_kernel, NULL};

@@ -23,4 +23,4 @@ static int transpose_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_matrix_transpose) = {"matrix_transpose.kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 6, 2,
-                                    transpose_kernel};
+                                    transpose_kernel, NULL};

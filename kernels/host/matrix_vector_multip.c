@@ -45,6 +45,6 @@ int td_mv_program(const td_abi_launch *L, int64_t b_stride, int mask_store) {
 static int mv_kernel(const td_abi_launch *L) { return td_mv_program(L, TL_I(L, P_SBM), 1); }
 
 TD_KERNEL(td_k_mv_summary) = {"matrix_vector_multip.mv_kernel_output_summary_general", "triton", TD_ABI_HOST, NULL,
-                              NULL, NULL, 8, 3, mv_kernel};
+                              NULL, NULL, 8, 3, mv_kernel, NULL};
 TD_KERNEL(td_k_mv_io) = {"matrix_vector_multip.mv_one_block_io_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL,
-                         8, 3, mv_kernel};
+                         8, 3, mv_kernel, NULL};

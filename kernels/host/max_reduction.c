@@ -45,6 +45,6 @@ static int max_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_max_kernel_1) = {"max_reduction.max_kernel_1_io_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL,
-                                2, 2, max_kernel_1};
+                                2, 2, max_kernel_1, NULL};
 TD_KERNEL(td_k_max_kernel) = {"max_reduction.max_kernel_output_summary", "triton", TD_ABI_HOST, NULL, NULL, NULL, 5, 3,
-                              max_kernel};
+                              max_kernel, NULL};

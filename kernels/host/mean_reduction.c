@@ -31,6 +31,6 @@ static int mean_dim_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_mean_summary) = {"mean_reduction.mean_dim_kernel_output_summary", "triton", TD_ABI_HOST, NULL, NULL, NULL,
-                                4, 2, mean_dim_kernel};
+                                4, 2, mean_dim_kernel, NULL};
 TD_KERNEL(td_k_mean_io) = {"mean_reduction.mean_dim_kernel_io_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 4,
-                           2, mean_dim_kernel};
+                           2, mean_dim_kernel, NULL};

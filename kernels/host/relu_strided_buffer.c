@@ -38,8 +38,8 @@ static int grid_stride(const td_abi_launch *L) { return relu_forward_kernel_rank
 static int either(const td_abi_launch *L) { return relu_forward_kernel_rank_1(L, TL_I(L, P_ONE_TILE) != 0); }
 
 TD_KERNEL(td_k_relu_strided_one_tile) = {"relu_strided_buffer.relu_strided_buffer_one_tile_io_correctness", "triton",
-                                         TD_ABI_HOST, NULL, NULL, NULL, 6, 2, one_tile};
+                                         TD_ABI_HOST, NULL, NULL, NULL, 6, 2, one_tile, NULL};
 TD_KERNEL(td_k_relu_strided_grid_stride) = {"relu_strided_buffer.relu_strided_buffer_grid_stride_io_correctnessR",
-                                            "triton", TD_ABI_HOST, NULL, NULL, NULL, 6, 2, grid_stride};
+                                            "triton", TD_ABI_HOST, NULL, NULL, NULL, 6, 2, grid_stride, NULL};
 TD_KERNEL(td_k_relu_strided_summary) = {"relu_strided_buffer.relu_strided_buffer_output_summary_general", "triton",
-                                        TD_ABI_HOST, NULL, NULL, NULL, 7, 2, either};
+                                        TD_ABI_HOST, NULL, NULL, NULL, 7, 2, either, NULL};

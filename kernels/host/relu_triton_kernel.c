@@ -25,4 +25,4 @@ static int relu_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_relu_triton_kernel) = {"relu_triton_kernel.relu_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                      NULL, 2, 2, relu_kernel};
+                                      NULL, 2, 2, relu_kernel, NULL};

@@ -6,6 +6,6 @@
 static int rmsnorm_implementation(const td_abi_launch *L) { return rn_stream_program(L, 1, RN_OK); }
 
 TD_KERNEL(td_k_rmsnorm_impl_summary) = {"rmsnorm_implementation.rmsnorm_implementation_output_summary", "triton",
-                                        TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rmsnorm_implementation};
+                                        TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rmsnorm_implementation, NULL};
 TD_KERNEL(td_k_rmsnorm_impl_io) = {"rmsnorm_implementation.rmsnorm_implementation_io_correctness", "triton",
-                                   TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rmsnorm_implementation};
+                                   TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rmsnorm_implementation, NULL};

@@ -6,6 +6,6 @@
 static int rmsnorm_triton(const td_abi_launch *L) { return rn_stream_program(L, 0, RN_OK); }
 
 TD_KERNEL(td_k_rmsnorm_triton_summary) = {"rmsnorm_triton.rmsnorm_full_output_summary", "triton", TD_ABI_HOST, NULL,
-                                          NULL, NULL, 10, 3, rmsnorm_triton};
+                                          NULL, NULL, 10, 3, rmsnorm_triton, NULL};
 TD_KERNEL(td_k_rmsnorm_triton_io) = {"rmsnorm_triton.rmsnorm_full_io_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                     NULL, 10, 3, rmsnorm_triton};
+                                     NULL, 10, 3, rmsnorm_triton, NULL};

@@ -33,18 +33,18 @@ static int naive_on_online_layout(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_seed_fa1_boundaryD) = {"seed_fa1.fa1_boundaryD_refines_naive_reference_exec_views", "triton",
-                                      TD_ABI_HOST, NULL, "libm", NULL, 24, 4, boundaryD};
+                                      TD_ABI_HOST, NULL, "libm", NULL, 24, 4, boundaryD, NULL};
 TD_KERNEL(td_k_seed_fa1_causal_boundaryD) = {"seed_fa1.fa1_causal_boundaryD_refines_naive_reference_exec_views",
-                                             "triton", TD_ABI_HOST, NULL, "libm", NULL, 24, 4, causal_boundaryD};
+                                             "triton", TD_ABI_HOST, NULL, "libm", NULL, 24, 4, causal_boundaryD, NULL};
 TD_KERNEL(td_k_seed_fa1_naive) = {"seed_fa1.naive_reference_correctness", "triton", TD_ABI_HOST, NULL, "libm",
-                                  NULL, 22, 4, naive};
+                                  NULL, 22, 4, naive, NULL};
 TD_KERNEL(td_k_seed_fa1_naive_causal) = {"seed_fa1.naive_causal_reference_correctness", "triton", TD_ABI_HOST, NULL,
-                                         "libm", NULL, 22, 4, naive_causal};
+                                         "libm", NULL, 22, 4, naive_causal, NULL};
 /* naive_reference_overflow: the online kernel must pass; the naive kernel is the
  * documented positive control (tests/test_seed_fa1.c asserts it is flagged nonfinite) */
 TD_KERNEL(td_k_seed_fa1_overflow_online) = {"seed_fa1.naive_reference_overflow", "triton", TD_ABI_HOST, NULL, "libm",
-                                            NULL, 24, 4, boundaryD};
+                                            NULL, 24, 4, boundaryD, NULL};
 TD_KERNEL(td_k_seed_fa1_overflow_naive) = {
     "seed_fa1.naive_reference_overflow", "naive", TD_ABI_HOST, NULL, "libm",
     "known limitation: no max subtraction, overflows binary32 beyond scores of 88.7 (proved correct over the reals)",
-    24, 4, naive_on_online_layout};
+    24, 4, naive_on_online_layout, NULL};

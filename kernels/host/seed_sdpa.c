@@ -4,4 +4,4 @@
 
 static int sdpa(const td_abi_launch *L) { return sdpah_run(L, SDPAH_CORRECT); }
 
-TD_KERNEL(td_k_seed_sdpa) = {"seed_sdpa.scaled_dot_product_f32", "accy", TD_ABI_HOST, NULL, "libm", NULL, 8, 4, sdpa};
+TD_KERNEL(td_k_seed_sdpa) = {"seed_sdpa.scaled_dot_product_f32", "accy", TD_ABI_HOST, NULL, "libm", NULL, 8, 4, sdpa, NULL};

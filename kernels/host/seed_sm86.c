@@ -7,7 +7,7 @@
 static int forward(const td_abi_launch *L) { return smh_forward(L, SMH_CORRECT); }
 
 TD_KERNEL(td_k_seed_sm86_forward) = {"seed_sm86.streaming_attention_forward_grouped", "sm86", TD_ABI_HOST,
-                                     "p=fp16:rne:inf;store=fp16:rne:inf", "libm", NULL, 8, 5, forward};
+                                     "p=fp16:rne:inf;store=fp16:rne:inf", "libm", NULL, 8, 5, forward, NULL};
 
 /* the backward launches (kernels/host/attn_tl.h: sqh_query, skh_key, srh_reduce) */
 static int query_pass(const td_abi_launch *L) { return sqh_query(L, SBH_CORRECT); }
@@ -15,8 +15,8 @@ static int key_pass(const td_abi_launch *L) { return skh_key(L, SBH_CORRECT); }
 static int reduce_grouped(const td_abi_launch *L) { return srh_reduce(L, SBH_CORRECT); }
 
 TD_KERNEL(td_k_seed_sm86_query) = {"seed_sm86.streaming_attention_query_pass", "sm86", TD_ABI_HOST, "ds=fp16:rne:inf",
-                                   "libm", NULL, 8, 8, query_pass};
+                                   "libm", NULL, 8, 8, query_pass, NULL};
 TD_KERNEL(td_k_seed_sm86_key) = {"seed_sm86.streaming_attention_key_pass", "sm86", TD_ABI_HOST,
-                                 "ds=fp16:rne:inf;p=fp16:rne:inf", "libm", NULL, 7, 8, key_pass};
+                                 "ds=fp16:rne:inf;p=fp16:rne:inf", "libm", NULL, 7, 8, key_pass, NULL};
 TD_KERNEL(td_k_seed_sm86_reduce) = {"seed_sm86.reduce_grouped_gradient", "sm86", TD_ABI_HOST, NULL, "libm", NULL, 4, 2,
-                                    reduce_grouped};
+                                    reduce_grouped, NULL};

@@ -18,4 +18,4 @@ static int sin_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_sin_computation) = {"sin_computation.sin_kernel_correctness", "triton", TD_ABI_HOST, NULL, "libm", NULL,
-                                   2, 2, sin_kernel};
+                                   2, 2, sin_kernel, NULL};

@@ -16,4 +16,4 @@ static int kernel_function(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_sin_kernel) = {"sin_kernel.kernel_function_correctness", "triton", TD_ABI_HOST, NULL, "libm", NULL, 2, 2,
-                              kernel_function};
+                              kernel_function, NULL};

@@ -95,13 +95,13 @@ static int bwd_non_inner_one_tile(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_flaggems_inner_cc) = {"softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct", "triton",
-                                     TD_ABI_HOST, NULL, NULL, NULL, 2, 2, inner_one_tile};
+                                     TD_ABI_HOST, NULL, NULL, NULL, 2, 2, inner_one_tile, NULL};
 TD_KERNEL(td_k_flaggems_inner_io) = {"softmax_flaggems.softmax_kernel_inner_one_tile_correctness", "triton",
-                                     TD_ABI_HOST, NULL, NULL, NULL, 2, 2, inner_one_tile};
+                                     TD_ABI_HOST, NULL, NULL, NULL, 2, 2, inner_one_tile, NULL};
 TD_KERNEL(td_k_flaggems_non_inner) = {"softmax_flaggems.softmax_kernel_non_inner_one_tile_compute_correct", "triton",
-                                      TD_ABI_HOST, NULL, NULL, NULL, 4, 2, non_inner_one_tile};
+                                      TD_ABI_HOST, NULL, NULL, NULL, 4, 2, non_inner_one_tile, NULL};
 TD_KERNEL(td_k_flaggems_bwd_inner) = {"softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct",
-                                      "triton", TD_ABI_HOST, NULL, NULL, NULL, 4, 3, bwd_inner_one_tile};
+                                      "triton", TD_ABI_HOST, NULL, NULL, NULL, 4, 3, bwd_inner_one_tile, NULL};
 TD_KERNEL(td_k_flaggems_bwd_non_inner) = {
     "softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct", "triton", TD_ABI_HOST, NULL, NULL,
-    NULL, 4, 3, bwd_non_inner_one_tile};
+    NULL, 4, 3, bwd_non_inner_one_tile, NULL};

@@ -61,8 +61,8 @@ static int online_v2(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_softmax_optimize_summary) = {"softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
-                                            "triton", TD_ABI_HOST, NULL, NULL, NULL, 2, 2, one_tile};
+                                            "triton", TD_ABI_HOST, NULL, NULL, NULL, 2, 2, one_tile, NULL};
 TD_KERNEL(td_k_softmax_optimize_io) = {"softmax_optimize.softmax_kernel_online_v2_one_tile_io_correctness", "triton",
-                                       TD_ABI_HOST, NULL, NULL, NULL, 2, 2, one_tile};
+                                       TD_ABI_HOST, NULL, NULL, NULL, 2, 2, one_tile, NULL};
 TD_KERNEL(td_k_softmax_optimize_full) = {"softmax_optimize.softmax_kernel_online_v2_output_summary", "triton",
-                                         TD_ABI_HOST, NULL, NULL, NULL, 3, 2, online_v2};
+                                         TD_ABI_HOST, NULL, NULL, NULL, 3, 2, online_v2, NULL};

@@ -22,4 +22,4 @@ static int softmax_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_softmax_triton1) = {"softmax_triton1.softmax_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                   NULL, 4, 2, softmax_kernel};
+                                   NULL, 4, 2, softmax_kernel, NULL};

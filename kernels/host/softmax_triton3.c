@@ -37,6 +37,6 @@ static int softmax_nomask(const td_abi_launch *L) { return softmax_kernel(L, 0);
 static int softmax_masked(const td_abi_launch *L) { return softmax_kernel(L, 1); }
 
 TD_KERNEL(td_k_softmax_triton3) = {"softmax_triton3.softmax_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL,
-                                   NULL, 3, 3, softmax_nomask};
+                                   NULL, 3, 3, softmax_nomask, NULL};
 TD_KERNEL(td_k_softmax_triton3_masked) = {"softmax_triton3.softmax_kernel_masked_correctness", "triton", TD_ABI_HOST,
-                                          NULL, NULL, NULL, 3, 3, softmax_masked};
+                                          NULL, NULL, NULL, 3, 3, softmax_masked, NULL};

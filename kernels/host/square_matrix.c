@@ -24,4 +24,4 @@ static int square_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_square_matrix) = {"square_matrix.square_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 4,
-                                 2, square_kernel};
+                                 2, square_kernel, NULL};

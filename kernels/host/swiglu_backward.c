@@ -30,4 +30,4 @@ static int swiglu_bwd_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_swiglu_backward) = {"swiglu_backward.swiglu_bwd_kernel_correctness", "triton", TD_ABI_HOST, NULL, "libm",
-                                   NULL, 9, 6, swiglu_bwd_kernel};
+                                   NULL, 9, 6, swiglu_bwd_kernel, NULL};

@@ -23,4 +23,4 @@ static int swiglu_fwd_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_swiglu_fwd) = {"swiglu_fwd.swiglu_fwd_kernel_correctness", "triton", TD_ABI_HOST, NULL, "libm", NULL, 5,
-                              3, swiglu_fwd_kernel};
+                              3, swiglu_fwd_kernel, NULL};

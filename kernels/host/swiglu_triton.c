@@ -52,6 +52,6 @@ static int swiglu_backward_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_swiglu_triton_fwd) = {"swiglu_triton.swiglu_forward_kernel_correctness", "triton", TD_ABI_HOST, NULL,
-                                     "libm", NULL, 3, 3, swiglu_forward_kernel};
+                                     "libm", NULL, 3, 3, swiglu_forward_kernel, NULL};
 TD_KERNEL(td_k_swiglu_triton_bwd) = {"swiglu_triton.swiglu_backward_kernel_correctness", "triton", TD_ABI_HOST, NULL,
-                                     "libm", NULL, 3, 3, swiglu_backward_kernel};
+                                     "libm", NULL, 3, 3, swiglu_backward_kernel, NULL};

@@ -45,6 +45,6 @@ static int token_att2(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_token_attn_reducev) = {"token_attn_reduceV.token_attn_reducev_output_summary_general", "triton",
-                                      TD_ABI_HOST, NULL, NULL, NULL, NP - 1, NR, token_att2};
+                                      TD_ABI_HOST, NULL, NULL, NULL, NP - 1, NR, token_att2, NULL};
 TD_KERNEL(td_k_token_attn_reducev_io) = {"token_attn_reduceV.token_attn_reducev_io_correctness", "triton",
-                                         TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, NP, NR, token_att2};
+                                         TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, NP, NR, token_att2, NULL};

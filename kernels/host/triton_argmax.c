@@ -78,12 +78,12 @@ static int argmax_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_argmax1_value) = {"triton_argmax.argmax_kernel_1_value_compute_correct", "triton", TD_ABI_HOST, NULL,
-                                 NULL, NULL, 2, 3, argmax_kernel_1};
+                                 NULL, NULL, 2, 3, argmax_kernel_1, NULL};
 TD_KERNEL(td_k_argmax1_index) = {"triton_argmax.argmax_kernel_1_index_compute_correct", "triton", TD_ABI_HOST, NULL,
-                                 NULL, NULL, 2, 3, argmax_kernel_1};
+                                 NULL, NULL, 2, 3, argmax_kernel_1, NULL};
 TD_KERNEL(td_k_argmax1_io) = {"triton_argmax.argmax_kernel_1_io_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 2,
-                              3, argmax_kernel_1};
+                              3, argmax_kernel_1, NULL};
 TD_KERNEL(td_k_argmax2) = {"triton_argmax.argmax_kernel_2_compute_correct", "triton", TD_ABI_HOST, NULL, NULL, NULL, 2,
-                           3, argmax_kernel_2};
+                           3, argmax_kernel_2, NULL};
 TD_KERNEL(td_k_argmax_dim) = {"triton_argmax.argmax_kernel_dim_single_block_compute_correct", "triton", TD_ABI_HOST,
-                              NULL, NULL, NULL, 5, 2, argmax_kernel};
+                              NULL, NULL, NULL, 5, 2, argmax_kernel, NULL};

@@ -79,6 +79,6 @@ int td_tla_program(const td_abi_launch *L, int bug) {
 static int kernel_fma(const td_abi_launch *L) { return td_tla_program(L, TLA_OK); }
 
 TD_KERNEL(td_k_tla_summary) = {"triton_linear_activation.triton_linear_activation_output_summary_general", "triton",
-                               TD_ABI_HOST, NULL, "libm", NULL, 18, 5, kernel_fma};
+                               TD_ABI_HOST, NULL, "libm", NULL, 18, 5, kernel_fma, NULL};
 TD_KERNEL(td_k_tla_io) = {"triton_linear_activation.triton_linear_activation_io_correctness", "triton", TD_ABI_HOST,
-                          NULL, "libm", NULL, 18, 5, kernel_fma};
+                          NULL, "libm", NULL, 18, 5, kernel_fma, NULL};

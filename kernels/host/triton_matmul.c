@@ -41,10 +41,10 @@ static int kernel_io(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_triton_matmul_f16_cf) = {"triton_matmul.triton_matmul_f16_closed_form_correct", "triton", TD_ABI_HOST,
-                                        "store=fp16:rne:inf", NULL, NULL, 14, 3, kernel_cf};
+                                        "store=fp16:rne:inf", NULL, NULL, 14, 3, kernel_cf, NULL};
 TD_KERNEL(td_k_triton_matmul_f8_cf) = {"triton_matmul.triton_matmul_f8_closed_form_correct", "triton", TD_ABI_HOST,
-                                       "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, kernel_cf};
+                                       "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, kernel_cf, NULL};
 TD_KERNEL(td_k_triton_matmul_f16_io) = {"triton_matmul.triton_matmul_f16_io_correctness", "triton", TD_ABI_HOST,
-                                        "store=fp16:rne:inf", NULL, NULL, 14, 3, kernel_io};
+                                        "store=fp16:rne:inf", NULL, NULL, 14, 3, kernel_io, NULL};
 TD_KERNEL(td_k_triton_matmul_f8_io) = {"triton_matmul.triton_matmul_f8_io_correctness", "triton", TD_ABI_HOST,
-                                       "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, kernel_io};
+                                       "store=e4m3fn:rne:sat", NULL, NULL, 14, 3, kernel_io, NULL};

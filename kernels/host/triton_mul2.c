@@ -34,6 +34,6 @@ static int mul2_inplace_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_mul2) = {"triton_mul2.mul2_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL, 2, 2,
-                        mul2_kernel};
+                        mul2_kernel, NULL};
 TD_KERNEL(td_k_mul2_inplace) = {"triton_mul2.mul2_inplace_kernel_correctness", "triton", TD_ABI_HOST, NULL, NULL, NULL,
-                                2, 1, mul2_inplace_kernel};
+                                2, 1, mul2_inplace_kernel, NULL};

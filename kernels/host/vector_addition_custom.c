@@ -17,4 +17,4 @@ static int add_kernel(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_k_vector_addition_custom) = {"vector_addition_custom.add_kernel_correctness", "triton", TD_ABI_HOST, NULL,
-                                          NULL, NULL, 2, 3, add_kernel};
+                                          NULL, NULL, 2, 3, add_kernel, NULL};

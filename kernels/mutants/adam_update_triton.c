@@ -43,6 +43,6 @@ static int lion_sign_of_zero(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_adam_raw) = {"adam_update_triton.update_fn_kernel_correctness", "mut_momentum_stored_first", TD_ABI_HOST,
                             NULL, NULL, "exp_avg stored before the parameter update re-reads it (read after write)", 6,
-                            3, lion_momentum_first};
+                            3, lion_momentum_first, NULL};
 TD_KERNEL(td_m_adam_sign0) = {"adam_update_triton.update_fn_kernel_correctness", "mut_sign_of_zero", TD_ABI_HOST, NULL,
-                              NULL, "a zero update still steps by -lr (sign(0) = 1)", 6, 3, lion_sign_of_zero};
+                              NULL, "a zero update still steps by -lr (sign(0) = 1)", 6, 3, lion_sign_of_zero, NULL};

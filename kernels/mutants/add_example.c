@@ -30,7 +30,7 @@ static int add_last_program_skipped(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_add_example_mask) = {"add_example.add_kernel_correctness", "mut_mask_off_by_one", TD_ABI_HOST, NULL,
                                     NULL, "mask uses <= n_elements: the lane past the end is written", 2, 3,
-                                    add_mask_off_by_one};
+                                    add_mask_off_by_one, NULL};
 TD_KERNEL(td_m_add_example_grid) = {"add_example.add_kernel_correctness", "mut_last_program_skipped", TD_ABI_HOST,
                                     NULL, NULL, "grid = n / BLOCK: the tail program never runs", 2, 3,
-                                    add_last_program_skipped};
+                                    add_last_program_skipped, NULL};

@@ -21,7 +21,7 @@ static int puzzle1_store_rtz(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_m_add_value_rtz) = {"add_value.puzzle1_kernel_correctness", "mut_store_rtz", TD_ABI_HOST, NULL, NULL,
-                                 "sum rounded toward zero on the store", 3, 2, puzzle1_store_rtz};
+                                 "sum rounded toward zero on the store", 3, 2, puzzle1_store_rtz, NULL};
 TD_KERNEL(td_m_add_value_io_rtz) = {"add_value.puzzle1_kernel_io_correctness", "mut_store_rtz", TD_ABI_HOST,
                                     "store=fp32:rne:inf", NULL, "sum rounded toward zero on the store", 3, 2,
-                                    puzzle1_store_rtz};
+                                    puzzle1_store_rtz, NULL};

@@ -10,10 +10,10 @@ static int io_head_mask(const td_abi_launch *L) { return td_hk_attention_forward
 static int io_no_rescale(const td_abi_launch *L) { return td_hk_attention_forward_triton(L, 1, SG_MUT_NO_RESCALE_L); }
 
 TD_KERNEL(td_m_aft_cf_rowsum_p16) = {ID_CF, "mut_rowsum_fp16_p", TD_ABI_HOST, AFT_CASTS, NULL,
-                                     "l_ij = tl.sum(p.to(fp16)): the row sum adds the fp16 P too", 11, 6, cf_rowsum_p16};
+                                     "l_ij = tl.sum(p.to(fp16)): the row sum adds the fp16 P too", 11, 6, cf_rowsum_p16, NULL};
 TD_KERNEL(td_m_aft_io_head_mask) = {ID_IO, "mut_head_mask_off_by_one", TD_ABI_HOST, AFT_CASTS, NULL,
                                     "head-lane mask offs_k <= HEAD_ACTIVE: one lane past the active head is read and "
-                                    "stored", 11, 6, io_head_mask};
+                                    "stored", 11, 6, io_head_mask, NULL};
 TD_KERNEL(td_m_aft_io_no_rescale) = {ID_IO, "mut_l_not_rescaled", TD_ABI_HOST, AFT_CASTS, NULL,
                                      "l_i = l_i + l_ij: l not rescaled when the running max moves", 11, 6,
-                                     io_no_rescale};
+                                     io_no_rescale, NULL};

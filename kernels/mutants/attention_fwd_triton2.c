@@ -11,10 +11,10 @@ static int io_rowsum_p16(const td_abi_launch *L) { return td_hk_attention_fwd_tr
 
 TD_KERNEL(td_m_af2_os_kscale_stuck) = {ID_OS, "mut_k_scale_not_advanced", TD_ABI_HOST, AF2_CASTS, NULL,
                                        "K_scale_ptr never advanced: every KV block uses block 0's k_scale", 11, 6,
-                                       os_kscale_stuck};
+                                       os_kscale_stuck, NULL};
 TD_KERNEL(td_m_af2_io_pv_fp32) = {ID_IO, "mut_pv_dot_fp32_out", TD_ABI_HOST, AF2_CASTS, NULL,
                                   "tl.dot(p, v) with the default fp32 out_dtype: the fp16 rounding of the block product "
-                                  "the kernel declares is skipped", 11, 6, io_pv_fp32};
+                                  "the kernel declares is skipped", 11, 6, io_pv_fp32, NULL};
 TD_KERNEL(td_m_af2_io_rowsum_p16) = {ID_IO, "mut_rowsum_fp16_p", TD_ABI_HOST, AF2_CASTS, NULL,
                                      "l_ij = tl.sum(p.to(fp16)): the row sum adds the fp16 P too", 11, 6,
-                                     io_rowsum_p16};
+                                     io_rowsum_p16, NULL};

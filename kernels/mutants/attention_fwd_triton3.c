@@ -20,18 +20,18 @@ static int c4_window(const td_abi_launch *L) { return td_hk_attention_fwd_triton
 #define NO_LOG "END stores the running max: m_i += log2(l_i) forgotten"
 #define NO_ACC "acc += P.V without acc = acc * alpha: the resumed accumulator is never rescaled"
 TD_KERNEL(td_m_t3_c1os_window) = {T3_ID("python_case1_output_summary_general"), "mut_window_off_by_one", TD_ABI_HOST,
-                                  T3_CASTS, NULL, WIN, 28, 6, c1_window};
+                                  T3_CASTS, NULL, WIN, 28, 6, c1_window, NULL};
 TD_KERNEL(td_m_t3_c1io_nan) = {T3_ID("case1_io_correctness"), "mut_no_alpha_nan_guard", TD_ABI_HOST, T3_CASTS, NULL,
-                               NAN_G, 28, 6, c1_nan};
+                               NAN_G, 28, 6, c1_nan, NULL};
 TD_KERNEL(td_m_t3_c2os_window) = {T3_ID("python_case2_output_summary_general"), "mut_window_off_by_one",
-                                  TD_ABI_HOST, T3_CASTS, NULL, CWIN, 28, 6, c2_window};
+                                  TD_ABI_HOST, T3_CASTS, NULL, CWIN, 28, 6, c2_window, NULL};
 TD_KERNEL(td_m_t3_c2io_m_no_log) = {T3_ID("case2_io_correctness"), "mut_m_without_log_l", TD_ABI_HOST, T3_CASTS,
-                                    NULL, NO_LOG, 28, 6, c2_m_no_log};
+                                    NULL, NO_LOG, 28, 6, c2_m_no_log, NULL};
 TD_KERNEL(td_m_t3_c3os_no_rescale) = {T3_ID("python_case3_output_summary_general"), "mut_l_not_rescaled",
-                                      TD_ABI_HOST, T3_CASTS, NULL, NO_L, 27, 6, c3_no_rescale};
+                                      TD_ABI_HOST, T3_CASTS, NULL, NO_L, 27, 6, c3_no_rescale, NULL};
 TD_KERNEL(td_m_t3_c3io_m_no_log) = {T3_ID("case3_io_correctness"), "mut_m_without_log_l", TD_ABI_HOST, T3_CASTS,
-                                    NULL, NO_LOG, 27, 6, c3_m_no_log};
+                                    NULL, NO_LOG, 27, 6, c3_m_no_log, NULL};
 TD_KERNEL(td_m_t3_c4os_acc) = {T3_ID("python_case4_output_summary_general"), "mut_acc_not_rescaled", TD_ABI_HOST,
-                               T3_CASTS, NULL, NO_ACC, 28, 6, c4_acc};
+                               T3_CASTS, NULL, NO_ACC, 28, 6, c4_acc, NULL};
 TD_KERNEL(td_m_t3_c4io_window) = {T3_ID("case4_io_correctness"), "mut_window_off_by_one", TD_ABI_HOST, T3_CASTS,
-                                  NULL, WIN, 28, 6, c4_window};
+                                  NULL, WIN, 28, 6, c4_window, NULL};

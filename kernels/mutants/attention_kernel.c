@@ -8,10 +8,10 @@ static int b0_column(const td_abi_launch *L) { return attention_kernel_program(L
 #define G "attention_kernel.attention_kernel_genuine_output_compute_correct_general"
 #define IO "attention_kernel.attention_kernel_io_correctness"
 TD_KERNEL(td_m_ak_l) = {G, "mut_l_not_rescaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                        "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled};
+                        "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled, NULL};
 TD_KERNEL(td_m_ak_scale) = {G, "mut_scale_twice", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                            "qk_scale applied to q and again to qk", NP, NR, scale_twice};
+                            "qk_scale applied to q and again to qk", NP, NR, scale_twice, NULL};
 TD_KERNEL(td_m_ak_io_b0) = {IO, "mut_b0_column", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                            "b0 read at column start_n instead of start_n // BLOCK_N", NP, NR, b0_column};
+                            "b0 read at column start_n instead of start_n // BLOCK_N", NP, NR, b0_column, NULL};
 TD_KERNEL(td_m_ak_io_l) = {IO, "mut_l_not_rescaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                           "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled};
+                           "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled, NULL};

@@ -9,11 +9,11 @@ static int l_not_rescaled(const td_abi_launch *L) { return attention_kernel_alig
 #define IO "attention_kernel_aligned.attention_kernel_aligned_io_correctness"
 TD_KERNEL(td_m_aka_last) = {G, "mut_last_kv_block_dropped", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                             "K-loop range(lo, hi - BLOCK_N, BLOCK_N): the last KV block is dropped", NP, NR,
-                            last_block};
+                            last_block, NULL};
 TD_KERNEL(td_m_aka_bias) = {G, "mut_bias_scaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                            "bias multiplied by 1.44269504 as in attention_kernel (copy-paste)", NP, NR, bias_scaled};
+                            "bias multiplied by 1.44269504 as in attention_kernel (copy-paste)", NP, NR, bias_scaled, NULL};
 TD_KERNEL(td_m_aka_io_last) = {IO, "mut_last_kv_block_dropped", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                "K-loop range(lo, hi - BLOCK_N, BLOCK_N): the last KV block is dropped", NP, NR,
-                               last_block};
+                               last_block, NULL};
 TD_KERNEL(td_m_aka_io_l) = {IO, "mut_l_not_rescaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                            "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled};
+                            "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled, NULL};

@@ -12,12 +12,12 @@ static int c_p_cast_early(const td_abi_launch *L) { return td_hk_attention_llama
 
 TD_KERNEL(td_m_al_nc_no_rescale) = {ID_NC, "mut_l_not_rescaled", TD_ABI_HOST, AL_CASTS, NULL,
                                     "l_prev is not multiplied by exp(m_prev - m_curr) when the running max moves", 25,
-                                    4, nc_no_rescale};
+                                    4, nc_no_rescale, NULL};
 TD_KERNEL(td_m_al_nc_scale_twice) = {ID_NC, "mut_scale_twice", TD_ABI_HOST, AL_CASTS, NULL,
-                                     "qk *= sm_scale applied twice", 25, 4, nc_scale_twice};
+                                     "qk *= sm_scale applied twice", 25, 4, nc_scale_twice, NULL};
 TD_KERNEL(td_m_al_c_causal_gt) = {ID_C, "mut_causal_diag_off_by_one", TD_ABI_HOST, AL_CASTS, NULL,
                                   "causal mask offs_m > start_n + offs_n + start_position: each row loses its "
-                                  "diagonal key", 25, 4, c_causal_gt};
+                                  "diagonal key", 25, 4, c_causal_gt, NULL};
 TD_KERNEL(td_m_al_c_p_cast_early) = {ID_C, "mut_p_cast_before_normalise", TD_ABI_HOST, AL_CASTS, NULL,
                                      "p.to(fp16) taken before p *= l_rcp: the fp16 rounding hits the unnormalised P",
-                                     25, 4, c_p_cast_early};
+                                     25, 4, c_p_cast_early, NULL};

@@ -11,10 +11,10 @@ static int io_no_rescale(const td_abi_launch *L) { return td_hk_attn_fwd_causal(
 
 TD_KERNEL(td_m_afc_os_causal_gt) = {ID_OS, "mut_causal_diag_off_by_one", TD_ABI_HOST, AFC_CASTS, NULL,
                                     "stage-2 mask offs_m > start_n + offs_n: each row loses its diagonal key", 12, 6,
-                                    os_causal_gt};
+                                    os_causal_gt, NULL};
 TD_KERNEL(td_m_afc_io_stage2_kscale) = {ID_IO, "mut_stage2_k_scale_offset", TD_ABI_HOST, AFC_CASTS, NULL,
                                         "stage 2 without K_scale_ptr += lo // BLOCK_N: the diagonal block scaled by "
-                                        "block 0's k_scale", 12, 6, io_stage2_kscale};
+                                        "block 0's k_scale", 12, 6, io_stage2_kscale, NULL};
 TD_KERNEL(td_m_afc_io_no_rescale) = {ID_IO, "mut_l_not_rescaled", TD_ABI_HOST, AFC_CASTS, NULL,
                                      "l_i = l_i + l_ij: l not rescaled when the running max moves", 12, 6,
-                                     io_no_rescale};
+                                     io_no_rescale, NULL};

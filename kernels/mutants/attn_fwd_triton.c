@@ -11,10 +11,10 @@ static int io_stage2_kscale(const td_abi_launch *L) { return td_hk_attn_fwd_trit
 
 TD_KERNEL(td_m_aftr_os_causal_gt) = {ID_OS, "mut_causal_diag_off_by_one", TD_ABI_HOST, AFTR_CASTS, NULL,
                                      "stage-2 mask offs_m > start_n + offs_n: each row loses its diagonal key", 12, 6,
-                                     os_causal_gt};
+                                     os_causal_gt, NULL};
 TD_KERNEL(td_m_aftr_io_qscale_twice) = {ID_IO, "mut_scale_twice", TD_ABI_HOST, AFTR_CASTS, NULL,
                                         "qk = dot * q_scale * k_scale * q_scale: the query scale applied twice", 12, 6,
-                                        io_qscale_twice};
+                                        io_qscale_twice, NULL};
 TD_KERNEL(td_m_aftr_io_stage2_kscale) = {ID_IO, "mut_stage2_k_scale_offset", TD_ABI_HOST, AFTR_CASTS, NULL,
                                          "stage 2 without K_scale_ptr += lo // BLOCK_N: the diagonal block scaled by "
-                                         "block 0's k_scale", 12, 6, io_stage2_kscale};
+                                         "block 0's k_scale", 12, 6, io_stage2_kscale, NULL};

@@ -13,9 +13,9 @@ static int last_block(const td_abi_launch *L) { return td_batched_vecmat_program
 #define BV_IO "batched_vecmat_mult.batched_vecmat_io_correctness"
 #define SWAP "B's tile indexed [n, m, k] instead of [m, n, k]"
 #define LAST "the K loop runs k_blocks - 1 times: the last K block is never accumulated"
-TD_KERNEL(td_m_batched_vecmat_cf_swap) = {BV_CF, "mut_b_mn_swapped", TD_ABI_HOST, NULL, NULL, SWAP, 6, 3, swap_mn};
-TD_KERNEL(td_m_batched_vecmat_io_swap) = {BV_IO, "mut_b_mn_swapped", TD_ABI_HOST, NULL, NULL, SWAP, 6, 3, swap_mn};
+TD_KERNEL(td_m_batched_vecmat_cf_swap) = {BV_CF, "mut_b_mn_swapped", TD_ABI_HOST, NULL, NULL, SWAP, 6, 3, swap_mn, NULL};
+TD_KERNEL(td_m_batched_vecmat_io_swap) = {BV_IO, "mut_b_mn_swapped", TD_ABI_HOST, NULL, NULL, SWAP, 6, 3, swap_mn, NULL};
 TD_KERNEL(td_m_batched_vecmat_cf_last) = {BV_CF, "mut_k_loop_drops_last", TD_ABI_HOST, NULL, NULL, LAST, 6, 3,
-                                          last_block};
+                                          last_block, NULL};
 TD_KERNEL(td_m_batched_vecmat_io_last) = {BV_IO, "mut_k_loop_drops_last", TD_ABI_HOST, NULL, NULL, LAST, 6, 3,
-                                          last_block};
+                                          last_block, NULL};

@@ -19,8 +19,8 @@ static int mask_io(const td_abi_launch *L) { return td_bmm_chunk_bwd_program(L, 
 #define DT "dout read untransposed (csize_m and csize_n strides swapped)"
 #define DC "Db's chunk offset pid_c * stride_db_seqlen, without * chunk_size"
 #define MK "store masked by offs_m < chunk_size instead of chunk_size_limit: a partial chunk's tail rows written"
-TD_KERNEL(td_m_bmm_chunk_bwd_sum_dt) = {SUM, "mut_dout_untransposed", TD_ABI_HOST, NULL, NULL, DT, 20, 3, dout_sum};
-TD_KERNEL(td_m_bmm_chunk_bwd_io_dt) = {IO, "mut_dout_untransposed", TD_ABI_HOST, NULL, NULL, DT, 20, 3, dout_io};
-TD_KERNEL(td_m_bmm_chunk_bwd_sum_dc) = {SUM, "mut_db_chunk_offset", TD_ABI_HOST, NULL, NULL, DC, 20, 3, dbchunk_sum};
-TD_KERNEL(td_m_bmm_chunk_bwd_io_dc) = {IO, "mut_db_chunk_offset", TD_ABI_HOST, NULL, NULL, DC, 20, 3, dbchunk_io};
-TD_KERNEL(td_m_bmm_chunk_bwd_io_mk) = {IO, "mut_store_mask_chunk_size", TD_ABI_HOST, NULL, NULL, MK, 20, 3, mask_io};
+TD_KERNEL(td_m_bmm_chunk_bwd_sum_dt) = {SUM, "mut_dout_untransposed", TD_ABI_HOST, NULL, NULL, DT, 20, 3, dout_sum, NULL};
+TD_KERNEL(td_m_bmm_chunk_bwd_io_dt) = {IO, "mut_dout_untransposed", TD_ABI_HOST, NULL, NULL, DT, 20, 3, dout_io, NULL};
+TD_KERNEL(td_m_bmm_chunk_bwd_sum_dc) = {SUM, "mut_db_chunk_offset", TD_ABI_HOST, NULL, NULL, DC, 20, 3, dbchunk_sum, NULL};
+TD_KERNEL(td_m_bmm_chunk_bwd_io_dc) = {IO, "mut_db_chunk_offset", TD_ABI_HOST, NULL, NULL, DC, 20, 3, dbchunk_io, NULL};
+TD_KERNEL(td_m_bmm_chunk_bwd_io_mk) = {IO, "mut_store_mask_chunk_size", TD_ABI_HOST, NULL, NULL, MK, 20, 3, mask_io, NULL};

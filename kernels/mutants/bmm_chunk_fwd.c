@@ -13,7 +13,7 @@ static int chunk_offset(const td_abi_launch *L) { return td_bmm_chunk_fwd_progra
 #define IO "bmm_chunk_fwd.bmm_chunk_fwd_io_correctness"
 #define BH "B's head offset (pid_h * stride_b_head) dropped"
 #define CO "the chunk's start row taken as pid_c instead of pid_c * chunk_size"
-TD_KERNEL(td_m_bmm_chunk_fwd_sum_bh) = {SUM, "mut_b_head_offset", TD_ABI_HOST, NULL, NULL, BH, 19, 3, b_no_head};
-TD_KERNEL(td_m_bmm_chunk_fwd_io_bh) = {IO, "mut_b_head_offset", TD_ABI_HOST, NULL, NULL, BH, 19, 3, b_no_head};
-TD_KERNEL(td_m_bmm_chunk_fwd_sum_co) = {SUM, "mut_chunk_offset", TD_ABI_HOST, NULL, NULL, CO, 19, 3, chunk_offset};
-TD_KERNEL(td_m_bmm_chunk_fwd_io_co) = {IO, "mut_chunk_offset", TD_ABI_HOST, NULL, NULL, CO, 19, 3, chunk_offset};
+TD_KERNEL(td_m_bmm_chunk_fwd_sum_bh) = {SUM, "mut_b_head_offset", TD_ABI_HOST, NULL, NULL, BH, 19, 3, b_no_head, NULL};
+TD_KERNEL(td_m_bmm_chunk_fwd_io_bh) = {IO, "mut_b_head_offset", TD_ABI_HOST, NULL, NULL, BH, 19, 3, b_no_head, NULL};
+TD_KERNEL(td_m_bmm_chunk_fwd_sum_co) = {SUM, "mut_chunk_offset", TD_ABI_HOST, NULL, NULL, CO, 19, 3, chunk_offset, NULL};
+TD_KERNEL(td_m_bmm_chunk_fwd_io_co) = {IO, "mut_chunk_offset", TD_ABI_HOST, NULL, NULL, CO, 19, 3, chunk_offset, NULL};

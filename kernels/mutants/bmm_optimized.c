@@ -16,7 +16,7 @@ static int b_row_stride_k(const td_abi_launch *L) {
 
 #define BMM "bmm_optimized.bmm_o_exec_genuine"
 TD_KERNEL(td_m_bmm_o_k_tail) = {BMM, "mut_k_loop_drops_tail", TD_ABI_HOST, NULL, NULL,
-                                "num_iters = K // TILE_K: the last partial K block is never loaded", 7, 3, drop_k_tail};
+                                "num_iters = K // TILE_K: the last partial K block is never loaded", 7, 3, drop_k_tail, NULL};
 TD_KERNEL(td_m_bmm_o_ld_b) = {BMM, "mut_wrong_ld_b", TD_ABI_HOST, NULL, NULL,
                               "B's row stride taken as K (copied from A): wrong leading dimension for B", 7, 3,
-                              b_row_stride_k};
+                              b_row_stride_k, NULL};

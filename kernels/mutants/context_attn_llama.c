@@ -9,14 +9,14 @@ static int causal_no_prompt(const td_abi_launch *L) { return context_attn_llama_
 #define IO "context_attn_llama.context_attn_llama_io_correctness"
 TD_KERNEL(td_m_llama_bel) = {G, "mut_block_end_without_prompt", TD_ABI_HOST, NULL, NULL,
                              "block_end_loc = min(block_start + BLOCK_M, seq): the prompt-cache keys are cut", NP - 1,
-                             NR, bel_no_prompt};
+                             NR, bel_no_prompt, NULL};
 TD_KERNEL(td_m_llama_partial) = {G, "mut_last_partial_kv_block", TD_ABI_HOST, NULL, NULL,
                                  "K-loop to block_end_loc // BLOCK_N * BLOCK_N: the last partial KV block is dropped",
-                                 NP - 1, NR, last_partial};
+                                 NP - 1, NR, last_partial, NULL};
 TD_KERNEL(td_m_llama_io_partial) = {IO, "mut_last_partial_kv_block", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                     "K-loop to block_end_loc // BLOCK_N * BLOCK_N: the last partial KV block is "
                                     "dropped",
-                                    NP, NR, last_partial};
+                                    NP, NR, last_partial, NULL};
 TD_KERNEL(td_m_llama_io_causal) = {IO, "mut_causal_without_prompt", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                    "causal mask offs_m >= key, the prompt-cache offset forgotten", NP, NR,
-                                   causal_no_prompt};
+                                   causal_no_prompt, NULL};

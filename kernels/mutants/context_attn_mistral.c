@@ -10,11 +10,11 @@ static int rescale_io(const td_abi_launch *L) { return context_attn_mistral_prog
 #define G "context_attn_mistral.context_attn_mistral_genuine_output_summary_general"
 #define IO "context_attn_mistral.context_attn_mistral_io_correctness"
 TD_KERNEL(td_m_mistral_window) = {G, "mut_window_off_by_one", TD_ABI_HOST, NULL, NULL,
-                                  "window test key >= offs_m - sw: one key too many", G_NP, NR, window_g};
+                                  "window test key >= offs_m - sw: one key too many", G_NP, NR, window_g, NULL};
 TD_KERNEL(td_m_mistral_guard) = {G, "mut_no_zero_guard", TD_ABI_HOST, NULL, NULL,
-                                 "the l == 0 -> 1e-9 guard removed: a masked block divides 0 by 0", G_NP, NR, noguard_g};
+                                 "the l == 0 -> 1e-9 guard removed: a masked block divides 0 by 0", G_NP, NR, noguard_g, NULL};
 TD_KERNEL(td_m_mistral_io_window) = {IO, "mut_window_off_by_one", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                     "window test key >= offs_m - sw: one key too many", I_NP, NR, window_io};
+                                     "window test key >= offs_m - sw: one key too many", I_NP, NR, window_io, NULL};
 TD_KERNEL(td_m_mistral_io_rescale) = {IO, "mut_acc_not_rescaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                       "acc not multiplied by acc_scale when the running max or l moves", I_NP, NR,
-                                      rescale_io};
+                                      rescale_io, NULL};

@@ -8,11 +8,11 @@ static int last_block(const td_abi_launch *L) { return context_attn_nopad_progra
 #define G "context_attn_nopad.context_attn_nopad_output_summary_general"
 #define IO "context_attn_nopad.context_attn_nopad_io_correctness"
 TD_KERNEL(td_m_nopad_diag) = {G, "mut_causal_diagonal", TD_ABI_HOST, NULL, NULL,
-                              "causal mask offs_m > key: the diagonal is masked off by one", NP - 1, NR, diagonal};
+                              "causal mask offs_m > key: the diagonal is masked off by one", NP - 1, NR, diagonal, NULL};
 TD_KERNEL(td_m_nopad_scale) = {G, "mut_scale_twice", TD_ABI_HOST, NULL, NULL, "qk *= sm_scale applied twice", NP - 1,
-                               NR, scale_twice};
+                               NR, scale_twice, NULL};
 TD_KERNEL(td_m_nopad_io_block) = {IO, "mut_diagonal_block_dropped", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                   "K-loop bound start_m * BLOCK_M: the last (diagonal) KV block is dropped", NP, NR,
-                                  last_block};
+                                  last_block, NULL};
 TD_KERNEL(td_m_nopad_io_diag) = {IO, "mut_causal_diagonal", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                 "causal mask offs_m > key: the diagonal is masked off by one", NP, NR, diagonal};
+                                 "causal mask offs_m > key: the diagonal is masked off by one", NP, NR, diagonal, NULL};

@@ -37,7 +37,7 @@ static int cos_fast_poly(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_m_cosine_compute_sin) = {"cosine_compute.cos_func_correctness", "mut_cos_via_shifted_sin", TD_ABI_HOST,
-                                      NULL, "libm", "cos(x) = sin(x + (float)(pi/2))", 2, 2, cos_via_shifted_sin};
+                                      NULL, "libm", "cos(x) = sin(x + (float)(pi/2))", 2, 2, cos_via_shifted_sin, NULL};
 TD_KERNEL(td_m_cosine_compute_poly) = {"cosine_compute.cos_func_correctness", "mut_fast_poly_cos", TD_ABI_HOST, NULL,
                                        "libm", "cos by a binary32 2*pi reduction and a degree-8 Taylor polynomial", 2,
-                                       2, cos_fast_poly};
+                                       2, cos_fast_poly, NULL};

@@ -13,8 +13,8 @@ static int ce_no_max_shift(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE1, 
 TD_KERNEL(td_m_cross_entropy1_ignore) = {"cross_entropy1.cross_entropy_fwd_correctness", "mut_ignore_not_skipped",
                                          TD_ABI_HOST, NULL, "libm",
                                          "no `label == ignored_index` branch: ignored rows get a loss", 11, 4,
-                                         ce_ignore_not_skipped};
+                                         ce_ignore_not_skipped, NULL};
 TD_KERNEL(td_m_cross_entropy1_shift) = {"cross_entropy1.cross_entropy_fwd_correctness", "mut_no_max_shift",
                                         TD_ABI_HOST, NULL, "libm",
                                         "lse = log(sum(exp(x))) without subtracting the row max", 11, 4,
-                                        ce_no_max_shift};
+                                        ce_no_max_shift, NULL};

@@ -13,8 +13,8 @@ static int ce_sum_unmasked(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, R
 TD_KERNEL(td_m_ce2_label_unscaled) = {"cross_entropy2.cross_entropy_fwd_correctness", "mut_label_unscaled",
                                       TD_ABI_HOST, NULL, "libm",
                                       "the gathered label logit is not multiplied by logit_scale", 12, 5,
-                                      ce_label_unscaled};
+                                      ce_label_unscaled, NULL};
 TD_KERNEL(td_m_ce2_sum_unmasked) = {"cross_entropy2.cross_entropy_fwd_correctness", "mut_sum_unmasked", TD_ABI_HOST,
                                     NULL, "libm",
                                     "sum_logits = tl.sum(logits) over the -inf padded tile (no tl.where)", 12, 5,
-                                    ce_sum_unmasked};
+                                    ce_sum_unmasked, NULL};

@@ -11,8 +11,8 @@ static int ce_f16_sum(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, RTL_CE
 static int ce_no_class_offset(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, RTL_CE_NO_CLASS_OFFSET); }
 
 TD_KERNEL(td_m_ce_ops_f16_sum) = {"cross_entropy_ops.cross_entropy_fwd_correctness", "mut_f16_exp_sum", TD_ABI_HOST,
-                                  NULL, "libm", "the exp tile is accumulated in binary16", 12, 5, ce_f16_sum};
+                                  NULL, "libm", "the exp tile is accumulated in binary16", 12, 5, ce_f16_sum, NULL};
 TD_KERNEL(td_m_ce_ops_class_offset) = {"cross_entropy_ops.cross_entropy_fwd_correctness", "mut_no_class_offset",
                                        TD_ABI_HOST, NULL, "libm",
                                        "class_start_idx not subtracted from the label (tensor-parallel ranks)", 12, 5,
-                                       ce_no_class_offset};
+                                       ce_no_class_offset, NULL};

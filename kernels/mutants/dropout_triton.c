@@ -26,7 +26,7 @@ static int dropout_mask_inverted(const td_abi_launch *L) { return dropout_varian
 
 TD_KERNEL(td_m_dropout_triton_mul) = {"dropout_triton.dropout_kernel_correctness", "mut_scale_multiplied", TD_ABI_HOST,
                                       NULL, NULL, "kept lanes x * (1 - p) instead of x / (1 - p)", 3, 3,
-                                      dropout_scale_multiplied};
+                                      dropout_scale_multiplied, NULL};
 TD_KERNEL(td_m_dropout_triton_inv) = {"dropout_triton.dropout_kernel_correctness", "mut_keep_mask_inverted",
                                       TD_ABI_HOST, NULL, NULL, "x_keep read as a drop mask", 3, 3,
-                                      dropout_mask_inverted};
+                                      dropout_mask_inverted, NULL};

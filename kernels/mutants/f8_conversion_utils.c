@@ -34,9 +34,9 @@ static int f8_to_f16_wrong_format(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_f16_to_f8_nosat) = {"f8_conversion_utils.f16_to_f8_io_correctness", "mut_overflow_to_inf", TD_ABI_HOST,
                                    "store=e5m2:rne:sat", NULL,
-                                   "declares the saturating store but overflows to inf", 2, 2, f16_to_f8_nosat};
+                                   "declares the saturating store but overflows to inf", 2, 2, f16_to_f8_nosat, NULL};
 TD_KERNEL(td_m_f16_to_f8_rtz) = {"f8_conversion_utils.f16_to_f8_io_correctness", "mut_store_rtz", TD_ABI_HOST,
-                                 "store=e5m2:rne:sat", NULL, "store rounds toward zero", 2, 2, f16_to_f8_rtz};
+                                 "store=e5m2:rne:sat", NULL, "store rounds toward zero", 2, 2, f16_to_f8_rtz, NULL};
 TD_KERNEL(td_m_f8_to_f16_fmt) = {"f8_conversion_utils.f8_to_f16_io_correctness", "mut_read_as_e4m3", TD_ABI_HOST,
                                  "store=fp16:rne:inf", NULL, "input bytes decoded as e4m3fn, not e5m2", 2, 2,
-                                 f8_to_f16_wrong_format};
+                                 f8_to_f16_wrong_format, NULL};

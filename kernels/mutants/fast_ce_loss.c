@@ -93,15 +93,15 @@ static int ch_lse_offset(const td_abi_launch *L) { return chunked_bug(L, CH_LSE_
 TD_KERNEL(td_m_fast_ce_masked_label) = {"fast_ce_loss.cross_entropy_forward_correctness", "mut_ignore_masked_load",
                                         TD_ABI_HOST, NULL, "libm",
                                         "label logit loaded with mask=label!=-100, other=0: ignored rows get lse", 6,
-                                        4, fwd_masked_label};
+                                        4, fwd_masked_label, NULL};
 TD_KERNEL(td_m_fast_ce_no_shift) = {"fast_ce_loss.cross_entropy_forward_correctness", "mut_no_max_shift",
                                     TD_ABI_HOST, NULL, "libm", "logsumexp = log(sum(exp(x))) without the max shift",
-                                    6, 4, fwd_no_max_shift};
+                                    6, 4, fwd_no_max_shift, NULL};
 TD_KERNEL(td_m_fast_ce_ch_full_loss) = {"fast_ce_loss.chunked_cross_entropy_forward_output_summary",
                                         "mut_full_loss_in_chunk0", TD_ABI_HOST, NULL, "libm",
                                         "chunk 0 stores logsumexp - x (the host adds the lse again)", 7, 4,
-                                        ch_full_loss};
+                                        ch_full_loss, NULL};
 TD_KERNEL(td_m_fast_ce_ch_offset) = {"fast_ce_loss.chunked_cross_entropy_forward_output_summary",
                                      "mut_lse_offset", TD_ABI_HOST, NULL, "libm",
                                      "logsumexp stored at row + chunk instead of row * N_CHUNKS + chunk", 7, 4,
-                                     ch_lse_offset};
+                                     ch_lse_offset, NULL};

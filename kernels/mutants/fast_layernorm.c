@@ -44,9 +44,9 @@ static int mean_over_block(const td_abi_launch *L) { return forward_with(L, BUG_
 
 #define FL_ID "fast_layernorm.layernorm_forward_correctness"
 TD_KERNEL(td_m_fast_layernorm_unbiased) = {FL_ID, "mut_var_unbiased", TD_ABI_HOST, NULL, "libm",
-                                           "variance divided by n_cols - 1 (Bessel) instead of n_cols", 5, 6, unbiased};
+                                           "variance divided by n_cols - 1 (Bessel) instead of n_cols", 5, 6, unbiased, NULL};
 TD_KERNEL(td_m_fast_layernorm_eps) = {FL_ID, "mut_eps_outside_sqrt", TD_ABI_HOST, NULL, "libm",
                                       "inv_var = 1 / (sqrt(var) + eps): eps added outside the square root", 5, 6,
-                                      eps_outside};
+                                      eps_outside, NULL};
 TD_KERNEL(td_m_fast_layernorm_meanb) = {FL_ID, "mut_mean_over_block", TD_ABI_HOST, NULL, "libm",
-                                        "mean divided by BLOCK_SIZE instead of n_cols", 5, 6, mean_over_block};
+                                        "mean divided by BLOCK_SIZE instead of n_cols", 5, 6, mean_over_block, NULL};

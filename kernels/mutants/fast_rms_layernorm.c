@@ -8,14 +8,14 @@ static int r_stride(const td_abi_launch *L) { return rn_fast_rms_program(L, 1, R
 
 TD_KERNEL(td_m_fast_rms_no_eps) = {"fast_rms_layernorm.rms_layernorm_forward_correctness", "mut_rsqrt_without_eps",
                                    TD_ABI_HOST, NULL, NULL, "inv_var = tl.math.rsqrt(row_var): eps is never added", 7,
-                                   4, no_eps};
+                                   4, no_eps, NULL};
 TD_KERNEL(td_m_fast_rms_w_stride) = {"fast_rms_layernorm.rms_layernorm_forward_correctness",
                                      "mut_weight_stride_ignored", TD_ABI_HOST, NULL, NULL,
                                      "W_row = tl.load(W + col_offsets): W_row_stride ignored (the Gemma kernel's load)",
-                                     7, 4, w_stride};
+                                     7, 4, w_stride, NULL};
 TD_KERNEL(td_m_gemma_plain) = {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness",
                                "mut_scale_w_not_1_plus_w", TD_ABI_HOST, NULL, NULL,
-                               "output = normed * W_row: the plain kernel's scale, not (1 + W)", 6, 4, gemma_plain};
+                               "output = normed * W_row: the plain kernel's scale, not (1 + W)", 6, 4, gemma_plain, NULL};
 TD_KERNEL(td_m_gemma_r_stride) = {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness",
                                   "mut_r_row_stride_ignored", TD_ABI_HOST, NULL, NULL,
-                                  "r += row_idx: inv_var stored at r[row], r_row_stride ignored", 6, 4, r_stride};
+                                  "r += row_idx: inv_var stored at r[row], r_row_stride ignored", 6, 4, r_stride, NULL};

@@ -22,27 +22,27 @@ static int io_rowsum_p16(const td_abi_launch *L) { return td_hk_flash_attn(L, FA
 
 TD_KERNEL(td_m_fa_out_causal_gt) = {ID_OUT, "mut_causal_diag_off_by_one", TD_ABI_HOST, FA_CASTS, NULL,
                                     "causal mask off_m > start_n + off_n: each row loses its diagonal key", 15, 5,
-                                    gen_causal_gt};
+                                    gen_causal_gt, NULL};
 TD_KERNEL(td_m_fa_out_rowsum_p16) = {ID_OUT, "mut_rowsum_fp16_p", TD_ABI_HOST, FA_CASTS, NULL,
-                                     "the row sum adds P after its fp16 cast too", 15, 5, gen_rowsum_p16};
+                                     "the row sum adds P after its fp16 cast too", 15, 5, gen_rowsum_p16, NULL};
 TD_KERNEL(td_m_fa_l_no_rescale) = {ID_L, "mut_l_not_rescaled", TD_ABI_HOST, FA_CASTS, NULL,
                                    "denom += rowsum(p) without the alpha rescale when the running max moves", 15, 5,
-                                   gen_no_rescale};
+                                   gen_no_rescale, NULL};
 TD_KERNEL(td_m_fa_l_natlog) = {ID_L, "mut_l_natural_log", TD_ABI_HOST, FA_CASTS, NULL,
-                               "L = m + log(l): natural log in a base-2 statistic", 15, 5, gen_l_natlog};
+                               "L = m + log(l): natural log in a base-2 statistic", 15, 5, gen_l_natlog, NULL};
 TD_KERNEL(td_m_fa_c1_causal_gt) = {ID_C1, "mut_causal_diag_off_by_one", TD_ABI_HOST, FA_CASTS, NULL,
                                    "causal mask off_m > start_n + off_n: each row loses its diagonal key", 14, 5,
-                                   c1_causal_gt};
+                                   c1_causal_gt, NULL};
 TD_KERNEL(td_m_fa_c1_skip_last) = {ID_C1, "mut_drop_last_kv_block", TD_ABI_HOST, FA_CASTS, NULL,
                                    "the K loop stops BLOCK_N early: the last KV block is never visited", 14, 5,
-                                   c1_skip_last};
+                                   c1_skip_last, NULL};
 TD_KERNEL(td_m_fa_c2_scale_twice) = {ID_C2, "mut_scale_twice", TD_ABI_HOST, FA_CASTS, NULL,
-                                     "qk_scale folded into q and applied to the scores again", 14, 5, c2_scale_twice};
+                                     "qk_scale folded into q and applied to the scores again", 14, 5, c2_scale_twice, NULL};
 TD_KERNEL(td_m_fa_c2_no_rescale) = {ID_C2, "mut_l_not_rescaled", TD_ABI_HOST, FA_CASTS, NULL,
                                     "denom += rowsum(p) without the alpha rescale when the running max moves", 14, 5,
-                                    c2_no_rescale};
+                                    c2_no_rescale, NULL};
 TD_KERNEL(td_m_fa_io_skip_last) = {ID_IO, "mut_drop_last_kv_block", TD_ABI_HOST, FA_CASTS, NULL,
                                    "the K loop stops BLOCK_N early: the last KV block is never visited", 12, 5,
-                                   io_skip_last};
+                                   io_skip_last, NULL};
 TD_KERNEL(td_m_fa_io_rowsum_p16) = {ID_IO, "mut_rowsum_fp16_p", TD_ABI_HOST, FA_CASTS, NULL,
-                                    "the row sum adds P after its fp16 cast too", 12, 5, io_rowsum_p16};
+                                    "the row sum adds P after its fp16 cast too", 12, 5, io_rowsum_p16, NULL};

@@ -68,14 +68,14 @@ static int fin_truncating_store(const td_abi_launch *L) {
 TD_KERNEL(td_m_fd2_llama_norm_stride) = {
     "flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general", "mut_sum_exp_head_stride",
     TD_ABI_HOST, NULL, NULL, "SumExp addressed with stride_acc_h instead of stride_sum_h", N_NP, NR_N,
-    norm_sum_stride};
+    norm_sum_stride, NULL};
 TD_KERNEL(td_m_fd2_llama_max_carry) = {
     "flash_decode2_llama.flash_decode2_llama_running_max_output_summary_general", "mut_max_not_carried", TD_ABI_HOST,
-    NULL, NULL, "new_max_logic = tlogic: the running max is dropped", M_NP, MR_N, max_not_carried};
+    NULL, NULL, "new_max_logic = tlogic: the running max is dropped", M_NP, MR_N, max_not_carried, NULL};
 TD_KERNEL(td_m_fd2_llama_fin_lane) = {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctness",
                                       "mut_last_lane_dropped", TD_ABI_HOST, NULL, NULL,
-                                      "the store covers BLOCK_DMODEL - 1 lanes", F_NP, FR_N, fin_last_lane};
+                                      "the store covers BLOCK_DMODEL - 1 lanes", F_NP, FR_N, fin_last_lane, NULL};
 TD_KERNEL(td_m_fd2_llama_finr_rtz) = {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctnessR",
                                       "mut_truncating_store", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                       "the fp16 store truncates (RTZ, saturating) instead of RNE", F_NP, FR_N,
-                                      fin_truncating_store};
+                                      fin_truncating_store, NULL};

@@ -94,17 +94,17 @@ static int fin_bf16_truncation(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_fd2_phi_acc) = {"flash_decode2_phi.flash_decode2_phi_masked_accumulator_output_summary_general",
                                "mut_sum_exp_not_rescaled", TD_ABI_HOST, NULL, NULL,
-                               "sum_exp += exp_logic without the old_scale rescale", A_NP, AR_N, acc_sum_not_rescaled};
+                               "sum_exp += exp_logic without the old_scale rescale", A_NP, AR_N, acc_sum_not_rescaled, NULL};
 TD_KERNEL(td_m_fd2_phi_fold) = {"flash_decode2_phi.flash_decode2_phi_running_max_output_summary_general",
                                 "mut_zero_seed", TD_ABI_HOST, NULL, NULL, "max_logic starts at 0.0 instead of -inf",
-                                X_NP, XR_N, fold_zero_seed};
+                                X_NP, XR_N, fold_zero_seed, NULL};
 TD_KERNEL(td_m_fd2_phi_norm) = {"flash_decode2_phi.flash_decode2_phi_normalization_output_summary_general",
                                 "mut_mask_off_by_one", TD_ABI_HOST, NULL, NULL,
                                 "store mask offs_d <= head_dim: one lane past head_dim written", N_NP, NR_N,
-                                norm_mask_off_by_one};
+                                norm_mask_off_by_one, NULL};
 TD_KERNEL(td_m_fd2_phi_fin) = {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctness", "mut_mask_dropped",
                                TD_ABI_HOST, NULL, NULL, "the head_dim mask is dropped from the store", F_NP, FR_N,
-                               fin_mask_dropped};
+                               fin_mask_dropped, NULL};
 TD_KERNEL(td_m_fd2_phi_finr) = {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctnessR",
                                 "mut_bf16_truncation", TD_ABI_HOST, "store=bf16:rne:inf", NULL,
-                                "fp32 -> bf16 by truncating the low 16 bits", F_NP, FR_N, fin_bf16_truncation};
+                                "fp32 -> bf16 by truncating the low 16 bits", F_NP, FR_N, fin_bf16_truncation, NULL};

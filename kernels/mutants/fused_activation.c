@@ -33,12 +33,12 @@ static int fa_bias_local(const td_abi_launch *L) { return run(L, (fa_mut){.bias_
 TD_KERNEL(td_m_fused_activation_flag) = {"fused_activation.fused_add_mul_activation_kernel_correctness",
                                          "mut_activation_flag_inverted", TD_ABI_HOST, NULL, "libm",
                                          "sigmoid applied for the relu flag and relu for the sigmoid flag", 5, 3,
-                                         fa_flag_inverted};
+                                         fa_flag_inverted, NULL};
 TD_KERNEL(td_m_fused_activation_mult) = {"fused_activation.fused_add_mul_activation_kernel_correctness",
                                          "mut_multiplier_on_x", TD_ABI_HOST, NULL, "libm",
                                          "multiplier * x + in + bias: the scale on the wrong input", 5, 3,
-                                         fa_mult_on_x};
+                                         fa_mult_on_x, NULL};
 TD_KERNEL(td_m_fused_activation_bias) = {"fused_activation.fused_add_mul_activation_kernel_correctness",
                                          "mut_bias_index_local", TD_ABI_HOST, NULL, "libm",
                                          "bias indexed by arange(0, BLOCK) % num_weights (program offset lost)", 5, 3,
-                                         fa_bias_local};
+                                         fa_bias_local, NULL};

@@ -94,10 +94,10 @@ static int chunk(const td_abi_launch *L) { return normalize_with(L, BUG_CHUNK); 
 #define FN "fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness"
 TD_KERNEL(td_m_fused_ln_naive) = {FS, "mut_naive_moments", TD_ABI_HOST, NULL, "libm",
                                   "one-pass moments sum(x^2) - n*mean^2 (the Lean slice's combine) in binary32", 4, 6,
-                                  naive_moments};
+                                  naive_moments, NULL};
 TD_KERNEL(td_m_fused_ln_unbiased) = {FS, "mut_var_unbiased", TD_ABI_HOST, NULL, "libm",
-                                     "variance = M2 / (rnumel - 1) instead of / rnumel", 4, 6, unbiased};
+                                     "variance = M2 / (rnumel - 1) instead of / rnumel", 4, 6, unbiased, NULL};
 TD_KERNEL(td_m_fused_ln_swapped) = {FN, "mut_mean_rstd_swapped", TD_ABI_HOST, NULL, NULL,
-                                    "mean loaded from in_out_ptr0 and rstd from out_ptr0", 2, 6, swapped};
+                                    "mean loaded from in_out_ptr0 and rstd from out_ptr0", 2, 6, swapped, NULL};
 TD_KERNEL(td_m_fused_ln_chunk) = {FN, "mut_chunk_offset_dropped", TD_ABI_HOST, NULL, NULL,
-                                  "rindex without the i_t * RBLOCK chunk offset", 2, 6, chunk};
+                                  "rindex without the i_t * RBLOCK chunk offset", 2, 6, chunk, NULL};

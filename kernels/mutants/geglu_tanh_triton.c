@@ -60,10 +60,10 @@ static int geglu_bwd_tanh_derivative(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_geglu_fwd_cube) = {"geglu_tanh_triton.geglu_tanh_forward_kernel_correctness", "mut_square_not_cube",
                                   TD_ABI_HOST, NULL, "libm", "a_cubed = a * a in the tanh argument", 3, 3,
-                                  geglu_fwd_square_not_cube};
+                                  geglu_fwd_square_not_cube, NULL};
 TD_KERNEL(td_m_geglu_bwd_raw) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_correctness", "mut_read_after_write",
                                  TD_ABI_HOST, NULL, "libm", "db computed from A after da was stored into it", 3, 3,
-                                 geglu_bwd_read_after_write};
+                                 geglu_bwd_read_after_write, NULL};
 TD_KERNEL(td_m_geglu_bwd_dtanh) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_correctness",
                                    "mut_tanh_derivative_wrong", TD_ABI_HOST, NULL, "libm",
-                                   "term2 uses 1 - tanh instead of 1 - tanh^2", 3, 3, geglu_bwd_tanh_derivative};
+                                   "term2 uses 1 - tanh instead of 1 - tanh^2", 3, 3, geglu_bwd_tanh_derivative, NULL};

@@ -33,10 +33,10 @@ static int pid_split_by_m(const td_abi_launch *L) {
 #define ASBK "A's pre-load pointer advanced with stride_bk instead of stride_ak"
 #define SPLIT "pid split into (pid_m, pid_n) with cdiv(M, BM) instead of cdiv(N, BN)"
 TD_KERNEL(td_m_iv_dependent_matmul_cf_asbk) = {IV_CF, "mut_a_stride_bk", TD_ABI_HOST, "store=fp16:rne:inf", NULL, ASBK,
-                                               12, 3, a_uses_sbk};
+                                               12, 3, a_uses_sbk, NULL};
 TD_KERNEL(td_m_iv_dependent_matmul_io_asbk) = {IV_IO, "mut_a_stride_bk", TD_ABI_HOST, "store=fp16:rne:inf", NULL, ASBK,
-                                               12, 3, a_uses_sbk};
+                                               12, 3, a_uses_sbk, NULL};
 TD_KERNEL(td_m_iv_dependent_matmul_cf_split) = {IV_CF, "mut_pid_split_by_m", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                                SPLIT, 12, 3, pid_split_by_m};
+                                                SPLIT, 12, 3, pid_split_by_m, NULL};
 TD_KERNEL(td_m_iv_dependent_matmul_io_split) = {IV_IO, "mut_pid_split_by_m", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                                SPLIT, 12, 3, pid_split_by_m};
+                                                SPLIT, 12, 3, pid_split_by_m, NULL};

@@ -21,6 +21,6 @@ static int kl_log2(const td_abi_launch *L) { return kl_bug(L, 1); }
 
 TD_KERNEL(td_m_kldiv_compute_swap) = {"kldiv_compute.kldivergence_kernel_correctness", "mut_ratio_swapped",
                                       TD_ABI_HOST, NULL, "libm", "x * log(y / x): the ratio inverted", 2, 3,
-                                      kl_ratio_swapped};
+                                      kl_ratio_swapped, NULL};
 TD_KERNEL(td_m_kldiv_compute_log2) = {"kldiv_compute.kldivergence_kernel_correctness", "mut_log2", TD_ABI_HOST, NULL,
-                                      "libm", "tl.log2 instead of tl.log", 2, 3, kl_log2};
+                                      "libm", "tl.log2 instead of tl.log", 2, 3, kl_log2, NULL};

@@ -49,18 +49,18 @@ static int fwd_no_eps(const td_abi_launch *L) { return fwd_bug(L, 0); }
 static int fwd_exp_pred(const td_abi_launch *L) { return fwd_bug(L, 1); }
 
 TD_KERNEL(td_m_kldiv_ops_bwd_default_cc) = {"kldiv_ops.kldiv_backward_default_compute_correct", "mut_out_stride", TD_ABI_HOST, NULL, "libm",
-    "new_grads rows addressed with target_stride", 4, 2, bwd_out_stride};
+    "new_grads rows addressed with target_stride", 4, 2, bwd_out_stride, NULL};
 TD_KERNEL(td_m_kldiv_ops_bwd_default_io) = {"kldiv_ops.kldiv_backward_default_correctness", "mut_out_stride", TD_ABI_HOST, NULL, "libm",
-    "new_grads rows addressed with target_stride", 4, 2, bwd_out_stride};
+    "new_grads rows addressed with target_stride", 4, 2, bwd_out_stride, NULL};
 TD_KERNEL(td_m_kldiv_ops_bwd_log_cc) = {"kldiv_ops.kldiv_backward_log_target_compute_correct", "mut_exp_neg", TD_ABI_HOST, NULL, "libm",
-    "exp(-target) instead of -exp(target)", 4, 2, bwd_exp_neg};
+    "exp(-target) instead of -exp(target)", 4, 2, bwd_exp_neg, NULL};
 TD_KERNEL(td_m_kldiv_ops_bwd_log_io) = {"kldiv_ops.kldiv_backward_log_target_correctness", "mut_exp_neg", TD_ABI_HOST, NULL, "libm",
-    "exp(-target) instead of -exp(target)", 4, 2, bwd_exp_neg};
+    "exp(-target) instead of -exp(target)", 4, 2, bwd_exp_neg, NULL};
 TD_KERNEL(td_m_kldiv_ops_fwd_default_cc) = {"kldiv_ops.kldiv_forward_default_none_compute_correct", "mut_no_eps_clamp", TD_ABI_HOST, NULL, "libm",
-    "log(y_true) without the eps clamp", 6, 3, fwd_no_eps};
+    "log(y_true) without the eps clamp", 6, 3, fwd_no_eps, NULL};
 TD_KERNEL(td_m_kldiv_ops_fwd_default_io) = {"kldiv_ops.kldiv_forward_default_none_correctness", "mut_no_eps_clamp", TD_ABI_HOST, NULL, "libm",
-    "log(y_true) without the eps clamp", 6, 3, fwd_no_eps};
+    "log(y_true) without the eps clamp", 6, 3, fwd_no_eps, NULL};
 TD_KERNEL(td_m_kldiv_ops_fwd_log_cc) = {"kldiv_ops.kldiv_forward_log_target_none_compute_correct", "mut_exp_of_prediction", TD_ABI_HOST, NULL, "libm",
-    "exp(y) * (y_true - y): exp of the prediction", 5, 3, fwd_exp_pred};
+    "exp(y) * (y_true - y): exp of the prediction", 5, 3, fwd_exp_pred, NULL};
 TD_KERNEL(td_m_kldiv_ops_fwd_log_io) = {"kldiv_ops.kldiv_forward_log_target_none_correctness", "mut_exp_of_prediction", TD_ABI_HOST, NULL, "libm",
-    "exp(y) * (y_true - y): exp of the prediction", 5, 3, fwd_exp_pred};
+    "exp(y) * (y_true - y): exp of the prediction", 5, 3, fwd_exp_pred, NULL};

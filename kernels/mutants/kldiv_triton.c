@@ -50,22 +50,22 @@ static int fwd_no_advance(const td_abi_launch *L) { return fwd_bug(L, FWD_NO_ADV
 
 TD_KERNEL(td_m_kldiv_triton_bwd_sign) = {"kldiv_triton.kldiv_backward_default_compute_correct", "mut_sign_lost",
                                          TD_ABI_HOST, NULL, "libm", "res = target * 1: the gradient's sign lost", 4, 2,
-                                         bwd_sign_lost};
+                                         bwd_sign_lost, NULL};
 TD_KERNEL(td_m_kldiv_triton_bwd_expneg) = {"kldiv_triton.kldiv_backward_log_target_compute_correct", "mut_exp_neg",
                                            TD_ABI_HOST, NULL, "libm", "exp(-target) instead of -exp(target)", 4, 2,
-                                           bwd_exp_neg};
+                                           bwd_exp_neg, NULL};
 TD_KERNEL(td_m_kldiv_triton_fwd_swapped) = {"kldiv_triton.kldiv_forward_default_none_compute_correct",
                                             "mut_inputs_swapped", TD_ABI_HOST, NULL, "libm",
-                                            "y_ptr and gt_ptr swapped: y * (log(y) - y_true)", 5, 3, fwd_swapped};
+                                            "y_ptr and gt_ptr swapped: y * (log(y) - y_true)", 5, 3, fwd_swapped, NULL};
 TD_KERNEL(td_m_kldiv_triton_fwd_sign) = {"kldiv_triton.kldiv_forward_log_target_none_compute_correct",
                                          "mut_difference_reversed", TD_ABI_HOST, NULL, "libm",
-                                         "exp(y_true) * (y - y_true)", 5, 3, fwd_sign};
+                                         "exp(y_true) * (y - y_true)", 5, 3, fwd_sign, NULL};
 TD_KERNEL(td_m_kldiv_triton_fwd_tail) = {"kldiv_triton.kldiv_forward_default_none_io_correctness",
                                          "mut_tail_block_dropped", TD_ABI_HOST, NULL, "libm",
                                          "the column loop stops at n_cols // BLOCK * BLOCK: the tail chunk is never "
                                          "stored",
-                                         5, 3, fwd_tail_dropped};
+                                         5, 3, fwd_tail_dropped, NULL};
 TD_KERNEL(td_m_kldiv_triton_fwd_advance) = {"kldiv_triton.kldiv_forward_default_none_io_correctness",
                                             "mut_offsets_not_advanced", TD_ABI_HOST, NULL, "libm",
                                             "offsets = base_offsets: every chunk recomputes chunk 0", 5, 3,
-                                            fwd_no_advance};
+                                            fwd_no_advance, NULL};

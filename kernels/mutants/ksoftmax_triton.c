@@ -28,7 +28,7 @@ static int fp16_exponent(const td_abi_launch *L) { return variant(L, 0, 1); }
 
 TD_KERNEL(td_m_ksoftmax_xn) = {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "mut_x_row_ignores_n",
                                TD_ABI_HOST, NULL, NULL, "x_ptrs = X + m*stride_xm + k: the n*stride_xn term forgotten",
-                               6, 2, skip_stride_xn};
+                               6, 2, skip_stride_xn, NULL};
 TD_KERNEL(td_m_ksoftmax_f16) = {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "mut_fp16_exponent",
                                 TD_ABI_HOST, NULL, NULL, "z = x - max rounded to binary16 before exp", 6, 2,
-                                fp16_exponent};
+                                fp16_exponent, NULL};

@@ -8,7 +8,7 @@ TD_KERNEL(td_m_l2_norm_bwd_rstd) = {"l2_norm_bwd.l2_norm_bwd_kernel_correctness"
                                     NULL,
                                     "dx = dy * rstd - tl.sum(dy * x) * (1 / (var + eps)) * x: the correction term "
                                     "lacks one rstd factor",
-                                    4, 3, no_rstd};
+                                    4, 3, no_rstd, NULL};
 TD_KERNEL(td_m_l2_norm_bwd_mask) = {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "mut_mask_off_by_one", TD_ABI_HOST,
                                     NULL, NULL, "the store mask is cols <= N: column N of the row written", 4, 3,
-                                    off_by_one};
+                                    off_by_one, NULL};

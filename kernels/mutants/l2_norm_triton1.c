@@ -7,6 +7,6 @@ static int eps_outside(const td_abi_launch *L) { return rn_l2_fwd_program(L, RN_
 TD_KERNEL(td_m_l2_norm_triton1_mean) = {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "mut_mean_not_sum",
                                         TD_ABI_HOST, NULL, NULL,
                                         "var = tl.sum(xbar * xbar) / N: an RMS norm instead of the L2 norm", 4, 2,
-                                        mean};
+                                        mean, NULL};
 TD_KERNEL(td_m_l2_norm_triton1_eps) = {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "mut_eps_outside_sqrt",
-                                       TD_ABI_HOST, NULL, NULL, "rstd = 1 / (tl.sqrt(var) + eps)", 4, 2, eps_outside};
+                                       TD_ABI_HOST, NULL, NULL, "rstd = 1 / (tl.sqrt(var) + eps)", 4, 2, eps_outside, NULL};

@@ -8,9 +8,9 @@ TD_KERNEL(td_m_l2_norm_triton2_f16) = {"l2_norm_triton2.l2_norm_fwd_1pass_kernel
                                        TD_ABI_HOST, NULL, NULL,
                                        "the squares accumulated in a binary16 register: every partial sum rounded to "
                                        "fp16",
-                                       4, 2, f16_acc};
+                                       4, 2, f16_acc, NULL};
 TD_KERNEL(td_m_l2_norm_triton2_qinv) = {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "mut_missing_inv_var",
                                         TD_ABI_HOST, NULL, NULL,
                                         "dx = dy * rstd - tl.sum(dy * x) * rstd * x: the 1 / (var + eps) factor "
                                         "dropped",
-                                        4, 3, no_qinv};
+                                        4, 3, no_qinv, NULL};

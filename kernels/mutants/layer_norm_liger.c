@@ -62,12 +62,12 @@ static int stores_ftz(const td_abi_launch *L) {
 
 #define LIGER_FWD "layer_norm_liger.layer_norm_liger_forward_output_summary"
 TD_KERNEL(td_m_liger_no_eps) = {LIGER_FWD, "mut_rsqrt_without_eps", TD_ABI_HOST, NULL, "libm",
-                                "rstd = rsqrt(var): eps left out", 9, 6, no_eps};
+                                "rstd = rsqrt(var): eps left out", 9, 6, no_eps, NULL};
 TD_KERNEL(td_m_liger_mean_stride) = {LIGER_FWD, "mut_mean_stride_ignored", TD_ABI_HOST, NULL, "libm",
-                                     "Mean stored at row_idx instead of row_idx * Mean_row_stride", 9, 6, mean_stride};
+                                     "Mean stored at row_idx instead of row_idx * Mean_row_stride", 9, 6, mean_stride, NULL};
 TD_KERNEL(td_m_liger_stores_stride) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctness",
                                        "mut_last_row_skipped", TD_ABI_HOST, NULL, NULL,
-                                       "the last program's Mean / RSTD never stored", 2, 4, stores_last_row_skipped};
+                                       "the last program's Mean / RSTD never stored", 2, 4, stores_last_row_skipped, NULL};
 TD_KERNEL(td_m_liger_stores_ftz) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR",
                                     "mut_store_ftz", TD_ABI_HOST, "store=fp32:rne:inf", NULL,
-                                    "the store flushes subnormal statistics to zero", 2, 4, stores_ftz};
+                                    "the store flushes subnormal statistics to zero", 2, 4, stores_ftz, NULL};

@@ -157,32 +157,32 @@ static int stores_bf16(const td_abi_launch *L) {
 #define OPS(t) "layer_norm_ops.layer_norm_ops_" t
 TD_KERNEL(td_m_lnops_fwd_plain_mask) = {OPS("fwd_plain_bias_all_outputs_compute_correct_general"),
                                         "mut_mask_off_by_one", TD_ABI_HOST, NULL, NULL,
-                                        "Y store mask cols <= N: one lane past each row written", 3, 6, fwd_plain_mask};
+                                        "Y store mask cols <= N: one lane past each row written", 3, 6, fwd_plain_mask, NULL};
 TD_KERNEL(td_m_lnops_fwd_rms_bf16) = {OPS("fwd_rms_bias_all_outputs_compute_correct_general"), "mut_y_bf16",
                                       TD_ABI_HOST, NULL, NULL, "y rounded to bfloat16 before the store", 3, 4,
-                                      fwd_rms_bf16};
+                                      fwd_rms_bf16, NULL};
 TD_KERNEL(td_m_lnops_fwd_residual_swap) = {OPS("fwd_residual_bias_all_outputs_compute_correct_general"),
                                            "mut_mean_rstd_swapped", TD_ABI_HOST, NULL, NULL,
                                            "Mean and Rstd stores wired to each other's buffers", 4, 8,
-                                           fwd_residual_swapped};
+                                           fwd_residual_swapped, NULL};
 TD_KERNEL(td_m_lnops_bwd_rms_c1) = {OPS("bwd_rms_core_outputs_compute_correct_general"), "mut_c1_over_block",
                                     TD_ABI_HOST, NULL, NULL, "c1 = sum / BLOCK_N instead of / N", 6, 8,
-                                    bwd_rms_c1_over_block};
+                                    bwd_rms_c1_over_block, NULL};
 TD_KERNEL(td_m_lnops_bwd_rms_dw) = {OPS("bwd_rms_core_outputs_compute_correct_general"), "mut_dw_without_rstd",
                                     TD_ABI_HOST, NULL, NULL, "dw = dy * x: rstd left out of xhat", 6, 8,
-                                    bwd_rms_dw_no_rstd};
+                                    bwd_rms_dw_no_rstd, NULL};
 TD_KERNEL(td_m_lnops_bwd_plain_c2) = {OPS("bwd_plain_bias_core_outputs_compute_correct_general"), "mut_dx_c2_sign",
                                       TD_ABI_HOST, NULL, NULL, "dx = (wdy - (xhat*c1 - c2)) * rstd", 6, 11,
-                                      bwd_plain_c2_sign};
+                                      bwd_plain_c2_sign, NULL};
 TD_KERNEL(td_m_lnops_bwd_plain_dw) = {OPS("bwd_plain_bias_core_outputs_compute_correct_general"),
                                       "mut_dw_mean_not_subtracted", TD_ABI_HOST, NULL, NULL,
                                       "dw = dy * (x * rstd): the RMS branch's xhat in the plain kernel", 6, 11,
-                                      bwd_plain_dw_no_mean};
+                                      bwd_plain_dw_no_mean, NULL};
 TD_KERNEL(td_m_lnops_bwd_residual) = {OPS("bwd_residual_add_all_outputs_compute_correct_general"), "mut_dx_before_dres",
                                       TD_ABI_HOST, NULL, NULL, "DX stored before dres is added", 5, 4,
-                                      bwd_residual_dx_early};
+                                      bwd_residual_dx_early, NULL};
 TD_KERNEL(td_m_lnops_stores_swap) = {OPS("scalar_stores_io_correctness"), "mut_mean_rstd_swapped", TD_ABI_HOST, NULL,
-                                     NULL, "Mean and Rstd buffers swapped", 0, 4, stores_swapped};
+                                     NULL, "Mean and Rstd buffers swapped", 0, 4, stores_swapped, NULL};
 TD_KERNEL(td_m_lnops_stores_bf16) = {OPS("scalar_stores_io_correctnessR"), "mut_stats_bf16", TD_ABI_HOST,
                                      "store=fp32:rne:inf", NULL, "statistics rounded to bfloat16 on the way", 0, 4,
-                                     stores_bf16};
+                                     stores_bf16, NULL};

@@ -74,11 +74,11 @@ static int normalize_order(const td_abi_launch *L) {
 TD_KERNEL(td_m_welfold_unguarded) = {WS, "mut_unguarded_tail", TD_ABI_HOST, NULL, "libm",
                                      "the published kernel: squared deviations summed without tl.where (masked "
                                      "lanes add mean^2 when rnumel < RBLOCK)",
-                                     4, 6, unguarded};
+                                     4, 6, unguarded, NULL};
 TD_KERNEL(td_m_welfold_eps) = {WS, "mut_eps_outside_sqrt", TD_ABI_HOST, NULL, "libm",
-                               "rstd = 1 / (sqrt(var) + 1e-05)", 4, 6, eps_outside};
+                               "rstd = 1 / (sqrt(var) + 1e-05)", 4, 6, eps_outside, NULL};
 TD_KERNEL(td_m_welfold_w_chunk) = {WN, "mut_weight_chunk_offset", TD_ABI_HOST, NULL, NULL,
                                    "w and b read at the lane index, not the column (pointer not advanced per chunk)",
-                                   2, 6, normalize_w_chunk};
+                                   2, 6, normalize_w_chunk, NULL};
 TD_KERNEL(td_m_welfold_order) = {WN, "mut_scale_before_center", TD_ABI_HOST, NULL, NULL,
-                                 "(x * rstd) - mean instead of (x - mean) * rstd", 2, 6, normalize_order};
+                                 "(x * rstd) - mean instead of (x - mean) * rstd", 2, 6, normalize_order, NULL};

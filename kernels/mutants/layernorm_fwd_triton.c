@@ -49,10 +49,10 @@ static int store_rtz(const td_abi_launch *L) { return fwd_with(L, BUG_STORE_RTZ)
 #define LNFWD "layernorm_fwd_triton.layernorm_fwd_triton_output_summary"
 #define LNFWD_IO "layernorm_fwd_triton.layernorm_fwd_triton_io_correctness"
 TD_KERNEL(td_m_lnfwd_tail) = {LNFWD, "mut_tail_tile_dropped", TD_ABI_HOST, NULL, NULL,
-                              "mean / variance passes skip the row's partial last tile", 11, 3, tail_dropped};
+                              "mean / variance passes skip the row's partial last tile", 11, 3, tail_dropped, NULL};
 TD_KERNEL(td_m_lnfwd_unmasked) = {LNFWD, "mut_var_unmasked", TD_ABI_HOST, NULL, NULL,
-                                  "variance without tl.where: padded lanes add mean^2", 11, 3, var_unmasked};
+                                  "variance without tl.where: padded lanes add mean^2", 11, 3, var_unmasked, NULL};
 TD_KERNEL(td_m_lnfwd_io_tail) = {LNFWD_IO, "mut_tail_tile_dropped", TD_ABI_HOST, "store=bf16:rne:inf", NULL,
-                                 "mean / variance passes skip the row's partial last tile", 11, 3, tail_dropped};
+                                 "mean / variance passes skip the row's partial last tile", 11, 3, tail_dropped, NULL};
 TD_KERNEL(td_m_lnfwd_io_rtz) = {LNFWD_IO, "mut_store_rtz", TD_ABI_HOST, "store=bf16:rne:inf", NULL,
-                                "y.to(bfloat16) by truncation (round toward zero)", 11, 3, store_rtz};
+                                "y.to(bfloat16) by truncation (round toward zero)", 11, 3, store_rtz, NULL};

@@ -57,13 +57,13 @@ static int bwd_exp_forgotten(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_log_softmax_nomax) = {"log_softmax.log_softmax_kernel_correctness", "mut_no_max_subtraction",
                                      TD_ABI_HOST, NULL, NULL, "log(exp(x) / sum exp(x)) without the row max", 5, 2,
-                                     fwd_no_max};
+                                     fwd_no_max, NULL};
 TD_KERNEL(td_m_log_softmax_stride) = {"log_softmax.log_softmax_kernel_correctness", "mut_row_stride_without_K",
                                       TD_ABI_HOST, NULL, NULL,
                                       "rows addressed at m*N + n*K + k (the K of m*N*K dropped)",
-                                      5, 2, fwd_row_stride};
+                                      5, 2, fwd_row_stride, NULL};
 TD_KERNEL(td_m_log_softmax_bwd_noexp) = {"log_softmax.log_softmax_backward_kernel_correctness", "mut_exp_forgotten",
                                          TD_ABI_HOST, NULL, NULL,
                                          "in_grad = out_grad - out * scale (the softmax VJP's product, exp(out) "
                                          "forgotten)",
-                                         5, 3, bwd_exp_forgotten};
+                                         5, 3, bwd_exp_forgotten, NULL};

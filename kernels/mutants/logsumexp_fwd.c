@@ -32,7 +32,7 @@ static int max_not_added(const td_abi_launch *L) { return variant(L, 1, 0); }
 
 TD_KERNEL(td_m_logsumexp_nomax) = {"logsumexp_fwd.logsumexp_fwd_kernel_correctness", "mut_no_max_subtraction",
                                    TD_ABI_HOST, NULL, NULL, "log(sum exp(x)) without subtracting the block max", 4, 2,
-                                   no_max};
+                                   no_max, NULL};
 TD_KERNEL(td_m_logsumexp_noadd) = {"logsumexp_fwd.logsumexp_fwd_kernel_correctness", "mut_max_not_added_back",
                                    TD_ABI_HOST, NULL, NULL, "b_z = log(sum exp(b_x - b_m)): the + b_m dropped", 4, 2,
-                                   max_not_added};
+                                   max_not_added, NULL};

@@ -27,7 +27,7 @@ static int masked_add_mask_inverted(const td_abi_launch *L) { return masked_add_
 
 TD_KERNEL(td_m_masked_add_ignored) = {"masked_add_cuda.masked_add_kernel_correctness", "mut_p_mask_ignored",
                                       TD_ABI_HOST, NULL, NULL, "p_mask not applied: masked lanes updated too", 3, 3,
-                                      masked_add_mask_ignored};
+                                      masked_add_mask_ignored, NULL};
 TD_KERNEL(td_m_masked_add_inverted) = {"masked_add_cuda.masked_add_kernel_correctness", "mut_p_mask_inverted",
                                        TD_ABI_HOST, NULL, NULL, "mask & p_mask instead of mask & ~p_mask", 3, 3,
-                                       masked_add_mask_inverted};
+                                       masked_add_mask_inverted, NULL};

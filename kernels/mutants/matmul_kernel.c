@@ -13,10 +13,10 @@ static int fp16_acc(const td_abi_launch *L) { return td_matmul_kernel_program(L,
 #define KSTEP "b_ptrs advance by BLOCK_SIZE_K * stride_ak: wrong leading dimension for B"
 #define ACC16 "fp16 accumulator: every K step rounds the running sum to fp16"
 TD_KERNEL(td_m_matmul_kernel_cf_kstep) = {MK_CF, "mut_wrong_ld_b", TD_ABI_HOST, "store=fp16:rne:inf", NULL, KSTEP, 4, 3,
-                                          b_kstep_ak};
+                                          b_kstep_ak, NULL};
 TD_KERNEL(td_m_matmul_kernel_io_kstep) = {MK_IO, "mut_wrong_ld_b", TD_ABI_HOST, "store=fp16:rne:inf", NULL, KSTEP, 4, 3,
-                                          b_kstep_ak};
+                                          b_kstep_ak, NULL};
 TD_KERNEL(td_m_matmul_kernel_cf_acc16) = {MK_CF, "mut_fp16_accumulator", TD_ABI_HOST, "store=fp16:rne:inf", NULL, ACC16,
-                                          4, 3, fp16_acc};
+                                          4, 3, fp16_acc, NULL};
 TD_KERNEL(td_m_matmul_kernel_io_acc16) = {MK_IO, "mut_fp16_accumulator", TD_ABI_HOST, "store=fp16:rne:inf", NULL, ACC16,
-                                          4, 3, fp16_acc};
+                                          4, 3, fp16_acc, NULL};

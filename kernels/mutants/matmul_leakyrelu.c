@@ -32,10 +32,10 @@ static int store_rtz(const td_abi_launch *L) {
 #define KSTEP "b_ptrs advance by BLOCK_SIZE_K * stride_bn: B walked along N instead of K"
 #define RTZ "the fp16 store truncates (rtz) while the kernel declares round-to-nearest"
 TD_KERNEL(td_m_matmul_leakyrelu_cf_kstep) = {LR_CF, "mut_b_k_step_bn", TD_ABI_HOST, "store=fp16:rne:inf", NULL, KSTEP,
-                                             13, 3, k_step_bn};
+                                             13, 3, k_step_bn, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_io_kstep) = {LR_IO, "mut_b_k_step_bn", TD_ABI_HOST, "store=fp16:rne:inf", NULL, KSTEP,
-                                             13, 3, k_step_bn};
+                                             13, 3, k_step_bn, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_cf_rtz) = {LR_CF, "mut_store_rtz", TD_ABI_HOST, "store=fp16:rne:inf", NULL, RTZ, 13,
-                                           3, store_rtz};
+                                           3, store_rtz, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_io_rtz) = {LR_IO, "mut_store_rtz", TD_ABI_HOST, "store=fp16:rne:inf", NULL, RTZ, 13,
-                                           3, store_rtz};
+                                           3, store_rtz, NULL};

@@ -42,12 +42,12 @@ static int fp16_acc(const td_abi_launch *L) {
 #define ACC16 "fp16 accumulator: every K step rounds the running sum to fp16"
 #define COLB "no % N on offs_bn and no offs_cn < N in the store mask: the last column tile spills past N"
 TD_KERNEL(td_m_matmul_leakyrelu_fp8_cf_kstep) = {LR_CF, "mut_a_k_step_am", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                                 KSTEP, 13, 3, k_step_am};
+                                                 KSTEP, 13, 3, k_step_am, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_fp8_io_kstep) = {LR_IO, "mut_a_k_step_am", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                                 KSTEP, 13, 3, k_step_am};
+                                                 KSTEP, 13, 3, k_step_am, NULL};
 /* the closed form's launches tile the matrix exactly (hmlt/hnlt), so the column-bound
  * bug cannot show there: its second mutant is the fp16 accumulator */
 TD_KERNEL(td_m_matmul_leakyrelu_fp8_cf_acc16) = {LR_CF, "mut_fp16_accumulator", TD_ABI_HOST, "store=fp16:rne:inf",
-                                                 NULL, ACC16, 13, 3, fp16_acc};
+                                                 NULL, ACC16, 13, 3, fp16_acc, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_fp8_io_colb) = {LR_IO, "mut_no_column_bounds", TD_ABI_HOST, "store=fp16:rne:inf",
-                                                NULL, COLB, 13, 3, no_col_bounds};
+                                                NULL, COLB, 13, 3, no_col_bounds, NULL};

@@ -25,11 +25,11 @@ static int store_rtz(const td_abi_launch *L) {
 #define AT "A's block pointer with its two strides swapped: A read transposed"
 #define RTZ "the fp16 store truncates (rtz) while the kernel declares round-to-nearest"
 #define S16 "store=fp16:rne:inf"
-TD_KERNEL(td_m_matmul_tma_f32_cf_bt) = {F32_CF, "mut_b_transposed", TD_ABI_HOST, NULL, NULL, BT, 12, 3, b_transposed};
-TD_KERNEL(td_m_matmul_tma_f16_cf_bt) = {F16_CF, "mut_b_transposed", TD_ABI_HOST, S16, NULL, BT, 12, 3, b_transposed};
-TD_KERNEL(td_m_matmul_tma_f32_io_bt) = {F32_IO, "mut_b_transposed", TD_ABI_HOST, NULL, NULL, BT, 12, 3, b_transposed};
-TD_KERNEL(td_m_matmul_tma_f16_io_bt) = {F16_IO, "mut_b_transposed", TD_ABI_HOST, S16, NULL, BT, 12, 3, b_transposed};
-TD_KERNEL(td_m_matmul_tma_f32_cf_at) = {F32_CF, "mut_a_transposed", TD_ABI_HOST, NULL, NULL, AT, 12, 3, a_transposed};
-TD_KERNEL(td_m_matmul_tma_f32_io_at) = {F32_IO, "mut_a_transposed", TD_ABI_HOST, NULL, NULL, AT, 12, 3, a_transposed};
-TD_KERNEL(td_m_matmul_tma_f16_cf_rtz) = {F16_CF, "mut_store_rtz", TD_ABI_HOST, S16, NULL, RTZ, 12, 3, store_rtz};
-TD_KERNEL(td_m_matmul_tma_f16_io_rtz) = {F16_IO, "mut_store_rtz", TD_ABI_HOST, S16, NULL, RTZ, 12, 3, store_rtz};
+TD_KERNEL(td_m_matmul_tma_f32_cf_bt) = {F32_CF, "mut_b_transposed", TD_ABI_HOST, NULL, NULL, BT, 12, 3, b_transposed, NULL};
+TD_KERNEL(td_m_matmul_tma_f16_cf_bt) = {F16_CF, "mut_b_transposed", TD_ABI_HOST, S16, NULL, BT, 12, 3, b_transposed, NULL};
+TD_KERNEL(td_m_matmul_tma_f32_io_bt) = {F32_IO, "mut_b_transposed", TD_ABI_HOST, NULL, NULL, BT, 12, 3, b_transposed, NULL};
+TD_KERNEL(td_m_matmul_tma_f16_io_bt) = {F16_IO, "mut_b_transposed", TD_ABI_HOST, S16, NULL, BT, 12, 3, b_transposed, NULL};
+TD_KERNEL(td_m_matmul_tma_f32_cf_at) = {F32_CF, "mut_a_transposed", TD_ABI_HOST, NULL, NULL, AT, 12, 3, a_transposed, NULL};
+TD_KERNEL(td_m_matmul_tma_f32_io_at) = {F32_IO, "mut_a_transposed", TD_ABI_HOST, NULL, NULL, AT, 12, 3, a_transposed, NULL};
+TD_KERNEL(td_m_matmul_tma_f16_cf_rtz) = {F16_CF, "mut_store_rtz", TD_ABI_HOST, S16, NULL, RTZ, 12, 3, store_rtz, NULL};
+TD_KERNEL(td_m_matmul_tma_f16_io_rtz) = {F16_IO, "mut_store_rtz", TD_ABI_HOST, S16, NULL, RTZ, 12, 3, store_rtz, NULL};

@@ -15,7 +15,7 @@ static int z_stride_k(const td_abi_launch *L) {
 #define MT1_IO "matmul_triton1.matmul_triton1_io_correctness"
 #define YK "y_ptrs advance by k_block_size, not k_block_size * n_size: wrong leading dimension for Y"
 #define ZK "z_ptrs use k_size as Z's row stride (copied from x_ptrs)"
-TD_KERNEL(td_m_matmul_triton1_cf_yk) = {MT1_CF, "mut_wrong_ld_y", TD_ABI_HOST, NULL, NULL, YK, 5, 3, y_kstep};
-TD_KERNEL(td_m_matmul_triton1_io_yk) = {MT1_IO, "mut_wrong_ld_y", TD_ABI_HOST, NULL, NULL, YK, 5, 3, y_kstep};
-TD_KERNEL(td_m_matmul_triton1_cf_zk) = {MT1_CF, "mut_z_row_stride_k", TD_ABI_HOST, NULL, NULL, ZK, 5, 3, z_stride_k};
-TD_KERNEL(td_m_matmul_triton1_io_zk) = {MT1_IO, "mut_z_row_stride_k", TD_ABI_HOST, NULL, NULL, ZK, 5, 3, z_stride_k};
+TD_KERNEL(td_m_matmul_triton1_cf_yk) = {MT1_CF, "mut_wrong_ld_y", TD_ABI_HOST, NULL, NULL, YK, 5, 3, y_kstep, NULL};
+TD_KERNEL(td_m_matmul_triton1_io_yk) = {MT1_IO, "mut_wrong_ld_y", TD_ABI_HOST, NULL, NULL, YK, 5, 3, y_kstep, NULL};
+TD_KERNEL(td_m_matmul_triton1_cf_zk) = {MT1_CF, "mut_z_row_stride_k", TD_ABI_HOST, NULL, NULL, ZK, 5, 3, z_stride_k, NULL};
+TD_KERNEL(td_m_matmul_triton1_io_zk) = {MT1_IO, "mut_z_row_stride_k", TD_ABI_HOST, NULL, NULL, ZK, 5, 3, z_stride_k, NULL};

@@ -31,9 +31,9 @@ static int mut_col_mask(const td_abi_launch *L) {
 #define MT2_IO "matmul_triton2.matmul_triton2_io_correctness"
 #define LD_B "B's K step taken as N (B assumed contiguous [K, N]): wrong leading dimension"
 #define COLM "store mask keeps offs_cm < M only: columns past N of a partial tile are written"
-TD_KERNEL(td_m_matmul_triton2_sum_ldb) = {MT2_SUM, "mut_wrong_ld_b", TD_ABI_HOST, NULL, NULL, LD_B, 13, 3, mut_ld_b};
-TD_KERNEL(td_m_matmul_triton2_io_ldb) = {MT2_IO, "mut_wrong_ld_b", TD_ABI_HOST, NULL, NULL, LD_B, 13, 3, mut_ld_b};
+TD_KERNEL(td_m_matmul_triton2_sum_ldb) = {MT2_SUM, "mut_wrong_ld_b", TD_ABI_HOST, NULL, NULL, LD_B, 13, 3, mut_ld_b, NULL};
+TD_KERNEL(td_m_matmul_triton2_io_ldb) = {MT2_IO, "mut_wrong_ld_b", TD_ABI_HOST, NULL, NULL, LD_B, 13, 3, mut_ld_b, NULL};
 TD_KERNEL(td_m_matmul_triton2_sum_colm) = {MT2_SUM, "mut_no_col_mask", TD_ABI_HOST, NULL, NULL, COLM, 13, 3,
-                                           mut_col_mask};
+                                           mut_col_mask, NULL};
 TD_KERNEL(td_m_matmul_triton2_io_colm) = {MT2_IO, "mut_no_col_mask", TD_ABI_HOST, NULL, NULL, COLM, 13, 3,
-                                          mut_col_mask};
+                                          mut_col_mask, NULL};

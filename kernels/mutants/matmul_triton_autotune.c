@@ -44,10 +44,10 @@ static int act_typo_io(const td_abi_launch *L) { return act_typo(L, 1); }
 #define ACC16 "fp16 accumulator: every K step rounds the running sum to fp16"
 #define TYPO "ACTIVATION compared with a misspelt name: leaky_relu never applied"
 TD_KERNEL(td_m_matmul_autotune_cf_acc16) = {AT_CF, "mut_fp16_accumulator", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                            ACC16, 15, 3, fp16_acc_cf};
+                                            ACC16, 15, 3, fp16_acc_cf, NULL};
 TD_KERNEL(td_m_matmul_autotune_io_acc16) = {AT_IO, "mut_fp16_accumulator", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                            ACC16, 15, 3, fp16_acc_io};
+                                            ACC16, 15, 3, fp16_acc_io, NULL};
 TD_KERNEL(td_m_matmul_autotune_cf_typo) = {AT_CF, "mut_activation_skipped", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                           TYPO, 15, 3, act_typo_cf};
+                                           TYPO, 15, 3, act_typo_cf, NULL};
 TD_KERNEL(td_m_matmul_autotune_io_typo) = {AT_IO, "mut_activation_skipped", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                           TYPO, 15, 3, act_typo_io};
+                                           TYPO, 15, 3, act_typo_io, NULL};

@@ -23,7 +23,7 @@ static int reduce_swapped(const td_abi_launch *L) { return reduce_bug(L, 2); }
 
 TD_KERNEL(td_m_matrix_reduce_contig) = {"matrix_reduction.load_reduce_kernel_output_summary", "mut_stride_xn_ignored",
                                         TD_ABI_HOST, NULL, NULL, "x read as x[i*stride_xm + j]: stride_xn ignored", 5,
-                                        2, reduce_contiguous};
+                                        2, reduce_contiguous, NULL};
 TD_KERNEL(td_m_matrix_reduce_swapped) = {"matrix_reduction.matrix_reduction_io_correctness", "mut_strides_swapped",
                                          TD_ABI_HOST, NULL, NULL, "make_block_ptr(strides=(stride_xn, stride_xm))", 5,
-                                         2, reduce_swapped};
+                                         2, reduce_swapped, NULL};

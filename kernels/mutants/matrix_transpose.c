@@ -27,7 +27,7 @@ static int transpose_in_strides_swapped(const td_abi_launch *L) { return transpo
 
 TD_KERNEL(td_m_matrix_transpose_out) = {"matrix_transpose.kernel_correctness", "mut_out_strides_swapped", TD_ABI_HOST,
                                         NULL, NULL, "Out written at d * out_stridey + m * out_stridex", 6, 2,
-                                        transpose_out_strides_swapped};
+                                        transpose_out_strides_swapped, NULL};
 TD_KERNEL(td_m_matrix_transpose_in) = {"matrix_transpose.kernel_correctness", "mut_in_strides_swapped", TD_ABI_HOST,
                                        NULL, NULL, "M read at m * matrix_stridey + d * matrix_stridex", 6, 2,
-                                       transpose_in_strides_swapped};
+                                       transpose_in_strides_swapped, NULL};

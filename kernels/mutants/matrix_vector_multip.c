@@ -13,7 +13,7 @@ static int no_row_mask(const td_abi_launch *L) { return td_mv_program(L, TL_I(L,
 #define MV_IO "matrix_vector_multip.mv_one_block_io_correctness"
 #define BS "B advanced with stride_am instead of stride_bm"
 #define NM "the store drops mask=n_mask: rows past N of the last block are written"
-TD_KERNEL(td_m_mv_summary_bs) = {MV_SUM, "mut_b_stride_am", TD_ABI_HOST, NULL, NULL, BS, 8, 3, b_stride_am};
-TD_KERNEL(td_m_mv_io_bs) = {MV_IO, "mut_b_stride_am", TD_ABI_HOST, NULL, NULL, BS, 8, 3, b_stride_am};
-TD_KERNEL(td_m_mv_summary_nm) = {MV_SUM, "mut_store_unmasked", TD_ABI_HOST, NULL, NULL, NM, 8, 3, no_row_mask};
-TD_KERNEL(td_m_mv_io_nm) = {MV_IO, "mut_store_unmasked", TD_ABI_HOST, NULL, NULL, NM, 8, 3, no_row_mask};
+TD_KERNEL(td_m_mv_summary_bs) = {MV_SUM, "mut_b_stride_am", TD_ABI_HOST, NULL, NULL, BS, 8, 3, b_stride_am, NULL};
+TD_KERNEL(td_m_mv_io_bs) = {MV_IO, "mut_b_stride_am", TD_ABI_HOST, NULL, NULL, BS, 8, 3, b_stride_am, NULL};
+TD_KERNEL(td_m_mv_summary_nm) = {MV_SUM, "mut_store_unmasked", TD_ABI_HOST, NULL, NULL, NM, 8, 3, no_row_mask, NULL};
+TD_KERNEL(td_m_mv_io_nm) = {MV_IO, "mut_store_unmasked", TD_ABI_HOST, NULL, NULL, NM, 8, 3, no_row_mask, NULL};

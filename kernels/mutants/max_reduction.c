@@ -58,11 +58,11 @@ static int maxk_last(const td_abi_launch *L) { return maxk_bug(L, 1); }
 static int maxk_layout(const td_abi_launch *L) { return maxk_bug(L, 2); }
 
 TD_KERNEL(td_m_max1_other_zero) = {"max_reduction.max_kernel_1_io_correctness", "mut_other_zero", TD_ABI_HOST, NULL,
-                                   NULL, "masked lanes loaded as 0.0 instead of -inf", 2, 2, max1_other_zero};
+                                   NULL, "masked lanes loaded as 0.0 instead of -inf", 2, 2, max1_other_zero, NULL};
 TD_KERNEL(td_m_max1_grid_floor) = {"max_reduction.max_kernel_1_io_correctness", "mut_last_program_skipped",
                                    TD_ABI_HOST, NULL, NULL, "M // BLOCK_SIZE programs: the tail block is never reduced",
-                                   2, 2, max1_grid_floor};
+                                   2, 2, max1_grid_floor, NULL};
 TD_KERNEL(td_m_maxk_last) = {"max_reduction.max_kernel_output_summary", "mut_argmax_last", TD_ABI_HOST, NULL, NULL,
-                             "ties broken to the right: the last maximum's index", 5, 3, maxk_last};
+                             "ties broken to the right: the last maximum's index", 5, 3, maxk_last, NULL};
 TD_KERNEL(td_m_maxk_layout) = {"max_reduction.max_kernel_output_summary", "mut_layout_mkn", TD_ABI_HOST, NULL, NULL,
-                               "offset m*N*K + k*N + n: the input read as [M, K, N]", 5, 3, maxk_layout};
+                               "offset m*N*K + k*N + n: the input read as [M, K, N]", 5, 3, maxk_layout, NULL};

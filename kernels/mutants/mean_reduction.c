@@ -41,8 +41,8 @@ static int mean_f16_acc(const td_abi_launch *L) { return mean_bug(L, F16_ACC); }
 
 TD_KERNEL(td_m_mean_tail) = {"mean_reduction.mean_dim_kernel_output_summary", "mut_tail_block_dropped", TD_ABI_HOST,
                              NULL, NULL, "the column loop stops at N // BLOCK_N * BLOCK_N: the tail chunk is not summed",
-                             4, 2, mean_tail_dropped};
+                             4, 2, mean_tail_dropped, NULL};
 TD_KERNEL(td_m_mean_padded) = {"mean_reduction.mean_dim_kernel_output_summary", "mut_padded_count", TD_ABI_HOST, NULL,
-                               NULL, "divided by steps * BLOCK_N instead of N", 4, 2, mean_padded_count};
+                               NULL, "divided by steps * BLOCK_N instead of N", 4, 2, mean_padded_count, NULL};
 TD_KERNEL(td_m_mean_f16) = {"mean_reduction.mean_dim_kernel_io_correctness", "mut_f16_accumulation", TD_ABI_HOST, NULL,
-                            NULL, "the accumulator tile is binary16", 4, 2, mean_f16_acc};
+                            NULL, "the accumulator tile is binary16", 4, 2, mean_f16_acc, NULL};

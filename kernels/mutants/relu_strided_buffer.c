@@ -52,17 +52,17 @@ static int summary_always_one_tile(const td_abi_launch *L) {
 TD_KERNEL(td_m_relu_strided_stride) = {"relu_strided_buffer.relu_strided_buffer_one_tile_io_correctness",
                                        "mut_out_block_ptr_in_stride", TD_ABI_HOST, NULL, NULL,
                                        "the output block pointer is built with in0_stride0", 6, 2,
-                                       one_tile_wrong_stride};
+                                       one_tile_wrong_stride, NULL};
 TD_KERNEL(td_m_relu_strided_loop) = {"relu_strided_buffer.relu_strided_buffer_grid_stride_io_correctnessR",
                                      "mut_loop_stride_tiles_per_cta", TD_ABI_HOST, NULL, NULL,
                                      "tile_id = pid + j * tiles_per_cta (the loop strides by the wrong count)", 6, 2,
-                                     grid_stride_loop_stride};
+                                     grid_stride_loop_stride, NULL};
 TD_KERNEL(td_m_relu_strided_bf16) = {"relu_strided_buffer.relu_strided_buffer_grid_stride_io_correctnessR",
                                      "mut_store_rounded_bf16", TD_ABI_HOST, NULL, NULL,
                                      "out0.to(tl.bfloat16) before the store: R is bf16, not the fp32 store", 6, 2,
-                                     grid_stride_bf16};
+                                     grid_stride_bf16, NULL};
 TD_KERNEL(td_m_relu_strided_one_tile_only) = {"relu_strided_buffer.relu_strided_buffer_output_summary_general",
                                               "mut_constexpr_ignored", TD_ABI_HOST, NULL, NULL,
                                               "one_tile_per_cta ignored: the grid-stride launch runs one tile per "
                                               "program",
-                                              7, 2, summary_always_one_tile};
+                                              7, 2, summary_always_one_tile, NULL};

@@ -33,7 +33,7 @@ static int relu_where_swapped(const td_abi_launch *L) {
 TD_KERNEL(td_m_relu_triton_every_pid) = {"relu_triton_kernel.relu_kernel_correctness", "mut_every_program_stores",
                                          TD_ABI_HOST, NULL, NULL,
                                          "the `if pid == 0` guard dropped: programs > 0 write too", 2, 2,
-                                         relu_every_program_stores};
+                                         relu_every_program_stores, NULL};
 TD_KERNEL(td_m_relu_triton_swapped) = {"relu_triton_kernel.relu_kernel_correctness", "mut_where_swapped", TD_ABI_HOST,
                                        NULL, NULL, "tl.where(x >= 0, 0.0, x): the branches swapped", 2, 2,
-                                       relu_where_swapped};
+                                       relu_where_swapped, NULL};

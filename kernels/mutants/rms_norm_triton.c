@@ -6,8 +6,8 @@ static int padded(const td_abi_launch *L) { return rn_rms_norm_program(L, RN_BUG
 
 TD_KERNEL(td_m_rms_norm_triton_eps) = {"rms_norm_triton.rms_norm_kernel_correctness", "mut_sqrt_without_eps",
                                        TD_ABI_HOST, NULL, NULL, "rrms = 1 / tl.sqrt(var): eps is never added", 7, 3,
-                                       no_eps};
+                                       no_eps, NULL};
 TD_KERNEL(td_m_rms_norm_triton_pad) = {"rms_norm_triton.rms_norm_kernel_correctness", "mut_padded_count",
                                        TD_ABI_HOST, NULL, NULL,
                                        "var = tl.sum(x * x) / BLOCK_SIZE: the padded tile's count instead of N", 7, 3,
-                                       padded};
+                                       padded, NULL};

@@ -6,7 +6,7 @@ static int n_minus_1(const td_abi_launch *L) { return rn_fused_program(L, 0, RN_
 
 TD_KERNEL(td_m_rmsnorm_fused_mask) = {"rmsnorm_fused.rms_norm_fwd_fused_output_summary", "mut_mask_off_by_one",
                                       TD_ABI_HOST, NULL, NULL,
-                                      "cols <= N: column N is loaded into the variance and stored", 4, 3, off_by_one};
+                                      "cols <= N: column N is loaded into the variance and stored", 4, 3, off_by_one, NULL};
 TD_KERNEL(td_m_rmsnorm_fused_nm1) = {"rmsnorm_fused.rms_norm_fwd_fused_io_correctness", "mut_variance_n_minus_1",
                                      TD_ABI_HOST, NULL, NULL, "var = tl.sum(_var) / (N - 1) (the unbiased count)", 4, 3,
-                                     n_minus_1};
+                                     n_minus_1, NULL};

@@ -7,8 +7,8 @@ static int f16_acc(const td_abi_launch *L) { return rn_fused_program(L, 1, RN_BU
 TD_KERNEL(td_m_rmsnorm_llama_f16w) = {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary",
                                       "mut_fp16_before_weight", TD_ABI_HOST, NULL, NULL,
                                       "x_hat.to(tl.float16) before the weight multiply: y rounded to fp16 twice", 4,
-                                      3, f16_before_w};
+                                      3, f16_before_w, NULL};
 TD_KERNEL(td_m_rmsnorm_llama_f16acc) = {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_io_correctness",
                                         "mut_f16_accumulation", TD_ABI_HOST, NULL, NULL,
                                         "_var = tl.zeros([BLOCK_SIZE], x.dtype): the squares accumulated in fp16", 4, 3,
-                                        f16_acc};
+                                        f16_acc, NULL};

@@ -6,9 +6,9 @@ static int norm_tail(const td_abi_launch *L) { return rn_stream_program(L, 1, RN
 
 TD_KERNEL(td_m_rmsnorm_impl_eps) = {"rmsnorm_implementation.rmsnorm_implementation_output_summary",
                                     "mut_eps_outside_sqrt", TD_ABI_HOST, NULL, NULL,
-                                    "std = tl.sqrt(var) + eps: eps added outside the square root", 10, 3, eps_outside};
+                                    "std = tl.sqrt(var) + eps: eps added outside the square root", 10, 3, eps_outside, NULL};
 TD_KERNEL(td_m_rmsnorm_impl_tail) = {"rmsnorm_implementation.rmsnorm_implementation_io_correctness",
                                      "mut_store_tail_dropped", TD_ABI_HOST, NULL, NULL,
                                      "the normalise loop runs range(0, N_SIZE // BLOCK * BLOCK, BLOCK): the tail "
                                      "block is never stored",
-                                     10, 3, norm_tail};
+                                     10, 3, norm_tail, NULL};

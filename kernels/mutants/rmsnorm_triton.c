@@ -8,12 +8,12 @@ static int f16_acc(const td_abi_launch *L) { return rn_stream_program(L, 0, RN_B
 TD_KERNEL(td_m_rmsnorm_triton_tail) = {
     "rmsnorm_triton.rmsnorm_full_output_summary", "mut_tail_block_dropped", TD_ABI_HOST, NULL, NULL,
     "the variance loop runs range(0, N_SIZE // BLOCK * BLOCK, BLOCK): the tail block is not summed", 10, 3,
-    tail_dropped};
+    tail_dropped, NULL};
 TD_KERNEL(td_m_rmsnorm_triton_no_eps) = {"rmsnorm_triton.rmsnorm_full_io_correctness", "mut_rsqrt_without_eps",
                                          TD_ABI_HOST, NULL, NULL, "rstd = rsqrt(var): eps is never added", 10, 3,
-                                         no_eps};
+                                         no_eps, NULL};
 TD_KERNEL(td_m_rmsnorm_triton_f16) = {"rmsnorm_triton.rmsnorm_full_io_correctness", "mut_f16_accumulation",
                                       TD_ABI_HOST, NULL, NULL,
                                       "the var tile is binary16 (tl.zeros(..., x.dtype)): every partial sum rounded "
                                       "to fp16",
-                                      10, 3, f16_acc};
+                                      10, 3, f16_acc, NULL};

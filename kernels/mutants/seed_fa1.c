@@ -24,29 +24,29 @@ static int naive_causal_local_row(const td_abi_launch *L) { return naive_bug(L, 
 TD_KERNEL(td_m_seed_fa1_tail) = {BD, "mut_tail_scores_unmasked", TD_ABI_HOST, NULL, "libm",
                                  "the scores' where(offs_n < S_k, s, -inf) is dropped: the last block's tail keys "
                                  "(loaded as 0) score 0 and take weight",
-                                 24, 4, tail_unmasked};
+                                 24, 4, tail_unmasked, NULL};
 TD_KERNEL(td_m_seed_fa1_rescale) = {BD, "mut_no_rescale_l", TD_ABI_HOST, NULL, "libm",
                                     "l = l + sum(p): the running max is updated without rescaling l by alpha", 24, 4,
-                                    no_rescale_l};
+                                    no_rescale_l, NULL};
 TD_KERNEL(td_m_seed_fa1_causal_plus1) = {CBD, "mut_causal_diag_off_by_one", TD_ABI_HOST, NULL, "libm",
                                          "causal mask offs_m + 1 >= offs_n: each row also attends to the next key",
-                                         24, 4, causal_plus1};
+                                         24, 4, causal_plus1, NULL};
 TD_KERNEL(td_m_seed_fa1_causal_rescale) = {CBD, "mut_no_rescale_l", TD_ABI_HOST, NULL, "libm",
                                            "l = l + sum(p): the running max is updated without rescaling l by alpha",
-                                           24, 4, causal_no_rescale_l};
+                                           24, 4, causal_no_rescale_l, NULL};
 TD_KERNEL(td_m_seed_fa1_causal_scale2) = {CBD, "mut_scale_twice", TD_ABI_HOST, NULL, "libm",
                                           "scores = dot(q, k^T) * scale * scale: the scale applied twice", 24, 4,
-                                          causal_scale_twice};
+                                          causal_scale_twice, NULL};
 TD_KERNEL(td_m_seed_fa1_naive_dmask) = {"seed_fa1.naive_reference_correctness", "mut_store_no_dmask", TD_ABI_HOST,
                                         NULL, "libm",
                                         "the store mask drops offs_d < D: the head-dim padding lanes are stored", 22,
-                                        4, naive_store_no_dmask};
+                                        4, naive_store_no_dmask, NULL};
 TD_KERNEL(td_m_seed_fa1_naive_local_row) = {"seed_fa1.naive_causal_reference_correctness", "mut_causal_local_row",
                                             TD_ABI_HOST, NULL, "libm",
                                             "the causal mask compares arange(M) (the block-local row) with offs_n: "
                                             "rows of later query blocks lose their keys",
-                                            22, 4, naive_causal_local_row};
+                                            22, 4, naive_causal_local_row, NULL};
 TD_KERNEL(td_m_seed_fa1_overflow_rescale) = {"seed_fa1.naive_reference_overflow", "mut_no_rescale_l", TD_ABI_HOST,
                                              NULL, "libm",
                                              "l = l + sum(p): the running max is updated without rescaling l by alpha",
-                                             24, 4, no_rescale_l};
+                                             24, 4, no_rescale_l, NULL};

@@ -8,10 +8,10 @@ static int value_tail(const td_abi_launch *L) { return sdpah_run(L, SDPAH_VALUE_
 #define SDPA "seed_sdpa.scaled_dot_product_f32"
 TD_KERNEL(td_m_seed_sdpa_scale2) = {SDPA, "mut_scale_twice", TD_ABI_HOST, NULL, "libm",
                                     "score = dot * scale * scale: the 1/sqrt(qk) scale applied twice", 8, 4,
-                                    scale_twice};
+                                    scale_twice, NULL};
 TD_KERNEL(td_m_seed_sdpa_den) = {SDPA, "mut_den_fold_from_one", TD_ABI_HOST, NULL, "libm",
                                  "the denominator's fold starts at key 1 like the max's: key 0 left out of den", 8, 4,
-                                 den_from_one};
+                                 den_from_one, NULL};
 TD_KERNEL(td_m_seed_sdpa_tail) = {SDPA, "mut_value_tail_unguarded", TD_ABI_HOST, NULL, "libm",
                                   "the value axis's tail threads (v >= value) are not guarded and store", 8, 4,
-                                  value_tail};
+                                  value_tail, NULL};

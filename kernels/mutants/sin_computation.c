@@ -33,7 +33,7 @@ static int sin_block_start_unscaled(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_sin_computation_cos) = {"sin_computation.sin_kernel_correctness", "mut_sin_via_shifted_cos",
                                        TD_ABI_HOST, NULL, "libm", "sin(x) = cos(x - (float)(pi/2))", 2, 2,
-                                       sin_via_shifted_cos};
+                                       sin_via_shifted_cos, NULL};
 TD_KERNEL(td_m_sin_computation_start) = {"sin_computation.sin_kernel_correctness", "mut_block_start_unscaled",
                                          TD_ABI_HOST, NULL, "libm", "block_start = pid (the * BLOCK_SIZE is missing)",
-                                         2, 2, sin_block_start_unscaled};
+                                         2, 2, sin_block_start_unscaled, NULL};

@@ -28,4 +28,4 @@ static int sin_fast_math(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_m_sin_fast) = {"sin_kernel.kernel_function_correctness", "mut_fast_math_sin", TD_ABI_HOST, NULL, "libm",
-                            "sin by naive range reduction and a Taylor polynomial", 2, 2, sin_fast_math};
+                            "sin by naive range reduction and a Taylor polynomial", 2, 2, sin_fast_math, NULL};

@@ -95,20 +95,20 @@ static int bwd_non_inner_scale_unscaled(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_flaggems_inner_cc_f16) = {"softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct",
                                          "mut_fp16_sum", TD_ABI_HOST, NULL, NULL,
-                                         "the normaliser tl.sum accumulated in binary16", 2, 2, inner_fp16_sum};
+                                         "the normaliser tl.sum accumulated in binary16", 2, 2, inner_fp16_sum, NULL};
 TD_KERNEL(td_m_flaggems_inner_io_stride) = {"softmax_flaggems.softmax_kernel_inner_one_tile_correctness",
                                             "mut_row_stride_tile", TD_ABI_HOST, NULL, NULL,
                                             "rows addressed at pid * TILE_N instead of pid * N", 2, 2,
-                                            inner_row_stride_tile};
+                                            inner_row_stride_tile, NULL};
 TD_KERNEL(td_m_flaggems_non_inner_axis) = {"softmax_flaggems.softmax_kernel_non_inner_one_tile_compute_correct",
                                            "mut_reduce_axis_1", TD_ABI_HOST, NULL, NULL,
                                            "max and sum reduced along the K axis of the tile instead of N", 4, 2,
-                                           non_inner_wrong_axis};
+                                           non_inner_wrong_axis, NULL};
 TD_KERNEL(td_m_flaggems_bwd_inner_scale) = {
     "softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct", "mut_scale_sum_of_grad", TD_ABI_HOST,
     NULL, NULL, "scale = sum(out_grad) (the log-softmax VJP's) instead of sum(out * out_grad)", 4, 3,
-    bwd_inner_scale_of_grad};
+    bwd_inner_scale_of_grad, NULL};
 TD_KERNEL(td_m_flaggems_bwd_non_inner_prod) = {
     "softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct", "mut_scale_not_multiplied",
     TD_ABI_HOST, NULL, NULL, "in_grad = out * out_grad - scale (scale not multiplied by out)", 4, 3,
-    bwd_non_inner_scale_unscaled};
+    bwd_non_inner_scale_unscaled, NULL};

@@ -78,17 +78,17 @@ static int online_tail_dropped(const td_abi_launch *L) { return online_variant(L
 
 TD_KERNEL(td_m_softmax_optimize_summary_nomax) = {
     "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary", "mut_no_max_subtraction", TD_ABI_HOST,
-    NULL, NULL, "exp(x) / sum exp(x) without subtracting the row max", 2, 2, one_tile_no_max};
+    NULL, NULL, "exp(x) / sum exp(x) without subtracting the row max", 2, 2, one_tile_no_max, NULL};
 TD_KERNEL(td_m_softmax_optimize_io_unmasked) = {
     "softmax_optimize.softmax_kernel_online_v2_one_tile_io_correctness", "mut_store_mask_dropped", TD_ABI_HOST, NULL,
-    NULL, "the output store without its mask: lanes N .. TILE_N - 1 written too", 2, 2, one_tile_store_unmasked};
+    NULL, "the output store without its mask: lanes N .. TILE_N - 1 written too", 2, 2, one_tile_store_unmasked, NULL};
 TD_KERNEL(td_m_softmax_optimize_io_nomax) = {
     "softmax_optimize.softmax_kernel_online_v2_one_tile_io_correctness", "mut_no_max_subtraction", TD_ABI_HOST, NULL,
-    NULL, "exp(x) / sum exp(x) without subtracting the row max", 2, 2, one_tile_no_max};
+    NULL, "exp(x) / sum exp(x) without subtracting the row max", 2, 2, one_tile_no_max, NULL};
 TD_KERNEL(td_m_softmax_optimize_full_norescale) = {
     "softmax_optimize.softmax_kernel_online_v2_output_summary", "mut_no_rescale", TD_ABI_HOST, NULL, NULL,
-    "the running normaliser is not rescaled by exp(m - new_m) when the max grows", 3, 2, online_no_rescale};
+    "the running normaliser is not rescaled by exp(m - new_m) when the max grows", 3, 2, online_no_rescale, NULL};
 TD_KERNEL(td_m_softmax_optimize_full_tail) = {
     "softmax_optimize.softmax_kernel_online_v2_output_summary", "mut_tail_tile_dropped", TD_ABI_HOST, NULL, NULL,
     "the first sweep skips the masked last tile (its columns miss the max and the normaliser)", 3, 2,
-    online_tail_dropped};
+    online_tail_dropped, NULL};

@@ -41,8 +41,8 @@ static int output_uses_input_stride(const td_abi_launch *L) {
 TD_KERNEL(td_m_softmax_triton1_nomax) = {"softmax_triton1.softmax_kernel_correctness", "mut_no_max_subtraction",
                                          TD_ABI_HOST, NULL, NULL,
                                          "exp(x) / sum exp(x) without subtracting the row max", 4, 2,
-                                         no_max_subtraction};
+                                         no_max_subtraction, NULL};
 TD_KERNEL(td_m_softmax_triton1_stride) = {"softmax_triton1.softmax_kernel_correctness", "mut_output_input_stride",
                                           TD_ABI_HOST, NULL, NULL,
                                           "the output row addressed with input_row_stride", 4, 2,
-                                          output_uses_input_stride};
+                                          output_uses_input_stride, NULL};

@@ -38,8 +38,8 @@ static int masked_lanes_zero(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_softmax_triton2_f16) = {"softmax_triton2.softmax_kernel_correctness", "mut_fp16_denominator",
                                        TD_ABI_HOST, NULL, NULL, "the row sum accumulated in binary16", 4, 2,
-                                       fp16_denominator};
+                                       fp16_denominator, NULL};
 TD_KERNEL(td_m_softmax_triton2_other0) = {"softmax_triton2.softmax_kernel_correctness", "mut_masked_lanes_zero",
                                           TD_ABI_HOST, NULL, NULL,
                                           "masked lanes loaded as 0.0 instead of -inf (they join the max and the sum)",
-                                          4, 2, masked_lanes_zero};
+                                          4, 2, masked_lanes_zero, NULL};

@@ -51,12 +51,12 @@ static int mask_in_numerator_only(const td_abi_launch *L) { return variant(L, 1,
 TD_KERNEL(td_m_softmax_triton3_always) = {"softmax_triton3.softmax_kernel_correctness", "mut_mask_always_applied",
                                           TD_ABI_HOST, NULL, NULL,
                                           "the mask row is added although USE_MASK is false", 3, 3,
-                                          mask_applied_unconditionally};
+                                          mask_applied_unconditionally, NULL};
 TD_KERNEL(td_m_softmax_triton3_row0) = {"softmax_triton3.softmax_kernel_masked_correctness",
                                         "mut_mask_row_offset_forgotten", TD_ABI_HOST, NULL, NULL,
                                         "every program reads mask row 0 (mask_ptr + cols, no row_idx * row_stride)",
-                                        3, 3, mask_row_offset_forgotten};
+                                        3, 3, mask_row_offset_forgotten, NULL};
 TD_KERNEL(td_m_softmax_triton3_numer) = {"softmax_triton3.softmax_kernel_masked_correctness",
                                          "mut_mask_numerator_only", TD_ABI_HOST, NULL, NULL,
                                          "the mask is added to the numerators only, after the denominator was summed",
-                                         3, 3, mask_in_numerator_only};
+                                         3, 3, mask_in_numerator_only, NULL};

@@ -34,7 +34,7 @@ static int square_store_mask_block(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_square_matrix_stride) = {"square_matrix.square_kernel_correctness", "mut_output_stride_wrong",
                                         TD_ABI_HOST, NULL, NULL, "output rows addressed with input_row_stride", 4, 2,
-                                        square_output_stride_wrong};
+                                        square_output_stride_wrong, NULL};
 TD_KERNEL(td_m_square_matrix_mask) = {"square_matrix.square_kernel_correctness", "mut_store_mask_block", TD_ABI_HOST,
                                       NULL, NULL, "store mask col < BLOCK_SIZE: padding lanes store inf", 4, 2,
-                                      square_store_mask_block};
+                                      square_store_mask_block, NULL};

@@ -31,7 +31,7 @@ static int bwd_dx_missing_sigmoid(const td_abi_launch *L) { return bwd_variant(L
 
 TD_KERNEL(td_m_swiglu_backward_out) = {"swiglu_backward.swiglu_bwd_kernel_correctness", "mut_out_stored_always",
                                        TD_ABI_HOST, NULL, "libm", "OUT stored even when RECOMPUTE_OUTPUT is false", 9,
-                                       6, bwd_out_always};
+                                       6, bwd_out_always, NULL};
 TD_KERNEL(td_m_swiglu_backward_dx) = {"swiglu_backward.swiglu_bwd_kernel_correctness", "mut_dx_missing_sigmoid",
                                       TD_ABI_HOST, NULL, "libm", "dx = (1 + x * (1 - sig)) * y * dout (sig factor lost)",
-                                      9, 6, bwd_dx_missing_sigmoid};
+                                      9, 6, bwd_dx_missing_sigmoid, NULL};

@@ -35,7 +35,7 @@ static int swiglu_fwd_col_block_ignored(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_swiglu_fwd_ystride) = {"swiglu_fwd.swiglu_fwd_kernel_correctness", "mut_y_read_with_x_stride",
                                       TD_ABI_HOST, NULL, "libm", "Y addressed with stride_x_row", 5, 3,
-                                      swiglu_fwd_y_stride};
+                                      swiglu_fwd_y_stride, NULL};
 TD_KERNEL(td_m_swiglu_fwd_colblock) = {"swiglu_fwd.swiglu_fwd_kernel_correctness", "mut_column_block_ignored",
                                        TD_ABI_HOST, NULL, "libm", "start_col = 0 for every program_id(1)", 5, 3,
-                                       swiglu_fwd_col_block_ignored};
+                                       swiglu_fwd_col_block_ignored, NULL};

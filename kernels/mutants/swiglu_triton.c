@@ -49,10 +49,10 @@ static int swiglu_bwd_missing_sig_term(const td_abi_launch *L) {
 
 TD_KERNEL(td_m_swiglu_triton_gate) = {"swiglu_triton.swiglu_forward_kernel_correctness", "mut_gate_swapped",
                                       TD_ABI_HOST, NULL, "libm", "c = silu(b) * a: the gate on the wrong operand", 3,
-                                      3, swiglu_fwd_gate_swapped};
+                                      3, swiglu_fwd_gate_swapped, NULL};
 TD_KERNEL(td_m_swiglu_triton_raw) = {"swiglu_triton.swiglu_backward_kernel_correctness", "mut_read_after_write",
                                      TD_ABI_HOST, NULL, "libm", "db computed from A after da was stored into it", 3, 3,
-                                     swiglu_bwd_read_after_write};
+                                     swiglu_bwd_read_after_write, NULL};
 TD_KERNEL(td_m_swiglu_triton_dsig) = {"swiglu_triton.swiglu_backward_kernel_correctness", "mut_missing_sigmoid_term",
                                       TD_ABI_HOST, NULL, "libm", "da = dc * silu * (1 - sig) * b (the + sig dropped)",
-                                      3, 3, swiglu_bwd_missing_sig_term};
+                                      3, 3, swiglu_bwd_missing_sig_term, NULL};

@@ -50,13 +50,13 @@ static int tail_unmasked(const td_abi_launch *L) { return token_att2_bug(L, 1); 
 
 TD_KERNEL(td_m_tarv_gqa) = {"token_attn_reduceV.token_attn_reducev_output_summary_general", "mut_gqa_head",
                             TD_ABI_HOST, NULL, NULL, "cur_kv_head = cur_head: the GQA group is ignored", NP - 1, NR,
-                            gqa_head};
+                            gqa_head, NULL};
 TD_KERNEL(td_m_tarv_tail) = {"token_attn_reduceV.token_attn_reducev_output_summary_general", "mut_tail_unmasked",
                              TD_ABI_HOST, NULL, NULL, "P and slot loads unmasked: the last block's tail is summed",
-                             NP - 1, NR, tail_unmasked};
+                             NP - 1, NR, tail_unmasked, NULL};
 TD_KERNEL(td_m_tarv_io_gqa) = {"token_attn_reduceV.token_attn_reducev_io_correctness", "mut_gqa_head", TD_ABI_HOST,
                                "store=fp16:rne:inf", NULL, "cur_kv_head = cur_head: the GQA group is ignored", NP, NR,
-                               gqa_head};
+                               gqa_head, NULL};
 TD_KERNEL(td_m_tarv_io_tail) = {"token_attn_reduceV.token_attn_reducev_io_correctness", "mut_tail_unmasked",
                                 TD_ABI_HOST, "store=fp16:rne:inf", NULL,
-                                "P and slot loads unmasked: the last block's tail is summed", NP, NR, tail_unmasked};
+                                "P and slot loads unmasked: the last block's tail is summed", NP, NR, tail_unmasked, NULL};

@@ -83,17 +83,17 @@ static int ad_row_offset(const td_abi_launch *L) { return ad_bug(L, 2); }
 
 TD_KERNEL(td_m_argmax1_value_other) = {"triton_argmax.argmax_kernel_1_value_compute_correct", "mut_other_zero",
                                        TD_ABI_HOST, NULL, NULL, "masked lanes loaded as 0.0 instead of -inf", 2, 3,
-                                       a1_other_zero};
+                                       a1_other_zero, NULL};
 TD_KERNEL(td_m_argmax1_index_local) = {"triton_argmax.argmax_kernel_1_index_compute_correct", "mut_local_index",
                                        TD_ABI_HOST, NULL, NULL, "max_index not shifted by pid * BLOCK_SIZE", 2, 3,
-                                       a1_local_index};
+                                       a1_local_index, NULL};
 TD_KERNEL(td_m_argmax1_io_last) = {"triton_argmax.argmax_kernel_1_io_correctness", "mut_argmax_last", TD_ABI_HOST,
-                                   NULL, NULL, "ties broken to the right: the last maximum", 2, 3, a1_last};
+                                   NULL, NULL, "ties broken to the right: the last maximum", 2, 3, a1_last, NULL};
 TD_KERNEL(td_m_argmax2_position) = {"triton_argmax.argmax_kernel_2_compute_correct", "mut_position_not_gathered",
                                     TD_ABI_HOST, NULL, NULL, "stores index_val instead of mid_index[index_val]", 2, 3,
-                                    a2_position};
+                                    a2_position, NULL};
 TD_KERNEL(td_m_argmax_dim_last) = {"triton_argmax.argmax_kernel_dim_single_block_compute_correct", "mut_argmax_last",
-                                   TD_ABI_HOST, NULL, NULL, "tie_break_left dropped: the last maximum", 5, 2, ad_last};
+                                   TD_ABI_HOST, NULL, NULL, "tie_break_left dropped: the last maximum", 5, 2, ad_last, NULL};
 TD_KERNEL(td_m_argmax_dim_offset) = {"triton_argmax.argmax_kernel_dim_single_block_compute_correct",
                                      "mut_row_offset_without_k", TD_ABI_HOST, NULL, NULL,
-                                     "row offset m*N instead of m*N*K", 5, 2, ad_row_offset};
+                                     "row offset m*N instead of m*N*K", 5, 2, ad_row_offset, NULL};

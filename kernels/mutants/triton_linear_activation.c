@@ -13,7 +13,7 @@ static int bias_by_row(const td_abi_launch *L) { return td_tla_program(L, TLA_BI
 #define IO "triton_linear_activation.triton_linear_activation_io_correctness"
 #define SA "ACT_INPUTS stored after the activation instead of before"
 #define BR "bias loaded at m_offs (by row) instead of n_offs"
-TD_KERNEL(td_m_tla_sum_sa) = {SUM, "mut_save_after_activation", TD_ABI_HOST, NULL, "libm", SA, 18, 5, save_after_act};
-TD_KERNEL(td_m_tla_io_sa) = {IO, "mut_save_after_activation", TD_ABI_HOST, NULL, "libm", SA, 18, 5, save_after_act};
-TD_KERNEL(td_m_tla_sum_br) = {SUM, "mut_bias_by_row", TD_ABI_HOST, NULL, "libm", BR, 18, 5, bias_by_row};
-TD_KERNEL(td_m_tla_io_br) = {IO, "mut_bias_by_row", TD_ABI_HOST, NULL, "libm", BR, 18, 5, bias_by_row};
+TD_KERNEL(td_m_tla_sum_sa) = {SUM, "mut_save_after_activation", TD_ABI_HOST, NULL, "libm", SA, 18, 5, save_after_act, NULL};
+TD_KERNEL(td_m_tla_io_sa) = {IO, "mut_save_after_activation", TD_ABI_HOST, NULL, "libm", SA, 18, 5, save_after_act, NULL};
+TD_KERNEL(td_m_tla_sum_br) = {SUM, "mut_bias_by_row", TD_ABI_HOST, NULL, "libm", BR, 18, 5, bias_by_row, NULL};
+TD_KERNEL(td_m_tla_io_br) = {IO, "mut_bias_by_row", TD_ABI_HOST, NULL, "libm", BR, 18, 5, bias_by_row, NULL};

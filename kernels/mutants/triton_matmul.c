@@ -60,16 +60,16 @@ static int clamp_io(const td_abi_launch *L) { return clamp_by_n(L, 1); }
 #define S16 "store=fp16:rne:inf"
 #define S8 "store=e4m3fn:rne:sat"
 TD_KERNEL(td_m_triton_matmul_f8_cf_nosat) = {F8_CF, "mut_fp8_no_saturation", TD_ABI_HOST, S8, NULL, NOSAT, 14, 3,
-                                             f8_nosat_cf};
+                                             f8_nosat_cf, NULL};
 TD_KERNEL(td_m_triton_matmul_f8_io_nosat) = {F8_IO, "mut_fp8_no_saturation", TD_ABI_HOST, S8, NULL, NOSAT, 14, 3,
-                                             f8_nosat_io};
-TD_KERNEL(td_m_triton_matmul_f8_cf_pidn) = {F8_CF, "mut_swizzle_pid_n", TD_ABI_HOST, S8, NULL, PIDN, 14, 3, pidn_cf};
-TD_KERNEL(td_m_triton_matmul_f8_io_pidn) = {F8_IO, "mut_swizzle_pid_n", TD_ABI_HOST, S8, NULL, PIDN, 14, 3, pidn_io};
+                                             f8_nosat_io, NULL};
+TD_KERNEL(td_m_triton_matmul_f8_cf_pidn) = {F8_CF, "mut_swizzle_pid_n", TD_ABI_HOST, S8, NULL, PIDN, 14, 3, pidn_cf, NULL};
+TD_KERNEL(td_m_triton_matmul_f8_io_pidn) = {F8_IO, "mut_swizzle_pid_n", TD_ABI_HOST, S8, NULL, PIDN, 14, 3, pidn_io, NULL};
 TD_KERNEL(td_m_triton_matmul_f16_cf_pidn) = {F16_CF, "mut_swizzle_pid_n", TD_ABI_HOST, S16, NULL, PIDN, 14, 3,
-                                             pidn_cf};
+                                             pidn_cf, NULL};
 TD_KERNEL(td_m_triton_matmul_f16_io_pidn) = {F16_IO, "mut_swizzle_pid_n", TD_ABI_HOST, S16, NULL, PIDN, 14, 3,
-                                             pidn_io};
+                                             pidn_io, NULL};
 TD_KERNEL(td_m_triton_matmul_f16_cf_clamp) = {F16_CF, "mut_clamp_rows_by_n", TD_ABI_HOST, S16, NULL, CLAMPN, 14, 3,
-                                              clamp_cf};
+                                              clamp_cf, NULL};
 TD_KERNEL(td_m_triton_matmul_f16_io_clamp) = {F16_IO, "mut_clamp_rows_by_n", TD_ABI_HOST, S16, NULL, CLAMPN, 14, 3,
-                                              clamp_io};
+                                              clamp_io, NULL};

@@ -36,7 +36,7 @@ static int mul2_inplace_raw(const td_abi_launch *L) {
 }
 
 TD_KERNEL(td_m_mul2_stride) = {"triton_mul2.mul2_kernel_correctness", "mut_wrong_stride", TD_ABI_HOST, NULL, NULL,
-                               "input read with stride 2", 2, 2, mul2_wrong_stride};
+                               "input read with stride 2", 2, 2, mul2_wrong_stride, NULL};
 TD_KERNEL(td_m_mul2_inplace_raw) = {"triton_mul2.mul2_inplace_kernel_correctness", "mut_read_after_write", TD_ABI_HOST,
                                     NULL, NULL, "the tile's second half reads the first half after it was stored", 2,
-                                    1, mul2_inplace_raw};
+                                    1, mul2_inplace_raw, NULL};

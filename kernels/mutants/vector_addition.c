@@ -30,6 +30,6 @@ static int add_operand_duplicated(const td_abi_launch *L) {
 TD_KERNEL(td_m_vector_addition_start) = {"vector_addition.add_kernel_correctness", "mut_block_start_unscaled",
                                          TD_ABI_HOST, NULL, NULL,
                                          "block_start = pid (the * BLOCK_SIZE is missing)", 2, 3,
-                                         add_block_start_unscaled};
+                                         add_block_start_unscaled, NULL};
 TD_KERNEL(td_m_vector_addition_xx) = {"vector_addition.add_kernel_correctness", "mut_operand_duplicated", TD_ABI_HOST,
-                                      NULL, NULL, "y loaded from x_ptr: output = x + x", 2, 3, add_operand_duplicated};
+                                      NULL, NULL, "y loaded from x_ptr: output = x + x", 2, 3, add_operand_duplicated, NULL};

@@ -33,8 +33,8 @@ static int add_tail_program_skipped(const td_abi_launch *L) {
 TD_KERNEL(td_m_vector_addition_custom_mask) = {"vector_addition_custom.add_kernel_correctness", "mut_mask_off_by_one",
                                                TD_ABI_HOST, NULL, NULL,
                                                "store mask offs <= size: the lane past the end is written", 2, 3,
-                                               add_mask_off_by_one};
+                                               add_mask_off_by_one, NULL};
 TD_KERNEL(td_m_vector_addition_custom_tail) = {"vector_addition_custom.add_kernel_correctness",
                                                "mut_tail_program_skipped", TD_ABI_HOST, NULL, NULL,
                                                "grid = size / BLOCK: the partial last block is never computed", 2,
-                                               3, add_tail_program_skipped};
+                                               3, add_tail_program_skipped, NULL};

@@ -1,7 +1,8 @@
 /* Kernel libraries that are wrong in one way each, for tests/plugin_test.sh.  Built
  * once per flavour: -DFLAVOUR_BAD_VERSION, _NO_SYMBOL, _BAD_COUNTS, _LAUNCH_ERROR,
  * _CRASH, _HANG.  Each implements add_example.add_kernel_correctness (and, for the
- * crash and hang flavours, a correct add_value kernel, so a report with one contract
+ * crash and hang flavours, a correct add_value kernel; V1 is a correct library built for
+ * kernel ABI v1, BAD_DECLARES one whose kernel declares an unknown summation order, so a report with one contract
  * dead and another alive shows the crash did not take the report with it). */
 #include <signal.h>
 #include <stdint.h>
@@ -49,13 +50,22 @@ static int value_kernel(const td_abi_launch *L) {
 #else
 #define NPARAMS 2
 #endif
+#if defined(FLAVOUR_BAD_DECLARES) || defined(FLAVOUR_V1)
+/* (in the v1 flavour this stands where a v1 record has nothing: it must never be read) */
+#define DECLARES "fma=off;order=zigzag"
+#else
+#define DECLARES NULL
+#endif
 static const td_abi_kernel k_add = {"add_example.add_kernel_correctness", "plugin", TD_ABI_HOST, NULL, NULL, NULL,
-                                    NPARAMS, 3, add_kernel};
+                                    NPARAMS, 3, add_kernel, DECLARES};
 static const td_abi_kernel k_value = {"add_value.puzzle1_kernel_correctness", "plugin", TD_ABI_HOST, NULL, NULL, NULL,
-                                      3, 2, value_kernel};
+                                      3, 2, value_kernel, NULL};
 static const td_abi_kernel *const kernels[] = {&k_add, &k_value};
 #ifdef FLAVOUR_BAD_VERSION
 static const td_abi_table table = {99, 2, kernels, "bad version"};
+#elif defined(FLAVOUR_V1)
+/* a v1 library: its kernel records end before `declares` (tilediff must not read it) */
+static const td_abi_table table = {1, 2, kernels, "v1 plugin"};
 #else
 static const td_abi_table table = {TD_KERNEL_ABI_VERSION, 2, kernels, "test plugin"};
 #endif
