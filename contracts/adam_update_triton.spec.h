@@ -1,5 +1,6 @@
-/* The spec of contracts/adam_update_triton.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/adam_update_triton.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 static NUM SPEC(lion)(NCX *cx, const td_case *c, const td_olane *l) {
     NUM p = N(in)(cx, c, R_P, l->off), g = N(in)(cx, c, R_GRAD, l->off), m = N(in)(cx, c, R_M, l->off);

@@ -1,7 +1,9 @@
-/* The spec of contracts/attention_fwd_triton3.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/attention_fwd_triton3.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "attn_online_common.spec.h"
+
 static inline NUM SPEC(t3_lane)(NCX *cx, const td_case *c, const td_olane *l, const t3_kind *K) {
     at_row R;
     t3_row(c, K, l, &R);

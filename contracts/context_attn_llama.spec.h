@@ -1,7 +1,9 @@
-/* The spec of contracts/context_attn_llama.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/context_attn_llama.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "attn2_common.spec.h"
+
 /* score of query row gi (of batch b, head h) against key position j: tl.dot(q, k) * sm_scale */
 static NUM SPEC(ll_score)(NCX *cx, const td_case *c, int64_t b, int64_t h, int64_t gi, int64_t j, uint64_t row) {
     uint64_t key = attn2_key(TAG_S, row, (uint64_t)j, 0);

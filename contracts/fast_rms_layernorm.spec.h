@@ -1,7 +1,9 @@
-/* The spec of contracts/fast_rms_layernorm.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/fast_rms_layernorm.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "rmsnorm_common.spec.h"
+
 /* lane o = 0: Y[row, j];  o = 1: r[row] */
 static inline NUM SPEC(fr)(NCX *cx, const td_case *c, const td_olane *l, const fr_layout *y) {
     int64_t row = l->idx[0], j = l->idx[1];

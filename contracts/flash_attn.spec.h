@@ -1,7 +1,9 @@
-/* The spec of contracts/flash_attn.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/flash_attn.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "attn_online_common.spec.h"
+
 static inline NUM SPEC(fa_lane)(NCX *cx, const td_case *c, const td_olane *l, const fa_idx *X) {
     at_row R;
     fa_row(c, X, l, &R);

@@ -1,7 +1,9 @@
-/* The spec of contracts/flash_decode2_phi.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/flash_decode2_phi.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "attn2_common.spec.h"
+
 static NUM SPEC(accstep)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t b = l->idx[0], h = l->idx[1], i = l->idx[2], k = c->p[A_K].i;
     size_t lo = (size_t)(b * c->p[A_LOGIC_B].i + h * c->p[A_LOGIC_H].i);

@@ -1,5 +1,6 @@
-/* The spec of contracts/geglu_tanh_triton.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/geglu_tanh_triton.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 /* tanh_result and geglu_a, as both kernels compute them */
 static NUM SPEC(gelu_t)(NCX *cx, NUM a) {

@@ -1,5 +1,6 @@
-/* The spec of contracts/kldiv_ops.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/kldiv_ops.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 /* lane (row, j): the input element of region r at row * stride + j */
 static NUM SPEC(at)(NCX *cx, const td_case *c, const td_olane *l, int reg, int p_stride) {

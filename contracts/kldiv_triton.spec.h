@@ -1,5 +1,6 @@
-/* The spec of contracts/kldiv_triton.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/kldiv_triton.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 static NUM SPEC(at)(NCX *cx, const td_case *c, const td_olane *l, int reg, int p_stride) {
     return N(in)(cx, c, reg, (uint64_t)(l->idx[0] * c->p[p_stride].i + l->idx[1]));

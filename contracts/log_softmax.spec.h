@@ -1,7 +1,9 @@
-/* The spec of contracts/log_softmax.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/log_softmax.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "softmax_common.spec.h"
+
 /* the reduced row (m, k): elements m*N*K + n*K + k, n < min(N, BLOCK_N) */
 static inline sm_row SPEC(ls_row)(const td_case *c, const td_olane *l, int reg) {
     int64_t N = c->p[P_N].i, K = c->p[P_K].i, BN = c->p[P_BN].i;

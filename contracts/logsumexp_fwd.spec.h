@@ -1,7 +1,9 @@
-/* The spec of contracts/logsumexp_fwd.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/logsumexp_fwd.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "softmax_common.spec.h"
+
 static NUM SPEC(lse)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t D = c->p[P_D].i, B = c->p[P_B].i, lo = l->idx[1] * B;
     if (lo >= D) { /* every lane masked: Lean 0, binary32 NaN */

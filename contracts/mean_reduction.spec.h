@@ -1,7 +1,9 @@
-/* The spec of contracts/mean_reduction.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/mean_reduction.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "reduce_common.spec.h"
+
 static NUM SPEC(mean)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t N = c->p[P_N].i, BN = c->p[P_BN].i, m = l->idx[0];
     int64_t lanes = N < BN ? N : BN;

@@ -1,7 +1,9 @@
-/* The spec of contracts/rms_norm_triton.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/rms_norm_triton.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "rmsnorm_common.spec.h"
+
 static NUM SPEC(rms_norm)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t pid = l->idx[0], j = l->idx[1];
     int64_t N = c->p[P_N].i, B = c->p[P_B].i, L = N < B ? N : B, xsc = c->p[P_XSC].i;

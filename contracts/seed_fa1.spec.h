@@ -1,5 +1,6 @@
-/* The spec of contracts/seed_fa1.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/seed_fa1.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 /* s_ij = RN(dot * scale), the dot over d < D in any order */
 static NUM SPEC(fa1_score)(NCX *cx, const td_case *c, const fa1_geo *g, int64_t b, int64_t h, int64_t i, int64_t j) {

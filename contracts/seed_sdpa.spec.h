@@ -1,5 +1,6 @@
-/* The spec of contracts/seed_sdpa.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/seed_sdpa.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 static NUM SPEC(sdpa_score)(NCX *cx, const td_case *c, const sdpa_geo *g, int64_t b, int64_t q, int64_t k) {
     NACC acc;

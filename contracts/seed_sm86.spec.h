@@ -1,5 +1,6 @@
-/* The spec of contracts/seed_sm86.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/seed_sm86.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 /* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
 static NUM SPEC(sm_t)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, int64_t i, int64_t j) {

@@ -1,5 +1,6 @@
-/* The spec of contracts/seed_vyre.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/seed_vyre.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 static NUM SPEC(vy_score)(NCX *cx, const td_case *c, const vy_geo *g, int64_t i, int64_t j) {
     if (vy_dot_class(c, g, i, j) == VY_DOT_INF) return N(exact)(cx, -80.0); /* bounded_score(+-inf) */

@@ -1,7 +1,9 @@
-/* The spec of contracts/softmax_flaggems.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/softmax_flaggems.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "softmax_common.spec.h"
+
 static NUM SPEC(fg_inner)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t N = c->p[PI_N].i, T = c->p[PI_TILE].i;
     sm_row r = sm_row_plain(RF_IN, (uint64_t)(l->idx[0] * N), 1, N < T ? N : T, (uint64_t)l->idx[0]);

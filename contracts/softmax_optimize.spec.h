@@ -1,7 +1,9 @@
-/* The spec of contracts/softmax_optimize.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/softmax_optimize.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "softmax_common.spec.h"
+
 static NUM SPEC(opt_one_tile)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t N = c->p[P1_N].i, T = c->p[P1_TILE].i;
     sm_row r = sm_row_plain(R_IN, (uint64_t)(l->idx[0] * N), 1, N < T ? N : T, (uint64_t)l->idx[0]);

@@ -1,7 +1,9 @@
-/* The spec of contracts/softmax_reducev.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/softmax_reducev.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "attn2_common.spec.h"
+
 /* Running max after block t, old_scale of block t (t >= 1), p_j, e_sum after block t:
  * per (program, block) quantities, memoised in the shadow. */
 static NUM SPEC(srv_logit)(NCX *cx, const td_case *c, int64_t b, int64_t h, int64_t j) {

@@ -1,7 +1,9 @@
-/* The spec of contracts/softmax_triton3.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/softmax_triton3.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "softmax_common.spec.h"
+
 static inline sm_row SPEC(t3_row)(const td_case *c, const td_olane *l, int masked) {
     int64_t B = c->p[P_BLOCK].i, n = c->p[P_NCOLS].i;
     uint64_t base = (uint64_t)(l->idx[0] * c->p[P_STRIDE].i);

@@ -1,5 +1,6 @@
-/* The spec of contracts/swiglu_backward.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/swiglu_backward.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 static NUM SPEC(swiglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t r = l->idx[0], col = l->idx[1];

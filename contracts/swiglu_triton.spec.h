@@ -1,5 +1,6 @@
-/* The spec of contracts/swiglu_triton.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/swiglu_triton.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 static NUM SPEC(swiglu_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
     size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);

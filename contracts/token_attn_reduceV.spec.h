@@ -1,7 +1,9 @@
-/* The spec of contracts/token_attn_reduceV.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/token_attn_reduceV.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "attn2_common.spec.h"
+
 /* acc = sum over blocks of tl.sum(p * v) in the kernel's order */
 static NUM SPEC(reducev_acc)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t b = l->idx[0], h = l->idx[1], d = l->idx[2], BN = c->p[P_BN].i;

@@ -1,7 +1,9 @@
-/* The spec of contracts/triton_argmax.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/triton_argmax.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "reduce_common.spec.h"
+
 static NUM SPEC(a1)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t M = c->p[P1_M].i, B = c->p[P1_BLOCK].i, base = (int64_t)l->pid[0] * B;
     int64_t n = M - base < B ? M - base : B;

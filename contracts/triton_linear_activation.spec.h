@@ -1,7 +1,9 @@
-/* The spec of contracts/triton_linear_activation.c, written once (vocabulary: contracts/spec.h): spec_instantiate.h
- * includes this file once per number type, NUM = td_sh (tolerance) then td_mp (reference). */
+/* The spec of contracts/triton_linear_activation.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
 
 #include "matmul_common.spec.h"
+
 static NUM SPEC(tla_act)(NCX *cx, int act, NUM x) {
     switch (act) {
     case ACT_TANH: return N(tanh)(cx, x);
