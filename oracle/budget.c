@@ -57,7 +57,8 @@
  *   one of "libm", "cuda" and "triton".  Each component is the largest of the three
  *   (a correctly rounded function counts as 0.5 ulp), and the flags are or-ed, so each
  *   model's budget, a sum of non-negative components, is at most the union's;
- *   tests/test_oracle.c checks this dominance component by component.
+ *   tests/test_math_models.c checks this dominance component by component, and each
+ *   rule against an implementation written the other way.
  */
 #include "budget.h"
 
