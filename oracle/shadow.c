@@ -484,6 +484,45 @@ double td_sh_leaf_mag(const td_shcx *cx, td_sh t) {
     return g > 0 ? fmax(m, td_up(t.ek / g)) : m;
 }
 
+/* Online rescaling (td_sh_rescaled).  One rescale multiplies the partial sum P by
+ * a^ = EXP(RN(m_old - m_new)), a = e^(-d), d = m_new - m_old >= 0, and rounds:
+ *   - the argument's rounding, relative u d, moves a by a factor e^(u d) (2^(u d) in
+ *     base 2: ln2 u d); the function's |x| term (ulps_per_absx, e.g. tl.exp's multiply
+ *     by log2 e) adds 2u ulps_per_absx d;
+ *   - the function's own error: ulps ulp(a) + rel a + abs <= (2u ulps + rel) a +
+ *     ulps ulp_min + abs, plus a flushed a <= 2^-126 under ftz;
+ *   - the product P a^: u.
+ * The constant relative parts compound over at most n - 1 rescales: a relative error
+ * expm1((n-1)(2u ulps + rel + u)) on every leaf of the final sum.  The argument
+ * parts: the d of all rescales add up to at most `spread`, a relative error
+ * expm1((u + 2u ulps_per_absx) c spread) (c = 1, or ln 2 in base 2) on the leaves;
+ * and since each one touches a partial sum already scaled by e^-d, whose size in its
+ * own scale is at most n wmax, it is also at most (u + 2u ulps_per_absx) max(d e^-d)
+ * n wmax = (u + 2u ulps_per_absx) n wmax / e per rescale (the same in base 2), which
+ * bounds it when a masked -inf makes the spread infinite.  The absolute parts touch
+ * such a partial sum once per rescale. */
+td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, double wmax) {
+    if (n <= 1 || !isfinite(s.ek)) return s;
+    const td_fn_budget *b = &cx->math->fn[base2 ? TD_FN_EXP2 : TD_FN_EXP];
+    double u = cx->u, R = (double)(n - 1), N = (double)n;
+    double fn_rel = b->correctly_rounded ? u : 2 * u * b->ulps + b->rel;
+    double per_d = u + 2 * u * b->ulps_per_absx;
+    double mag = s.leaves > 1 ? td_sh_leaf_mag(cx, s) : fabs(s.v) + s.es + s.ek;
+    double relc = td_up(expm1(td_up(R * (fn_rel + u))));
+    double sp = td_magk(spread), d_rel = td_up(expm1(td_up(per_d * (base2 ? 0.6931471805599454 : 1.0) * sp)));
+    double d_abs = td_up(R * N * wmax * per_d * 0.3678794411714424);
+    double dterm = td_up(fmin(isfinite(d_rel) ? d_rel * mag : INFINITY, d_abs) * (1 + relc));
+    double fn_abs = b->correctly_rounded ? cx->eta : b->ulps * cx->ulp_min + b->abs;
+    if (b->ftz) fn_abs += 0x1p-126;
+    double loc = td_up(relc * mag + dterm + R * N * wmax * fn_abs);
+    s.ek = td_up(s.ek + loc);
+    s.ep = td_up(s.ep + loc);
+    s.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    TD_SH_TRACE(cx, "online rescale", s, s.ek - loc, loc, (int)(n > 2147483647L ? 2147483647L : n),
+                "partial sums rescaled up to n-1 times");
+    return s;
+}
+
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     td_sh r;
     long n = acc->n, nl = acc->leaves;

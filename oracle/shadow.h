@@ -286,6 +286,12 @@ static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
     acc->exact &= (t.fl & TD_SH_EXACTK) ? 1 : 0;
 }
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc);
+/* A sum s of n terms w_j * e^(x_j - m) (base2: 2^(x_j - m)), |w_j| <= wmax, m the
+ * terms' maximum argument and spread >= max_j (m - x_j).  An implementation may
+ * accumulate it online (one pass, a running maximum, the partial sum rescaled by
+ * e^(m_old - m_new) whenever the maximum grows: at most n-1 times, the maxima growing
+ * by at most `spread` in all) or in several passes: the bound covers both. */
+td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, double wmax);
 /* neff of an accumulation scheme (exposed for tests and explain). */
 long td_sum_neff(td_order order, long n, long block);
 double td_gamma(long n, double u);

@@ -10,7 +10,9 @@
  *    has not declared div=ieee, including |b| > 2^126; the declared bound is tighter
  *    and a reciprocal-multiply breaks it;
  *  - a sum of sums evaluated as one sequential sum stays inside the bound, although
- *    the nested bound alone would not hold. */
+ *    the nested bound alone would not hold;
+ *  - an online (one-pass, running-maximum) softmax denominator with compiled Triton's
+ *    exp stays inside the rescaled bound, and not inside the two-pass one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -223,12 +225,69 @@ static void test_sum_of_sums(void **st) {
     assert_true(nested_only_fails > 0);
 }
 
+/* l = sum_j e^(x_j - max x), exactly */
+static double lse_sum_err(double k, const float *x, int n, float m) {
+    mpfr_t s, t;
+    mpfr_inits2(300, s, t, (mpfr_ptr)0);
+    mpfr_set_ui(s, 0, MPFR_RNDN);
+    for (int j = 0; j < n; j++) {
+        mpfr_set_flt(t, x[j], MPFR_RNDN);
+        mpfr_sub_d(t, t, m, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_add(s, s, t, MPFR_RNDN);
+    }
+    mpfr_sub_d(s, s, k, MPFR_RNDN);
+    double r = fabs(mpfr_get_d(s, MPFR_RNDU));
+    mpfr_clears(s, t, (mpfr_ptr)0);
+    return r;
+}
+
+/* Online softmax's denominator, one element per block (the most rescales): every
+ * new maximum rescales the running sum by exp(m_old - m_new), each exp compiled
+ * Triton's, 2 ulp off in the direction that hurts. */
+static void test_online_rescale(void **st) {
+    (void)st;
+    enum { N = 1024 };
+    static float x[N];
+    td_shcx cx;
+    init_sh(&cx, "any");
+    uint64_t s = 5;
+    int two_pass_fails = 0;
+    for (int trial = 0; trial < 20; trial++) {
+        /* increasing scores: the maximum grows at every element, by tiny steps (the
+         * whole sum is rescaled each time) or large ones */
+        double acc = 0;
+        for (int j = 0; j < N; j++) x[j] = (float)(acc += rnd(&s) * (trial % 2 ? 3e-6 : 0.3));
+        float m = x[0], l = 1.0f;
+        for (int j = 1; j < N; j++) {
+            float mn = x[j] > m ? x[j] : m;
+            l = l * triton_exp(m - mn, -1) + triton_exp(x[j] - mn, -1);
+            m = mn;
+        }
+        td_sh_acc a;
+        td_sh_acc_init(&cx, &a, TD_ORDER_ANY, 0);
+        td_sh M = td_sh_exact(&cx, m), spread = td_sh_exact(&cx, 0);
+        for (int j = 0; j < N; j++) {
+            td_sh d = td_sh_sub(&cx, td_sh_exact(&cx, x[j]), M);
+            td_sh_acc_add(&cx, &a, td_sh_exp(&cx, d));
+            spread = td_sh_max(&cx, spread, td_sh_neg(&cx, d));
+        }
+        td_sh two = td_sh_acc_end(&cx, &a);
+        td_sh online = td_sh_rescaled(&cx, two, N, spread, 0, 1.0);
+        double err = lse_sum_err(l, x, N, m);
+        assert_true(err <= online.ek);
+        two_pass_fails += err > two.ek;
+    }
+    assert_true(two_pass_fails > 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_union_dominates),
         cmocka_unit_test(test_exp_via_exp2),
         cmocka_unit_test(test_reciprocal_multiply),
         cmocka_unit_test(test_sum_of_sums),
+        cmocka_unit_test(test_online_rescale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
