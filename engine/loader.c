@@ -11,6 +11,24 @@ _Static_assert((int)TD_ABI_F64 == (int)TD_F64 && (int)TD_ABI_F32 == (int)TD_F32 
                    (int)TD_ABI_U8 == (int)TD_U8 && (int)TD_ABI_I32 == (int)TD_I32 && (int)TD_ABI_I64 == (int)TD_I64 && (int)TD_ABI_BOOL == (int)TD_BOOL,
                "kernel ABI format codes follow td_fmt");
 
+/* A declaration may not change what the contract requires: a cast slot keeps the
+ * contract's format, rounding and flush-to-zero.  Only the overflow policy of the fp8
+ * formats is left open (e4m3fn has no infinity and real stacks disagree: PyTorch
+ * eager gives NaN, Triton and CUDA's satfinite saturate; e5m2 likewise). */
+static int cast_narrows(const td_contract *k, int slot, td_profile p, td_profile dflt, char *err, size_t errlen) {
+    const char *what = p.fmt != dflt.fmt ? "format" : p.rnd != dflt.rnd ? "rounding" : p.ftz != dflt.ftz ? "flush-to-zero"
+                       : (p.ovf != dflt.ovf && dflt.fmt != TD_E4M3FN && dflt.fmt != TD_E5M2) ? "overflow policy"
+                                                                                              : NULL;
+    if (!what) return 0;
+    char want[48];
+    td_profile_str(dflt, want, sizeof want);
+    snprintf(err, errlen,
+             "cast slot %s: contract %s requires %s; a kernel may not declare another %s (declarations narrow "
+             "the bound, never what the contract requires)",
+             k->casts[slot].slot, k->id, want, what);
+    return -1;
+}
+
 /* "slot=fmt:rnd:ovf[:ftz];slot=..." -> profiles per declared slot */
 static int parse_casts(const td_contract *k, const char *spec, td_profile *out, char *err, size_t errlen) {
     for (int i = 0; i < k->ncasts; i++) {
@@ -44,6 +62,7 @@ static int parse_casts(const td_contract *k, const char *spec, td_profile *out, 
             snprintf(err, errlen, "cast slot %s: invalid profile '%s'", tok, eq + 1);
             return -1;
         }
+        if (cast_narrows(k, slot, p, out[slot], err, errlen) != 0) return -1;
         out[slot] = p;
     }
     return 0;
