@@ -390,22 +390,28 @@ static void death_json(FILE *f, const dconf *cf, int crashed, int sig, const pro
     const td_kernel *kern = cf->k[pg->side ? 1 : 0];
     uint8_t b[64];
     td_case_bytes(cf->seed, pg->case_index, b, sizeof b);
-    char adir[4200], path[4400] = "", abs[4400] = "", msg[600];
+    char adir[4200], path[4400] = "", abs[4400] = "", rel[4400] = "", msg[600];
     snprintf(adir, sizeof adir, "%s/artifacts", cf->outdir);
-    if (td_artifact_write(adir, kern, b, sizeof b, path, sizeof path) == 0 && !realpath(path, abs))
-        snprintf(abs, sizeof abs, "%s", path);
+    if (td_artifact_write(adir, kern, b, sizeof b, path, sizeof path) == 0) {
+        if (!realpath(path, abs)) snprintf(abs, sizeof abs, "%s", path);
+        snprintf(rel, sizeof rel, "artifacts/%.4000s", strrchr(path, '/') + 1);
+    }
     snprintf(msg, sizeof msg, "%s %s during case %" PRIu64 "%s%s", pg->side ? "NEW" : "OLD",
              crashed ? "crashed" : "hung", pg->case_index, crashed ? ": signal " : "", crashed ? strsignal(sig) : "");
     fprintf(f, "{\"id\":");
     td_json_escape(f, kern->k->id);
     fprintf(f, ",\"family\":");
     td_json_escape(f, kern->k->family);
-    fprintf(f, ",\"change\":\"%s\",\"cases\":%" PRIu64 ",\"cases_digest\":null,\"seconds\":%.3f,\"old\":null,"
-               "\"new\":null,\"verdict_change\":%s,\"new_findings\":[{\"class\":\"%s\",\"region\":null,"
+    /* the dead child's statistics are lost: only the version that died has a verdict */
+    const char *st = crashed ? "crashed" : "timeout";
+    fprintf(f, ",\"change\":\"%s\",\"cases\":%" PRIu64 ",\"cases_digest\":null,\"seconds\":%.3f,"
+               "\"old\":{\"kernel\":\"%s\",\"status\":\"%s\"},\"new\":{\"kernel\":\"%s\",\"status\":\"%s\"},"
+               "\"verdict_change\":%s,\"new_findings\":[{\"class\":\"%s\",\"region\":null,"
                "\"lane_class\":\"region\",\"count\":1,\"first_case\":%" PRIu64 ",\"reproducer\":",
-            pg->side ? "verdict-change" : "old-died", pg->case_index, secs,
+            pg->side ? "verdict-change" : "old-died", pg->case_index, secs, cf->k[0]->abi->variant,
+            pg->side ? "unknown" : st, cf->k[1]->abi->variant, pg->side ? st : "unknown",
             pg->side ? "\"passed -> failed\"" : "null", crashed ? "crash" : "hang", pg->case_index);
-    td_json_escape(f, abs);
+    td_json_escape(f, rel);
     fputs(",\"repro_new\":", f);
     repro_cmd(f, cf->lib[1], cf->k[1]->abi->variant, abs);
     fputs(",\"repro_old\":", f);
@@ -668,7 +674,7 @@ static int diff_all(const dargs *a, td_cli *cli, char abs[2][4096]) {
     cf.seconds = a->cases ? 0 : a->budget / ncov;
     cf.lib[0] = cli[0].kernels ? abs[0] : NULL;
     cf.lib[1] = cli[1].kernels ? abs[1] : NULL;
-    double deadline = a->cases ? 1200 : 3 * cf.seconds + 60;
+    double deadline = a->cases ? 600 : 3 * cf.seconds + 60; /* as certify: a hang is a finding, not a stall */
     char budget_str[160], tmpjson[4400];
     if (a->cases) snprintf(budget_str, sizeof budget_str, "%" PRIu64 " cases per contract", a->cases);
     else snprintf(budget_str, sizeof budget_str, "%.0f s budget (%.2f s per contract)", a->budget, cf.seconds);

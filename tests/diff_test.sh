@@ -67,6 +67,15 @@ check "bug: the reproducer fails NEW" test "$(rc)" = 1
 run "$td" repro --kernel triton "$art"
 check "bug: the reproducer passes OLD" test "$(rc)" = 0
 
+# a NEW that crashes: the child dies, the report keeps the crash as NEW's new finding
+run "$td" diff --kernels builtin --kernels "$plugins/libtdtest_crash.so" --contracts 'add_*' --cases 200 --out "$tmp/crash"
+check "crash: exit 1" test "$(rc)" = 1
+check "crash: a verdict change with a crash finding" \
+    grep -q '"id":"add_example.add_kernel_correctness".*"verdict_change":"passed -> failed".*"class":"crash"' \
+    "$tmp/crash/report.json"
+check "crash: the other contract still compared" grep -q '"id":"add_value.puzzle1_kernel_correctness".*"change":"unchanged"' \
+    "$tmp/crash/report.json"
+
 # 4. bad usage
 run "$td" diff --kernels builtin
 check "one --kernels: exit 2" test "$(rc)" = 2
