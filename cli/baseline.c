@@ -323,6 +323,14 @@ int td_baseline_finish(td_baseline_run *b, char **report) {
     if (out) {
         free(*report);
         *report = out;
+        td_json *j = td_json_parse(out, err, sizeof err);
+        const td_json *bl = j ? td_json_get(j, "baseline") : NULL;
+        if (bl) {
+            printf("Changes since baseline %s:\n", b->path);
+            td_render_changes_table(stdout, td_json_get(bl, "changes"));
+            putchar('\n');
+        }
+        td_json_free(j);
     }
     td_baseline_free(b->bl);
     b->bl = NULL;

@@ -475,6 +475,8 @@ typedef struct dargs {
     td_regress_opts ro;
 } dargs;
 
+static int check_args(const dargs *a);
+
 static int parse_args(int argc, char **argv, dargs *a) {
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -526,6 +528,10 @@ static int parse_args(int argc, char **argv, dargs *a) {
             return TD_EXIT_USAGE;
         }
     }
+    return check_args(a);
+}
+
+static int check_args(const dargs *a) {
     if (a->nsrc != 2) {
         fprintf(stderr, "usage: tilediff diff --kernels OLD --kernels NEW [--old-kernel V] [--new-kernel V] "
                         "[--backend host|cuda]\n       [--contracts GLOB] [--budget S | --cases N] [--seed S] "

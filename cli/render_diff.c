@@ -14,6 +14,11 @@ static void num(char *b, size_t n, double x) {
     else snprintf(b, n, "%.3g", x);
 }
 
+static void cnt(char *b, size_t n, double x) {
+    if (isnan(x)) snprintf(b, n, "-");
+    else snprintf(b, n, "%.0f", x);
+}
+
 static double q_of(const td_json *c, const char *side, const char *q) {
     const td_json *s = td_json_get(c, side);
     return s && s->t == TD_JOBJ ? td_json_num(s, q, NAN) : NAN;
@@ -47,9 +52,9 @@ void td_render_changes_table(FILE *f, const td_json *cs) {
         pair_str(p99, sizeof p99, c, "p99");
         num(pv, sizeof pv, p ? td_json_num(p, "p", NAN) : NAN);
         num(gr, sizeof gr, p ? td_json_num(p, "growth", NAN) : NAN);
-        num(ch, sizeof ch, td_json_num(c, "lanes_changed", NAN));
-        num(cl, sizeof cl, td_json_num(c, "closer", NAN));
-        num(fa, sizeof fa, td_json_num(c, "farther", NAN));
+        cnt(ch, sizeof ch, td_json_num(c, "lanes_changed", NAN));
+        cnt(cl, sizeof cl, td_json_num(c, "closer", NAN));
+        cnt(fa, sizeof fa, td_json_num(c, "farther", NAN));
         fprintf(f, "%-52s %-15s %-17s %9s %8s %8s %-20s %-20s %9s %7s\n", td_json_str(c, "id", "?"),
                 td_json_str(c, "change", "?"), v, ch, cl, fa, med, p99, pv, gr);
         const td_json *nf = td_json_get(c, "new_findings");
@@ -129,9 +134,9 @@ void td_render_changes_md(FILE *f, const td_json *cs, const char *title) {
         pair_str(p99, sizeof p99, c, "p99");
         num(pv, sizeof pv, p ? td_json_num(p, "p", NAN) : NAN);
         num(gr, sizeof gr, p ? td_json_num(p, "growth", NAN) : NAN);
-        num(chg, sizeof chg, td_json_num(c, "lanes_changed", NAN));
-        num(cl, sizeof cl, td_json_num(c, "closer", NAN));
-        num(fa, sizeof fa, td_json_num(c, "farther", NAN));
+        cnt(chg, sizeof chg, td_json_num(c, "lanes_changed", NAN));
+        cnt(cl, sizeof cl, td_json_num(c, "closer", NAN));
+        cnt(fa, sizeof fa, td_json_num(c, "farther", NAN));
         fprintf(f, "| `%s` | %s | %s -> %s | %s | %s / %s | %s | %s | %s | %s |\n", td_json_str(c, "id", "?"),
                 td_json_str(c, "change", "?"), verdict(c, "old"), verdict(c, "new"), chg, cl, fa, med, p99, pv, gr);
         any |= changed(c);

@@ -95,6 +95,15 @@ check "baseline, reorder: exit 0" test "$(rc)" = 0
 check "baseline, reorder: same cases adopted" grep -q "\"cases\":$cases" "$tmp/c_reorder/report.json"
 check "baseline section in report.md" grep -q "Changes since baseline" "$tmp/c_reorder/report.md"
 check "baseline section in report.html" grep -q "Changes since baseline" "$tmp/c_reorder/report.html"
+# without the changed lanes (not stored), the baseline's per-case scores are diluted by
+# the lanes that did not change: the shift is as significant, the effect smaller
+run "$td" certify --kernels "$plugins/libtdtest_diff_signsort.so" --contracts "$mean" \
+    --baseline "$tmp/base/report.json" --min-growth 1.1 --out "$tmp/c_signsort"
+check "baseline, signsort at --min-growth 1.1: exit 1" test "$(rc)" = 1
+check "baseline, signsort: regression" grep -q "$summary.*\"change\":\"regression\"" "$tmp/c_signsort/report.json"
+run "$td" certify --kernels "$plugins/libtdtest_diff_reorder.so" --contracts "$mean" \
+    --baseline "$tmp/base/report.json" --min-growth 1 --out "$tmp/c_reorder1"
+check "baseline, reorder even at --min-growth 1: exit 0" test "$(rc)" = 0
 run "$td" certify --kernels "$plugins/libtdtest_diff_bug.so" --contracts "$mean" --baseline "$tmp/base/report.json" \
     --out "$tmp/c_bug"
 check "baseline, bug: exit 1" test "$(rc)" = 1
