@@ -150,8 +150,10 @@ typedef struct progress {
 } progress;
 
 static int same_casts(const td_kernel *a, const td_kernel *b) {
-    for (int i = 0; i < a->k->ncasts; i++)
-        if (memcmp(&a->casts[i], &b->casts[i], sizeof a->casts[i])) return 0;
+    for (int i = 0; i < a->k->ncasts; i++) {
+        td_profile x = a->casts[i], y = b->casts[i];
+        if (x.fmt != y.fmt || x.rnd != y.rnd || x.ovf != y.ovf || x.ftz != y.ftz) return 0;
+    }
     return 1;
 }
 
