@@ -77,6 +77,12 @@ static void test_rule(void **state) {
     assert_true(p.p < 1e-3);
     assert_true(fabs(p.growth - 1.2) < 1e-12);
     assert_false(p.regression);
+    double o2[14], n2[14]; /* the defaults: 14 cases all worse are enough, 13 are not */
+    for (int i = 0; i < 14; i++) o2[i] = 1 + i, n2[i] = 2 * (1 + i);
+    td_paired_test(o2, n2, 14, TD_REGRESS_ALPHA, TD_REGRESS_MIN_GROWTH, &p);
+    assert_true(p.regression);
+    td_paired_test(o2, n2, 13, TD_REGRESS_ALPHA, TD_REGRESS_MIN_GROWTH, &p);
+    assert_false(p.regression);
     o[0] = 0; /* OLD exact on a case where NEW is not: unbounded growth there */
     td_paired_test(o, n, 1, 1e-3, 1.25, &p);
     assert_true(isinf(p.growth));
