@@ -66,6 +66,7 @@ int td_regress_arg(const char *cmd, int argc, char **argv, int *i, td_regress_op
 /* ---- one contract, in the child ---- */
 
 typedef struct lane_rec {
+    uint64_t gen; /* the case that recorded it: a lane OLD never reached in this case is not compared */
     uint64_t bits;
     double got, err, eot;
     int checked;
@@ -82,6 +83,7 @@ typedef struct dstate {
     lane_rec *rec;
     size_t cap;
     int oom;
+    uint64_t gen;
     double case_old, case_new; /* sums of err/tol over this case's changed lanes */
     uint64_t case_changed;
     uint64_t compared, changed, closer, farther, equal;
@@ -104,10 +106,10 @@ static void observe(void *user, const td_lane_obs *o) {
             s->rec = r;
             s->cap = cap;
         }
-        s->rec[o->index] = (lane_rec){o->got_bits, o->got, o->err, o->err_over_tol, o->checked};
+        s->rec[o->index] = (lane_rec){s->gen, o->got_bits, o->got, o->err, o->err_over_tol, o->checked};
         return;
     }
-    if (o->index >= s->cap) return; /* the same bytes give the same write set: cannot happen */
+    if (o->index >= s->cap || s->rec[o->index].gen != s->gen) return; /* OLD's launch failed */
     const lane_rec *r = &s->rec[o->index];
     s->compared++;
     if (r->bits == o->got_bits) return;
@@ -188,6 +190,7 @@ static int diff_case(td_ctx *cx, const td_kernel *ko, const td_kernel *kn, uint6
     dstate *s = &d->s;
     s->case_old = s->case_new = 0;
     s->case_changed = 0;
+    s->gen = i + 1;
     s->pass = 0;
     if (pg) pg->side = 0;
     int xo = td_run_bytes(cx, ko, b, sizeof b, &ro);
@@ -196,9 +199,13 @@ static int diff_case(td_ctx *cx, const td_kernel *ko, const td_kernel *kn, uint6
     int xn = xo == TD_RUN_HARNESS_ERROR ? TD_RUN_HARNESS_ERROR : td_run_bytes(cx, kn, b, sizeof b, &rn);
     s->pass = -1;
     int rc = 0;
-    if (xo == TD_RUN_HARNESS_ERROR || xn == TD_RUN_HARNESS_ERROR || s->oom) {
+    int differ = xo != TD_RUN_HARNESS_ERROR && xn != TD_RUN_HARNESS_ERROR && ro.case_digest != rn.case_digest;
+    if (xo == TD_RUN_HARNESS_ERROR || xn == TD_RUN_HARNESS_ERROR || s->oom || differ) {
         snprintf(d->msg, sizeof d->msg, "case %" PRIu64 ": %.500s", i,
-                 s->oom ? "out of memory" : xo == TD_RUN_HARNESS_ERROR ? ro.msg : rn.msg);
+                 s->oom                     ? "out of memory"
+                 : differ                   ? "harness bug: the same bytes decoded to different cases"
+                 : xo == TD_RUN_HARNESS_ERROR ? ro.msg
+                                              : rn.msg);
         rc = -1;
     } else {
         d->cases++;
