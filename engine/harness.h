@@ -119,7 +119,7 @@ typedef struct td_lane_obs {
     /* private to td_lane_obs_closer */
     td_ctx *cx;
     const td_kernel *kern;
-    const void *c;
+    const td_case *c;
     double v, es;
 } td_lane_obs;
 typedef void (*td_lane_observer)(void *user, const td_lane_obs *o);
