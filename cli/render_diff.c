@@ -58,11 +58,14 @@ void td_render_changes_table(FILE *f, const td_json *cs) {
         fprintf(f, "%-52s %-15s %-17s %9s %8s %8s %-20s %-20s %9s %7s\n", td_json_str(c, "id", "?"),
                 td_json_str(c, "change", "?"), v, ch, cl, fa, med, p99, pv, gr);
         const td_json *nf = td_json_get(c, "new_findings");
-        for (size_t k = 0; nf && k < nf->n; k++)
-            fprintf(f, "    new finding: %s in %s (%s), %.0f cases; replay: %s\n",
-                    td_json_str(&nf->kids[k], "class", "?"), td_json_str(&nf->kids[k], "region", "-"),
-                    td_json_str(&nf->kids[k], "lane_class", "?"), td_json_num(&nf->kids[k], "count", 0),
-                    td_json_str(&nf->kids[k], "repro_new", ""));
+        for (size_t k = 0; nf && k < nf->n; k++) {
+            const td_json *x = &nf->kids[k];
+            fprintf(f, "    new finding: %s in %s (%s), %.0f cases; OLD on its reproducer: %s\n",
+                    td_json_str(x, "class", "?"), td_json_str(x, "region", "-"), td_json_str(x, "lane_class", "?"),
+                    td_json_num(x, "count", 0), td_json_str(x, "old_on_reproducer", "-"));
+            fprintf(f, "      replay on NEW: %s\n", td_json_str(x, "repro_new", ""));
+            if (td_json_str(x, "repro_old", NULL)) fprintf(f, "      replay on OLD: %s\n", td_json_str(x, "repro_old", ""));
+        }
         const char *m = td_json_str(c, "message", "");
         if (m[0]) fprintf(f, "    %s\n", m);
     }
