@@ -608,9 +608,9 @@ static void diff_html(FILE *f, const td_json *r) {
                "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid "
                "#ccc;padding:3px 6px}.bad{background:#ffebe9}.ok{background:#dafbe1}code{font-size:12px}</style>"
                "</head><body><h1>tilediff diff</h1>\n<p>OLD: <code>");
-    fputs(td_json_str(r, "old", "?"), f);
+    td_html_text(f, td_json_str(r, "old", "?"));
     fputs("</code><br>NEW: <code>", f);
-    fputs(td_json_str(r, "new", "?"), f);
+    td_html_text(f, td_json_str(r, "new", "?"));
     fprintf(f, "</code><br>seed %.0f, %s</p>\n", td_json_num(r, "seed", 0), td_json_str(r, "budget", ""));
     td_render_changes_html(f, td_json_get(r, "contracts"), "Changes from OLD to NEW");
     fputs("</body></html>\n", f);

@@ -25,6 +25,8 @@ int td_regress_arg(const char *cmd, int argc, char **argv, int *i, td_regress_op
  * contract that changed. */
 void td_render_changes_md(FILE *f, const td_json *changes, const char *title);
 void td_render_changes_html(FILE *f, const td_json *changes, const char *title);
+/* HTML text escaping */
+void td_html_text(FILE *f, const char *s);
 /* The terminal summary of a changes array. */
 void td_render_changes_table(FILE *f, const td_json *changes);
 

@@ -149,7 +149,7 @@ void td_render_changes_md(FILE *f, const td_json *cs, const char *title) {
         if (changed(&cs->kids[i])) contract_md(f, &cs->kids[i]);
 }
 
-static void html_text(FILE *f, const char *s) {
+void td_html_text(FILE *f, const char *s) {
     for (; s && *s; s++) {
         if (*s == '<') fputs("&lt;", f);
         else if (*s == '>') fputs("&gt;", f);
@@ -199,7 +199,7 @@ void td_render_changes_html(FILE *f, const td_json *cs, const char *title) {
         const char *ch = td_json_str(c, "change", "?");
         int bad = !strcmp(ch, "verdict-change") || !strcmp(ch, "regression") || !strcmp(ch, "new-findings");
         fprintf(f, "<tr class=\"%s\"><td><code>", bad ? "bad" : "ok");
-        html_text(f, td_json_str(c, "id", "?"));
+        td_html_text(f, td_json_str(c, "id", "?"));
         fprintf(f, "</code></td><td>%s</td><td>%s &rarr; %s</td><td>%.0f (%.0f / %.0f)</td><td>", ch, verdict(c, "old"),
                 verdict(c, "new"), td_json_num(c, "lanes_changed", NAN), td_json_num(c, "closer", NAN),
                 td_json_num(c, "farther", NAN));
@@ -210,9 +210,9 @@ void td_render_changes_html(FILE *f, const td_json *cs, const char *title) {
         const td_json *nf = td_json_get(c, "new_findings");
         for (size_t k = 0; nf && k < nf->n; k++) {
             fprintf(f, "<br>new finding: %s in ", td_json_str(&nf->kids[k], "class", "?"));
-            html_text(f, td_json_str(&nf->kids[k], "region", "-"));
+            td_html_text(f, td_json_str(&nf->kids[k], "region", "-"));
             fputs(" &mdash; <code>", f);
-            html_text(f, td_json_str(&nf->kids[k], "repro_new", ""));
+            td_html_text(f, td_json_str(&nf->kids[k], "repro_new", ""));
             fputs("</code>", f);
         }
         fputs("</td><td>", f);
@@ -220,4 +220,7 @@ void td_render_changes_html(FILE *f, const td_json *cs, const char *title) {
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
+    int any = 0;
+    for (size_t i = 0; i < cs->n; i++) any |= changed(&cs->kids[i]);
+    if (!any) fputs("<p>No contract changed.</p>\n", f);
 }
