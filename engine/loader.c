@@ -88,13 +88,12 @@ int td_decl_parse(const char *s, td_decl *d, char *err, size_t errlen) {
         if (eq) {
             *eq = 0;
             if (!strcmp(tok, "order")) bad = parse_order(eq + 1, d);
-            else if (!strcmp(tok, "fma")) bad = parse_flag(eq + 1, "any", "off", &d->fma_off);
             else if (!strcmp(tok, "div")) bad = parse_flag(eq + 1, "any", "ieee", &d->div_ieee);
             else bad = 1;
         }
         if (bad) {
             snprintf(err, errlen,
-                     "declaration '%s%s%s' is not one of order=any|seq|tree|blocked:B, fma=any|off, div=any|ieee", tok,
+                     "declaration '%s%s%s' is not one of order=any|seq|tree|blocked:B, div=any|ieee", tok,
                      eq ? "=" : "", eq ? eq + 1 : "");
             return -1;
         }
@@ -156,7 +155,9 @@ int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set,
         kk->abi_version = t->abi_version;
         kk->k = k;
         kk->library = t->library ? t->library : name;
-        const char *math = a->math ? a->math : (a->backend == TD_ABI_CUDA ? "cuda" : "libm");
+        /* a kernel that names no math library is judged by the union of those real
+         * kernels use (budget.c "any"), whatever its backend */
+        const char *math = a->math ? a->math : TD_MATH_DEFAULT;
         kk->math = td_math_model_get(math);
         if (!kk->math) {
             snprintf(err, errlen, "%s: kernel %s/%s declares unknown math model '%s'", name, a->contract_id,
