@@ -11,10 +11,12 @@
  * Lion update despite its name) evaluates the same reals as
  *   p' = p * (1 - lr*wd);  diff = m - g;  update = diff*b1 + g;
  *   p' = p' + where(update > 0, -lr, lr) * (update != 0);  m' = diff*b2 + g
- * (b1*(m-g) + g = b1*m + (1-b1)*g exactly), so the error model follows that
- * evaluation: each operation one binary32 rounding, and the sign of `update`, which
- * is discontinuous at 0, costs 2*lr wherever the kernel's update is within its error
- * of 0 (the model cannot tell the sign there).
+ * (b1*(m-g) + g = b1*m + (1-b1)*g exactly).  A kernel may as well evaluate the
+ * catalogue's own form b*m + (1-b)*g or PyTorch's lerp m + (1-b)*(g-m): all three are
+ * admissible, so the bound of each blend is the largest of the three (N(either)),
+ * each operation one binary32 rounding; the sign of `update`, which is discontinuous
+ * at 0, costs 2*lr wherever the kernel's update is within its error of 0 (the model
+ * cannot tell the sign there).
  */
 #include "gen.h"
 
