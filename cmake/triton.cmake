@@ -27,8 +27,23 @@ if(TD_HAVE_TRITON)
   target_compile_options(tilediff_triton PRIVATE ${TD_WARN})
   target_compile_definitions(tilediff_triton PRIVATE TD_TRITON_VENV="${TD_TRITON_VENV}"
                              TD_TRITON_PYTHONPATH="${CMAKE_SOURCE_DIR}/python")
-  target_link_libraries(tilediff_triton PRIVATE PkgConfig::PYEMBED ${CMAKE_DL_LIBS})
+  target_link_libraries(tilediff_triton PRIVATE td_rounding PkgConfig::PYEMBED ${CMAKE_DL_LIBS})
   set_target_properties(tilediff_triton PROPERTIES C_VISIBILITY_PRESET default)
   add_dependencies(tilediff tilediff_triton)
   install(TARGETS tilediff_triton LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/tilediff)
+endif()
+
+# ---- tests (label "triton"): they say why they are skipped when the bridge is absent ----
+if(TD_TESTS)
+  set(TD_CI_TRITON_CASES 4 CACHE STRING "cases per correct Triton example in ctest (twins get 40)")
+  if(TD_HAVE_TRITON)
+    add_test(NAME triton_examples COMMAND ${CMAKE_SOURCE_DIR}/tests/triton/check_examples.sh
+             $<TARGET_FILE:tilediff> ${TD_CI_TRITON_CASES})
+    add_test(NAME triton_errors COMMAND ${CMAKE_SOURCE_DIR}/tests/triton/check_errors.sh $<TARGET_FILE:tilediff>
+             ${TD_TRITON_VENV}/bin/python3)
+    set_tests_properties(triton_examples triton_errors PROPERTIES LABELS triton TIMEOUT 900)
+  else()
+    add_test(NAME triton_skipped COMMAND sh -c "echo 'Triton tests skipped: ${TD_TRITON_WHY}'; exit 77")
+    set_tests_properties(triton_skipped PROPERTIES LABELS triton SKIP_RETURN_CODE 77)
+  endif()
 endif()

@@ -193,6 +193,12 @@ static int describe_contract(const char *id, td_tb_signature *out) {
         out->pkinds[i] = (int)k->params[i].kind;
     }
     for (int i = 0; i < k->nregions; i++) out->rnames[i] = k->regions[i].name;
+    out->ncasts = 0;
+    for (int i = 0; i < k->ncasts && i < TD_TB_MAX_ARGS; i++) {
+        out->cslots[i] = k->casts[i].slot;
+        out->cdefaults[i] = k->casts[i].dflt;
+        out->ncasts++;
+    }
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include "bridge.h"
+#include "rounding.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -52,10 +53,36 @@ static const char *package_dir(void) {
     return v && *v ? v : TD_TRITON_PYTHONPATH;
 }
 
+/* _tilediff_rounding.encode(profile, x): tilediff's own fp32 -> format cast (rounding/),
+ * the reference the interpreter's casts are measured against at start-up. */
+static PyObject *py_encode(PyObject *self, PyObject *args) {
+    const char *prof;
+    float x;
+    if (!PyArg_ParseTuple(args, "sf", &prof, &x)) return NULL;
+    td_profile p;
+    char perr[128];
+    if (td_profile_parse(prof, &p) != 0 || td_profile_check(p, perr, sizeof perr) != 0) {
+        PyErr_Format(PyExc_ValueError, "bad cast profile '%s'", prof);
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(td_encode_f32(p, x));
+}
+
+static PyMethodDef rounding_methods[] = {
+    {"encode", py_encode, METH_VARARGS, "encode(profile, x): tilediff's cast of binary32 x, as bits"},
+    {NULL, NULL, 0, NULL}};
+static struct PyModuleDef rounding_module = {PyModuleDef_HEAD_INIT, "_tilediff_rounding", NULL, -1, rounding_methods,
+                                             NULL, NULL, NULL, NULL};
+static PyObject *rounding_init(void) { return PyModule_Create(&rounding_module); }
+
 static int py_start(int backend, char *err, size_t errlen) {
     /* the interpreter mode is read when triton is imported: set it first */
     setenv("TRITON_INTERPRET", backend == TD_ABI_HOST ? "1" : "0", 1);
     promote_libpython();
+    if (PyImport_AppendInittab("_tilediff_rounding", rounding_init) != 0) {
+        snprintf(err, errlen, "cannot register the rounding module");
+        return -1;
+    }
     char exe[4096];
     snprintf(exe, sizeof exe, "%s/bin/python3", venv_dir());
     PyConfig cfg;
@@ -134,17 +161,25 @@ static int bind_entry(int i, PyObject *e, int backend, td_tb_describe_fn describ
         return -1;
     }
     td_tb_signature *s = &g_sig[i];
-    if (describe(k->contract_id, s) != 0) return 0; /* unknown id: listed, never launched */
+    if (describe(k->contract_id, s) != 0) { /* listed, never launched: say so, a typo is likely */
+        fprintf(stderr, "tilediff: %s/%s: no contract '%s' in this tilediff (tilediff list shows the ids)\n",
+                k->contract_id, k->variant, k->contract_id);
+        return 0;
+    }
     k->nparams = s->nparams;
     k->nregions = s->nregions;
     PyObject *pk = PyTuple_New(s->nparams);
     for (uint32_t j = 0; pk && j < s->nparams; j++) PyTuple_SET_ITEM(pk, j, PyLong_FromLong(s->pkinds[j]));
-    PyObject *r = PyObject_CallMethod(g_bridge, "bind", "iNNN", i, names_tuple(s->pnames, s->nparams), pk,
-                                      names_tuple(s->rnames, s->nregions));
+    /* bind returns the cast profiles the kernel runs with on this backend */
+    PyObject *r = PyObject_CallMethod(g_bridge, "bind", "iNNNNN", i, names_tuple(s->pnames, s->nparams), pk,
+                                      names_tuple(s->rnames, s->nregions), names_tuple(s->cslots, s->ncasts),
+                                      names_tuple(s->cdefaults, s->ncasts));
     if (!r) {
         set_err(err, errlen, "binding the contract's argument names failed");
         return -1;
     }
+    free((char *)k->casts);
+    k->casts = opt_str(r);
     Py_DECREF(r);
     return 0;
 }

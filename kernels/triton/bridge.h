@@ -22,6 +22,11 @@ typedef struct td_tb_signature {
     const char *pnames[TD_TB_MAX_ARGS];
     int pkinds[TD_TB_MAX_ARGS]; /* 0 integer, 1 real, 2 boolean (td_pkind) */
     const char *rnames[TD_TB_MAX_ARGS];
+    /* the contract's cast slots and their default profiles ("fp16:rne:inf"): the host
+     * backend declares the interpreter's measured casts for them */
+    uint32_t ncasts;
+    const char *cslots[TD_TB_MAX_ARGS];
+    const char *cdefaults[TD_TB_MAX_ARGS];
 } td_tb_signature;
 
 /* Fills *out for a contract id; 0, or -1 when tilediff does not know the id. */

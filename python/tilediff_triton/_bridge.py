@@ -38,26 +38,29 @@ def load(path, backend):
     if backend == HOST:
         from . import numerics
         numerics.probe()
-    return [(e.contract, e.variant, e.mutant, e.declares, _casts(e), _math(e)) for e in registry._entries]
-
-
-def _casts(e):
-    if _backend != HOST:
-        return e.casts
-    from . import numerics
-    return numerics.host_casts(e)
+        if os.environ.get("TILEDIFF_TRITON_NUMERICS"):
+            print(numerics.summary(), file=sys.stderr)
+    return [(e.contract, e.variant, e.mutant, e.declares, e.casts, _math(e)) for e in registry._entries]
 
 
 def _math(e):
-    if e.math is not None:
-        return e.math
-    # the interpreter's tl.exp & co are numpy's (the host C library's kind of functions)
-    return "libm" if _backend == HOST else "cuda-approx"
+    if _backend == HOST:
+        # the interpreter's tl.exp & co are numpy's: the model measured to cover them
+        from . import numerics
+        return numerics.host_math()
+    return e.math
 
 
-def bind(i, pnames, pkinds, rnames):
+def bind(i, pnames, pkinds, rnames, cslots, cdefaults):
+    """Binds entry i to its contract's names; returns the cast profiles it runs with."""
     e = registry._entries[i]
     e.pnames, e.pkinds, e.rnames = pnames, pkinds, rnames
+    if _backend != HOST:
+        return e.casts
+    from . import numerics
+    casts, why = numerics.host_casts(e.casts, cslots, cdefaults)
+    e.not_covered = why
+    return casts
 
 
 def _user_frame(tb):
@@ -88,6 +91,8 @@ def _unsupported_reason(e):
 
 def launch(i, grid, params, regions, stream):
     e = registry._entries[i]
+    if getattr(e, "not_covered", None):
+        return (UNSUPPORTED, f"not covered on this backend: {e.not_covered}")
     dev = "cpu" if _backend == HOST else "cuda"
     p = registry.Names(e.pnames, params)
     r = registry.Names(e.rnames, [Tensor(ptr, n, BY_FMT[fmt], dev) for (ptr, n, fmt) in regions])
