@@ -8,6 +8,7 @@ import triton
 
 import tilediff_triton as td
 
+import attention
 import decode
 import elementwise as ew
 import losses
@@ -135,3 +136,27 @@ _DEC = "flash_decode2_llama.flash_decode2_llama_normalization_output_summary_gen
 td.kernel(_DEC)(lambda grid, p, r: _decode(grid, p, r, False))
 td.kernel(_DEC, variant="bug_sum_row", mutant="SumExp read without the head offset")(
     lambda grid, p, r: _decode(grid, p, r, True))
+
+
+# ---- layer norm ----
+def _layernorm(grid, p, r, bug):
+    norms.layernorm_fwd_kernel[grid](r.Y, r.X, r.W, r.bias, r.r, r.mu, p.Y_row_stride, p.X_row_stride, p.n_cols,
+                                     p.eps, BLOCK_SIZE=p.BLOCK_SIZE, BUG_NO_BIAS=bug)
+
+
+td.kernel("fast_layernorm.layernorm_forward_correctness")(lambda grid, p, r: _layernorm(grid, p, r, False))
+td.kernel("fast_layernorm.layernorm_forward_correctness", variant="bug_no_bias",
+          mutant="the bias is never added")(lambda grid, p, r: _layernorm(grid, p, r, True))
+
+
+# ---- attention forward ----
+def _attn(grid, p, r, bug):
+    attention.attn_fwd_kernel[grid](r.Q, r.K, r.V, r.Q_scale, r.K_scale, r.Out, p.stride_qz, p.stride_qh, p.H,
+                                    p.HEAD_DIM, p.HEAD_ACTIVE, BLOCK_M=p.BLOCK_M, BLOCK_N=p.BLOCK_N,
+                                    BLOCK_DMODEL=p.BLOCK_DMODEL, NUM_KV=p.numKVBlocks, BUG_NO_RESCALE=bug)
+
+
+_ATT = "attention_forward_triton.attention_forward_triton_closed_form_correct"
+td.kernel(_ATT)(lambda grid, p, r: _attn(grid, p, r, False))
+td.kernel(_ATT, variant="bug_no_rescale", mutant="the accumulator is not rescaled when the row max grows")(
+    lambda grid, p, r: _attn(grid, p, r, True))

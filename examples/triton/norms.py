@@ -55,3 +55,27 @@ def rms_norm_kernel_bug_count(Y, X, W, y_stride_r, y_stride_c, x_stride_r, x_str
     w = tl.load(W + cols, mask=mask, other=0.0)
     y = (x * rrms).to(Y.dtype.element_ty) * w
     tl.store(Y + pid * y_stride_r + cols * y_stride_c, y, mask=mask)
+
+
+@triton.jit
+def layernorm_fwd_kernel(Y, X, W, b, r, mu, Y_row_stride, X_row_stride, n_cols, eps, BLOCK_SIZE: tl.constexpr,
+                         BUG_NO_BIAS: tl.constexpr = False):
+    # The catalogued kernel (its contract says so, contracts/fast_layernorm.c): the padding
+    # lanes hold x = 0, so their deviation -mean enters the variance sum; the contract's
+    # variance keeps that term.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    m = cols < n_cols
+    x = tl.load(X + row * X_row_stride + cols, mask=m, other=0.0).to(tl.float32)
+    w = tl.load(W + cols, mask=m, other=0.0).to(tl.float32)
+    bias = tl.load(b + cols, mask=m, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / n_cols
+    d = x - mean
+    var = tl.sum(d * d, axis=0) / n_cols
+    inv = tl.math.rsqrt(var + eps)
+    tl.store(r + row, inv)
+    tl.store(mu + row, mean)
+    y = d * inv * w
+    if not BUG_NO_BIAS:
+        y = y + bias
+    tl.store(Y + row * Y_row_stride + cols, y, mask=m)
