@@ -53,4 +53,14 @@ try:
     c.check_device(); print('a device is present')
 except c.NoDevice as e:
     print('NoDevice:', e)"
+# repro --emit-python: a standalone script replays a finding and names the disagreeing lanes
+ex="$here/../../examples/triton/kernels.py"
+(cd "$out" && "$td" run --kernels "$ex" --kernel bug_tail --cases 3 "$A" >/dev/null 2>&1)
+art=$(ls "$out"/tilediff-artifacts/*.tdf 2>/dev/null | head -1)
+expect "repro --emit-python writes a script" 1 "wrote .*repro.py" \
+  "$td" repro "$art" --kernels "$ex" --emit-python "$out/repro.py"
+expect "the emitted script replays the planted bug on its own" 1 "^[1-9][0-9]* of [0-9]+ reported lanes disagree" \
+  "$py" "$out/repro.py"
+expect "--emit-python refuses a C kernel library" 2 "needs a Python kernel file" \
+  "$td" repro "$art" --kernel triton --emit-python "$out/x.py"
 exit $fail
