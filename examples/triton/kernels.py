@@ -21,7 +21,7 @@ def cdiv(a, b):
 
 
 # ---- elementwise ----
-@td.kernel("add_example.add_kernel_correctness", declares="order=seq;fma=off")
+@td.kernel("add_example.add_kernel_correctness")
 def add(grid, p, r):
     ew.add_kernel[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK_SIZE=p.BLOCK_SIZE)
 

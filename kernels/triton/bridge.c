@@ -137,6 +137,16 @@ T64(1) T64(2) T64(3) T64(4)
 #define R16(n) R4(n##0), R4(n##1), R4(n##2), R4(n##3)
 #define R64(n) R16(n##0), R16(n##1), R16(n##2), R16(n##3)
 static const td_abi_launch_fn g_tramp[MAX_KERNELS] = {R64(1), R64(2), R64(3), R64(4)};
+/* the slot each entry point passes, in g_tramp's order: checked to be 0, 1, ... 255 */
+#define I4(n) tramp_index(n##0), tramp_index(n##1), tramp_index(n##2), tramp_index(n##3)
+#define I16(n) I4(n##0), I4(n##1), I4(n##2), I4(n##3)
+#define I64(n) I16(n##0), I16(n##1), I16(n##2), I16(n##3)
+static int tramp_table_ok(void) {
+    const int idx[MAX_KERNELS] = {I64(1), I64(2), I64(3), I64(4)};
+    for (int i = 0; i < MAX_KERNELS; i++)
+        if (idx[i] != i) return 0;
+    return 1;
+}
 
 static const char *opt_str(PyObject *o) {
     if (o == Py_None) return NULL;
@@ -188,6 +198,10 @@ const td_abi_table *td_triton_open(const char *script, int backend, td_tb_descri
                                    size_t errlen) {
     if (g_bridge) {
         snprintf(err, errlen, "one Python kernel file per process (%s is already loaded)", g_library);
+        return NULL;
+    }
+    if (!tramp_table_ok()) {
+        snprintf(err, errlen, "internal error: the bridge's launch entry points are misnumbered");
         return NULL;
     }
     if (py_start(backend, err, errlen) != 0) return NULL;

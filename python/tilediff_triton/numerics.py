@@ -8,16 +8,18 @@ actually ran, so the host backend declares what the interpreter does:
 * casts: every probe value is converted by the interpreter and by tilediff's rounding
   library (rounding/, through the bridge's _tilediff_rounding module) under candidate
   profiles of the same format; the first profile that reproduces every probe bit for
-  bit is the interpreter's profile for that format, declared for the contract's cast
-  slots of that format (a declaration may choose rounding and overflow, never the
-  format).  When no profile reproduces it, the kernels of contracts with such a slot
-  are "not covered on this backend: interpreter deviates from compiled Triton (...)".
+  bit is the interpreter's profile for that format.  It is declared for the contract's
+  cast slots of that format where a kernel may declare it (only the fp8 overflow policy
+  is open; format, rounding and flush-to-zero are the contract's, engine/loader.c).
+  Otherwise - no profile reproduces the conversion, or it rounds differently from what
+  the slot requires - the contract is "not covered on this backend: interpreter
+  deviates from compiled Triton (...)", never a finding of the kernel.
 * math: each function's error in ulps of binary32 is measured on the probe points
   against numpy's binary64 evaluation (within 2^-29 binary32 ulps of the exact value);
   the host backend declares the tightest of tilediff's math models (oracle/budget.c)
   whose budgets cover every measured error.
 
-`python -m tilediff_triton.numerics` prints the measurement."""
+TILEDIFF_TRITON_NUMERICS=1 prints the measurement when tilediff loads a kernel file."""
 
 import numpy as np
 
@@ -180,22 +182,36 @@ def host_math():
     return r["model"] or "cuda"
 
 
+def _parts(prof):
+    f = prof.split(":")
+    return f[0], f[1], f[2], len(f) > 3 and f[3] == "ftz"
+
+
 def host_casts(user, slots, defaults):
-    """(casts string, not-covered reason or None) for a contract's cast slots."""
+    """(casts string, not-covered reason or None) for a contract's cast slots.
+
+    A kernel may declare only what the contract leaves open (engine/loader.c): the
+    format, rounding and flush-to-zero of a slot are the contract's; the overflow policy
+    of the fp8 formats is free.  The interpreter's measured profile is declared where it
+    fits that rule; where it does not (bf16 truncation for a round-to-nearest slot, the
+    fp8 conversions no profile reproduces), the contract is not covered on this backend."""
     r = probe()
-    given = dict(t.split("=", 1) for t in (user or "").split(";") if "=" in t)
     out = []
     for slot, dflt in zip(slots, defaults):
         fmt = dflt.split(":")[0]
         if fmt not in r["casts"]:
-            if slot in given:
-                out.append(f"{slot}={given[slot]}")
-            continue
+            continue  # fp32 and integer slots: the interpreter's numpy casts are IEEE's
         prof, nbad, ex = r["casts"][fmt]
         if nbad:
             return user, (f"interpreter deviates from compiled Triton: its fp32 -> {fmt} conversion matches no "
                           f"cast profile (closest {prof}, {nbad} probe values differ, e.g. {ex[0]})")
-        out.append(f"{slot}={prof}")
+        m, d = _parts(prof), _parts(dflt)
+        fp8 = fmt in ("e4m3fn", "e5m2")
+        if m[1] != d[1] or m[3] != d[3] or (m[2] != d[2] and not fp8):
+            return user, (f"interpreter deviates from compiled Triton: its fp32 -> {fmt} conversion is {prof}, "
+                          f"cast slot '{slot}' requires {dflt}")
+        if m != d:
+            out.append(f"{slot}={prof}")
     return (";".join(out) or None), None
 
 
@@ -210,8 +226,3 @@ def summary():
     lines.append(f"  declared math model: {r['model'] or 'none covers it'}")
     return "\n".join(lines)
 
-
-if __name__ == "__main__":
-    import os
-    os.environ.setdefault("TRITON_INTERPRET", "1")
-    print(summary())

@@ -40,6 +40,12 @@ printf 'import tilediff_triton as td\nraise RuntimeError("broken on purpose")\n'
 expect "a kernel file that fails to import: exit 2 with its error" 2 \
   "cannot load Python kernel file .*broken.py: .*RuntimeError: broken on purpose" \
   "$td" run --kernels "$out/broken.py" --cases 1 "$A"
+expect "a bf16 store the interpreter truncates: an interpreter deviation, not the kernel's bug" 1 \
+  "not covered on this backend: interpreter deviates from compiled Triton: its fp32 -> bf16 conversion is bf16:rtz:inf, cast slot 'store' requires bf16:rne:inf" \
+  "$td" run --kernels "$lib" --kernel bf16_store --cases 1 rmsnorm_implementation.rmsnorm_implementation_io_correctness
+printf 'import tilediff_triton as td\n@td.kernel("add_example.add_kernel_correctness", declares="order=sideways")\ndef k(g, p, r):\n    pass\n' >"$out/decl.py"
+expect "a declaration the loader does not know: exit 2" 2 "declaration 'order=sideways'" \
+  "$td" run --kernels "$out/decl.py" --cases 1 "$A"
 printf 'x = 1\n' >"$out/empty.py"
 expect "a kernel file that registers nothing: exit 2" 2 "no kernel registered" \
   "$td" run --kernels "$out/empty.py" --cases 1 "$A"
