@@ -31,6 +31,8 @@ if(TD_HAVE_TRITON)
   set_target_properties(tilediff_triton PROPERTIES C_VISIBILITY_PRESET default)
   add_dependencies(tilediff tilediff_triton)
   install(TARGETS tilediff_triton LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/tilediff)
+  install(DIRECTORY python/tilediff_triton DESTINATION ${CMAKE_INSTALL_DATADIR}/tilediff/python
+          PATTERN __pycache__ EXCLUDE)
 endif()
 
 # ---- tests (label "triton"): they say why they are skipped when the bridge is absent ----

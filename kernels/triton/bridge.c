@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_KERNELS 256
 
@@ -48,9 +49,31 @@ static const char *venv_dir(void) {
     return v && *v ? v : TD_TRITON_VENV;
 }
 
+/* tilediff_triton: TILEDIFF_TRITON_PYTHONPATH, else the source tree this bridge was
+ * built from, else the installed copy (<prefix>/share/tilediff/python next to
+ * <prefix>/lib/tilediff/libtilediff_triton.so). */
 static const char *package_dir(void) {
+    static char installed[4096];
     const char *v = getenv("TILEDIFF_TRITON_PYTHONPATH");
-    return v && *v ? v : TD_TRITON_PYTHONPATH;
+    if (v && *v) return v;
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/tilediff_triton/__init__.py", TD_TRITON_PYTHONPATH);
+    Dl_info info;
+    if (access(probe, R_OK) != 0 && dladdr((void *)&package_dir, &info) && info.dli_fname) {
+        snprintf(installed, sizeof installed, "%s", info.dli_fname);
+        char *slash = strrchr(installed, '/');
+        if (slash) {
+            *slash = 0; /* <libdir>/tilediff: libdir is lib or lib/<multiarch> */
+            size_t n = strlen(installed);
+            const char *up[] = {"/../../share/tilediff/python", "/../../../share/tilediff/python"};
+            for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
+                snprintf(installed + n, sizeof installed - n, "%s", up[i]);
+                snprintf(probe, sizeof probe, "%s/tilediff_triton/__init__.py", installed);
+                if (access(probe, R_OK) == 0) return installed;
+            }
+        }
+    }
+    return TD_TRITON_PYTHONPATH;
 }
 
 /* _tilediff_rounding.encode(profile, x): tilediff's own fp32 -> format cast (rounding/),
