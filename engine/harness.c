@@ -34,11 +34,22 @@ static void memo_clear(td_ctx *c) {
 
 const char *td_vclass_name(td_vclass v) {
     static const char *n[TD_VC_COUNT] = {"pass",    "warn",    "out-of-tolerance", "nonfinite", "unwritten", "outside-write-set",
-                                        "guard-zone", "input-modified", "launch-error", "crash", "hang"};
+                                        "guard-zone", "input-modified", "launch-error", "crash", "hang",
+                                        "unbounded"};
     return (unsigned)v < TD_VC_COUNT ? n[v] : "?";
 }
 
-int td_vclass_is_finding(td_vclass v) { return v != TD_VC_PASS && v != TD_VC_WARN; }
+int td_vclass_is_finding(td_vclass v) { return v != TD_VC_PASS && v != TD_VC_WARN && v != TD_VC_UNBOUNDED; }
+
+int td_stats_unchecked(const td_stats *st, char *why, size_t n) {
+    if (!st->lanes || 2 * st->lanes_unbounded <= st->lanes) return 0;
+    if (why)
+        snprintf(why, n,
+                 "%" PRIu64 " of %" PRIu64 " lanes (%.0f%%) have no finite error bound (the model found an overflow or a "
+                 "divisor that may be 0): their values were not checked",
+                 st->lanes_unbounded, st->lanes, 100.0 * (double)st->lanes_unbounded / (double)st->lanes);
+    return 1;
+}
 
 void td_stats_merge(td_stats *a, const td_stats *s) {
     a->cases += s->cases;
@@ -234,7 +245,7 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
 
 /* ---- reports ---- */
 static int severity(td_vclass v) {
-    static const int s[TD_VC_COUNT] = {0, 1, 6, 7, 5, 4, 3, 2, 8, 9, 9};
+    static const int s[TD_VC_COUNT] = {0, 1, 6, 7, 5, 4, 3, 2, 8, 9, 9, 0};
     return s[v];
 }
 
@@ -418,34 +429,112 @@ static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane
     L->ref = v;
 }
 
-/* Special-value rule, IEEE policy: a non-finite kernel value is the kernel's IEEE
- * result where the model found that the binary32 evaluation may overflow, leave a
- * function's domain (log 0, inf - inf) or divide by a value that may be 0 (the sticky
- * lane flags), provided it is a NaN or an infinity of the reference's sign (ref_sign:
- * -1, 0 or +1; either infinity matches a zero reference). */
-static int rule_ieee_nonfinite_admissible(const td_contract *k, uint32_t lf, double got, int ref_sign) {
-    if (k->sv != TD_SV_IEEE || !(lf & (TD_LF_MAYOVF | TD_LF_DOMAIN | TD_LF_UNBOUNDED))) return 0;
-    return isnan(got) || ref_sign == 0 || (got > 0) == (ref_sign > 0);
+/* The lane flags by which the shadow says that an admissible binary32 evaluation may
+ * reach a non-finite intermediate: an overflow (MAYOVF), a divisor whose interval holds
+ * 0 (UNBOUNDED), an argument that may leave a function's domain (DOMAIN). */
+#define LF_NONFINITE (TD_LF_MAYOVF | TD_LF_UNBOUNDED | TD_LF_DOMAIN)
+
+/* Special-value rule "inf against a finite reference" (IEEE policy only): an infinity
+ * is the kernel's IEEE result where the shadow found that its evaluation may overflow,
+ * divide by a value that may be 0, or take the log of a value that may be 0, and it has
+ * the reference's sign (ref_sign -1, 0 or +1; either sign for a zero reference, as in
+ * 1/(+-0)). */
+static int rule_inf_admissible(const td_contract *k, uint32_t lf, double got, int ref_sign) {
+    if (k->sv != TD_SV_IEEE || !(lf & LF_NONFINITE)) return 0;
+    return ref_sign == 0 || (got > 0) == (ref_sign > 0);
+}
+
+/* Special-value rule "NaN against a finite reference" (IEEE policy only).  The exact
+ * value is finite, so the kernel reaches a NaN only through an invalid operation: sqrt
+ * or log of a negative value, 0/0, inf - inf, 0 * inf, inf / inf, or a cast whose
+ * overflow policy is NaN (e4m3fn).  A NaN is admissible only where the shadow shows that
+ * an admissible evaluation can perform one AND that its result can reach the output:
+ *  - DOMAIN: an argument's interval crosses out of the function's domain: sqrt/log of a
+ *    negative value is itself the NaN (the shadow keeps a finite bound for sqrt there);
+ *  - MAYOVF or UNBOUNDED with an infinite worst-case bound of the OUTPUT: an intermediate
+ *    may be +-inf (overflow, or x/0), so inf - inf, 0 * inf, inf / inf (or 0/0) may follow,
+ *    and every propagation rule of the shadow turns an operand without a bound into a
+ *    result without one, so an infinite output bound is the shadow's evidence that the
+ *    non-finite intermediate reaches this output (a comparison, a selection or a clamping
+ *    cast that discards it leaves the output's bound finite: no NaN can arrive there);
+ *  - MAYOVF with a cast profile of the kernel that overflows to NaN: the cast's interval
+ *    reached the overflow threshold (the shadow flags it and clamps the bound).
+ * A NaN where only an overflow was possible and the output's bound stayed finite is a
+ * disagreement (the sticky flags alone used to let it through).  Still conservative:
+ * the flags are per lane, not per value, so a domain edge whose NaN a selection discards
+ * before the output admits a NaN too; a per-value may-be-NaN flag in the shadow would
+ * sharpen this rule without changing its callers. */
+static int rule_nan_admissible(const td_shcx *sh, const td_contract *k, uint32_t lf, double ek) {
+    if (k->sv != TD_SV_IEEE) return 0;
+    if (lf & TD_LF_DOMAIN) return 1;
+    if ((lf & (TD_LF_MAYOVF | TD_LF_UNBOUNDED)) && !isfinite(ek)) return 1;
+    if (lf & TD_LF_MAYOVF)
+        for (int i = 0; i < sh->ncasts; i++)
+            if (sh->casts[i].ovf == TD_OVF_NAN) return 1;
+    return 0;
+}
+
+/* A non-finite kernel value against a finite reference of sign ref_sign: one of the
+ * two rules above. */
+static int rule_nonfinite_admissible(const td_shcx *sh, const td_contract *k, const lane_eval *L, int ref_sign) {
+    if (isnan(L->got)) return rule_nan_admissible(sh, k, L->lf, L->s.ek);
+    return rule_inf_admissible(k, L->lf, L->got, ref_sign);
+}
+
+/* Special-value rule "finite value against an infinite reference".  The reference is
+ * +-inf where the exact value overflows a declared cast of IEEE profile (or is a real
+ * infinity, x/0).  A finite kernel value is admissible there only as what rounding on
+ * the finite side of the overflow threshold gives: the largest finite value of the
+ * output format with the reference's sign (a kernel value just below the threshold
+ * rounded to nearest, RTZ rounding, or a saturating store), and only where the shadow
+ * shows that the kernel's value may lie on that side (MAYOVF, no finite bound).  Any
+ * other finite value is a disagreement: an infinite bound does not pass arbitrary
+ * values. */
+static int rule_finite_against_infinite_admissible(const lane_eval *L, mpfr_srcptr x) {
+    const td_fmt_info *fi = td_fmt_get(L->of);
+    if (mpfr_nan_p(x) || !fi->is_float || isfinite(L->s.ek) || !(L->lf & TD_LF_MAYOVF)) return 0;
+    return fabs(L->got) == fi->max_finite && (L->got > 0) == (mpfr_sgn(x) > 0);
+}
+
+/* Special-value rule "signed zero": where the contract says its spec distinguishes -0
+ * from +0 (td_contract.signed_zero), a zero of the wrong sign against an exact zero
+ * reference is a disagreement (|got - ref| = 0 would pass it). */
+static int rule_signed_zero_violated(const td_contract *k, const lane_eval *L, mpfr_srcptr x) {
+    if (!k->signed_zero || !mpfr_zero_p(x) || L->got != 0) return 0;
+    return !!signbit(L->got) != !!mpfr_signbit(x);
+}
+
+/* Rule "unbounded": a finite value against a finite reference where the model has no
+ * finite bound (an intermediate may overflow, a divisor may be 0) is not checked: an
+ * infinite bound would pass any value.  The lane is counted as unbounded, never as a
+ * PASS, and a contract whose lanes are mostly unbounded is reported "not checked"
+ * (td_stats_unchecked). */
+static void rule_unbounded(td_case_result *res, lane_eval *L) {
+    L->cls = TD_VC_UNBOUNDED;
+    res->st.lanes_unbounded++;
 }
 
 /* Rule "shadow decides": the shadow alone decides a lane whose |got - v| is clearly
  * inside or clearly outside the bounds (its own error es counted against it); special
  * values and ambiguous lanes go to MPFR.  With want_check every lane goes to MPFR too,
  * which must then agree with what the shadow decided. */
-static void rule_shadow_decides(td_case_result *res, const td_contract *k, lane_eval *L, int want_check) {
+static void rule_shadow_decides(const td_shcx *sh, td_case_result *res, const td_contract *k, lane_eval *L,
+                                int want_check) {
     const td_sh *s = &L->s;
     L->need_mp = want_check;
     if (!want_check && !isfinite(L->got) && isfinite(s->v) && isfinite(s->es) && fabs(s->v) > s->es &&
-        rule_ieee_nonfinite_admissible(k, L->lf, L->got, s->v > 0 ? 1 : -1)) {
-        /* The shadow proves the reference finite with the sign of v: the IEEE acceptance
-         * would decide the same on the MPFR value, so MPFR is not needed. */
+        rule_nonfinite_admissible(sh, k, L, s->v > 0 ? 1 : -1)) {
+        /* The shadow proves the reference finite with the sign of v: the special-value
+         * rules would decide the same on the MPFR value, so MPFR is not needed. */
         res->st.lanes_overflow_ok++;
         L->d = INFINITY;
         L->decided = 1;
     } else if (!isfinite(L->got) || !isfinite(s->v) || isnan(s->v) || isnan(L->got)) {
         L->need_mp = 1; /* special values: decided on the MPFR reference */
+    } else if (k->signed_zero && L->got == 0) {
+        L->need_mp = 1; /* the sign of a zero is judged on the exact reference */
     } else if (!isfinite(s->ek)) {
-        res->st.lanes_unbounded++;
+        rule_unbounded(res, L);
         L->decided = 1;
     } else if (L->dhi + s->es <= s->ep) {
         L->decided = 1;
@@ -481,10 +570,15 @@ static int check_shadow_claim(td_ctx *cx, const td_contract *k, const lane_eval 
 
 /* Rule "MPFR decision": a finite value against a finite reference, compared exactly
  * with the bounds.  With want_check, MPFR must agree with what the shadow decided. */
-static int rule_mpfr_decides(td_ctx *cx, const td_contract *k, lane_eval *L, mpfr_srcptr x, int want_check, char *msg,
-                             size_t msglen) {
+static int rule_mpfr_decides(td_ctx *cx, const td_contract *k, td_case_result *res, lane_eval *L, mpfr_srcptr x,
+                             int want_check, char *msg, size_t msglen) {
     if (!isfinite(L->s.ek)) {
-        L->cls = TD_VC_PASS;
+        if (!L->decided) rule_unbounded(res, L); /* (counted already where the shadow decided it) */
+        L->cls = TD_VC_UNBOUNDED;
+        return 0;
+    }
+    if (rule_signed_zero_violated(k, L, x)) {
+        L->cls = TD_VC_FAIL; /* |got - ref| = 0: err/tol stays 0, the report says why */
         return 0;
     }
     L->cls = mp_judge(cx, L->got, x, L->s.ek, L->s.ep, &L->d);
@@ -498,10 +592,11 @@ static int rule_mpfr_decides(td_ctx *cx, const td_contract *k, lane_eval *L, mpf
     return 0;
 }
 
-/* Special-value rule: a non-finite kernel value against a finite reference passes
- * only as an admissible IEEE result (rule_ieee_nonfinite_admissible). */
-static void rule_nonfinite_against_finite(const td_contract *k, td_case_result *res, lane_eval *L, mpfr_srcptr x) {
-    if (rule_ieee_nonfinite_admissible(k, L->lf, L->got, mpfr_sgn(x))) {
+/* A non-finite kernel value against a finite reference: admissible only by the NaN or
+ * the inf rule above. */
+static void rule_nonfinite_against_finite(const td_shcx *sh, const td_contract *k, td_case_result *res, lane_eval *L,
+                                          mpfr_srcptr x) {
+    if (rule_nonfinite_admissible(sh, k, L, mpfr_sgn(x))) {
         L->cls = TD_VC_PASS;
         res->st.lanes_overflow_ok++;
     } else {
@@ -510,17 +605,15 @@ static void rule_nonfinite_against_finite(const td_contract *k, td_case_result *
     L->d = INFINITY;
 }
 
-/* Special-value rule: against a non-finite reference the kernel must give the same
- * special value, except a finite value of the reference's sign where the model found
- * that the evaluation may overflow and has no bound (the reference's inf then comes
- * from a cast or an intermediate the kernel may keep finite). */
+
+/* Against a non-finite reference the kernel must give the same special value (a NaN
+ * for a NaN, the infinity of the same sign), or an admissible finite value (rule above). */
 static void rule_against_nonfinite_reference(td_case_result *res, lane_eval *L, mpfr_srcptr x) {
     double got = L->got;
     int same = (mpfr_nan_p(x) && isnan(got)) || (mpfr_inf_p(x) && isinf(got) && (got > 0) == (mpfr_sgn(x) > 0));
     if (same) {
         L->cls = TD_VC_PASS, L->d = 0;
-    } else if (isfinite(got) && !isfinite(L->s.ek) && (L->lf & TD_LF_MAYOVF) && !mpfr_nan_p(x) &&
-               (got > 0) == (mpfr_sgn(x) > 0)) {
+    } else if (isfinite(got) && rule_finite_against_infinite_admissible(L, x)) {
         L->cls = TD_VC_PASS, L->d = 0;
         res->st.lanes_overflow_ok++;
     } else {
@@ -536,8 +629,8 @@ static int lane_mpfr(td_ctx *cx, const td_contract *k, const td_case *c, td_case
     L->ref = mpfr_get_d(R->x, MPFR_RNDN);
     if (want_check && check_shadow_claim(cx, k, L, R->x, msg, msglen)) return -1;
     int ref_fin = mpfr_number_p(R->x), got_fin = isfinite(L->got);
-    if (ref_fin && got_fin) return rule_mpfr_decides(cx, k, L, R->x, want_check, msg, msglen);
-    if (ref_fin) rule_nonfinite_against_finite(k, res, L, R->x);
+    if (ref_fin && got_fin) return rule_mpfr_decides(cx, k, res, L, R->x, want_check, msg, msglen);
+    if (ref_fin) rule_nonfinite_against_finite(&cx->sh, k, res, L, R->x);
     else rule_against_nonfinite_reference(res, L, R->x);
     return 0;
 }
@@ -614,13 +707,13 @@ static td_vclass judge_lane(td_ctx *cx, const td_case *c, const td_olane *ol, ui
     L.got_bits = got_bits;
     lane_shadow(cx, k, c, &L);
     res->st.lanes++;
-    rule_shadow_decides(res, k, &L, want_check);
+    rule_shadow_decides(&cx->sh, res, k, &L, want_check);
     if (L.need_mp && lane_mpfr(cx, k, c, res, &L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
     double ek = L.s.ek;
     L.eot = (ek > 0 && isfinite(ek)) ? L.d / ek : (L.d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
     lane_statistics(res, &L);
     if (L.cls == TD_VC_WARN) res->st.lanes_warn++;
-    if (L.cls != TD_VC_PASS) lane_detailed_report(cx, k, c, res, &L);
+    if (L.cls != TD_VC_PASS && L.cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, &L);
     return L.cls;
 }
 
@@ -959,7 +1052,8 @@ static void explain_case(FILE *f, const td_ctx *cx, const td_kernel *kern, const
 }
 
 /* The lane to explain: `lane` when given (TD_RUN_USAGE when out of range), else the
- * first lane that does not pass (lane 0 when all pass or the kernel did not run). */
+ * first lane that is a finding or a WARN (lane 0 when there is none or the kernel did
+ * not run). */
 static int explain_pick_lane(td_ctx *cx, const td_case *c, const image *im, int launched, long lane, size_t *li) {
     *li = 0;
     if (lane >= 0) {
@@ -977,7 +1071,8 @@ static int explain_pick_lane(td_ctx *cx, const td_case *c, const image *im, int 
     for (size_t i = 0; i < cx->ws.n; i++) {
         const td_olane *ol = &cx->ws.v[i];
         char m[256];
-        if (judge_lane(cx, c, ol, lane_cell(im, c, ol), &tmp, 0, m, sizeof m) != TD_VC_PASS) {
+        td_vclass v = judge_lane(cx, c, ol, lane_cell(im, c, ol), &tmp, 0, m, sizeof m);
+        if (v != TD_VC_PASS && v != TD_VC_UNBOUNDED) {
             *li = i;
             break;
         }
