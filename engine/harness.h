@@ -62,8 +62,9 @@ typedef struct td_lane_report {
 
 typedef struct td_stats {
     /* lanes: judged lanes; lanes_unbounded: those of them with no finite bound (class
-     * TD_VC_UNBOUNDED: not checked); lanes_overflow_ok: non-finite values accepted by
-     * the IEEE special-value rules */
+     * TD_VC_UNBOUNDED: not checked); lanes_overflow_ok: lanes a special-value rule
+     * accepted (an admissible inf or NaN, or the largest finite value against an
+     * infinite reference) */
     uint64_t cases, lanes, lanes_mpfr, lanes_unbounded, lanes_overflow_ok, lanes_warn;
     uint64_t findings[TD_VC_COUNT]; /* lanes (or regions) per class */
     uint64_t cases_with_finding;
