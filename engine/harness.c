@@ -24,6 +24,8 @@ struct td_ctx {
     td_mpcx mp; /* owns the MPFR pass's */
     td_trace trace;
     td_wset ws;
+    td_lane_observer obs;
+    void *obs_user;
 };
 
 /* Both passes memoise per-row quantities for one case only. */
@@ -89,6 +91,11 @@ td_ctx *td_ctx_new(const td_ctx_opts *opts, char *err, size_t errlen) {
 }
 
 void td_ctx_set_backend(td_ctx *c, const td_backend_ops *dev) { c->dev = dev; }
+
+void td_ctx_set_lane_observer(td_ctx *c, td_lane_observer fn, void *user) {
+    c->obs = fn;
+    c->obs_user = user;
+}
 
 void td_ctx_free(td_ctx *c) {
     if (!c) return;
@@ -303,6 +310,9 @@ static void setup_sh(td_ctx *cx, const td_kernel *kern) {
     s->ovf = 0x1.ffffffp127; /* RNE rounds |x| >= (2 - 2^-24) 2^127 to inf */
     s->lambda_n = 64;
     s->math = kern->math;
+    s->order = kern->decl.order;
+    s->block = kern->decl.block;
+    s->div_ieee = kern->decl.div_ieee != 0;
     s->casts = kern->casts;
     s->ncasts = kern->k->ncasts;
     s->lane_flags = 0;
@@ -698,8 +708,16 @@ static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case
 
 /* The lane's verdict (TD_VC_COUNT on an oracle bug, message in msg), counted in res;
  * a lane that did not pass gets a detailed report. */
-static td_vclass judge_lane(td_ctx *cx, const td_case *c, const td_olane *ol, uint64_t got_bits, td_case_result *res,
-                            int want_check, char *msg, size_t msglen) {
+/* The lane observer (tilediff diff, accuracy statistics) sees every judged lane. */
+static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, const lane_eval *L) {
+    int chk = L->cls == TD_VC_PASS || L->cls == TD_VC_WARN || L->cls == TD_VC_FAIL;
+    td_lane_obs o = {0, L->ol, L->cls, L->got_bits, L->got, chk, L->d, L->s.ek, L->eot, cx, kern, c, L->s.v, L->s.es};
+    o.index = (size_t)(L->ol - cx->ws.v);
+    cx->obs(cx->obs_user, &o);
+}
+
+static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const td_olane *ol, uint64_t got_bits,
+                            td_case_result *res, int want_check, char *msg, size_t msglen) {
     const td_contract *k = c->k;
     lane_eval L;
     memset(&L, 0, sizeof L);
@@ -714,7 +732,33 @@ static td_vclass judge_lane(td_ctx *cx, const td_case *c, const td_olane *ol, ui
     lane_statistics(res, &L);
     if (L.cls == TD_VC_WARN) res->st.lanes_warn++;
     if (L.cls != TD_VC_PASS && L.cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, &L);
+    if (cx->obs) lane_observe(cx, kern, c, &L);
     return L.cls;
+}
+
+int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
+    if (a == b || !isfinite(a) || !isfinite(b)) return 0;
+    /* x* is closer to a iff it lies on a's side of m = (a + b) / 2; m is exact in
+     * binary64 for values of every output format narrower than binary64 */
+    const td_case *c = o->c;
+    td_fmt of = c->r[o->lane->region].fmt;
+    double m = a / 2 + b / 2, hi = a > b ? 1 : -1;
+    if (of != TD_F64 && isfinite(o->v) && isfinite(o->es)) {
+        if (o->v - o->es > m) return (int)-hi; /* x* above m: the larger value is closer */
+        if (o->v + o->es < m) return (int)hi;
+    }
+    td_ctx *cx = o->cx;
+    td_mpcx_reset(&cx->mp);
+    td_mp R = c->k->spec_mp(&cx->mp, c, o->lane);
+    if (!mpfr_number_p(R->x)) return 0;
+    mpfr_t t;
+    mpfr_init2(t, 2200); /* a + b exactly for any two binary64 values */
+    mpfr_set_d(t, a, MPFR_RNDN);
+    mpfr_add_d(t, t, b, MPFR_RNDN);
+    mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+    int s = mpfr_cmp(R->x, t);
+    mpfr_clear(t);
+    return s == 0 ? 0 : (s > 0 ? (int)-hi : (int)hi);
 }
 
 /* ---- one case: decode -> write set -> images -> launch -> regions -> lanes -> record ---- */
@@ -766,6 +810,10 @@ static int run_decode(run *R, const uint8_t *data, size_t size) {
     R->t = now();
     if (td_decode_case(R->k, data, size, &R->c, res->msg, sizeof res->msg) != 0) return TD_RUN_HARNESS_ERROR;
     td_case_describe(&R->c, res->desc, sizeof res->desc);
+    res->case_digest = td_fnv1a((const uint8_t *)res->desc, strlen(res->desc));
+    for (int i = 0; i < R->k->nregions; i++)
+        if (R->c.r[i].len)
+            res->case_digest ^= td_fnv1a(R->c.r[i].data, R->c.r[i].len * td_fmt_get(R->c.r[i].fmt)->bytes) * (uint64_t)(2 * i + 3);
     memcpy(res->grid, R->c.grid, sizeof res->grid);
     res->st.cases = 1;
     res->st.classes = R->c.classes;
@@ -909,6 +957,10 @@ static int lane_unwritten(run *R, const td_olane *ol, uint64_t b) {
     td_fmt f = R->c.r[ol->region].fmt;
     if (R->k->regions[ol->region].role != TD_R_OUT || b != sentinel(f, 0)) return 0;
     if (R->have2 && lane_cell(R->im2, &R->c, ol) != sentinel(f, 1)) return 0;
+    if (R->cx->obs) {
+        td_lane_obs o = {(size_t)(ol - R->cx->ws.v), ol, TD_VC_UNWRITTEN, b, NAN, 0, NAN, NAN, NAN, R->cx, R->kern, &R->c, NAN, NAN};
+        R->cx->obs(R->cx->obs_user, &o);
+    }
     td_lane_report *l = add_report(R->cx, R->res, TD_VC_UNWRITTEN, INFINITY);
     if (l) {
         l->lane = *ol;
@@ -930,7 +982,7 @@ static int run_judge_lanes(run *R) {
         uint64_t b = lane_cell(R->im, &R->c, ol);
         if (lane_unwritten(R, ol, b)) continue;
         char msg[512] = "";
-        if (judge_lane(R->cx, &R->c, ol, b, R->res, R->cx->o.mpfr_all, msg, sizeof msg) == TD_VC_COUNT)
+        if (judge_lane(R->cx, R->kern, &R->c, ol, b, R->res, R->cx->o.mpfr_all, msg, sizeof msg) == TD_VC_COUNT)
             return run_fail(R, msg);
     }
     return TD_RUN_OK;
@@ -1054,7 +1106,8 @@ static void explain_case(FILE *f, const td_ctx *cx, const td_kernel *kern, const
 /* The lane to explain: `lane` when given (TD_RUN_USAGE when out of range), else the
  * first lane that is a finding or a WARN (lane 0 when there is none or the kernel did
  * not run). */
-static int explain_pick_lane(td_ctx *cx, const td_case *c, const image *im, int launched, long lane, size_t *li) {
+static int explain_pick_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const image *im, int launched, long lane,
+                             size_t *li) {
     *li = 0;
     if (lane >= 0) {
         if ((size_t)lane >= cx->ws.n) {
@@ -1071,7 +1124,7 @@ static int explain_pick_lane(td_ctx *cx, const td_case *c, const image *im, int 
     for (size_t i = 0; i < cx->ws.n; i++) {
         const td_olane *ol = &cx->ws.v[i];
         char m[256];
-        td_vclass v = judge_lane(cx, c, ol, lane_cell(im, c, ol), &tmp, 0, m, sizeof m);
+        td_vclass v = judge_lane(cx, kern, c, ol, lane_cell(im, c, ol), &tmp, 0, m, sizeof m);
         if (v != TD_VC_PASS && v != TD_VC_UNBOUNDED) {
             *li = i;
             break;
@@ -1113,7 +1166,8 @@ static td_sh explain_bound(FILE *f, td_ctx *cx, const td_case *c, size_t li, dou
 }
 
 /* The kernel's value of the lane and its verdict.  Returns TD_RUN_FINDING when it is one. */
-static int explain_kernel_value(FILE *f, td_ctx *cx, const td_case *c, const image *im, size_t li, td_sh s, double ref) {
+static int explain_kernel_value(FILE *f, td_ctx *cx, const td_kernel *kern, const td_case *c, const image *im, size_t li,
+                                td_sh s, double ref) {
     const td_olane *ol = &cx->ws.v[li];
     td_fmt of = c->r[ol->region].fmt;
     unsigned eb = td_fmt_get(of)->bytes;
@@ -1125,7 +1179,7 @@ static int explain_kernel_value(FILE *f, td_ctx *cx, const td_case *c, const ima
     td_case_result tmp;
     memset(&tmp, 0, sizeof tmp);
     char m[256];
-    td_vclass v = judge_lane(cx, c, ol, b, &tmp, 0, m, sizeof m);
+    td_vclass v = judge_lane(cx, kern, c, ol, b, &tmp, 0, m, sizeof m);
     fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %.4g  -> %s\n", g, (int)eb * 2, b,
             fabs(got - ref), (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN, td_fmt_get(of)->name,
             s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), td_vclass_name(v));
@@ -1153,10 +1207,10 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
     size_t li;
     int rc = TD_RUN_OK;
     if (cx->ws.n == 0) fprintf(f, "no lane to explain\n");
-    else if ((rc = explain_pick_lane(cx, &c, im, launched, lane, &li)) == TD_RUN_OK) {
+    else if ((rc = explain_pick_lane(cx, kern, &c, im, launched, lane, &li)) == TD_RUN_OK) {
         double ref;
         td_sh s = explain_bound(f, cx, &c, li, &ref);
-        if (launched) rc = explain_kernel_value(f, cx, &c, im, li, s, ref);
+        if (launched) rc = explain_kernel_value(f, cx, kern, &c, im, li, s, ref);
     }
     images_free(cx, im, k->nregions);
     td_case_free(&c);
