@@ -527,6 +527,70 @@ static void test_pinned_findings(void **st) {
     assert_int_equal(bad, 0);
 }
 
+/* The rewrites issue 12 makes admissible for a kernel that declares nothing, each
+ * against the spec's a / b and exp(x):  a * (1/b) (V_RCP) and exp2(x * log2 e) (V_EXP2),
+ * alone and inside a softmax-like quotient, on random leaves (tiny and subnormal ones
+ * included).  NEEDS THE ISSUE-12 MODEL (td_sh_div and td_sh_exp covering the rewrites):
+ * the plain evaluation (variants 0) passes on the old model, the rewrites fail on it. */
+static void test_admissible_rewrites(void **st) {
+    (void)st;
+    static const char *tname[5] = {"a/b", "exp(a)", "sigmoid(a)", "exp(a)/(exp(b)+exp(c))", "a*(b/(c-d))"};
+    td_shcx s;
+    init_sh(&s, &f32p, 1);
+    td_mpcx m;
+    td_mpcx_init(&m, 640);
+    td_rng r;
+    td_rng_seed(&r, 20261201);
+    rx_stats rs;
+    memset(&rs, 0, sizeof rs);
+    long bad[2][5] = {{0}};
+    for (int it = 0; it < 100000; it++) {
+        int t = it % 5;
+        expr e;
+        memset(&e, 0, sizeof e);
+        static const node tpl[5][8] = {
+            {{DIV, 1, 2, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}},
+            {{EXP, 1, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}},
+            {{SIGMOID, 1, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}},
+            {{DIV, 1, 3, -1, 0, 0}, {EXP, 2, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}, {ADD, 4, 6, -1, 0, 0},
+             {EXP, 5, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}, {EXP, 7, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}},
+            {{MUL, 1, 2, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}, {DIV, 3, 4, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0},
+             {SUB, 5, 6, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0, 0}},
+        };
+        static const int cnt[5] = {3, 2, 2, 8, 7};
+        memcpy(e.n, tpl[t], sizeof tpl[t]);
+        e.cnt = cnt[t];
+        for (int i = 0; i < e.cnt; i++)
+            if (e.n[i].op == LEAF) e.n[i].leaf = rand_leaf(&r);
+        /* the rewrite is judged on lanes where the plain evaluation passes (the plain
+         * lanes' own findings are test_random_expressions' and test_pinned_findings') */
+        e.var = 0;
+        int b = judge_expr(&s, &m, &e, 0, &rs, 0);
+        if (b) {
+            bad[0][t]++;
+            continue;
+        }
+        e.var = V_RCP | V_EXP2;
+        b = judge_expr(&s, &m, &e, 0, &rs, 0);
+        if (b && bad[1][t]++ < 2) {
+            fprintf(stderr, "%s as a*(1/b), exp2(a*log2e): violation kind %d\n", tname[t], b);
+            judge_expr(&s, &m, &e, 0, &rs, 1);
+        }
+    }
+    td_mpcx_free(&m);
+    long total = 0;
+    for (int t = 0; t < 5; t++) {
+        if (bad[0][t]) fprintf(stderr, "  (%s: %ld lanes where the plain evaluation fails, not judged here)\n", tname[t],
+                               bad[0][t]);
+        if (bad[1][t]) fprintf(stderr, "VIOLATION: %s rewritten: %ld lanes\n", tname[t], bad[1][t]);
+        total += bad[1][t];
+    }
+    fprintf(stderr, "admissible rewrites: %ld lanes checked, %ld with error > ek/4, %ld unbounded\n", rs.checked,
+            rs.tight, rs.unbounded);
+    assert_int_equal(total, 0);
+    assert_true(rs.tight > rs.checked / 100); /* not vacuous */
+}
+
 static void test_random_expressions(void **st) {
     (void)st;
     test_random_expressions_variants(V_COVERED, 20261130, 200000);
@@ -537,6 +601,7 @@ int main(void) {
         cmocka_unit_test(test_exact_sharpening), cmocka_unit_test(test_cast_interval),
         cmocka_unit_test(test_sums_and_lambda), cmocka_unit_test(test_consts),
         cmocka_unit_test(test_pinned_findings), cmocka_unit_test(test_random_expressions),
+        cmocka_unit_test(test_admissible_rewrites),
         cmocka_unit_test(test_sum_orders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
