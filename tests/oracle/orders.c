@@ -259,13 +259,17 @@ static void init_cx(td_shcx *s) {
     s->ulp_min = 0x1p-149;
     s->ovf = 0x1.ffffffp127;
     s->lambda_n = 64;
-    s->math = td_math_model_get("libm");
+    s->math = td_math_model_get(TD_MATH_DEFAULT); /* a kernel that declares nothing */
 }
 
-/* The accumulation as a contract writes it: sum_i a_i (or sum_i mul(a_i, b_i)). */
+/* The accumulation as a contract writes it: sum_i a_i (or sum_i mul(a_i, b_i)), for a
+ * kernel that declares `order` (TD_ORDER_ANY: declares nothing).  The declaration is
+ * the kernel's (td_shcx), the spec's own order never narrows the bound. */
 static td_sh shadow_sum(td_shcx *s, const vec *v, td_order order, long block) {
     td_sh_acc acc;
-    td_sh_acc_init(s, &acc, order, block);
+    s->order = order;
+    s->block = block;
+    td_sh_acc_init(s, &acc, TD_ORDER_SEQ, 0);
     for (long i = 0; i < v->n; i++) {
         td_sh t = v->dot ? td_sh_mul(s, td_sh_exact(s, v->a[i]), td_sh_exact(s, v->b[i])) : td_sh_exact(s, v->a[i]);
         td_sh_acc_add(s, &acc, t);
