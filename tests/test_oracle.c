@@ -360,10 +360,10 @@ static void diagnose(td_shcx *s, td_mpcx *m, const expr *e) {
 #define UNBOUNDED_MAX 0.03
 /* The bounds are not vacuous: the fraction of lanes whose error exceeds a quarter of
  * their bound, at least (measured with these seeds: 11% under "libm", 2.9% under "any";
- * with every bound 5 times too loose the libm run had 1.7%).  "any" covers the
+ * with every bound 5 times too loose: 1.6% and 1.7%).  "any" covers the
  * approximate GPU instructions too, so the host libm uses less of it. */
 #define TIGHT_LIBM 0.05
-#define TIGHT_ANY 0.01
+#define TIGHT_ANY 0.02
 /* What the random-expression test saw, per kind of lane. */
 typedef struct rx_stats {
     long checked, tight, unbounded, domain_exact, domain_kernel, exact_inf;
@@ -492,12 +492,16 @@ static void test_random_expressions_variants(unsigned allowed, const char *math,
             "random expressions (variants %#x, math %s%s): %d lanes: %ld checked, %ld with error > ek/4, %ld unbounded, "
             "%ld undefined exactly, %ld infinite exactly, %ld kernel NaN/inf flagged DOMAIN/MAYOVF\n",
             allowed, math, div_ieee ? ", div=ieee" : "", iters, rs.checked, rs.tight, rs.unbounded, rs.domain_exact, rs.exact_inf, rs.domain_kernel);
-    assert_int_equal(nviol, 0);
-    assert_true(rs.checked > iters / 2); /* the property test really ran */
-    assert_true((double)rs.tight > tight_min * iters); /* and the bounds are not vacuous */
+    /* every condition is reported before the test fails on any of them */
+    int ran = rs.checked > iters / 2;                          /* the property test really ran */
+    int tight = (double)rs.tight > tight_min * iters;         /* the bounds are not vacuous */
     /* an infinite bound passes anything: it must stay rare among the lanes with a finite
      * exact value (UNBOUNDED_MAX, see there) */
-    assert_true((double)rs.unbounded <= UNBOUNDED_MAX * (double)rs.checked);
+    int rare = (double)rs.unbounded <= UNBOUNDED_MAX * (double)rs.checked;
+    if (!ran) fprintf(stderr, "FAIL: only %ld of %d lanes checked\n", rs.checked, iters);
+    if (!tight) fprintf(stderr, "FAIL: vacuous bounds: %ld lanes above ek/4, want > %g\n", rs.tight, tight_min * iters);
+    if (!rare) fprintf(stderr, "FAIL: %ld unbounded lanes of %ld, more than %g\n", rs.unbounded, rs.checked, UNBOUNDED_MAX);
+    assert_true(nviol == 0 && ran && tight && rare);
 }
 
 /* Lanes the random-expression test found the model wrong on (issue 12, section 3),
