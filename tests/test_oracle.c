@@ -508,25 +508,42 @@ static void test_random_expressions_variants(unsigned allowed, const char *math,
  * pinned: each must pass judge_lane once the model is fixed.
  *  1. 1 / 0x1.2p-146 overflows binary32 (ek = inf), times 0x1.d90c9p-126: td_sh_mul's
  *     second-order term a.ek * b.ek is inf * 0 = NaN; max() then drops the NaN (fmax)
- *     and sqrt() hands out a finite bound, 2^-14, for a kernel value that is inf.
- *  2. -0x1.713f6ep-2 / -0x1p-133: exact operands, the binary32 quotient overflows: ek =
- *     inf from td_sh_rounded's exact path without the UNBOUNDED flag (not counted).
+ *     and sqrt() hands out a finite bound for a kernel value that is inf.
+ *  2. -0x1.713f6ep-2 / -0x1p-133 declared IEEE (div_ieee): exact operands, the binary32
+ *     quotient overflows: ek = inf from td_sh_rounded's exact path without the
+ *     UNBOUNDED flag (not counted).
  *  3. sign(e5m2(cos(exp2(0x1.7cf93p+15)))): the binary64 exp2 overflows, the shadow's cos
  *     is NaN with es = NaN, the cast gives es = 0, and sign claims 0 exactly where the
- *     exact value is -1. */
+ *     exact value is -1.
+ *  4. -0x1.311p-137 / 0x1.55ep-138 = -1.78 evaluated as a * (1/b) (admissible for a
+ *     kernel that declares nothing): 1/b overflows to inf, the kernel gets -inf, and
+ *     the bound is finite (1.1e-6) with no flag. */
+typedef struct pinned {
+    expr e;
+    const char *math;
+    bool div_ieee;
+} pinned;
 static void test_pinned_findings(void **st) {
     (void)st;
-    static const expr cases[] = {
-        {.n = {{SQRT, 1, -1, -1, 0, 0}, {MAX, 2, 4, -1, 0, 0}, {SIGMOID, 3, -1, -1, 0, 0},
-               {LEAF, -1, -1, -1, -0x1.8d2d14p+0f, 0}, {MUL, 5, 8, -1, 0, 0}, {DIV, 6, 7, -1, 0, 0},
-               {LEAF, -1, -1, -1, 1.0f, 0}, {LEAF, -1, -1, -1, 0x1.2p-146f, 0}, {LEAF, -1, -1, -1, 0x1.d90c9p-126f, 0}},
-         .cnt = 9},
-        {.n = {{DIV, 1, 3, -1, 0, 0}, {NEG, 2, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0x1.713f6ep-2f, 0},
-               {CASTB, 4, -1, -1, 0, 0}, {LEAF, -1, -1, -1, -0x1.3c86p-134f, 0}},
-         .cnt = 5},
-        {.n = {{SIGN, 1, -1, -1, 0, 0}, {CASTE5, 2, -1, -1, 0, 0}, {COS, 3, -1, -1, 0, 0}, {EXP2, 4, -1, -1, 0, 0},
-               {LEAF, -1, -1, -1, 0x1.7cf93p+15f, 0}},
-         .cnt = 5},
+    static const pinned cases[] = {
+        {{.n = {{SQRT, 1, -1, -1, 0, 0}, {MAX, 2, 4, -1, 0, 0}, {SIGMOID, 3, -1, -1, 0, 0},
+                {LEAF, -1, -1, -1, -0x1.8d2d14p+0f, 0}, {MUL, 5, 8, -1, 0, 0}, {DIV, 6, 7, -1, 0, 0},
+                {LEAF, -1, -1, -1, 1.0f, 0}, {LEAF, -1, -1, -1, 0x1.2p-146f, 0},
+                {LEAF, -1, -1, -1, 0x1.d90c9p-126f, 0}},
+          .cnt = 9},
+         TD_MATH_DEFAULT, false},
+        {{.n = {{DIV, 1, 3, -1, 0, 0}, {NEG, 2, -1, -1, 0, 0}, {LEAF, -1, -1, -1, 0x1.713f6ep-2f, 0},
+                {CASTB, 4, -1, -1, 0, 0}, {LEAF, -1, -1, -1, -0x1.3c86p-134f, 0}},
+          .cnt = 5},
+         "libm", true},
+        {{.n = {{SIGN, 1, -1, -1, 0, 0}, {CASTE5, 2, -1, -1, 0, 0}, {COS, 3, -1, -1, 0, 0}, {EXP2, 4, -1, -1, 0, 0},
+                {LEAF, -1, -1, -1, 0x1.7cf93p+15f, 0}},
+          .cnt = 5},
+         TD_MATH_DEFAULT, false},
+        {{.n = {{DIV, 1, 2, -1, 0, 0}, {LEAF, -1, -1, -1, -0x1.311p-137f, 0}, {LEAF, -1, -1, -1, 0x1.55ep-138f, 0}},
+          .cnt = 3,
+          .var = V_RCP},
+         TD_MATH_DEFAULT, false},
     };
     td_shcx s;
     init_sh(&s, &f32p, 1);
@@ -535,12 +552,15 @@ static void test_pinned_findings(void **st) {
     rx_stats rs;
     memset(&rs, 0, sizeof rs);
     int bad = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (judge_expr(&s, &m, &cases[i], 0, &rs, 0)) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s.math = td_math_model_get(cases[i].math);
+        s.div_ieee = cases[i].div_ieee;
+        if (judge_expr(&s, &m, &cases[i].e, 0, &rs, 0)) {
             fprintf(stderr, "pinned finding %zu still fails:\n", i + 1);
-            judge_expr(&s, &m, &cases[i], 0, &rs, 1);
+            judge_expr(&s, &m, &cases[i].e, 0, &rs, 1);
             bad++;
         }
+    }
     td_mpcx_free(&m);
     assert_int_equal(bad, 0);
 }
