@@ -8,12 +8,12 @@
  * Error model: one binary32 addition of exact inputs, so the kernel's value is
  * RN32(x + y) and the bound is |RN32(x + y) - (x + y)| (<= u|x + y|).
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_Y, R_OUT, NR };
 
+#define TD_SPEC_FILE "add_example.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -55,9 +55,3 @@ const td_contract td_c_add_example = {
     .writes = writes,
     TD_SPECS(add),
 };
-
-#else
-static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(add)(cx, N(in)(cx, c, R_X, l->off), N(in)(cx, c, R_Y, l->off));
-}
-#endif

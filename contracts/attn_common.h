@@ -21,7 +21,6 @@
  *           units above the rest (an indexing bug shows as a recognisable wrong row);
  *   EQUAL   every q row equal and every k row equal: all scores equal.
  * Values are exactly representable in the element format (binary32 or binary16). */
-#ifndef TD_SPEC_PASS
 #ifndef TD_ATTN_COMMON_H
 #define TD_ATTN_COMMON_H
 
@@ -178,5 +177,4 @@ static inline int at_fill_v(td_vgen *g, double *v, int64_t nk, int64_t Dv, td_fm
     return kind;
 }
 
-#endif
 #endif
