@@ -80,15 +80,10 @@ static inline td_mp attn2_kround_mp(td_mpcx *cx, td_mp a, td_profile p) {
 }
 
 /* Memo keys: a tag and up to three indices (row-level quantities keyed by row + tag),
- * packed, then passed through splitmix64's finaliser: a bijection, so distinct keys stay
- * distinct, and every input bit reaches the low bits, which the harness's memo table
- * indexes by (its hash keeps the low bits of key * constant, which depend on the key's
- * low bits only: packed keys that differ in their high fields would all collide). */
+ * packed into disjoint bit fields, so distinct keys stay distinct (the memo's hash
+ * mixes every bit of the key into the slot: oracle/memo_hash.h). */
 static inline uint64_t attn2_key(unsigned tag, uint64_t a, uint64_t b, uint64_t c) {
-    uint64_t z = ((uint64_t)(tag & 0xff) << 56) ^ ((a & 0xfffff) << 36) ^ ((b & 0x3ffff) << 18) ^ (c & 0x3ffff);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return ((uint64_t)(tag & 0xff) << 56) | ((a & 0xfffff) << 36) | ((b & 0x3ffff) << 18) | (c & 0x3ffff);
 }
 
 /* ---- generator helpers ---- */

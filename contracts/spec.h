@@ -55,9 +55,6 @@ static inline td_mp td_mp_in(td_mpcx *cx, const td_case *c, int reg, size_t off)
     return r;
 }
 
-/* memo: shadow values of per-case quantities (keyed by the contract) */
-int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out);
-void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v);
-/* the MPFR pass memoises too (td_mp_memo_get / put in mp.h) */
+/* memo: td_sh_memo_get / put (shadow.h) and td_mp_memo_get / put (mp.h), both in oracle/ */
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "consts.h"
+#include "memo_hash.h"
 
 #define CHUNK 64
 
@@ -46,7 +47,7 @@ void td_mpcx_memo_clear(td_mpcx *cx) {
 }
 
 static size_t memo_slot(const td_mp_memo_ent *m, size_t cap, uint64_t key) {
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (cap - 1);
+    size_t h = td_memo_hash(key, cap);
     while (m[h].used && m[h].key != key) h = (h + 1) & (cap - 1);
     return h;
 }
