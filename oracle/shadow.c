@@ -538,6 +538,28 @@ td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, doub
     return s;
 }
 
+/* td_sh_mean: the division's own bound, plus what Welford's running mean
+ *     mu_k = mu_{k-1} + (x_k - mu_{k-1}) / k
+ * may add.  Step k rounds the difference (u |x_k - mu_{k-1}|), the quotient (u of it,
+ * plus half the smallest subnormal eta) and the sum (u |mu_k|); the later steps shrink
+ * that error by prod_{j>k} (1 - 1/j) = k/n.  With |mu_{k-1}| <= sum_{i<k} |x_i| / (k-1)
+ * and sum_k k |mu_k| <= n sum|x|:
+ *     |e_n| <= (2u/n)(1 + H_{n-1}) sum|x| + u sum|x| + eta (n+1)/2,
+ * H_{n-1} <= 1 + ln n, sum|x| bounded by the sum's leaves.  sum(x / n) is covered
+ * too (u sum|x| / n + n eta on top of the sum's bound). */
+td_sh td_sh_mean(td_shcx *cx, td_sh sum, long n) {
+    td_sh r = td_sh_div(cx, sum, td_sh_exact(cx, (double)n));
+    if (n <= 1 || !isfinite(r.ek)) return r;
+    double N = (double)n, mag = sum.leaves > 1 ? td_sh_leaf_mag(cx, sum) : fabs(sum.v) + sum.es + sum.ek;
+    double w = td_up(cx->u * mag * (1 + 2 * (2 + log(N)) / N) + cx->eta * (N + 1) / 2);
+    r.ek = td_up(r.ek + w);
+    r.ep = td_up(r.ep + w);
+    r.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    TD_SH_TRACE(cx, "mean (any algorithm)", r, r.ek - w, w, (int)(n > 2147483647L ? 2147483647L : n),
+                "Welford's running mean or sum(x/n)");
+    return r;
+}
+
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     td_sh r;
     long n = acc->n, nl = acc->leaves;

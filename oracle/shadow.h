@@ -270,6 +270,10 @@ td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op);
 td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b);
 static inline bool td_sh_truth(td_shb c) { return c & 1; }
 
+/* The mean sum / n of n terms as any competent kernel may compute it: the sum then one
+ * division, sum(x / n), or Welford's running mean (see shadow.c). */
+td_sh td_sh_mean(td_shcx *cx, td_sh sum, long n);
+
 /* Two evaluations of the same real value (algebraically equal forms, e.g. b*m +
  * (1-b)*g and (m-g)*b + g, or a lerp m + (1-b)*(g-m)): a competent kernel may
  * write either, so the bound is the larger of the two; the value is a's. */
