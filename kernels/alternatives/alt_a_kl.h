@@ -13,7 +13,7 @@
 
 static inline float aa_log_lg2(float v) { return log2f(v) * AA_LN2; }
 
-/* One row-major pass: for each row pid and column < n_cols, out = f(a, b). */
+/* One KL term from (y, y_true, eps). */
 typedef float (*aa_kl_term)(float y, float y_true, float eps);
 
 static inline float aa_kl_default(float y, float y_true, float eps) {
