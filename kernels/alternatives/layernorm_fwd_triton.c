@@ -5,7 +5,8 @@
  *                 (mean, M2) by Welford, the parts merged right to left with Chan's
  *                 update; rstd by the rsqrt.approx.f32 model (relative error <= 2^-22.9).
  *                 Admissible: split-row partial statistics combined in another order,
- *                 Welford, the approximate rsqrt.
+ *                 Welford, the approximate rsqrt.  Also for the io contract, whose
+ *                 tensors are bfloat16 (the store rounds to nearest even, as the port's).
  * Parameters: stride_x_N, stride_x_hn, stride_x_hd, stride_y_N, stride_y_hn,
  * stride_y_hd, stride_w_hn, stride_w_hd, N, BLOCK_SIZE, eps.  Regions: X, W, Y. */
 #include "alt_a_norm.h"
@@ -53,3 +54,6 @@ static int lnf_split(const td_abi_launch *L) {
 
 TD_KERNEL(td_a_layernorm_fwd_chan_split) = {"layernorm_fwd_triton.layernorm_fwd_triton_output_summary",
                                             "alt_chan_split", TD_ABI_HOST, NULL, NULL, NULL, 11, 3, lnf_split, NULL};
+TD_KERNEL(td_a_layernorm_fwd_io_chan_split) = {"layernorm_fwd_triton.layernorm_fwd_triton_io_correctness",
+                                               "alt_chan_split", TD_ABI_HOST, "store=bf16:rne:inf", NULL, NULL, 11, 3,
+                                               lnf_split, NULL};
