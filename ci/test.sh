@@ -11,7 +11,7 @@
 # TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ci/deps.sh --fuzz
+ci/deps.sh --fuzz --triton
 jobs=$(nproc)
 start=$SECONDS
 cases=${TD_CI_CASES:-300}

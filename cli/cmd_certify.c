@@ -101,6 +101,13 @@ static void lane_json(FILE *f, const td_kernel *kern, const td_lane_report *l) {
     fputs("]}", f);
 }
 
+/* "base[cfg1]" and "base[cfg2]" are configs of one autotuned kernel. */
+static int same_config_family(const char *a, const char *b) {
+    const char *ba = strchr(a, '['), *bb = strchr(b, '[');
+    if (!ba || !bb || ba - a != bb - b) return 0;
+    return strncmp(a, b, (size_t)(ba - a)) == 0;
+}
+
 static void contract_head(FILE *f, const td_contract *k, const char *variant) {
     fprintf(f, "{\"id\":");
     td_json_escape(f, k->id);
@@ -439,6 +446,18 @@ int td_cmd_certify(int argc, char **argv) {
         kern[nsel] = td_cli_kernel(&cli, k, 1);
         ncov += kern[nsel] != NULL;
         nsel++;
+        /* An autotuned kernel registers one variant per config, "name[K=V,...]": block
+         * sizes change masks and tails, so each config is certified as its own row
+         * (unless --kernel names one). */
+        for (int j = 0; !cli.variant && kern[nsel - 1] && j < cli.set.n && nsel < 4096; j++) {
+            const td_kernel *o = &cli.set.kernels[j];
+            if (o == kern[nsel - 1] || o->k != k || (int)o->abi->backend != cli.backend) continue;
+            if ((o->abi->mutant == NULL) != (kern[nsel - 1]->abi->mutant == NULL)) continue;
+            if (!same_config_family(o->abi->variant, kern[nsel - 1]->abi->variant)) continue;
+            sel[nsel] = k;
+            kern[nsel++] = o;
+            ncov++;
+        }
     }
     double per = cases ? 0 : (ncov ? budget / ncov : 0);
     double deadline = timeout > 0 ? timeout : (cases ? 600 : 3 * per + 30);

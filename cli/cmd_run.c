@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "emit_python.h"
 
 #define NEED_ARG()                                                                                           \
     do {                                                                                                     \
@@ -301,7 +302,7 @@ static const td_kernel *repro_kernel(td_cli *cli, const td_contract *k, const ch
 
 int td_cmd_repro(int argc, char **argv) {
     td_cli cli = {.cmd = "repro", .backend = TD_ABI_HOST};
-    const char *contract = NULL;
+    const char *contract = NULL, *emit_py = NULL;
     int json = 0, mpfr_all = 0, backend_given = 0;
     const char *files[4096];
     int nfiles = 0;
@@ -320,6 +321,9 @@ int td_cmd_repro(int argc, char **argv) {
         } else if (!strcmp(a, "--contract")) {
             NEED_ARG();
             contract = argv[++i];
+        } else if (!strcmp(a, "--emit-python")) {
+            NEED_ARG();
+            emit_py = argv[++i];
         } else if (!strcmp(a, "--json"))
             json = 1;
         else if (!strcmp(a, "--mpfr-all"))
@@ -332,7 +336,7 @@ int td_cmd_repro(int argc, char **argv) {
     }
     if (!nfiles) {
         fprintf(stderr, "usage: tilediff repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--backend host|cuda] [--json]\n");
+                        "[--backend host|cuda] [--json] [--emit-python SCRIPT.py]\n");
         return TD_EXIT_USAGE;
     }
     if (contract && !td_contract_find(contract)) {
@@ -397,6 +401,13 @@ int td_cmd_repro(int argc, char **argv) {
                    kern->abi->variant, r.st.lanes, r.st.worst_err_over_tol);
         }
         if (x == TD_RUN_FINDING) findings = 1;
+        if (emit_py && x != TD_RUN_HARNESS_ERROR) {
+            if (td_emit_python(emit_py, kern, data, size, &r, err, sizeof err) != 0) {
+                fprintf(stderr, "tilediff repro: --emit-python: %s\n", err);
+                bad_input = 1;
+            } else
+                fprintf(stderr, "tilediff repro: wrote %s (python3 %s replays the case)\n", emit_py, emit_py);
+        }
         td_result_free(&r);
         free(data);
         fflush(stdout);

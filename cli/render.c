@@ -59,7 +59,11 @@ void td_render_table(FILE *f, const td_json *r) {
         char e[32], u[32];
         fmt_num(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
         fmt_num(u, sizeof u, td_json_num(c, "worst_ulps", NAN));
-        fprintf(f, "%-62s %-12s %7.0f %10.0f %6.0f %6.0f %10s %9s %8.2f\n", td_json_str(c, "id", "?"), status_of(c),
+        /* an autotuned kernel's configs are rows of one contract: name the config */
+        const char *v = td_json_str(c, "kernel", "");
+        char label[256];
+        snprintf(label, sizeof label, strchr(v, '[') ? "%s %s" : "%s", td_json_str(c, "id", "?"), strchr(v, '['));
+        fprintf(f, "%-62s %-12s %7.0f %10.0f %6.0f %6.0f %10s %9s %8.2f\n", label, status_of(c),
                 td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0), td_json_num(c, "disagreements", 0),
                 td_json_num(c, "warns", 0), e, u, td_json_num(c, "seconds", 0));
     }

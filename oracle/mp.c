@@ -12,6 +12,11 @@
 void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec) {
     memset(cx, 0, sizeof *cx);
     cx->prec = prec;
+    /* The reference is the REAL value: MPFR's default exponent range (2^-2^30) would
+     * underflow e^-1e9 (an additive mask of -1e9) to 0 and make a real softmax 0/0.
+     * The widest range MPFR has holds every value a spec meets. */
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
     mpfr_init2(cx->last_cast_in.x, prec);
 }
 
