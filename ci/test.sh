@@ -28,7 +28,7 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
     -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 5 > 20 ? cases / 5 : 20))
   stage "clang + ASan/UBSan tests"
   (cd build-ci-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding")
+     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding|build")
   if [ "${TD_SKIP_FUZZ:-0}" != 1 ]; then
     stage "libFuzzer campaign over every target"
     # two halves of the targets at once (one per core); the corpora are not merged

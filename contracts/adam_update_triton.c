@@ -18,12 +18,12 @@
  * at 0, costs 2*lr wherever the kernel's update is within its error of 0 (the model
  * cannot tell the sign there).
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_LR, P_WD, P_B1, P_B2, P_N, P_BLOCK, NP };
 enum { R_P, R_GRAD, R_M, NR };
 
+#define TD_SPEC_FILE "adam_update_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"lr", TD_P_REAL},        {"wd", TD_P_REAL},   {"beta1", TD_P_REAL},
@@ -75,26 +75,3 @@ const td_contract td_c_adam_update = {
     .writes = writes,
     TD_SPECS(lion),
 };
-
-#else
-/* b*m + (1-b)*g in the kernel's form (m-g)*b + g, the catalogue's, or the lerp's */
-static NUM SPEC(blend)(NCX *cx, NUM m, NUM g, double beta) {
-    NUM b = N(exact)(cx, beta), one_b = N(sub)(cx, N(exact)(cx, 1.0), b);
-    NUM kernel = N(add)(cx, N(mul)(cx, N(sub)(cx, m, g), b), g);
-    NUM catalogue = N(add)(cx, N(mul)(cx, b, m), N(mul)(cx, one_b, g));
-    NUM lerp = N(add)(cx, m, N(mul)(cx, one_b, N(sub)(cx, g, m)));
-    return N(either)(cx, kernel, N(either)(cx, catalogue, lerp));
-}
-
-static NUM SPEC(lion)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM p = N(in)(cx, c, R_P, l->off), g = N(in)(cx, c, R_GRAD, l->off), m = N(in)(cx, c, R_M, l->off);
-    NUM lr = N(exact)(cx, c->p[P_LR].r);
-    if (l->o == 1) /* exp_avg = b2*m + (1-b2)*g */
-        return SPEC(blend)(cx, m, g, c->p[P_B2].r);
-    /* p = p * (1 - lr * wd) + (-lr * sign(b1*m + (1-b1)*g)) */
-    NUM decay = N(sub)(cx, N(exact)(cx, 1.0), N(mul)(cx, lr, N(exact)(cx, c->p[P_WD].r)));
-    NUM update = SPEC(blend)(cx, m, g, c->p[P_B1].r);
-    NUM step = N(mul)(cx, lr, N(sign)(cx, update));
-    return N(sub)(cx, N(mul)(cx, p, decay), step);
-}
-#endif

@@ -295,6 +295,36 @@ static void diagnose(td_shcx *s, td_mpcx *m, const expr *e) {
     }
 }
 
+/* The report's "exact before the cast" is the input of the cast that produced the
+ * lane's value, not of a cast inside the computation (td_mpcx.have_cast_in). */
+static void test_precast_is_the_outputs(void **st) {
+    (void)st;
+    td_mpcx m;
+    td_mpcx_init(&m, 640);
+    td_mpcx_reset(&m);
+    td_mp third = td_mp_div(&m, td_mp_exact(&m, 1), td_mp_exact(&m, 3));
+    td_mp inner = td_mp_cast_to(&m, third, castp[0], "cast"); /* P to fp16, say */
+    assert_true(m.have_cast_in);
+    td_mp out = td_mp_mul(&m, inner, td_mp_exact(&m, 3)); /* the uncast output */
+    assert_false(m.have_cast_in);
+    assert_null(td_mp_precast(&m, out));
+    td_mp stored = td_mp_cast_to(&m, out, castp[1], "cast"); /* the store */
+    assert_true(m.have_cast_in);
+    assert_ptr_equal(td_mp_precast(&m, stored), &m.last_cast_in);
+    assert_int_equal(mpfr_cmp(m.last_cast_in.x, out->x), 0);
+    td_mp lo = td_mp_exact(&m, -1);
+    assert_false(m.have_cast_in);
+    assert_ptr_equal(td_mp_max(&m, stored, lo), stored); /* max hands out the stored value */
+    assert_true(m.have_cast_in);
+    assert_ptr_equal(td_mp_min(&m, stored, lo), lo);
+    assert_false(m.have_cast_in);
+    assert_null(td_mp_precast(&m, inner)); /* an earlier cast's result is not claimed */
+    td_mpcx_reset(&m);
+    assert_false(m.have_cast_in);
+    assert_null(td_mp_precast(&m, td_mp_exact(&m, 2)));
+    td_mpcx_free(&m);
+}
+
 static void test_random_expressions(void **st) {
     (void)st;
     td_shcx s;
@@ -357,7 +387,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_sharpening), cmocka_unit_test(test_cast_interval),
         cmocka_unit_test(test_sums_and_lambda), cmocka_unit_test(test_consts),
-        cmocka_unit_test(test_random_expressions),
+        cmocka_unit_test(test_random_expressions), cmocka_unit_test(test_precast_is_the_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
