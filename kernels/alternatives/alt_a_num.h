@@ -9,11 +9,13 @@
  *   aa_exp_tl        exp(x) as exp2(x * log2 e), the product rounded to binary32: how
  *                    Triton lowers tl.exp (a binary32 multiply, then exp2).  Host exp2f.
  *   aa_ex2_approx    a model of PTX ex2.approx.f32, the instruction that exp2 becomes in
- *                    compiled Triton: any binary32 value within 2 ulps of 2^t (the CUDA
- *                    Math API's bound for exp2f under -use_fast_math, the intrinsic behind
- *                    it; __expf = 2 + floor(1.173|x|) ulps is that plus the multiply).
- *                    Which neighbour is chosen is a fixed hash of t's bits, so a case
- *                    replays; subnormal results are kept (the non-.ftz form).
+ *                    compiled Triton: a binary32 value up to 2 ulps from the exact 2^t (so
+ *                    inside the PTX ISA's "2 ulp from the correctly rounded result", and
+ *                    the CUDA guide's exp2f bound under --use_fast_math; __expf's
+ *                    2 + floor(1.16|x|) ulps is that plus the multiply by log2 e).  The
+ *                    neighbour is a fixed hash of t's bits (about 18% of results land 2 ulps
+ *                    off, 37% 1 ulp), so a case replays; subnormal results are kept (the
+ *                    non-.ftz form).
  *   aa_exp_approx    aa_ex2_approx(x * log2 e): the whole of compiled tl.exp / __expf.
  *   aa_sum_seq       a left-to-right sum (one thread walking the row: what a CUDA C loop
  *                    or a Triton program whose threads own many elements does).
