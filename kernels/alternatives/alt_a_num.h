@@ -13,8 +13,8 @@
  *                    inside the PTX ISA's "2 ulp from the correctly rounded result", and
  *                    the CUDA guide's exp2f bound under --use_fast_math; __expf's
  *                    2 + floor(1.16|x|) ulps is that plus the multiply by log2 e).  The
- *                    neighbour is a fixed hash of t's bits (about 18% of results land 2 ulps
- *                    off, 37% 1 ulp), so a case replays; subnormal results are kept (the
+ *                    neighbour is a fixed hash of t's bits (about 20% of results land 2 ulps
+ *                    from RN(2^t), 60% 1 ulp), so a case replays; subnormals are kept (the
  *                    non-.ftz form).
  *   aa_exp_approx    aa_ex2_approx(x * log2 e): the whole of compiled tl.exp / __expf.
  *   aa_sum_seq       a left-to-right sum (one thread walking the row: what a CUDA C loop
