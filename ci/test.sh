@@ -6,7 +6,8 @@
 #     instrumentation: the unit, CLI and contract tests (fewer cases), then a short
 #     libFuzzer campaign over every contract's target and the planted-bug campaign
 #     (a seeded mutant as the kernel under test must be found and minimised)
-#  3. the OSS-Fuzz build script check, and the exhaustive binary32 rounding sweep
+#  3. the OSS-Fuzz build script check, and the exhaustive binary32 sweeps (rounding,
+#     the libm budgets of oracle/budget.c)
 # Environment (local iteration only): TD_SKIP_ASAN=1, TD_SKIP_FUZZ=1, TD_SKIP_SWEEP=1,
 # TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1).
 set -euo pipefail
@@ -56,7 +57,7 @@ fi
 stage "OSS-Fuzz build script"
 (cd build-ci-gcc && ctest --output-on-failure -L fuzz)
 if [ "${TD_SKIP_SWEEP:-0}" != 1 ]; then
-  stage "exhaustive rounding sweep"
+  stage "exhaustive sweeps (rounding, libm budgets)"
   (cd build-ci-gcc && ctest --output-on-failure -L sweep)
 fi
 stage "done"
