@@ -20,7 +20,9 @@ static const td_command commands[] = {
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--budget SECONDS | --cases N] [--seed S]\n"
      "                  [--shard K/N] [--out DIR] [--timeout S]"},
     {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report"},
-    {"selftest", td_cmd_selftest, "selftest [--budget SECONDS] [--cases N]      kill matrix of the seeded mutants, false-alarm run"},
+    {"selftest", td_cmd_selftest,
+     "selftest [--budget SECONDS] [--cases N] [--timeout S]  kill matrix of the mutants, false-alarm matrix\n"
+     "                  of the correct kernels (ports and alternatives)"},
     {"minimize", td_cmd_minimize, "minimize FILE -o OUT [--contract C] [--kernel V] [--raw]  shrink a finding, same kind"},
     {"corpus-stats", td_cmd_corpus_stats, "corpus-stats DIR [--contract C]          boundary classes a corpus covers and misses"},
     {"corpus-seed", td_cmd_corpus_seed, "corpus-seed [--out corpus] [--contracts GLOB]  seed corpora, one input per boundary class"},
