@@ -14,7 +14,7 @@ static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends"},
     {"run", td_cmd_run,
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
-     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all]"},
+     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--lane-dump FILE]"},
     {"repro", td_cmd_repro, "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json]"},
     {"certify", td_cmd_certify,
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--budget SECONDS | --cases N] [--seed S]\n"
