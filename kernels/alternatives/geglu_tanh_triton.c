@@ -4,13 +4,16 @@
  * at row*stride + col, as the kernels):
  *   inner = sqrt(2/pi) * fma(c1 * a*a, a, a)            (the port: a + c1 * a^3, two
  *                                                        roundings after a*a*a)
- *   tanh(z) = sign(z) * (1 - 2 / (exp(2|z|) + 1))        for |z| >= 0.5
+ *   tanh(z) = sign(z) * (1 - 2 / (exp(2|z|) + 1))        for |z| >= 0.5, exp as
+ *                                                        exp2(x log2 e) (Triton's lowering)
  *           = expm1(2z) / (expm1(2z) + 2)                for |z| <  0.5
- * (musl's and many CUDA kernels' tanhf structure: no cancellation near 0, under 3 ulp
- * in binary32, inside the budget a kernel's tanh has: CUDA tanhf 2 ulp, tanh.approx
- * 2^-10.987 relative), geglu = 0.5 * a * (1 + t); backward with the derivative's terms
- * as in the kernel but 1 - t^2 as fma(-t, t, 1).  Admissible: the same reals, FMA
- * contraction, a tanh within the admissible tanh budget.  The port uses tanhf.
+ * (musl's and many CUDA kernels' tanhf structure: no cancellation near 0, a few ulp in
+ * binary32: the relative error of exp2(x log2 e), up to |x log2 e| 2^-24 ln 2, is damped
+ * by 2/(E+1) where E is large; inside the budget a kernel's tanh has: CUDA tanhf 2 ulp,
+ * tanh.approx 2^-10.987 relative), geglu = 0.5 * a * (1 + t); backward with the
+ * derivative's terms as in the kernel but 1 - t^2 as fma(-t, t, 1).  Admissible: the
+ * same reals, FMA contraction, a tanh within the admissible tanh budget.  The port uses
+ * tanhf.
  */
 #include "alt_common.h"
 
@@ -31,7 +34,7 @@ static float tanh_exp(float z) {
         float e = expm1f(2.0f * z);
         return e / (e + 2.0f);
     }
-    float t = 1.0f - 2.0f / (expf(2.0f * az) + 1.0f);
+    float t = 1.0f - 2.0f / (alt_exp_via_exp2(2.0f * az) + 1.0f);
     return z < 0 ? -t : t;
 }
 static float gelu_t(float a) { return tanh_exp(k_s2pi * fmaf(k_c1 * a * a, a, a)); }
