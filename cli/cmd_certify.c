@@ -14,6 +14,7 @@
 #include "campaign.h"
 #include "certify.h"
 #include "common.h"
+#include "diff.h"
 
 #define NEED_ARG()                                                                                           \
     do {                                                                                                     \
@@ -154,6 +155,7 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
     for (int i = 0; i < 9; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", c->st.hist[i]);
     fputs("]", f);
     classes_json(f, c->st.classes, k->classes);
+    td_campaign_accuracy_json(f, c);
     fputs(",\"findings\":[", f);
     for (int i = 0; i < c->nf; i++) {
         const td_finding *x = &c->f[i];
@@ -349,7 +351,8 @@ int td_cmd_certify(int argc, char **argv) {
     const char *pattern = "all", *outdir = "tilediff-certify";
     double budget = 60, timeout = 0;
     uint64_t cases = 0, seed = 1;
-    int shard_k = 1, shard_n = 1, budget_given = 0;
+    int shard_k = 1, shard_n = 1, budget_given = 0, seed_given = 0, brc;
+    td_baseline_run bx = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--kernels")) {
@@ -383,6 +386,7 @@ int td_cmd_certify(int argc, char **argv) {
                 fprintf(stderr, "tilediff certify: --seed needs a non-negative integer, not '%s'\n", argv[i]);
                 return TD_EXIT_USAGE;
             }
+            seed_given = 1;
         } else if (!strcmp(a, "--timeout")) {
             NEED_ARG();
             if (td_parse_double(argv[++i], &timeout) || !(timeout > 0)) {
@@ -398,6 +402,8 @@ int td_cmd_certify(int argc, char **argv) {
         } else if (!strcmp(a, "--out")) {
             NEED_ARG();
             outdir = argv[++i];
+        } else if ((brc = td_baseline_arg(&bx, argc, argv, &i)) != 0) { /* --baseline, --alpha, --min-growth */
+            if (brc < 0) return TD_EXIT_USAGE;
         } else {
             fprintf(stderr, "tilediff certify: unknown argument '%s'\n", a);
             return TD_EXIT_USAGE;
@@ -407,6 +413,7 @@ int td_cmd_certify(int argc, char **argv) {
         fprintf(stderr, "tilediff certify: give --budget or --cases, not both\n");
         return TD_EXIT_USAGE;
     }
+    if (td_baseline_prepare(&bx, &seed, seed_given) != 0) return TD_EXIT_USAGE;
     int matched = 0;
     for (int i = 0; i < td_contract_count(); i++) matched += td_match(pattern, td_contract_at(i)->id);
     if (!matched) {
@@ -458,7 +465,9 @@ int td_cmd_certify(int argc, char **argv) {
             continue;
         }
         done++;
-        int r = run_contract(&cli, kern[i], &co, deadline, outdir, tmpjson, cli.kernels ? libabs : NULL, cf, progress,
+        td_campaign_opts cob; /* with a baseline: its cases of this contract */
+        const td_campaign_opts *cok = td_baseline_opts(&bx, sel[i]->id, &co, &cob);
+        int r = run_contract(&cli, kern[i], cok, deadline, outdir, tmpjson, cli.kernels ? libabs : NULL, cf, progress,
                              done, ncov);
         if (r > worst) worst = r;
     }
@@ -468,6 +477,7 @@ int td_cmd_certify(int argc, char **argv) {
                             cli.backend == TD_ABI_CUDA ? "cuda" : "host", started, now() - t0, seed, budget_str,
                             shard_k, shard_n, cbuf ? cbuf : "");
     free(cbuf);
+    int bstatus = td_baseline_finish(&bx, &report);
     char err[1024];
     int status;
     if (!report || td_write_reports(outdir, report, err, sizeof err) != 0) {
@@ -481,6 +491,7 @@ int td_cmd_certify(int argc, char **argv) {
         if (!realpath(outdir, abs)) snprintf(abs, sizeof abs, "%s", outdir);
         printf("report: %s/report.html (also report.json, report.md, junit.xml)\n", abs);
         status = worst == 3 ? TD_EXIT_INTERNAL : worst == 1 ? TD_EXIT_FINDING : TD_EXIT_OK;
+        if (bstatus == 2 || (bstatus == 1 && status == TD_EXIT_OK)) status = bstatus;
     }
     free(report);
     td_cli_close(&cli);

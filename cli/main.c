@@ -18,7 +18,11 @@ static const td_command commands[] = {
     {"repro", td_cmd_repro, "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json]"},
     {"certify", td_cmd_certify,
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--budget SECONDS | --cases N] [--seed S]\n"
-     "                  [--shard K/N] [--out DIR] [--timeout S]"},
+     "                  [--shard K/N] [--out DIR] [--timeout S] [--baseline DIR/report.json [--alpha A] [--min-growth G]]"},
+    {"diff", td_cmd_diff,
+     "diff --kernels OLD --kernels NEW [--old-kernel V] [--new-kernel V] [--backend host|cuda] [--contracts GLOB]\n"
+     "                  [--budget SECONDS | --cases N] [--seed S] [--out DIR] [--alpha A] [--min-growth G]\n"
+     "                                            two kernel versions on the same cases: changed lanes, regressions"},
     {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report"},
     {"selftest", td_cmd_selftest,
      "selftest [--budget SECONDS] [--cases N] [--timeout S]  kill matrix of the mutants, false-alarm matrix\n"
