@@ -106,9 +106,14 @@ typedef struct run_opts {
     int max_print;
 } run_opts;
 
-/* --lane-dump: one line "err tol half_ulp" per checked lane (bench/tightness.sh reads it) */
-static void dump_lane(void *arg, double err, double tol, double half_ulp) {
-    fprintf((FILE *)arg, "%.6g %.6g %.6g\n", err, tol, half_ulp);
+/* --lane-dump: one line "err tol half_ulp" per checked lane (PASS, WARN or FAIL), the
+ * half-ulp of the output format taken at the kernel's value (bench/tightness.sh reads it) */
+static void dump_lane(void *arg, const td_lane_obs *o) {
+    if (!o->checked) return;
+    td_fmt f = o->c->r[o->lane->region].fmt;
+    const td_fmt_info *fi = td_fmt_get(f);
+    double half = !fi->is_float ? 0.5 : isfinite(o->got) ? 0.5 * td_ulp(f, o->got) : NAN;
+    fprintf((FILE *)arg, "%.6g %.6g %.6g\n", o->err, o->tol, half);
 }
 
 /* a JSON number, or "inf" */
@@ -264,13 +269,13 @@ int td_cmd_run(int argc, char **argv) {
         td_cli_close(&cli);
         return TD_EXIT_USAGE;
     }
-    if (dump) co.lane_sink = dump_lane, co.lane_sink_arg = dump;
     td_ctx *cx = td_cli_ctx(&cli, &co);
     if (!cx) {
         if (dump) fclose(dump);
         td_cli_close(&cli);
         return TD_EXIT_INTERNAL;
     }
+    if (dump) td_ctx_set_lane_observer(cx, dump_lane, dump);
     int status = TD_EXIT_OK, ran = 0;
     td_stats tot;
     memset(&tot, 0, sizeof tot);

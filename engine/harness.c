@@ -536,7 +536,6 @@ static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c,
         }
         double ul = isfinite(ref) && isfinite(got) ? fabs(got - ref) / ulp_out(of, ref) : 0;
         if (ul > res->st.worst_ulps) res->st.worst_ulps = ul;
-        if (cx->o.lane_sink) cx->o.lane_sink(cx->o.lane_sink_arg, d, ek, isfinite(ref) ? 0.5 * ulp_out(of, ref) : NAN);
     }
     if (cls == TD_VC_WARN) res->st.lanes_warn++;
     if (cls != TD_VC_PASS) {

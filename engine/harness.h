@@ -95,12 +95,6 @@ typedef struct td_ctx_opts {
     unsigned timeout_s;     /* per-case watchdog (0: none) */
     const char *artifact_dir; /* where the watchdog writes the in-flight case (may be NULL) */
     long mpfr_prec;         /* default 640 */
-    /* If set, called for every checked lane (verdict PASS, WARN or FAIL) with its error
-     * |got - ref|, its worst-case tolerance and half an ulp of the output format at the
-     * reference (NaN where the reference is not finite): the per-lane err/tol samples of
-     * `tilediff run --lane-dump` and bench/tightness.sh. */
-    void (*lane_sink)(void *arg, double err, double tol, double half_ulp);
-    void *lane_sink_arg;
 } td_ctx_opts;
 
 typedef struct td_ctx td_ctx;
