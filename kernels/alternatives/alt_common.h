@@ -118,6 +118,28 @@ static inline td_profile alt_out(const td_abi_launch *L, int reg) {
  * |x|-proportional term of the cuda-approx budget. */
 static inline float alt_exp_via_exp2(float x) { return exp2f(x * 1.44269504088896340736f); }
 
+/* The PTX approximate instructions at the edge of their documented error (PTX ISA 9.1,
+ * 9.7.3): ex2.approx.f32 and div.full.f32 are within 2 ulp of the correctly rounded
+ * result; here the correctly rounded value (binary64 evaluation, rounded once) is moved
+ * by exactly 2 ulp, up or down by a hash of the operands, so a bound that charged less
+ * than the instruction's documented error would be caught.  tl.exp in compiled Triton:
+ * ex2.approx(RN(x * RN32(log2 e))). */
+static inline float alt_ulps_away(float y, uint32_t h) {
+    float dir = (h * 0x9E3779B1u) >> 31 ? INFINITY : -INFINITY;
+    if (!isfinite(y) || y == 0.0f) return y;
+    return nextafterf(nextafterf(y, dir), dir);
+}
+static inline uint32_t alt_bits(float x) {
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+static inline float alt_ex2_approx(float t) { return alt_ulps_away((float)exp2((double)t), alt_bits(t)); }
+static inline float alt_exp_ptx(float x) { return alt_ex2_approx(x * 1.44269504088896340736f); }
+static inline float alt_div_full(float a, float b) {
+    return alt_ulps_away((float)((double)a / (double)b), alt_bits(a) ^ (alt_bits(b) * 3u));
+}
+
 /* 1/x as a reciprocal then a multiply (rcp.approx / __frcp_rn then mul): a/b = a * (1/b). */
 static inline float alt_rcp(float x) { return 1.0f / x; }
 

@@ -46,7 +46,23 @@ static int bwd_fma(const td_abi_launch *L) {
     return 0;
 }
 
+/* alt_ptx_edge (forward): s = div.full(1, 1 + ex2.approx(RN(-a log2 e))) with both
+ * instructions emulated at 2 ulp from their correctly rounded result (alt_common.h):
+ * the sigmoid compiled Triton runs, at the worst error NVIDIA documents for it. */
+static int fwd_ptx_edge(const td_abi_launch *L) {
+    int64_t stride = TL_I(L, P_STRIDE), n = row_lanes(L);
+    for (uint32_t row = 0; row < L->grid[0]; row++)
+        for (int64_t j = 0; j < n; j++) {
+            int64_t o = row * stride + j;
+            float a = tl_load(L, R_A, o), s = alt_div_full(1.0f, 1.0f + alt_exp_ptx(-a));
+            tl_store(L, R_C, o, a * s * tl_load(L, R_B, o), tl_f32());
+        }
+    return 0;
+}
+
 TD_KERNEL(td_a_swiglu_triton_fwd) = {"swiglu_triton.swiglu_forward_kernel_correctness", "alt_exp2", TD_ABI_HOST, NULL,
                                      NULL, NULL, 3, 3, fwd_exp2, NULL};
 TD_KERNEL(td_a_swiglu_triton_bwd) = {"swiglu_triton.swiglu_backward_kernel_correctness", "alt_fma", TD_ABI_HOST, NULL,
                                      "libm", NULL, 3, 3, bwd_fma, NULL};
+TD_KERNEL(td_a_swiglu_triton_fwd_ptx) = {"swiglu_triton.swiglu_forward_kernel_correctness", "alt_ptx_edge",
+                                         TD_ABI_HOST, NULL, NULL, NULL, 3, 3, fwd_ptx_edge, NULL};
