@@ -14,4 +14,16 @@ ci/build.sh build-device -DCMAKE_BUILD_TYPE=Release -DTD_TESTS=OFF -DTD_BENCH=OF
 build-device/tilediff certify --backend cuda --budget "$budget" --out "$out/certify-cuda" 2>&1 | tee "$out/certify-cuda.txt"
 rc=${PIPESTATUS[0]}
 echo "certify --backend cuda exit $rc"
+# Compiled Triton on tilediff's device buffers: the Triton examples.  The bridge is built
+# when .venv-triton is present (ci/deps.sh --triton, run where there is network; a
+# device machine without network gets the venv carried with the working tree).
+if [ -f build-device/libtilediff_triton.so ]; then
+  build-device/tilediff certify --backend cuda --kernels examples/triton/kernels.py --cases "${TD_TRITON_CASES:-50}" \
+    --out "$out/certify-triton-cuda" 2>&1 | tee "$out/certify-triton-cuda.txt"
+  trc=${PIPESTATUS[0]}
+  echo "certify --backend cuda --kernels examples/triton/kernels.py exit $trc"
+  [ "$trc" -gt "$rc" ] && rc=$trc
+else
+  echo "Triton on the GPU not checked: no bridge (run ci/deps.sh --triton before this script)"
+fi
 exit "$rc"

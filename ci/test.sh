@@ -6,12 +6,13 @@
 #     instrumentation: the unit, CLI and contract tests (fewer cases), then a short
 #     libFuzzer campaign over every contract's target and the planted-bug campaign
 #     (a seeded mutant as the kernel under test must be found and minimised)
-#  3. the OSS-Fuzz build script check, and the exhaustive binary32 rounding sweep
+#  3. the OSS-Fuzz build script check, and the exhaustive binary32 sweeps (rounding,
+#     the libm budgets of oracle/budget.c)
 # Environment (local iteration only): TD_SKIP_ASAN=1, TD_SKIP_FUZZ=1, TD_SKIP_SWEEP=1,
 # TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ci/deps.sh --fuzz
+ci/deps.sh --fuzz --triton
 jobs=$(nproc)
 start=$SECONDS
 cases=${TD_CI_CASES:-300}
@@ -28,7 +29,7 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
     -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 5 > 20 ? cases / 5 : 20))
   stage "clang + ASan/UBSan tests"
   (cd build-ci-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding")
+     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding|build")
   if [ "${TD_SKIP_FUZZ:-0}" != 1 ]; then
     stage "libFuzzer campaign over every target"
     # two halves of the targets at once (one per core); the corpora are not merged
@@ -56,7 +57,7 @@ fi
 stage "OSS-Fuzz build script"
 (cd build-ci-gcc && ctest --output-on-failure -L fuzz)
 if [ "${TD_SKIP_SWEEP:-0}" != 1 ]; then
-  stage "exhaustive rounding sweep"
+  stage "exhaustive sweeps (rounding, libm budgets)"
   (cd build-ci-gcc && ctest --output-on-failure -L sweep)
 fi
 stage "done"

@@ -101,6 +101,13 @@ static void lane_json(FILE *f, const td_kernel *kern, const td_lane_report *l) {
     fputs("]}", f);
 }
 
+/* "base[cfg1]" and "base[cfg2]" are configs of one autotuned kernel. */
+static int same_config_family(const char *a, const char *b) {
+    const char *ba = strchr(a, '['), *bb = strchr(b, '[');
+    if (!ba || !bb || ba - a != bb - b) return 0;
+    return strncmp(a, b, (size_t)(ba - a)) == 0;
+}
+
 static void contract_head(FILE *f, const td_contract *k, const char *variant) {
     fprintf(f, "{\"id\":");
     td_json_escape(f, k->id);
@@ -141,11 +148,16 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
                           const char *libarg) {
     const td_contract *k = kern->k;
     contract_head(f, k, kern->abi->variant);
-    const char *status = c->harness_error ? "harness-error" : (c->nf ? "failed" : "passed");
+    char why[256] = ""; /* mostly unbounded lanes: not checked (td_stats_unchecked) */
+    const char *status = c->harness_error                              ? "harness-error"
+                         : c->nf                                       ? "failed"
+                         : td_stats_unchecked(&c->st, why, sizeof why) ? "not-checked"
+                                                                       : "passed";
     fprintf(f, ",\"status\":\"%s\",\"cases\":%" PRIu64 ",\"lanes\":%" PRIu64 ",\"disagreements\":%" PRIu64
                ",\"warns\":%" PRIu64 ",\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64,
             status, c->cases, c->st.lanes, c->st.cases_with_finding, c->st.lanes_warn, c->st.lanes_mpfr,
             c->st.lanes_unbounded);
+    if (why[0]) fprintf(f, ",\"reason\":"), td_json_escape(f, why);
     fprintf(f, ",\"worst_err_over_tol\":");
     jnum(f, c->st.worst_err_over_tol);
     fprintf(f, ",\"worst_ulps\":");
@@ -295,7 +307,7 @@ static void iso_now(char *b, size_t n) {
 }
 
 typedef struct summary {
-    double contracts, covered, passed, failed, not_covered, cases, lanes, warns;
+    double contracts, covered, passed, failed, not_covered, cases, lanes, warns, not_checked;
 } summary;
 
 static summary summarize(const char *contracts_json) {
@@ -314,6 +326,7 @@ static summary summarize(const char *contracts_json) {
         else {
             s.covered++;
             if (!strcmp(st, "passed")) s.passed++;
+            else if (!strcmp(st, "not-checked")) s.not_checked++;
             else s.failed++;
         }
         s.cases += td_json_num(c, "cases", 0);
@@ -339,8 +352,10 @@ static char *assemble(const char *library, const char *backend, const char *star
             started, seconds, seed);
     td_json_escape(f, budget);
     fprintf(f, ",\"shard\":{\"k\":%d,\"n\":%d},\"summary\":{\"contracts\":%.0f,\"covered\":%.0f,\"passed\":%.0f,"
-               "\"failed\":%.0f,\"not_covered\":%.0f,\"cases\":%.0f,\"lanes\":%.0f,\"warns\":%.0f},\n\"contracts\":[\n%s\n]}\n",
-            shard_k, shard_n, s.contracts, s.covered, s.passed, s.failed, s.not_covered, s.cases, s.lanes, s.warns,
+               "\"failed\":%.0f,\"not_checked\":%.0f,\"not_covered\":%.0f,\"cases\":%.0f,\"lanes\":%.0f,\"warns\":%.0f},\n"
+               "\"contracts\":[\n%s\n]}\n",
+            shard_k, shard_n, s.contracts, s.covered, s.passed, s.failed, s.not_checked, s.not_covered, s.cases, s.lanes,
+            s.warns,
             contracts_json);
     fclose(f);
     return buf;
@@ -439,6 +454,18 @@ int td_cmd_certify(int argc, char **argv) {
         kern[nsel] = td_cli_kernel(&cli, k, 1);
         ncov += kern[nsel] != NULL;
         nsel++;
+        /* An autotuned kernel registers one variant per config, "name[K=V,...]": block
+         * sizes change masks and tails, so each config is certified as its own row
+         * (unless --kernel names one). */
+        for (int j = 0; !cli.variant && kern[nsel - 1] && j < cli.set.n && nsel < 4096; j++) {
+            const td_kernel *o = &cli.set.kernels[j];
+            if (o == kern[nsel - 1] || o->k != k || (int)o->abi->backend != cli.backend) continue;
+            if ((o->abi->mutant == NULL) != (kern[nsel - 1]->abi->mutant == NULL)) continue;
+            if (!same_config_family(o->abi->variant, kern[nsel - 1]->abi->variant)) continue;
+            sel[nsel] = k;
+            kern[nsel++] = o;
+            ncov++;
+        }
     }
     double per = cases ? 0 : (ncov ? budget / ncov : 0);
     double deadline = timeout > 0 ? timeout : (cases ? 600 : 3 * per + 30);

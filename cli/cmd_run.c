@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "emit_python.h"
 
 #define NEED_ARG()                                                                                           \
     do {                                                                                                     \
@@ -179,8 +180,11 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
                kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
                finding_cases, st.lanes_warn, st.worst_err_over_tol, st.worst_ulps, st.lanes_mpfr);
         if (st.lanes_unbounded || st.lanes_overflow_ok)
-            printf("  %" PRIu64 " lanes with an unbounded model, %" PRIu64 " lanes in an accepted overflow zone\n",
+            printf("  %" PRIu64 " lanes unbounded (no finite bound: not checked), %" PRIu64
+                   " lanes accepted by a special-value rule (an admissible inf/NaN, or max finite against inf)\n",
                    st.lanes_unbounded, st.lanes_overflow_ok);
+        char why[256];
+        if (td_stats_unchecked(&st, why, sizeof why)) printf("  not checked: %s\n", why);
     }
     if (tot) td_stats_merge(tot, &st);
     fflush(stdout);
@@ -327,7 +331,7 @@ static const td_kernel *repro_kernel(td_cli *cli, const td_contract *k, const ch
 
 int td_cmd_repro(int argc, char **argv) {
     td_cli cli = {.cmd = "repro", .backend = TD_ABI_HOST};
-    const char *contract = NULL;
+    const char *contract = NULL, *emit_py = NULL;
     int json = 0, mpfr_all = 0, backend_given = 0;
     const char *files[4096];
     int nfiles = 0;
@@ -346,6 +350,9 @@ int td_cmd_repro(int argc, char **argv) {
         } else if (!strcmp(a, "--contract")) {
             NEED_ARG();
             contract = argv[++i];
+        } else if (!strcmp(a, "--emit-python")) {
+            NEED_ARG();
+            emit_py = argv[++i];
         } else if (!strcmp(a, "--json"))
             json = 1;
         else if (!strcmp(a, "--mpfr-all"))
@@ -358,7 +365,7 @@ int td_cmd_repro(int argc, char **argv) {
     }
     if (!nfiles) {
         fprintf(stderr, "usage: tilediff repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--backend host|cuda] [--json]\n");
+                        "[--backend host|cuda] [--json] [--emit-python SCRIPT.py]\n");
         return TD_EXIT_USAGE;
     }
     if (contract && !td_contract_find(contract)) {
@@ -423,6 +430,13 @@ int td_cmd_repro(int argc, char **argv) {
                    kern->abi->variant, r.st.lanes, r.st.worst_err_over_tol);
         }
         if (x == TD_RUN_FINDING) findings = 1;
+        if (emit_py && x != TD_RUN_HARNESS_ERROR) {
+            if (td_emit_python(emit_py, kern, data, size, &r, err, sizeof err) != 0) {
+                fprintf(stderr, "tilediff repro: --emit-python: %s\n", err);
+                bad_input = 1;
+            } else
+                fprintf(stderr, "tilediff repro: wrote %s (python3 %s replays the case)\n", emit_py, emit_py);
+        }
         td_result_free(&r);
         free(data);
         fflush(stdout);

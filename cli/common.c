@@ -67,7 +67,7 @@ int td_cli_open(td_cli *c) {
         fprintf(stderr, "tilediff %s: kernel library %s: %s\n", c->cmd, lib, strerror(errno));
         return TD_EXIT_USAGE;
     }
-    if (td_kernels_open(lib, &c->set, err, sizeof err) != TD_LOAD_OK) {
+    if (td_kernels_open_for(lib, c->backend, &c->set, err, sizeof err) != TD_LOAD_OK) {
         fprintf(stderr, "tilediff %s: %s\n", c->cmd, err);
         return TD_EXIT_USAGE;
     }

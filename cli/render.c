@@ -52,21 +52,28 @@ static const char *status_of(const td_json *c) { return td_json_str(c, "status",
 void td_render_table(FILE *f, const td_json *r) {
     const td_json *cs = contracts_of(r);
     if (!cs) return;
-    fprintf(f, "%-62s %-12s %7s %10s %6s %6s %10s %9s %8s\n", "CONTRACT", "STATUS", "CASES", "LANES", "DISAGR",
-            "WARNS", "ERR/TOL", "ULPS", "SECONDS");
+    fprintf(f, "%-62s %-12s %7s %10s %6s %6s %8s %10s %9s %8s\n", "CONTRACT", "STATUS", "CASES", "LANES", "DISAGR",
+            "WARNS", "UNBOUND", "ERR/TOL", "ULPS", "SECONDS");
     for (size_t i = 0; i < cs->n; i++) {
         const td_json *c = &cs->kids[i];
         char e[32], u[32];
         fmt_num(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
         fmt_num(u, sizeof u, td_json_num(c, "worst_ulps", NAN));
-        fprintf(f, "%-62s %-12s %7.0f %10.0f %6.0f %6.0f %10s %9s %8.2f\n", td_json_str(c, "id", "?"), status_of(c),
+        /* an autotuned kernel's configs are rows of one contract: name the config */
+        const char *v = td_json_str(c, "kernel", "");
+        char label[256];
+        snprintf(label, sizeof label, strchr(v, '[') ? "%s %s" : "%s", td_json_str(c, "id", "?"), strchr(v, '['));
+        fprintf(f, "%-62s %-12s %7.0f %10.0f %6.0f %6.0f %8.0f %10s %9s %8.2f\n", label, status_of(c),
                 td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0), td_json_num(c, "disagreements", 0),
-                td_json_num(c, "warns", 0), e, u, td_json_num(c, "seconds", 0));
+                td_json_num(c, "warns", 0), td_json_num(c, "lanes_unbounded", 0), e, u, td_json_num(c, "seconds", 0));
+        if (td_json_str(c, "reason", NULL)) fprintf(f, "    not checked: %s\n", td_json_str(c, "reason", ""));
     }
     const td_json *s = td_json_get(r, "summary");
-    fprintf(f, "\n%.0f contracts: %.0f covered, %.0f passed, %.0f failed, %.0f not covered; %.0f cases, %.0f lanes in %.1fs\n",
+    fprintf(f, "\n%.0f contracts: %.0f covered, %.0f passed, %.0f failed, %.0f not checked (mostly unbounded lanes), "
+               "%.0f not covered; %.0f cases, %.0f lanes in %.1fs\n",
             td_json_num(s, "contracts", 0), td_json_num(s, "covered", 0), td_json_num(s, "passed", 0),
-            td_json_num(s, "failed", 0), td_json_num(s, "not_covered", 0), td_json_num(s, "cases", 0),
+            td_json_num(s, "failed", 0), td_json_num(s, "not_checked", 0), td_json_num(s, "not_covered", 0),
+            td_json_num(s, "cases", 0),
             td_json_num(s, "lanes", 0), td_json_num(r, "seconds", 0));
 }
 
@@ -82,21 +89,25 @@ int td_render_md(FILE *f, const td_json *r) {
             td_json_str(r, "library", "?"), td_json_str(r, "backend", "?"), td_json_str(r, "tool", "?"),
             td_json_num(r, "seed", 0), td_json_str(r, "budget", "?"), td_json_str(r, "started", "?"),
             td_json_num(r, "seconds", 0));
-    fprintf(f, "**%s**: %.0f contracts, %.0f covered, %.0f passed, %.0f failed, %.0f not covered.\n\n",
+    fprintf(f, "**%s**: %.0f contracts, %.0f covered, %.0f passed, %.0f failed, %.0f not checked, %.0f not covered.\n\n",
             td_json_num(s, "failed", 0) > 0 ? "FAILED" : "PASSED", td_json_num(s, "contracts", 0),
             td_json_num(s, "covered", 0), td_json_num(s, "passed", 0), td_json_num(s, "failed", 0),
-            td_json_num(s, "not_covered", 0));
-    fprintf(f, "| contract | status | cases | lanes | disagreements | warns | worst err/tol | worst ulps | classes | s |\n");
-    fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            td_json_num(s, "not_checked", 0), td_json_num(s, "not_covered", 0));
+    fprintf(f, "Unbounded lanes had no finite error bound and were not checked; a contract whose lanes are mostly "
+               "unbounded is \"not-checked\".\n\n");
+    fprintf(f, "| contract | status | cases | lanes | disagreements | warns | unbounded | worst err/tol | worst ulps | classes "
+               "| s |\n");
+    fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; cs && i < cs->n; i++) {
         const td_json *c = &cs->kids[i];
         char e[32], u[32], cl[32];
         fmt_num(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
         fmt_num(u, sizeof u, td_json_num(c, "worst_ulps", NAN));
         classes_str(c, cl, sizeof cl);
-        fprintf(f, "| `%s` | %s | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %.2f |\n", td_json_str(c, "id", "?"),
+        fprintf(f, "| `%s` | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %.2f |\n", td_json_str(c, "id", "?"),
                 status_of(c), td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0),
-                td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0), e, u, cl, td_json_num(c, "seconds", 0));
+                td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0), td_json_num(c, "lanes_unbounded", 0), e,
+                u, cl, td_json_num(c, "seconds", 0));
     }
     int any = 0;
     for (size_t i = 0; cs && i < cs->n; i++) {
@@ -189,7 +200,7 @@ int td_render_html(FILE *f, const td_json *r) {
         fprintf(f, " &middot; kernel ");
         xml_escape(f, td_json_str(c, "kernel", "-"));
         fprintf(f, "</small></td><td class=\"l s %s\">%s</td>",
-                !strcmp(st, "passed") ? "pass" : !strcmp(st, "not-covered") ? "nc" : "fail", st);
+                !strcmp(st, "passed") ? "pass" : !strcmp(st, "not-covered") || !strcmp(st, "not-checked") ? "nc" : "fail", st);
         fprintf(f, "<td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%s</td><td>%s</td><td>%s</td><td>%.2f</td><td class=\"l\">",
                 td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0), td_json_num(c, "disagreements", 0),
                 td_json_num(c, "warns", 0), e, u, cl, td_json_num(c, "seconds", 0));
@@ -262,6 +273,11 @@ int td_render_junit(FILE *f, const td_json *r) {
         xml_escape(f, td_json_str(c, "id", "?"));
         fprintf(f, "\" time=\"%.3f\">", td_json_num(c, "seconds", 0));
         if (!strcmp(st, "not-covered")) fprintf(f, "<skipped message=\"not implemented by the kernel library\"/>");
+        else if (!strcmp(st, "not-checked")) {
+            fprintf(f, "<skipped message=\"not checked: ");
+            xml_escape(f, td_json_str(c, "reason", ""));
+            fprintf(f, "\"/>");
+        }
         else if (strcmp(st, "passed")) {
             fprintf(f, "<failure message=\"");
             xml_escape(f, st);

@@ -16,13 +16,13 @@
  * operands" flag, and casting such a value with the identical rounding costs nothing:
  * the tolerance of the twin is 0 (bit-exact).
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_N, P_BLOCK, P_VALUE, NP };
 enum { R_X, R_OUT, NR };
 enum { C_STORE };
 
+#define TD_SPEC_FILE "add_value.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"N", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}, {"value", TD_P_REAL}};
@@ -71,12 +71,3 @@ const td_contract td_c_add_value_io = {
     ADD_VALUE_COMMON,
     TD_SPECS(add_value_io),
 };
-
-#else
-static NUM SPEC(add_value)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(add)(cx, N(in)(cx, c, R_X, l->off), N(exact)(cx, c->p[P_VALUE].r));
-}
-static NUM SPEC(add_value_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(add_value)(cx, c, l), C_STORE);
-}
-#endif

@@ -40,7 +40,6 @@
  * halves, zeros, random, signed or powers of two, and the family's value modes (large
  * scores, near one-hot rows, equal scores, integers, special values).
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 enum { F_SQZ, F_SQH, F_Z, F_H, F_BM, F_BN, F_NKV, F_HD, F_BD, F_HA, F_STAGE, F_NP };
@@ -52,6 +51,7 @@ static const at_sage_idx X_CF = {F_SQZ, F_SQH, F_Z, F_H, -1, F_HD, F_BM, F_BN, F
 static const at_sage_idx X_IO = {I_SQZ, I_SQH, I_Z, I_H, -1, I_HD, I_BM, I_BN, I_BD, I_HA, I_STAGE, I_NKV,
                                  0,     0,     C_P, C_PV, -1, C_STORE};
 
+#define TD_SPEC_FILE "attention_forward_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_cf[F_NP] = {
@@ -120,17 +120,3 @@ const td_contract td_c_attention_forward_triton_io = {
     AFT_COMMON,
     TD_SPECS(aft_io),
 };
-
-#else
-#include "attn_online_common.h"
-static NUM SPEC(aft_cf)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_CF, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(aft_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_IO, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-#endif

@@ -21,7 +21,6 @@
  * as attention_forward_triton (attn_online_common.h), with HEAD_DIM >= BLOCK_DMODEL for
  * the IO theorem's hBDHD.
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 enum { F_SQZ, F_SQH, F_Z, F_H, F_BM, F_BN, F_NKV, F_HD, F_BD, F_HA, F_STAGE, F_NP };
@@ -33,6 +32,7 @@ static const at_sage_idx X_OS = {F_SQZ, F_SQH, F_Z, F_H, -1, F_HD, F_BM, F_BN, F
 static const at_sage_idx X_IO = {I_SQZ, I_SQH, I_Z, I_H, -1, I_HD, I_BM, I_BN, I_BD, I_HA, I_STAGE, I_NKV,
                                  0,     1,     C_P, C_PV, -1, C_STORE};
 
+#define TD_SPEC_FILE "attention_fwd_triton2.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_os[F_NP] = {
@@ -96,17 +96,3 @@ const td_contract td_c_attention_fwd_triton2_io = {
     AF2_COMMON,
     TD_SPECS(af2_io),
 };
-
-#else
-#include "attn_online_common.h"
-static NUM SPEC(af2_os)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_OS, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(af2_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_IO, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-#endif

@@ -51,7 +51,6 @@
  * rows without a kept key), ROUND_CTX > N_CTX, resume seeds whose running max is above,
  * among or below the new scores, and the family's values.
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 enum { P_SM, P_SQZ, P_SQH, P_SQM, P_SQK, P_SKZ, P_SKH, P_SKN, P_SKK, P_SVZ, P_SVH, P_SVK, P_SVN,
@@ -84,6 +83,7 @@ static int t3_keep(const td_case *c, const t3_kind *K, int64_t row, int64_t n) {
 
 static void t3_row(const td_case *c, const t3_kind *K, const td_olane *l, at_row *R);
 
+#define TD_SPEC_FILE "attention_fwd_triton3.spec.h"
 #include "spec_instantiate.h"
 
 #define STRIDES(X)                                                                                                 \
@@ -400,16 +400,3 @@ const td_contract td_c_t3_case4_io = {
     .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
     .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4),
 };
-
-#else
-#include "attn_online_common.h"
-static inline NUM SPEC(t3_lane)(NCX *cx, const td_case *c, const td_olane *l, const t3_kind *K) {
-    at_row R;
-    t3_row(c, K, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(t3_1)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(t3_lane)(cx, c, l, &K1); }
-static NUM SPEC(t3_2)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(t3_lane)(cx, c, l, &K2); }
-static NUM SPEC(t3_3)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(t3_lane)(cx, c, l, &K3); }
-static NUM SPEC(t3_4)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(t3_lane)(cx, c, l, &K4); }
-#endif

@@ -45,7 +45,6 @@
  * BIAS_LAST_SIZE = 0 (Lean's x % 0 = x; Triton's is undefined) is outside the generator.
  */
 #include "attn2_common.h"
-#ifndef TD_SPEC_PASS
 
 enum { P_SM, P_SQH, P_SKH, P_SB0H, P_BM, P_BN, P_HD, P_BLS, P_SB0M, P_NB, NP };
 enum { C_STORE };
@@ -57,6 +56,7 @@ static attn2_ak ak_of(const td_case *c) {
     return k;
 }
 
+#define TD_SPEC_FILE "attention_kernel.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -110,10 +110,3 @@ const td_contract td_c_attention_kernel_io = {
     AK_COMMON,
     TD_SPECS(ak),
 };
-
-#else
-static NUM SPEC(ak)(NCX *cx, const td_case *c, const td_olane *l) {
-    attn2_ak k = ak_of(c);
-    return N(cast)(cx, SPEC(a2k_out)(cx, c, &k, l->idx[0], l->idx[1], l->idx[2]), C_STORE);
-}
-#endif

@@ -36,7 +36,6 @@
  * (Q, K, V, Out share it); scores stay inside fp16 (|q'| <= 92, HEAD <= 16).
  */
 #include "attn2_common.h"
-#ifndef TD_SPEC_PASS
 
 enum { P_SM, P_SQH, P_SB0H, P_BM, P_BN, P_HD, P_BLS, P_SB0M, P_NB, NP };
 enum { C_STORE };
@@ -48,6 +47,7 @@ static attn2_ak ak_of(const td_case *c) {
     return k;
 }
 
+#define TD_SPEC_FILE "attention_kernel_aligned.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -103,10 +103,3 @@ const td_contract td_c_attention_kernel_aligned_io = {
     AKA_COMMON,
     TD_SPECS(aka),
 };
-
-#else
-static NUM SPEC(aka)(NCX *cx, const td_case *c, const td_olane *l) {
-    attn2_ak k = ak_of(c);
-    return N(cast)(cx, SPEC(a2k_out)(cx, c, &k, l->idx[0], l->idx[1], l->idx[2]), C_STORE);
-}
-#endif

@@ -44,7 +44,6 @@
  * test's transposed tensors, or column-major) with padded strides; query counts H with
  * tails and H < BLOCK_M, S_q != S_k, keys past the causal span, and the family's values.
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 enum {
@@ -66,6 +65,7 @@ static int64_t al_block_end(const td_case *c, int causal, int64_t p0) {
 
 static void al_row(const td_case *c, int causal, const td_olane *l, at_row *R);
 
+#define TD_SPEC_FILE "attention_llama.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_nc[NP] = {
@@ -272,17 +272,3 @@ const td_contract td_c_attention_llama_c = {
     AL_COMMON,
     TD_SPECS(al_c),
 };
-
-#else
-#include "attn_online_common.h"
-static NUM SPEC(al_nc)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    al_row(c, 0, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(al_c)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    al_row(c, 1, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-#endif

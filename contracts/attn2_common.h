@@ -2,12 +2,10 @@
  * context_attn_{nopad,llama,mistral}, flash_decode2_{llama,phi}, token_attn_reduceV,
  * softmax_reducev).
  *
- * A contract file includes this header FIRST, before its own #ifndef TD_SPEC_PASS:
- * spec_instantiate.h re-reads the contract file once per number type, so this header
- * is read three times.  The first read (TD_SPEC_PASS undefined) declares the
- * type-specific helpers and the generator helpers, under an include guard; each spec
- * pass then defines the spec-level helpers for its number type (no guard there on
- * purpose: they are instantiated once per pass, like the spec itself).
+ * A contract file includes this header at its top: it declares the type-specific
+ * helpers and the generator helpers, under an include guard.  The contract's spec file
+ * includes attn2_common.spec.h first, which defines the spec-level helpers once per
+ * number type (no guard there on purpose: they are instantiated with the spec).
  *
  * The one modelling device of the family: a KERNEL-SIDE rounding.  The contracts are
  * stated over the reals (Realizes_without_Rounding, or ⊨[R] with in-loop fp16 casts
@@ -23,7 +21,6 @@
  * cast: exact where the kernel's operand is exact (the error is |R(x*) - x*|), and
  * never below the rounding error the cast really commits.  ep follows the same rule.
  */
-#ifndef TD_SPEC_PASS
 #ifndef TD_ATTN2_COMMON_H
 #define TD_ATTN2_COMMON_H
 
@@ -83,15 +80,10 @@ static inline td_mp attn2_kround_mp(td_mpcx *cx, td_mp a, td_profile p) {
 }
 
 /* Memo keys: a tag and up to three indices (row-level quantities keyed by row + tag),
- * packed, then passed through splitmix64's finaliser: a bijection, so distinct keys stay
- * distinct, and every input bit reaches the low bits, which the harness's memo table
- * indexes by (its hash keeps the low bits of key * constant, which depend on the key's
- * low bits only: packed keys that differ in their high fields would all collide). */
+ * packed into disjoint bit fields, so distinct keys stay distinct (the memo's hash
+ * mixes every bit of the key into the slot: oracle/memo_hash.h). */
 static inline uint64_t attn2_key(unsigned tag, uint64_t a, uint64_t b, uint64_t c) {
-    uint64_t z = ((uint64_t)(tag & 0xff) << 56) ^ ((a & 0xfffff) << 36) ^ ((b & 0x3ffff) << 18) ^ (c & 0x3ffff);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return ((uint64_t)(tag & 0xff) << 56) | ((a & 0xfffff) << 36) | ((b & 0x3ffff) << 18) | (c & 0x3ffff);
 }
 
 /* ---- generator helpers ---- */
@@ -493,249 +485,3 @@ static inline void attn2_stage2_state(const td_case *c, const attn2_stage2 *s, i
 }
 
 #endif /* TD_ATTN2_COMMON_H */
-#else  /* a spec pass: helpers over NUM */
-
-/* kernel-side rounding to fp16 (see the header comment) */
-static inline NUM SPEC(k16)(NCX *cx, NUM a) { return SPEC(attn2_kround)(cx, a, attn2_fp16); }
-
-/* The running-max update of an online softmax: m_new = max(m_old, m_blk).  The kernel's
- * maximum IS one of its operands, so one of alpha = exp(m_old - m_new) and
- * beta = exp(m_blk - m_new) is exp(0) = 1 exactly; which one is a comparison, and where
- * the shadow cannot decide it, N(sel) covers both branches (the kernel may take the
- * other one).  In exact arithmetic both branches give the same final value. */
-static inline void SPEC(a2_rescale)(NCX *cx, NUM m_old, NUM m_blk, int base2, NUM *m_new, NUM *alpha, NUM *beta) {
-    NB ge = N(cmp)(cx, m_old, m_blk, 'g');
-    NUM one = N(exact)(cx, 1.0);
-    if ((ge & 6) == 6) { /* decided for the exact values and the kernel's: only the taken branch */
-        NUM d = N(truth)(ge) ? N(sub)(cx, m_blk, m_old) : N(sub)(cx, m_old, m_blk);
-        NUM e = base2 ? N(exp2)(cx, d) : N(exp)(cx, d);
-        *m_new = N(truth)(ge) ? m_old : m_blk;
-        *alpha = N(truth)(ge) ? one : e;
-        *beta = N(truth)(ge) ? e : one;
-        return;
-    }
-    NUM d_ob = N(sub)(cx, m_old, m_blk), d_bo = N(sub)(cx, m_blk, m_old);
-    NUM e_ob = base2 ? N(exp2)(cx, d_ob) : N(exp)(cx, d_ob); /* alpha when the block's max wins */
-    NUM e_bo = base2 ? N(exp2)(cx, d_bo) : N(exp)(cx, d_bo); /* beta when the old max wins */
-    *m_new = N(sel)(cx, ge, m_old, m_blk);
-    *alpha = N(sel)(cx, ge, one, e_ob);
-    *beta = N(sel)(cx, ge, e_bo, one);
-}
-
-/* attention_kernel[_aligned]: the score of row r (of head p1) against key j, the
- * kernel's evaluation: q' = (q * qk_scale).to(fp16) with qk_scale = sm_scale * 1.44269504
- * (binary32), qk = tl.dot(q', k) (fp16 products exact; a binary32 sum, or for the aligned
- * kernel out_dtype=fp16: each partial sum rounded to fp16), then the bias:
- *   attention_kernel:  qk += ((b0 + b1) * 1.44269504)  all fp16 (the literal rounded to fp16,
- *                      Triton keeps a Python scalar out of the promotion), added in binary32;
- *   aligned:           qk += (b0 + b1), fp16 + fp16 -> fp16.
- * The fp16 roundings are kernel-side (the contracts are real-valued in the loop). */
-static inline NUM SPEC(a2k_score)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t j,
-                                  uint64_t row) {
-    uint64_t key = attn2_key(A2K_S, row, (uint64_t)j, 0);
-    NUM s;
-    if (N(memo_get)(cx, key, &s)) return s;
-    NUM qks;
-    if (!N(memo_get)(cx, attn2_key(A2K_QKS, 0, 0, 0), &qks)) {
-        qks = N(mul)(cx, N(exact)(cx, k->sm_scale), N(lit_dec)(cx, "1.44269504"));
-        N(memo_put)(cx, attn2_key(A2K_QKS, 0, 0, 0), qks);
-    }
-    int64_t kvh = p1 * (k->aligned ? k->sqh : k->skh);
-    NUM dot = N(exact)(cx, 0.0);
-    NACC acc;
-    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t e = 0; e < k->HD; e++) {
-        NUM qp;
-        uint64_t kq = attn2_key(A2K_QP, row, (uint64_t)e, 0);
-        if (!N(memo_get)(cx, kq, &qp)) {
-            qp = SPEC(k16)(cx, N(mul)(cx, N(in)(cx, c, A2K_Q, (size_t)(p1 * k->sqh + r * k->HD + e)), qks));
-            N(memo_put)(cx, kq, qp);
-        }
-        NUM t = N(mul)(cx, qp, N(in)(cx, c, A2K_K, (size_t)(kvh + j * k->HD + e)));
-        if (k->aligned) dot = e == 0 ? SPEC(k16)(cx, t) : SPEC(k16)(cx, N(add)(cx, dot, t));
-        else N(acc_add)(cx, &acc, t);
-    }
-    if (!k->aligned) dot = N(acc_end)(cx, &acc);
-    int64_t brow = p1 * k->sb0h + r * k->sb0m;
-    NUM b0 = N(in)(cx, c, A2K_B0, (size_t)(brow + j / k->BN));
-    NUM b1 = N(in)(cx, c, A2K_B0, (size_t)(brow + (j % k->BN) % k->BLS + k->BLS));
-    NUM bsum = SPEC(k16)(cx, N(add)(cx, b0, b1));
-    if (k->aligned) {
-        s = SPEC(k16)(cx, N(add)(cx, dot, bsum));
-    } else {
-        NUM c16;
-        if (!N(memo_get)(cx, attn2_key(A2K_C16, 0, 0, 0), &c16)) {
-            c16 = SPEC(k16)(cx, N(lit_dec)(cx, "1.44269504"));
-            N(memo_put)(cx, attn2_key(A2K_C16, 0, 0, 0), c16);
-        }
-        s = N(add)(cx, dot, SPEC(k16)(cx, N(mul)(cx, bsum, c16)));
-    }
-    N(memo_put)(cx, key, s);
-    return s;
-}
-
-/* Output lane (p1, r, d), in the kernel's order, per KV block t of BLOCK_N keys:
- *   m_new = maximum(m_i, tl.max(qk)), alpha = exp2(m_i - m_new), p = exp2(qk - m_new),
- *   acc = acc*alpha + tl.dot(p.to(fp16), v), l = l*alpha + tl.sum(p) (tree);
- * the first block from (-inf, 0, 0): acc = the dot, l = the sum, exactly; then acc / l. */
-static inline NUM SPEC(a2k_out)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t d) {
-    int64_t BN = k->BN, kvh = p1 * (k->aligned ? k->sqh : k->skh);
-    uint64_t row = (uint64_t)(p1 * k->rows + r);
-    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
-    for (int64_t t = 0; t < k->nB; t++) {
-        NUM m_new, alpha, l_new, p16[256];
-        int hit = N(memo_get)(cx, attn2_key(A2K_M, row, (uint64_t)t, 0), &m_new) &&
-                  N(memo_get)(cx, attn2_key(A2K_A, row, (uint64_t)t, 0), &alpha) &&
-                  N(memo_get)(cx, attn2_key(A2K_L, row, (uint64_t)t, 0), &l_new);
-        for (int64_t n = 0; hit && n < BN; n++)
-            hit = N(memo_get)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), &p16[n]);
-        if (!hit) {
-            NUM bm = SPEC(a2k_score)(cx, c, k, p1, r, t * BN, row);
-            for (int64_t n = 1; n < BN; n++) bm = N(max)(cx, bm, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row));
-            if (t == 0) {
-                m_new = bm;
-                alpha = N(exact)(cx, 0.0);
-            } else {
-                NUM beta;
-                SPEC(a2_rescale)(cx, m, bm, 1, &m_new, &alpha, &beta);
-            }
-            NACC ls;
-            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
-            for (int64_t n = 0; n < BN; n++) {
-                NUM pj = N(exp2)(cx, N(sub)(cx, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row), m_new));
-                N(acc_add)(cx, &ls, pj);
-                p16[n] = SPEC(k16)(cx, pj); /* p.to(OUT_DTYPE) */
-                N(memo_put)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), p16[n]);
-            }
-            NUM l_ij = N(acc_end)(cx, &ls);
-            l_new = t == 0 ? l_ij : N(add)(cx, N(mul)(cx, l, alpha), l_ij);
-            N(memo_put)(cx, attn2_key(A2K_M, row, (uint64_t)t, 0), m_new);
-            N(memo_put)(cx, attn2_key(A2K_A, row, (uint64_t)t, 0), alpha);
-            N(memo_put)(cx, attn2_key(A2K_L, row, (uint64_t)t, 0), l_new);
-        }
-        NACC dot;
-        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
-        for (int64_t n = 0; n < BN; n++)
-            N(acc_add)(cx, &dot, N(mul)(cx, p16[n], N(in)(cx, c, A2K_V, (size_t)(kvh + (t * BN + n) * k->HD + d))));
-        NUM dv = N(acc_end)(cx, &dot);
-        acc = t == 0 ? dv : N(add)(cx, N(mul)(cx, acc, alpha), dv); /* acc *= alpha; acc += tl.dot */
-        m = m_new, l = l_new;
-    }
-    return N(div)(cx, acc, l);
-}
-
-/* context attention, normalised accumulator (context_attn_nopad, context_attn_mistral):
- * the score of query row gi against key j (memoised per row and key):
- *   qk = tl.dot(q, k) (fp16 products exact, a binary32 sum along the head dim), *= sm_scale */
-static inline NUM SPEC(a2c_score)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t j) {
-    uint64_t key = attn2_key(A2C_S, x->rowid + (uint64_t)gi, (uint64_t)j, 0);
-    NUM s;
-    if (N(memo_get)(cx, key, &s)) return s;
-    NACC acc;
-    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t e = 0; e < x->DM; e++) {
-        NUM q = N(in)(cx, c, x->rq, (size_t)((x->start + gi) * x->rs + x->h * x->hs + e));
-        NUM k = N(in)(cx, c, x->rk, (size_t)((x->start + j) * x->rs + x->h * x->hs + e));
-        N(acc_add)(cx, &acc, N(mul)(cx, q, k));
-    }
-    s = N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, x->sm_scale));
-    N(memo_put)(cx, key, s);
-    return s;
-}
-
-
-/* Output lane (gi, d) of the normalised online softmax, in the kernel's order, per
- * KV block t = 0 .. pid2 (BLOCK_N = BLOCK_M):
- *   m_ij = tl.max(qk) (masked lanes out), p = exp(qk - m_ij), l_ij = tl.sum(p) (tree),
- *   m_new = max(m_i, m_ij), alpha, beta (a2_rescale), l_new = alpha*l_i + beta*l_ij,
- *   p_scale = beta / l_new, p = p*p_scale, acc_scale = l_i / l_new * alpha,
- *   acc = acc*acc_scale + tl.dot(p.to(fp16), v)   (the dot summed from 0, then added).
- * The first block starts from (m_i, l_i, acc) = (-inf, 0, 0): alpha = 0, beta = 1,
- * l_new = l_ij, acc = the dot, all exactly.  Mistral's masked prefix (blocks before the
- * row's window, where every lane holds the -1e9 sentinel) is modelled as the kernel's
- * declared behaviour: exp(-1e9 - m) is exactly 0 in binary32, m_ij = -1e9 becomes 0,
- * l_new = 0 becomes 1e-9 (the literal RN32(1e-9)), so the row reaches the first block of
- * its window with (m_i, l_i, acc) = (0, 1e-9, 0) exactly (see the contract file).
- * Per-row quantities are memoised (keyed by row + tag); the lane's own work is the
- * rescale and the dot of each block. */
-static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t d) {
-    int64_t B = x->BLK, T = gi / B + 1; /* blocks 0 .. pid2 */
-    int64_t j0 = (x->sw > 0 && gi - x->sw + 1 > 0) ? gi - x->sw + 1 : 0; /* first live key */
-    int64_t P = j0 / B;                                                   /* masked-prefix blocks */
-    uint64_t row = x->rowid + (uint64_t)gi;
-    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
-    int state = 0; /* 0: (-inf, 0, 0); 1: after a masked prefix (0, 1e-9, 0); 2: running */
-    if (P > 0) {
-        l = N(lit_dec)(cx, "1e-9");
-        state = 1;
-    }
-    for (int64_t t = P; t < T; t++) {
-        NUM m_new, l_new, p_scale, acc_scale, p16[256];
-        uint64_t kt = (uint64_t)t;
-        int hit = N(memo_get)(cx, attn2_key(A2C_MNEW, row, kt, 0), &m_new) &&
-                  N(memo_get)(cx, attn2_key(A2C_L, row, kt, 0), &l_new) &&
-                  N(memo_get)(cx, attn2_key(A2C_PSCALE, row, kt, 0), &p_scale) &&
-                  N(memo_get)(cx, attn2_key(A2C_ASCALE, row, kt, 0), &acc_scale);
-        for (int64_t j = t * B; hit && j < (t + 1) * B; j++)
-            if (a2c_live(x, gi, j)) hit = N(memo_get)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), &p16[j - t * B]);
-        if (!hit) {
-            /* the block's max over its live keys, p and l_ij */
-            NUM m_ij = N(exact)(cx, -INFINITY), p[256];
-            int first = 1;
-            for (int64_t j = t * B; j < (t + 1) * B; j++) {
-                if (!a2c_live(x, gi, j)) continue;
-                NUM s = SPEC(a2c_score)(cx, c, x, gi, j);
-                m_ij = first ? s : N(max)(cx, m_ij, s);
-                first = 0;
-            }
-            NACC ls;
-            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
-            for (int64_t j = t * B; j < (t + 1) * B; j++) {
-                if (!a2c_live(x, gi, j)) { /* exp(-inf) or exp(-1e9 - m_ij): an exact 0 in its place */
-                    N(acc_add)(cx, &ls, N(exact)(cx, 0.0));
-                    continue;
-                }
-                p[j - t * B] = N(exp)(cx, N(sub)(cx, SPEC(a2c_score)(cx, c, x, gi, j), m_ij));
-                N(acc_add)(cx, &ls, p[j - t * B]);
-            }
-            NUM l_ij = N(acc_end)(cx, &ls);
-            if (state == 0) { /* alpha = exp(-inf) = 0, beta = exp(0) = 1: l_new = l_ij exactly */
-                m_new = m_ij;
-                l_new = l_ij;
-                p_scale = N(div)(cx, N(exact)(cx, 1.0), l_new);
-                acc_scale = N(exact)(cx, 0.0);
-            } else {
-                NUM alpha, beta;
-                SPEC(a2_rescale)(cx, m, m_ij, 0, &m_new, &alpha, &beta);
-                l_new = N(add)(cx, N(mul)(cx, alpha, l), N(mul)(cx, beta, l_ij));
-                p_scale = N(div)(cx, beta, l_new);
-                acc_scale = N(mul)(cx, N(div)(cx, l, l_new), alpha);
-            }
-            for (int64_t j = t * B; j < (t + 1) * B; j++)
-                if (a2c_live(x, gi, j)) { /* p = p * p_scale; p.to(v.dtype) */
-                    p16[j - t * B] = SPEC(k16)(cx, N(mul)(cx, p[j - t * B], p_scale));
-                    N(memo_put)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), p16[j - t * B]);
-                }
-            N(memo_put)(cx, attn2_key(A2C_MNEW, row, kt, 0), m_new);
-            N(memo_put)(cx, attn2_key(A2C_L, row, kt, 0), l_new);
-            N(memo_put)(cx, attn2_key(A2C_PSCALE, row, kt, 0), p_scale);
-            N(memo_put)(cx, attn2_key(A2C_ASCALE, row, kt, 0), acc_scale);
-        }
-        /* the lane's dot with this block's p16: tl.dot(p, v), summed from 0 */
-        NACC dot;
-        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
-        for (int64_t j = t * B; j < (t + 1) * B; j++)
-            if (a2c_live(x, gi, j)) {
-                NUM v = N(in)(cx, c, x->rv, (size_t)((x->start + j) * x->rs + x->h * x->hs + d));
-                N(acc_add)(cx, &dot, N(mul)(cx, p16[j - t * B], v));
-            }
-        NUM dv = N(acc_end)(cx, &dot);
-        /* acc = acc * acc_scale, then acc += dot; while acc is exactly 0 (the first block,
-         * or a masked prefix) both steps are exact: acc = dot */
-        acc = state == 2 ? N(add)(cx, N(mul)(cx, acc, acc_scale), dv) : dv;
-        m = m_new, l = l_new, state = 2;
-    }
-    return acc;
-}
-
-#endif

@@ -21,7 +21,6 @@
  *           units above the rest (an indexing bug shows as a recognisable wrong row);
  *   EQUAL   every q row equal and every k row equal: all scores equal.
  * Values are exactly representable in the element format (binary32 or binary16). */
-#ifndef TD_SPEC_PASS
 #ifndef TD_ATTN_COMMON_H
 #define TD_ATTN_COMMON_H
 
@@ -34,13 +33,10 @@
 #include "spec.h"
 
 /* memo key of a per-row quantity: tag (< 64), then three indices (a < 2^18, b, c < 2^20),
- * passed through splitmix64's finalizer (a bijection): the memo table indexes by the
- * key's low bits, which the packed indices alone leave nearly constant */
+ * packed into disjoint bit fields (the memo's hash mixes every bit of the key into the
+ * slot: oracle/memo_hash.h) */
 static inline uint64_t at_key(unsigned tag, uint64_t a, uint64_t b, uint64_t c) {
-    uint64_t z = ((uint64_t)tag << 58) ^ ((a & 0x3ffffu) << 40) ^ ((b & 0xfffffu) << 20) ^ (c & 0xfffffu);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return ((uint64_t)tag << 58) | ((a & 0x3ffffu) << 40) | ((b & 0xfffffu) << 20) | (c & 0xfffffu);
 }
 
 /* x rounded to binary32.  Not (double)(float)x: GCC 12.2's SLP vectorizer drops that
@@ -178,5 +174,4 @@ static inline int at_fill_v(td_vgen *g, double *v, int64_t nk, int64_t Dv, td_fm
     return kind;
 }
 
-#endif
 #endif

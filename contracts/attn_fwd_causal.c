@@ -35,7 +35,6 @@
  * float16)), and is checked under those profiles ("p", "pv", "store" fp16:rne:inf).
  * Error model, scales and values as attention_forward_triton (attn_online_common.h).
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 enum { F_SQZ, F_SQH, F_H, F_HD, F_N, F_BM, F_BN, F_BD, F_HA, F_STAGE, F_Z, F_NKV, F_NP };
@@ -47,6 +46,7 @@ static const at_sage_idx X_OS = {F_SQZ, F_SQH, F_Z, F_H, F_N, F_HD, F_BM, F_BN, 
 static const at_sage_idx X_IO = {I_SQZ, I_SQH, I_Z, I_H, I_N, I_HD, I_BM, I_BN, I_BD, I_HA, I_STAGE, I_NKV,
                                  1,     1,     C_P, C_PV, -1, C_STORE};
 
+#define TD_SPEC_FILE "attn_fwd_causal.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_os[F_NP] = {
@@ -111,17 +111,3 @@ const td_contract td_c_attn_fwd_causal_io = {
     AFC_COMMON,
     TD_SPECS(afc_io),
 };
-
-#else
-#include "attn_online_common.h"
-static NUM SPEC(afc_os)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_OS, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(afc_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_IO, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-#endif

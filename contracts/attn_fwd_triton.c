@@ -26,7 +26,6 @@
  * it implements: "p", "v", "pv" fp16:rne:inf, "store" bf16:rne:inf.  Products of bfloat16
  * q and k are exact in binary32; the error model is attn_fwd_causal's.
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 enum { F_SQZ, F_SQH, F_H, F_HD, F_N, F_BM, F_BN, F_BD, F_HA, F_STAGE, F_Z, F_NKV, F_NP };
@@ -38,6 +37,7 @@ static const at_sage_idx X_OS = {F_SQZ, F_SQH, F_Z, F_H, F_N, F_HD, F_BM, F_BN, 
 static const at_sage_idx X_IO = {I_SQZ, I_SQH, I_Z, I_H, I_N, I_HD, I_BM, I_BN, I_BD, I_HA, I_STAGE, I_NKV,
                                  1,     1,     C_P, C_PV, C_V, C_STORE};
 
+#define TD_SPEC_FILE "attn_fwd_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_os[F_NP] = {
@@ -103,17 +103,3 @@ const td_contract td_c_attn_fwd_triton_io = {
     AFT_COMMON,
     TD_SPECS(aftr_io),
 };
-
-#else
-#include "attn_online_common.h"
-static NUM SPEC(aftr_os)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_OS, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(aftr_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    at_row R;
-    at_sage_row(c, &X_IO, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-#endif

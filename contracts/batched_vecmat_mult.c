@@ -28,12 +28,12 @@
  * Special values: finite binary32 operands |x| <= 2^40: every product and partial
  * sum is finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_DM, P_DN, P_BM, P_BN, P_BK, P_NKB, NP };
 enum { R_A, R_B, R_OUT, NR };
 
+#define TD_SPEC_FILE "batched_vecmat_mult.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"_dim_m", TD_P_INT},  {"dim_n", TD_P_INT},   {"BLOCK_M", TD_P_INT},
@@ -134,11 +134,3 @@ const td_contract td_c_batched_vecmat_io = {
     BV_COMMON,
     TD_SPECS(bvm),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(bvm)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t BK = c->p[P_BK].i, T = c->p[P_NKB].i;
-    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], 1, R_B, l->idx[1], 1, BK * T, BK, T, NULL);
-}
-#endif

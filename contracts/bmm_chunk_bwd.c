@@ -39,7 +39,6 @@
  * numCSBlocks sequential adds; a row past chunk_size sums exact zeros).
  * Special values: finite fp16 operands: everything finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 /* the IO's order; the summary's differs (K last), see params_sum and the maps */
@@ -53,6 +52,7 @@ static const int pos_sum[NQ] = {0, 19, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
 static const int pos_io[NQ] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
 static inline int64_t qv(const td_case *c, const int *pos, int q) { return c->p[pos[q]].i; }
 
+#define TD_SPEC_FILE "bmm_chunk_bwd.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_io[NP] = {
@@ -239,14 +239,3 @@ const td_contract td_c_bmm_chunk_bwd_io = {
     BCB_COMMON,
     TD_SPECS(bcb_io),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(bcb)(NCX *cx, const td_case *c, const td_olane *l, const int *pos) {
-    int64_t BCS = qv(c, pos, Q_BCS), T = qv(c, pos, Q_NCS);
-    return SPEC(mm_kloop)(cx, c, R_DOUT, l->idx[0], qv(c, pos, Q_SDM), R_A, l->idx[1], qv(c, pos, Q_SAS), BCS * T,
-                          BCS, T, NULL);
-}
-static NUM SPEC(bcb_sum)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(bcb)(cx, c, l, pos_sum); }
-static NUM SPEC(bcb_io)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(bcb)(cx, c, l, pos_io); }
-#endif

@@ -40,13 +40,13 @@
  * numKBlocks sequential adds).  Special values: finite fp16 operands, K <= 64: the
  * binary32 sums stay finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_CS, P_G, P_SAB, P_SAS, P_SAH, P_SAK, P_SBB, P_SBS, P_SBH, P_SBK, P_SOB, P_SOC, P_SOH, P_SOM, P_SON,
        P_BM, P_BN, P_BK, P_NKB, NP };
 enum { R_A, R_B, R_OUT, NR };
 
+#define TD_SPEC_FILE "bmm_chunk_fwd.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -180,11 +180,3 @@ const td_contract td_c_bmm_chunk_fwd_io = {
     BCF_COMMON,
     TD_SPECS(bcf),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(bcf)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t BK = c->p[P_BK].i, T = c->p[P_NKB].i;
-    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], c->p[P_SAK].i, R_B, l->idx[1], c->p[P_SBK].i, BK * T, BK, T, NULL);
-}
-#endif

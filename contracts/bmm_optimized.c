@@ -28,7 +28,6 @@
  * (masked lanes add 0), cdiv(K, TILE_K) sequential adds (contracts/matmul_common.h).
  * Special values: finite binary32 operands |x| <= 2^40: everything finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_M, P_N, P_K, P_TM, P_TN, P_TK, P_GM, NP };
@@ -47,6 +46,7 @@ static inline void bmm_pids(int64_t px, int64_t py, int64_t gx, int64_t gy, int6
     *pn = inner / gs;
 }
 
+#define TD_SPEC_FILE "bmm_optimized.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"M", TD_P_INT},      {"N", TD_P_INT},      {"K", TD_P_INT},
@@ -136,11 +136,3 @@ const td_contract td_c_bmm_o_exec_genuine = {
     .writes = writes,
     TD_SPECS(bmm_o),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(bmm_o)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t K = c->p[P_K].i, TK = c->p[P_TK].i;
-    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], 1, R_B, l->idx[1], c->p[P_N].i, K, TK, mm_cdiv(K, TK), NULL);
-}
-#endif

@@ -52,7 +52,6 @@
  * edge inside / at / past a KV block), small, and wide (no effect).
  */
 #include "attn2_common.h"
-#ifndef TD_SPEC_PASS
 
 /* genuine: sm_scale rs hs BLK DM sw;  IO: sm_scale rs hs sw BLK DM NT */
 enum { G_SM, G_RS, G_HS, G_BLK, G_DM, G_SW, G_NP };
@@ -63,6 +62,7 @@ enum { C_STORE };
 static const attn2_ctx_idx ix_g = {G_SM, G_RS, G_HS, G_BLK, G_DM, -1, R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT};
 static const attn2_ctx_idx ix_io = {I_SM, I_RS, I_HS, I_BLK, I_DM, I_NT, R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT};
 
+#define TD_SPEC_FILE "context_attn_mistral.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_g[G_NP] = {{"sm_scale", TD_P_REAL}, {"rs", TD_P_INT}, {"hs", TD_P_INT},
@@ -161,14 +161,3 @@ const td_contract td_c_ctx_mistral_io = {
     .writes = writes_io,
     TD_SPECS(mistral_io),
 };
-
-#else
-static NUM SPEC(mistral)(NCX *cx, const td_case *c, const td_olane *l) {
-    attn2_ctx x = attn2_ctx_of(c, l, &ix_g, c->p[G_SW].i);
-    return SPEC(k16)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3])); /* the store into fp16 */
-}
-static NUM SPEC(mistral_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    attn2_ctx x = attn2_ctx_of(c, l, &ix_io, c->p[I_SW].i);
-    return N(cast)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3]), C_STORE);
-}
-#endif

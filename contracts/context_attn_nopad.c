@@ -42,7 +42,6 @@
  * hundred (a naive exp overflows); values kept so the output stays inside fp16.
  */
 #include "attn2_common.h"
-#ifndef TD_SPEC_PASS
 
 enum { P_SM, P_RS, P_HS, P_BLK, P_DM, P_NT, NP };
 enum { R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT, NR };
@@ -51,6 +50,7 @@ enum { C_STORE };
 static const attn2_ctx_idx ix_g = {P_SM, P_RS, P_HS, P_BLK, P_DM, -1, R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT};
 static const attn2_ctx_idx ix_io = {P_SM, P_RS, P_HS, P_BLK, P_DM, P_NT, R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT};
 
+#define TD_SPEC_FILE "context_attn_nopad.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"sm_scale", TD_P_REAL}, {"rs", TD_P_INT},  {"hs", TD_P_INT},
@@ -116,14 +116,3 @@ const td_contract td_c_ctx_nopad_io = {
     .writes = writes,
     TD_SPECS(nopad_io),
 };
-
-#else
-static NUM SPEC(nopad)(NCX *cx, const td_case *c, const td_olane *l) {
-    attn2_ctx x = attn2_ctx_of(c, l, &ix_g, 0);
-    return SPEC(k16)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3])); /* the store into fp16 */
-}
-static NUM SPEC(nopad_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    attn2_ctx x = attn2_ctx_of(c, l, &ix_io, 0);
-    return N(cast)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3]), C_STORE);
-}
-#endif

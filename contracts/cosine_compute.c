@@ -14,12 +14,12 @@
  * the result is tiny and the ulp budget is relative to it: range reduction errors
  * there are exactly what a wrong kernel gets caught by.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_A, R_B, NR };
 
+#define TD_SPEC_FILE "cosine_compute.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -70,7 +70,3 @@ const td_contract td_c_cosine_compute = {
     .writes = writes,
     TD_SPECS(cos),
 };
-
-#else
-static NUM SPEC(cos)(NCX *cx, const td_case *c, const td_olane *l) { return N(cos)(cx, N(in)(cx, c, R_A, l->off)); }
-#endif

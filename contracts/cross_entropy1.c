@@ -31,7 +31,6 @@
  * total_classes >= 1 (Lean's x/0 = 0 is not binary32's).  Logits |x| <= 2^40: rows
  * far above 88.7 are drawn, and lse^2 stays finite.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P_SMOOTHING, P_LSS, P_IGNORED, P_TOTAL, P_CSI, P_NCOLS, P_NROWS, P_STRIDE, P_BLOCK, P_HAS_SMOOTHING, P_SPLIT, NP };
@@ -40,6 +39,7 @@ enum { R_LOSS, R_LSE, R_LOGITS, R_LABELS, NR };
 static const rc_ce_layout CE1 = {P_SMOOTHING, -1,     P_LSS,  P_IGNORED, P_TOTAL,  P_CSI,    P_NCOLS, P_NROWS, P_STRIDE,
                                  P_BLOCK,     P_HAS_SMOOTHING, P_SPLIT, R_LOSS, R_LSE, -1, R_LOGITS, R_LABELS};
 
+#define TD_SPEC_FILE "cross_entropy1.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -78,8 +78,3 @@ const td_contract td_c_cross_entropy1_fwd = {
     .writes = writes,
     TD_SPECS(ce1),
 };
-
-#else
-#include "reduce_common.h"
-static NUM SPEC(ce1)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rc_ce)(cx, c, l, &CE1); }
-#endif

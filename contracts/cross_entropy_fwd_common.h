@@ -1,8 +1,8 @@
 /* The contract cross_entropy_fwd_correctness as cross_entropy2.c and cross_entropy_ops.c
  * state it: the two catalogue files hold the same Triton source and the same statement,
  * so everything but the contract's id and .file lives here (the code itself is
- * reduce_common.h's rc_ce_*).  Included twice by such a file (the normal pass, then
- * the spec pass), like reduce_common.h.
+ * reduce_common.h's rc_ce_*).  Such a file includes this header only: it
+ * instantiates cross_entropy_fwd_common.spec.h itself.
  *
  *   crossEntropyFwdIO loss lse z_loss logits labels smoothing logit_scale lse_square_scale
  *     ignored_index total_classes class_start_idx n_cols n_rows logits_row_stride BLOCK_SIZE
@@ -33,7 +33,6 @@
  * the kernel multiplies the -inf of masked lanes by it, which stays -inf only for a
  * positive scale (Lean's masked lanes are bottom for any scale).  total_classes >= 1.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum {
@@ -56,6 +55,7 @@ enum { R_LOSS, R_LSE, R_ZLOSS, R_LOGITS, R_LABELS, NR };
 static const rc_ce_layout CE = {P_SMOOTHING, P_SCALE, P_LSS,  P_IGNORED, P_TOTAL, P_CSI,   P_NCOLS,  P_NROWS, P_STRIDE,
                                 P_BLOCK,     P_HAS_SMOOTHING, P_SPLIT, R_LOSS, R_LSE, R_ZLOSS, R_LOGITS, R_LABELS};
 
+#define TD_SPEC_FILE "cross_entropy_fwd_common.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -85,8 +85,3 @@ static void writes(const td_case *c, td_wset *ws) { rc_ce_writes(c, ws, &CE); }
                    "kernel's order",                                                                               \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME), .gen = gen,             \
     .check = check, .writes = writes, TD_SPECS(ce)
-
-#else
-#include "reduce_common.h"
-static NUM SPEC(ce)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rc_ce)(cx, c, l, &CE); }
-#endif

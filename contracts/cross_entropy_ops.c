@@ -5,7 +5,6 @@
  * special-value policy, the parameters, generator and spec are in
  * contracts/cross_entropy_fwd_common.h.
  */
-#ifndef TD_SPEC_PASS
 #include "cross_entropy_fwd_common.h"
 
 const td_contract td_c_ce_ops_fwd = {
@@ -13,7 +12,3 @@ const td_contract td_c_ce_ops_fwd = {
     .file = "cross_entropy_ops",
     CE_FWD_FIELDS,
 };
-
-#else
-#include "cross_entropy_fwd_common.h"
-#endif

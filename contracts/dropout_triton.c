@@ -24,12 +24,12 @@
  * Error model: RN32(1 - p) (exact or one rounding of exact operands), then one
  * correctly rounded division; dropped lanes are exactly 0.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_N, P_P, P_BLOCK, NP };
 enum { R_X, R_KEEP, R_OUT, NR };
 
+#define TD_SPEC_FILE "dropout_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"p", TD_P_REAL}, {"BLOCK_SIZE", TD_P_INT}};
@@ -103,11 +103,3 @@ const td_contract td_c_dropout_triton = {
     .writes = writes,
     TD_SPECS(dropout),
 };
-
-#else
-static NUM SPEC(dropout)(NCX *cx, const td_case *c, const td_olane *l) {
-    if (!td_geti(c, R_KEEP, l->off)) return N(exact)(cx, 0.0);
-    NUM scale = N(sub)(cx, N(exact)(cx, 1.0), N(exact)(cx, c->p[P_P].r));
-    return N(div)(cx, N(in)(cx, c, R_X, l->off), scale);
-}
-#endif

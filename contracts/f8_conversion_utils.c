@@ -18,13 +18,13 @@
  * the generator favours the e5m2 rounding ties and the overflow threshold 61440.
  * The tolerance is 0 in both: the reference is the cast of the exact input.
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_Y, R_X, NR }; /* catalogue order: Y (output) then X (input) */
 enum { C_STORE };
 
+#define TD_SPEC_FILE "f8_conversion_utils.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"N", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -112,9 +112,3 @@ const td_contract td_c_f8_to_f16 = {
     .classes = TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE),
     TD_SPECS(convert),
 };
-
-#else
-static NUM SPEC(convert)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, N(in)(cx, c, R_X, l->off), C_STORE);
-}
-#endif

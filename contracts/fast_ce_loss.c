@@ -39,7 +39,6 @@
  * Special values: LOGIT_SCALE > 0 when scaling (masked lanes hold -inf*LOGIT_SCALE);
  * |logits| <= 2^40.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P_V, P_STRIDE, P_BLOCK, P_SOFTCAP, P_SCALE, P_DO_SCALE, NP };
@@ -48,6 +47,7 @@ enum { R_LOGITS, R_LOSS, R_LSE, R_LABELS, NR };
 
 #define FCE_BOUND 0x1p40
 
+#define TD_SPEC_FILE "fast_ce_loss.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"VOCAB_SIZE", TD_P_INT}, {"logits_row_stride", TD_P_INT},
@@ -223,30 +223,3 @@ const td_contract td_c_fast_ce_chunked = {
     FCE_COMMON,
     TD_SPECS(fce_chunked),
 };
-
-#else
-#include "reduce_common.h"
-
-static NUM SPEC(fce_lane)(NCX *cx, const td_case *c, const td_olane *l, int64_t V, int64_t B, int64_t stride,
-                          int scaled, double scale, int chunked) {
-    int64_t row = l->idx[0];
-    uint64_t row0 = (uint64_t)(row * stride);
-    if (l->o == 0)
-        return SPEC(rc_lse)(cx, c, R_LOGITS, row0, (long)(V < B ? V : B), scaled, scale, rc_key(1, (uint64_t)row, 0));
-    int64_t lab = td_geti(c, R_LABELS, (size_t)row);
-    if (lab == -100) return N(exact)(cx, 0.0);
-    NUM x = SPEC(rc_z)(cx, c, R_LOGITS, row0 + (uint64_t)lab, scaled, scale);
-    if (chunked) return N(neg)(cx, x); /* loss = -1.0 * x */
-    NUM lse = SPEC(rc_lse)(cx, c, R_LOGITS, row0, (long)(V < B ? V : B), scaled, scale, rc_key(1, (uint64_t)row, 0));
-    return N(sub)(cx, lse, x);
-}
-
-static NUM SPEC(fce)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(fce_lane)(cx, c, l, c->p[P_V].i, c->p[P_BLOCK].i, c->p[P_STRIDE].i, c->p[P_DO_SCALE].i != 0,
-                          c->p[P_SCALE].r, 0);
-}
-static NUM SPEC(fce_chunked)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(fce_lane)(cx, c, l, c->p[PC_V].i, c->p[PC_N].i + 1, c->p[PC_STRIDE].i, c->p[PC_DO_SCALE].i != 0,
-                          c->p[PC_SCALE].r, 1);
-}
-#endif

@@ -35,12 +35,12 @@
  * host's 1.0f/sqrtf (libm budget, measured for exactly that) or CUDA's rsqrtf.
  * Special values: n_cols = 0 is avoided (Lean's 0/0 = 0 is binary32's NaN); eps > 0.
  */
-#ifndef TD_SPEC_PASS
 #include "layernorm_common.h"
 
 enum { P_YS, P_XS, P_N, P_BLOCK, P_EPS, NP };
 enum { R_Y, R_X, R_W, R_B, R_R, R_MU, NR };
 
+#define TD_SPEC_FILE "fast_layernorm.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"Y_row_stride", TD_P_INT},
@@ -144,18 +144,3 @@ const td_contract td_c_fast_layernorm_fwd = {
     .writes = writes,
     TD_SPECS(fwd),
 };
-
-#else
-#include "layernorm_common.h"
-
-static NUM SPEC(fwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    uint64_t row = l->pid[0];
-    NUM mean, rstd;
-    SPEC(ln_tile_stats)(cx, c, R_X, row * (uint64_t)c->p[P_XS].i, c->p[P_N].i, c->p[P_BLOCK].i, 1, 1,
-                        N(exact)(cx, c->p[P_EPS].r), c->p[P_EPS].r, row, &mean, &rstd);
-    if (l->o == 1) return rstd;
-    if (l->o == 2) return mean;
-    NUM x = N(in)(cx, c, R_X, row * (uint64_t)c->p[P_XS].i + l->j);
-    return SPEC(ln_affine)(cx, x, mean, rstd, N(in)(cx, c, R_W, l->j), N(in)(cx, c, R_B, l->j));
-}
-#endif

@@ -35,7 +35,6 @@
  * Layouts: padded and broadcast (stride 0) X rows, W_row_stride in {0, 1, 2, 3} (W a
  * weight vector of n_cols, or longer), r_row_stride in {1, 2, 3}.
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 /* plain: Y_row_stride, X_row_stride, W_row_stride, r_row_stride, n_cols, BLOCK_SIZE, eps */
@@ -52,6 +51,7 @@ typedef struct fr_layout {
 static const fr_layout PLAIN = {P_YSR, P_XSR, P_WSR, P_RSR, P_N, P_B, P_EPS, 0};
 static const fr_layout GEMMA = {G_YSR, G_XSR, -1, G_RSR, G_N, G_B, G_EPS, 1};
 
+#define TD_SPEC_FILE "fast_rms_layernorm.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_plain[NP] = {
@@ -182,26 +182,3 @@ const td_contract td_c_gemma_rms_layernorm = {
     .writes = writes_gemma,
     TD_SPECS(gemma),
 };
-
-#else
-#include "rmsnorm_common.h"
-/* lane o = 0: Y[row, j];  o = 1: r[row] */
-static inline NUM SPEC(fr)(NCX *cx, const td_case *c, const td_olane *l, const fr_layout *y) {
-    int64_t row = l->idx[0], j = l->idx[1];
-    int64_t n = c->p[y->n].i, B = c->p[y->b].i, L = n < B ? n : B;
-    uint64_t xb = (uint64_t)(row * c->p[y->xsr].i);
-    NUM inv;
-    if (!N(memo_get)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), &inv)) {
-        NUM S = SPEC(rn_sumprod)(cx, c, R_X, xb, 1, R_X, xb, 1, 1, L, B);
-        NUM var = N(div)(cx, S, N(exact)(cx, (double)n)); /* n_cols = 0: 0.0 / 0 = NaN, as the kernel */
-        inv = N(rsqrt)(cx, N(add)(cx, var, N(exact)(cx, c->p[y->eps].r)));
-        N(memo_put)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), inv);
-    }
-    if (l->o == 1) return inv;
-    NUM normed = N(mul)(cx, N(in)(cx, c, R_X, xb + (uint64_t)j), inv);
-    if (y->gemma) return N(mul)(cx, normed, N(add)(cx, N(in)(cx, c, R_W, (uint64_t)j), N(exact)(cx, 1.0)));
-    return N(mul)(cx, normed, N(in)(cx, c, R_W, (uint64_t)(j * c->p[y->wsr].i)));
-}
-static NUM SPEC(plain)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr)(cx, c, l, &PLAIN); }
-static NUM SPEC(gemma)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr)(cx, c, l, &GEMMA); }
-#endif

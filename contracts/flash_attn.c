@@ -48,7 +48,6 @@
  * SEQLEN through the unmasked block pointers: the IO formulas cover them (all masks
  * True) and the regions hold those rows.  Padding between heads is poisoned (NaN).
  */
-#ifndef TD_SPEC_PASS
 #include "attn_online_common.h"
 
 /* parameter order of each theorem (the ABI passes them so) */
@@ -86,6 +85,7 @@ static int64_t fa_qrows(const td_case *c, const fa_idx *X) {
 
 static void fa_row(const td_case *c, const fa_idx *X, const td_olane *l, at_row *R);
 
+#define TD_SPEC_FILE "flash_attn.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_g[G_NP] = {
@@ -375,17 +375,3 @@ const td_contract td_c_flash_attn_io = {
     FA_COMMON,
     TD_SPECS(fa_io),
 };
-
-#else
-#include "attn_online_common.h"
-static inline NUM SPEC(fa_lane)(NCX *cx, const td_case *c, const td_olane *l, const fa_idx *X) {
-    at_row R;
-    fa_row(c, X, l, &R);
-    return SPEC(at_lane)(cx, c, &R);
-}
-static NUM SPEC(fa_out)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa_lane)(cx, c, l, &X_OUT); }
-static NUM SPEC(fa_lse)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa_lane)(cx, c, l, &X_LSE); }
-static NUM SPEC(fa_case1)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa_lane)(cx, c, l, &X_CASE1); }
-static NUM SPEC(fa_case2)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa_lane)(cx, c, l, &X_CASE2); }
-static NUM SPEC(fa_io)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa_lane)(cx, c, l, &X_IO); }
-#endif

@@ -27,12 +27,12 @@
  * so exp(-z) stays finite (below -88.7 the kernel's 1/(1+inf) = 0 saturation is outside
  * the shadow's exp model); the relu branch takes |x|, |bias|, |in| <= 2^100.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_NW, P_XNUMEL, P_BLOCK, P_MULT, P_SIGMOID, NP };
 enum { R_X, R_BIAS, R_IN, NR };
 
+#define TD_SPEC_FILE "fused_activation.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"num_weights", TD_P_INT}, {"xnumel", TD_P_INT},
@@ -121,14 +121,3 @@ const td_contract td_c_fused_activation = {
     .writes = writes,
     TD_SPECS(fused),
 };
-
-#else
-static NUM SPEC(fused)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM x = N(in)(cx, c, R_X, l->off);
-    NUM bias = N(in)(cx, c, R_BIAS, l->off % (uint64_t)c->p[P_NW].i);
-    NUM inp = N(in)(cx, c, R_IN, l->off);
-    NUM z = N(add)(cx, N(add)(cx, N(mul)(cx, N(exact)(cx, c->p[P_MULT].r), inp), x), bias);
-    if (c->p[P_SIGMOID].i) return N(sigmoid)(cx, z);
-    return N(max)(cx, N(exact)(cx, 0.0), z);
-}
-#endif

@@ -41,10 +41,10 @@
  * Launch, generator, checker and write sets: contracts/glu_rows_common.h (shared with
  * swiglu_triton.c); this file gives the domain bounds, the contract tables and the specs.
  */
-#ifndef TD_SPEC_PASS
 #define GLU_A_BOUND 0x1p10
 #define GLU_BDC_BOUND 0x1p40
 #define GLU_DOMAIN_MSG "domain: |a| <= 2^10, |b|, |dc| <= 2^40 (every intermediate finite)"
+#define TD_SPEC_FILE "geglu_tanh_triton.spec.h" /* glu_rows_common.h instantiates it */
 #include "glu_rows_common.h"
 
 #define GEGLU_COMMON                                                                                          \
@@ -79,35 +79,3 @@ const td_contract td_c_geglu_tanh_bwd = {
     GEGLU_COMMON,
     TD_SPECS(geglu_bwd),
 };
-
-#else
-/* tanh_result and geglu_a, as both kernels compute them */
-static NUM SPEC(gelu_t)(NCX *cx, NUM a) {
-    NUM a_cubed = N(mul)(cx, N(mul)(cx, a, a), a);
-    NUM inner = N(add)(cx, a, N(mul)(cx, N(lit_dec)(cx, "0.044715"), a_cubed));
-    return N(tanh)(cx, N(mul)(cx, N(lit_dec)(cx, "0.7978845608028654"), inner));
-}
-static NUM SPEC(geglu_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);
-    NUM a = N(in)(cx, c, R_A, off);
-    NUM t = SPEC(gelu_t)(cx, a);
-    NUM geglu_a = N(mul)(cx, N(mul)(cx, N(exact)(cx, 0.5), a), N(add)(cx, N(exact)(cx, 1.0), t));
-    return N(mul)(cx, geglu_a, N(in)(cx, c, R_B, off));
-}
-static NUM SPEC(geglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);
-    NUM dc = N(in)(cx, c, R_DC, off), a = N(in)(cx, c, R_BA, off);
-    NUM one = N(exact)(cx, 1.0), half = N(exact)(cx, 0.5);
-    NUM t = SPEC(gelu_t)(cx, a);
-    NUM half_a = N(mul)(cx, half, a);
-    if (l->o == 1) /* db = dc * geglu_a */
-        return N(mul)(cx, dc, N(mul)(cx, half_a, N(add)(cx, one, t)));
-    NUM term1 = N(mul)(cx, half, N(add)(cx, one, t));
-    NUM tanh_sq = N(mul)(cx, t, t);
-    NUM poly = N(add)(cx, one, N(mul)(cx, N(mul)(cx, N(lit_dec)(cx, "0.134145"), a), a));
-    NUM term2 = N(mul)(cx, N(mul)(cx, half_a, N(sub)(cx, one, tanh_sq)),
-                       N(mul)(cx, N(lit_dec)(cx, "0.7978845608028654"), poly));
-    NUM dcb = N(mul)(cx, dc, N(in)(cx, c, R_BB, off));
-    return N(mul)(cx, dcb, N(add)(cx, term1, term2));
-}
-#endif

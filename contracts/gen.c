@@ -52,7 +52,7 @@ uint64_t td_gen_count(td_producer *p, uint64_t B, uint64_t max_n, uint64_t *clas
 }
 
 const char *td_menu_name(int m) {
-    static const char *names[TD_V_COUNT] = {"small", "wide", "ties", "special", "large", "ints", "const"};
+    static const char *names[TD_V_COUNT] = {"small", "wide", "ties", "special", "large", "ints", "const", "ieee"};
     return (m >= 0 && m < TD_V_COUNT) ? names[m] : "?";
 }
 
@@ -67,7 +67,10 @@ double td_gen_real(td_producer *p, double lo, double hi) {
 
 void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, double bound) {
     unsigned w[TD_V_COUNT];
-    static const unsigned base[TD_V_COUNT] = {6, 4, 3, 3, 2, 2, 1};
+    /* the last entry weighs 0 unless the contract opts in, so the draws (and the decode
+     * digests) of the other contracts stay what they were */
+    static const unsigned base[TD_V_COUNT] = {6, 4, 3, 3, 2, 2, 1, 3};
+    if (c->k->nonfinite_inputs) allowed |= TD_VM(TD_V_IEEE);
     int any = 0;
     for (int i = 0; i < TD_V_COUNT; i++) {
         w[i] = (allowed & TD_VM(i)) ? base[i] : 0;
@@ -87,7 +90,7 @@ void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, doub
     g->bound = bound;
     c->seed = seed;
     c->menu = g->menu;
-    if (g->menu == TD_V_TIES || g->menu == TD_V_SPECIAL) c->classes |= 1ull << TD_BC_VALUES_SPECIAL;
+    if (g->menu == TD_V_TIES || g->menu == TD_V_SPECIAL || g->menu == TD_V_IEEE) c->classes |= 1ull << TD_BC_VALUES_SPECIAL;
     if (g->menu == TD_V_LARGE) c->classes |= 1ull << TD_BC_VALUES_LARGE;
     g->cval = 0;
     if (g->menu == TD_V_CONST) {
@@ -150,7 +153,30 @@ static double raw_value(td_vgen *g) {
     }
 }
 
+/* TD_V_IEEE: the IEEE special values of format f among small values, each element
+ * drawn on its own: NaN, +inf, -inf (NaN where f has no infinity: e4m3fn), -0, a
+ * subnormal of f, or (half of the elements) a value of [-1, 1] rounded to f.  Integer
+ * formats get the small values only. */
+static double ieee_value(td_vgen *g, td_fmt f) {
+    const td_fmt_info *fi = td_fmt_get(f);
+    td_rng *r = &g->rng;
+    uint64_t kind = td_rng_below(r, 10);
+    double sign = (td_rng_next(r) & 1) ? -1 : 1, small = 2 * td_rng_unit(r) - 1;
+    if (!fi->is_float || kind >= 5) {
+        if (!fi->is_float) return (double)((int64_t)td_rng_below(r, 33) - 16);
+        return td_decode(f, td_encode_f64((td_profile){f, TD_RNE, TD_OVF_SAT, false}, small));
+    }
+    switch (kind) {
+    case 0: return NAN;
+    case 1: return fi->has_inf ? INFINITY : NAN;
+    case 2: return fi->has_inf ? -INFINITY : NAN;
+    case 3: return -0.0;
+    default: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4)); /* exact in f */
+    }
+}
+
 double td_vgen_value(td_vgen *g, td_fmt f) {
+    if (g->menu == TD_V_IEEE) return ieee_value(g, f);
     double x = raw_value(g);
     if (!(fabs(x) <= g->bound)) x = copysign(fmod(fabs(x), g->bound), x);
     if (!isfinite(x)) x = 0;

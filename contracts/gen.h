@@ -23,7 +23,8 @@ void td_gen_mark_shape(uint64_t n, uint64_t B, uint64_t programs, uint64_t *clas
  * A contract passes the set of menu entries that make sense for it and a magnitude
  * bound (its domain: e.g. |x| <= 80 where exp(x) must stay finite, or where a
  * product must not overflow).  Values are always exactly representable in the
- * region's format and finite. */
+ * region's format, and finite except under TD_V_IEEE, which only contracts whose
+ * preconditions allow NaN and +-inf inputs draw (td_contract.nonfinite_inputs). */
 enum td_menu {
     TD_V_SMALL = 0,   /* uniform in [-1, 1] */
     TD_V_WIDE,        /* random sign, exponent uniform over a wide range, random mantissa */
@@ -32,10 +33,11 @@ enum td_menu {
     TD_V_LARGE,       /* large magnitudes near the bound (e.g. scores that overflow a naive exp) */
     TD_V_INTS,        /* small integers (exact arithmetic) */
     TD_V_CONST,       /* every element the same value */
+    TD_V_IEEE,        /* NaN, +-inf, -0, subnormals of the format, among small values (opt-in: see above) */
     TD_V_COUNT
 };
 #define TD_VM(x) (1u << (x))
-#define TD_VM_ALL ((1u << TD_V_COUNT) - 1)
+#define TD_VM_ALL ((1u << TD_V_IEEE) - 1) /* every menu of finite values */
 const char *td_menu_name(int m);
 
 typedef struct td_vgen {

@@ -4,11 +4,12 @@
  * pointer advanced by pid * stride, lanes j < BLOCK_SIZE masked by j < n_cols.  The two
  * contracts differ only in their domains and their specs.
  *
- * Included once by such a file, in its non-spec part, after defining
+ * Included once by such a file, after it defines
  *   GLU_A_BOUND     the bound on |a| (the A region of either direction),
  *   GLU_BDC_BOUND   the bound on |b| and |dc|,
- *   GLU_DOMAIN_MSG  what check() reports for a value outside them;
- * it includes spec_instantiate.h, so the file's spec part (which uses P_STRIDE and the
+ *   GLU_DOMAIN_MSG  what check() reports for a value outside them,
+ *   TD_SPEC_FILE    the file's spec file;
+ * it includes spec_instantiate.h, so the file's spec (which uses P_STRIDE and the
  * region enums below) is compiled from here.
  */
 #include "elementwise_common.h"

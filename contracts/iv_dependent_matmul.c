@@ -39,7 +39,6 @@
  * Special values: finite fp16 operands, binary32 sums finite; the fp16 store may
  * overflow to inf where the exact value rounds there (IEEE policy).
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_M, P_N, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BM, P_BN, P_BK, P_NKB, NP };
@@ -52,6 +51,7 @@ static const int map[MMF_COUNT] = {
     [MMF_SBK] = P_SBK, [MMF_SBN] = P_SBN, [MMF_SCM] = P_SCM, [MMF_SCN] = P_SCN};
 static const mm_2d d2 = {MM_SWZ_ROWMAJOR, MM_IDX_WRAP, MM_IDX_WRAP, R_A, R_B, R_C};
 
+#define TD_SPEC_FILE "iv_dependent_matmul.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -129,10 +129,3 @@ const td_contract td_c_iv_dependent_matmul_io = {
     IV_COMMON,
     TD_SPECS(ivdm),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(ivdm)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(mm_dot_2d)(cx, c, l, map, &d2, NULL), C_STORE);
-}
-#endif

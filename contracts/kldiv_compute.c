@@ -20,12 +20,12 @@
  * (the MPFR reference evaluates the same IEEE special cases, so a NaN or inf of the
  * right kind is the expected value there and any finite output is a disagreement).
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_Y, R_OUT, NR };
 
+#define TD_SPEC_FILE "kldiv_compute.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -108,10 +108,3 @@ const td_contract td_c_kldiv_compute = {
     .writes = writes,
     TD_SPECS(kl),
 };
-
-#else
-static NUM SPEC(kl)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM x = N(in)(cx, c, R_X, l->off), y = N(in)(cx, c, R_Y, l->off);
-    return N(mul)(cx, x, N(log)(cx, N(div)(cx, x, y)));
-}
-#endif

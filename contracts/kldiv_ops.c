@@ -28,7 +28,6 @@
  * n_cols = 0 (an empty row: nothing written) is drawn; strides 0 (broadcast input rows)
  * and padded rows are drawn.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { PB_TSTRIDE, PB_GSTRIDE, PB_NCOLS, PB_BLOCK, NPB };                     /* backward */
@@ -45,6 +44,7 @@ static const rc_kl_layout FWD_DEFAULT = {2, {PF_YSTRIDE, PF_GTSTRIDE}, {RF_Y, RF
 static const rc_kl_layout FWD_LOG = {2, {PF_YSTRIDE, PF_GTSTRIDE}, {RF_Y, RF_GT}, {RC_KL_Y, RC_KL_GT_LOG},
                                      PF_LSTRIDE, RF_LOSS, PF_NCOLS, PF_BLOCK, 1, 0};
 
+#define TD_SPEC_FILE "kldiv_ops.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_bwd[NPB] = {{"target_stride", TD_P_INT}, {"new_grads_stride", TD_P_INT},
@@ -146,25 +146,3 @@ const td_contract td_c_kldiv_ops_fwd_log_io = {
     .io_class = "MaskedKernelIO_2 (kldivForwardLogTargetIO)",
     KL_FWD_LOG,
 };
-
-#else
-/* lane (row, j): the input element of region r at row * stride + j */
-static NUM SPEC(at)(NCX *cx, const td_case *c, const td_olane *l, int reg, int p_stride) {
-    return N(in)(cx, c, reg, (uint64_t)(l->idx[0] * c->p[p_stride].i + l->idx[1]));
-}
-static NUM SPEC(bwd_default)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(mul)(cx, SPEC(at)(cx, c, l, RB_T, PB_TSTRIDE), N(exact)(cx, -1.0)); /* target * -1 */
-}
-static NUM SPEC(bwd_log)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(neg)(cx, N(exp)(cx, SPEC(at)(cx, c, l, RB_T, PB_TSTRIDE))); /* -tl.exp(target) */
-}
-static NUM SPEC(fwd_default)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM y = SPEC(at)(cx, c, l, RF_Y, PF_YSTRIDE), gt = SPEC(at)(cx, c, l, RF_GT, PF_GTSTRIDE);
-    NUM lg = N(log)(cx, N(max)(cx, gt, N(exact)(cx, c->p[PF_EPS].r)));
-    return N(mul)(cx, gt, N(sub)(cx, lg, y));
-}
-static NUM SPEC(fwd_log)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM y = SPEC(at)(cx, c, l, RF_Y, PF_YSTRIDE), gt = SPEC(at)(cx, c, l, RF_GT, PF_GTSTRIDE);
-    return N(mul)(cx, N(exp)(cx, gt), N(sub)(cx, gt, y));
-}
-#endif

@@ -33,7 +33,6 @@
  * is a positive probability, tiny ones and subnormals included.  Log-space inputs keep
  * exp finite (t <= 88.5; gt <= 80 with |y| <= 1000).
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { PB_ISTRIDE, PB_TSTRIDE, PB_NCOLS, PB_BLOCK, NPB }; /* backward */
@@ -53,6 +52,7 @@ static const rc_kl_layout FWD_LOG = {2, {PF_YSTRIDE, PF_GTSTRIDE}, {RF_Y, RF_GT}
 static const rc_kl_layout FWD_STREAM = {2, {PF_YSTRIDE, PF_GTSTRIDE}, {RF_Y, RF_GT}, {RC_KL_Y, RC_KL_GT_PROB},
                                         PF_LSTRIDE, RF_LOSS, PF_NCOLS, PF_BLOCK, 0, 0};
 
+#define TD_SPEC_FILE "kldiv_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_bwd[NPB] = {{"input_stride", TD_P_INT}, {"target_stride", TD_P_INT},
@@ -156,26 +156,3 @@ const td_contract td_c_kldiv_triton_fwd_stream = {
     KLT_COMMON | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_FULLY_MASKED),
     TD_SPECS(fwd_stream),
 };
-
-#else
-static NUM SPEC(at)(NCX *cx, const td_case *c, const td_olane *l, int reg, int p_stride) {
-    return N(in)(cx, c, reg, (uint64_t)(l->idx[0] * c->p[p_stride].i + l->idx[1]));
-}
-static NUM SPEC(bwd_default)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(mul)(cx, SPEC(at)(cx, c, l, RB_T, PB_TSTRIDE), N(exact)(cx, -1.0)); /* target * -1 */
-}
-static NUM SPEC(bwd_log)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(neg)(cx, N(exp)(cx, SPEC(at)(cx, c, l, RB_T, PB_TSTRIDE))); /* -tl.exp(target) */
-}
-static NUM SPEC(fwd_default)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM y = SPEC(at)(cx, c, l, RF_Y, PF_YSTRIDE), gt = SPEC(at)(cx, c, l, RF_GT, PF_GTSTRIDE);
-    return N(mul)(cx, gt, N(sub)(cx, N(log)(cx, gt), y));
-}
-static NUM SPEC(fwd_log)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM y = SPEC(at)(cx, c, l, RF_Y, PF_YSTRIDE), gt = SPEC(at)(cx, c, l, RF_GT, PF_GTSTRIDE);
-    return N(mul)(cx, N(exp)(cx, gt), N(sub)(cx, gt, y));
-}
-static NUM SPEC(fwd_stream)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(fwd_default)(cx, c, l), C_STORE);
-}
-#endif

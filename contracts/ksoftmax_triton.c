@@ -22,12 +22,12 @@
  * strides are a row-major [m, n, w] or transposed [n, m, w] layout with gaps, so
  * distinct programs write distinct cells.
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_common.h"
 
 enum { P_SYM, P_SYN, P_SXM, P_SXN, P_K, P_DEPTH, NP };
 enum { R_Y, R_X, NR };
 
+#define TD_SPEC_FILE "ksoftmax_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"stride_ym", TD_P_INT}, {"stride_yn", TD_P_INT}, {"stride_xm", TD_P_INT},
@@ -118,13 +118,3 @@ const td_contract td_c_ksoftmax = {
     .writes = writes,
     TD_SPECS(ksoftmax),
 };
-
-#else
-#include "softmax_common.h"
-static NUM SPEC(ksoftmax)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t K = c->p[P_K].i, D = c->p[P_DEPTH].i;
-    sm_row r = sm_row_plain(R_X, (uint64_t)(l->idx[0] * c->p[P_SXM].i + l->idx[1] * c->p[P_SXN].i), 1, K < D ? K : D,
-                            (uint64_t)(l->idx[0] * c->grid[1] + l->idx[1]));
-    return SPEC(sm_softmax)(cx, c, &r, l->idx[2]);
-}
-#endif

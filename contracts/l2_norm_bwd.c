@@ -25,7 +25,6 @@
  * (var + eps) stays finite (Cauchy-Schwarz); at eps <= 0 binary32 gives 1/0 = inf and
  * 0 * inf = NaN where Lean's inverse gives 0.  N = 0 writes nothing.
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_STRIDE, P_N, P_EPS, P_B, NP };
@@ -33,6 +32,7 @@ enum { R_X, R_DY, R_DX, NR };
 
 static const rn_l2_layout LAYOUT = {P_STRIDE, P_N, P_B, P_EPS, R_X, R_DY, R_DX};
 
+#define TD_SPEC_FILE "l2_norm_bwd.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -67,8 +67,3 @@ const td_contract td_c_l2_norm_bwd = {
     .writes = writes,
     TD_SPECS(l2_bwd),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(l2_bwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_bwd)(cx, c, l, &LAYOUT); }
-#endif

@@ -25,7 +25,6 @@
  * binary32 where Lean's sqrt/inverse give 0.  |x| <= 2^40; zero rows give exactly 0.
  * N = 0 writes nothing.
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_STRIDE, P_N, P_EPS, P_B, NP };
@@ -33,6 +32,7 @@ enum { R_X, R_Y, NR };
 
 static const rn_l2_layout LAYOUT = {P_STRIDE, P_N, P_B, P_EPS, R_X, -1, R_Y};
 
+#define TD_SPEC_FILE "l2_norm_triton1.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -64,8 +64,3 @@ const td_contract td_c_l2_norm_triton1_fwd = {
     .writes = writes,
     TD_SPECS(l2_fwd),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(l2_fwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_fwd)(cx, c, l, &LAYOUT); }
-#endif

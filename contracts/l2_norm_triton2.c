@@ -19,7 +19,6 @@
  * overflow in ((sum dy*x) / (var + eps)) * rstd); the theorems allow eps <= 0, where
  * binary32 gives 0 * inf = NaN on a zero row.
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_STRIDE, P_N, P_EPS, P_B, NP };
@@ -29,6 +28,7 @@ enum { RB_X, RB_DY, RB_DX, NRB }; /* backward */
 static const rn_l2_layout FWD = {P_STRIDE, P_N, P_B, P_EPS, RF_X, -1, RF_Y};
 static const rn_l2_layout BWD = {P_STRIDE, P_N, P_B, P_EPS, RB_X, RB_DY, RB_DX};
 
+#define TD_SPEC_FILE "l2_norm_triton2.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -88,9 +88,3 @@ const td_contract td_c_l2_norm_triton2_bwd = {
     .writes = writes_bwd,
     TD_SPECS(l2_bwd),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(l2_fwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_fwd)(cx, c, l, &FWD); }
-static NUM SPEC(l2_bwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_bwd)(cx, c, l, &BWD); }
-#endif

@@ -38,7 +38,6 @@
  * statistics-like values (menu values, subnormals, +-0) generated for the slice.
  * Special values: n_cols >= 1 and eps > 0 (Lean's 0/0 = 0 is avoided); finite values.
  */
-#ifndef TD_SPEC_PASS
 #include "layernorm_common.h"
 
 enum { P_YS, P_XS, P_WS, P_BS, P_MS, P_RS, P_N, P_BLOCK, P_EPS, NP };
@@ -48,6 +47,7 @@ enum { PS_MS, PS_RS, NPS };
 enum { RS_MEANPRE, RS_MEAN, RS_RSTDPRE, RS_RSTD, NRS };
 enum { C_STORE };
 
+#define TD_SPEC_FILE "layer_norm_liger.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -260,25 +260,3 @@ const td_contract td_c_liger_stores_r = {
     LIGER_STORES_COMMON,
     TD_SPECS(copy_r),
 };
-
-#else
-#include "layernorm_common.h"
-
-static NUM SPEC(fwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    uint64_t row = l->pid[0], base = row * (uint64_t)c->p[P_XS].i;
-    NUM mean, rstd;
-    SPEC(ln_tile_stats)(cx, c, R_X, base, c->p[P_N].i, c->p[P_BLOCK].i, 1, 1, N(exact)(cx, c->p[P_EPS].r), c->p[P_EPS].r, row,
-                        &mean, &rstd);
-    if (l->o == 1) return mean;
-    if (l->o == 2) return rstd;
-    return SPEC(ln_affine)(cx, N(in)(cx, c, R_X, base + l->j), mean, rstd, N(in)(cx, c, R_W, l->j),
-                           N(in)(cx, c, R_B, l->j));
-}
-
-static NUM SPEC(copy)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(in)(cx, c, l->o == 0 ? RS_MEANPRE : RS_RSTDPRE, l->off);
-}
-static NUM SPEC(copy_r)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(copy)(cx, c, l), C_STORE);
-}
-#endif

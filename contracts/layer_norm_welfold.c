@@ -37,13 +37,13 @@
  * (layernorm_common.h).
  * Special values: rnumel >= 1 (Lean's 0/0 = 0 avoided).
  */
-#ifndef TD_SPEC_PASS
 #include "layernorm_common.h"
 
 enum { P_XNUMEL, P_RNUMEL, P_XBLOCK, P_RBLOCK, NP };
 enum { R_IO0, R_IO1, R_IN0, R_IN1, R_IN2, R_OUT0, NR }; /* both contracts: in_out_ptr0 = mean, in_out_ptr1 = rstd */
 enum { PN_RNUMEL, PN_RBLOCK, NPN };
 
+#define TD_SPEC_FILE "layer_norm_welfold.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -110,25 +110,3 @@ const td_contract td_c_welfold_normalize = {
     .writes = writes_n,
     TD_SPECS(normalize),
 };
-
-#else
-#include "layernorm_common.h"
-
-static NUM SPEC(summary)(NCX *cx, const td_case *c, const td_olane *l) {
-    uint64_t row = l->pid[0];
-    int64_t rn = c->p[P_RNUMEL].i;
-    NUM mean, rstd;
-    SPEC(ln_tile_stats)(cx, c, R_IN0, row * (uint64_t)rn, rn, c->p[P_RBLOCK].i, 0, 1, N(lit_dec)(cx, "1e-05"), (double)1e-05f,
-                        row, &mean, &rstd);
-    if (l->o == 0) return mean;
-    if (l->o == 1) return rstd;
-    return SPEC(ln_affine)(cx, N(in)(cx, c, R_IN0, l->off), mean, rstd, N(in)(cx, c, R_IN1, l->j),
-                           N(in)(cx, c, R_IN2, l->j));
-}
-
-static NUM SPEC(normalize)(NCX *cx, const td_case *c, const td_olane *l) {
-    uint64_t p0 = l->pid[0], col = (uint64_t)l->idx[1];
-    return SPEC(ln_affine)(cx, N(in)(cx, c, R_IN0, l->off), N(in)(cx, c, R_IO0, p0), N(in)(cx, c, R_IO1, p0),
-                           N(in)(cx, c, R_IN1, col), N(in)(cx, c, R_IN2, col));
-}
-#endif

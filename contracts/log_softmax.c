@@ -40,13 +40,13 @@
  * generator keeps out <= 40 (log-probabilities are <= 0) and |out_grad| <= 2^20, so
  * exp(out) * scale is finite.
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_common.h"
 
 enum { P_M, P_N, P_K, P_BM, P_BN, NP };
 enum { RF_OUT, RF_IN, NRF };
 enum { RB_OUT, RB_OG, RB_IG, NRB };
 
+#define TD_SPEC_FILE "log_softmax.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -187,24 +187,3 @@ const td_contract td_c_log_softmax_bwd = {
     .writes = writes_bwd,
     TD_SPECS(log_softmax_bwd),
 };
-
-#else
-#include "softmax_common.h"
-/* the reduced row (m, k): elements m*N*K + n*K + k, n < min(N, BLOCK_N) */
-static inline sm_row SPEC(ls_row)(const td_case *c, const td_olane *l, int reg) {
-    int64_t N = c->p[P_N].i, K = c->p[P_K].i, BN = c->p[P_BN].i;
-    return sm_row_plain(reg, (uint64_t)(l->idx[0] * N * K + l->idx[2]), K, N < BN ? N : BN,
-                        (uint64_t)(l->idx[0] * K + l->idx[2]));
-}
-static NUM SPEC(log_softmax_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    sm_row r = SPEC(ls_row)(c, l, RF_IN);
-    return N(log)(cx, SPEC(sm_softmax)(cx, c, &r, l->idx[1]));
-}
-static NUM SPEC(log_softmax_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    sm_row r = SPEC(ls_row)(c, l, RB_OG);
-    NUM scale = SPEC(sm_rowsum)(cx, c, &r);
-    uint64_t off = r.base + (uint64_t)(l->idx[1] * r.stride);
-    NUM g = N(in)(cx, c, RB_OG, off), o = N(in)(cx, c, RB_OUT, off);
-    return N(sub)(cx, g, N(mul)(cx, N(exp)(cx, o), scale));
-}
-#endif

@@ -39,7 +39,6 @@
  * injective, and the host never launches them), and D = 0 (every block surplus).
  * |x| <= 2^20 and |scale| <= 2^10 keep x * scale finite.
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_common.h"
 
 enum { P_D, P_B, P_HAS_SCALE, P_SCALE, NP };
@@ -47,6 +46,7 @@ enum { R_X, R_Z, NR };
 
 static inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+#define TD_SPEC_FILE "logsumexp_fwd.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -139,23 +139,3 @@ const td_contract td_c_logsumexp_fwd = {
     .writes = writes,
     TD_SPECS(lse),
 };
-
-#else
-#include "softmax_common.h"
-static NUM SPEC(lse)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t D = c->p[P_D].i, B = c->p[P_B].i, lo = l->idx[1] * B;
-    if (lo >= D) { /* every lane masked: Lean 0, binary32 NaN */
-        SM_DOMAIN(cx);
-        return N(exact)(cx, 0.0);
-    }
-    int64_t n = D - lo < B ? D - lo : B;
-    sm_row r = sm_row_plain(R_X, (uint64_t)(l->idx[0] * D + lo), 1, n, (uint64_t)(l->idx[0] * cdiv(D, B) + l->idx[1]));
-    if (c->p[P_HAS_SCALE].i) {
-        r.has_scale = 1;
-        r.scale = c->p[P_SCALE].r;
-        if (n < B && !(r.scale > 0)) SM_DOMAIN(cx); /* masked lanes: -inf * scale = +inf or NaN */
-    }
-    NUM m = SPEC(sm_max)(cx, c, &r);
-    return N(add)(cx, N(log)(cx, SPEC(sm_sum)(cx, c, &r, m)), m);
-}
-#endif

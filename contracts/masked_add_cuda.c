@@ -18,12 +18,12 @@
  * Error model: one product and one sum in binary32, in the kernel's order; |grad|, |p|
  * <= 2^100, |alpha| <= 2 keep everything finite.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_N, P_ALPHA, P_BLOCK, NP };
 enum { R_GRAD, R_P, R_MASK, NR };
 
+#define TD_SPEC_FILE "masked_add_cuda.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"alpha", TD_P_REAL}, {"BLOCK_SIZE", TD_P_INT}};
@@ -108,10 +108,3 @@ const td_contract td_c_masked_add_cuda = {
     .writes = writes,
     TD_SPECS(masked_add),
 };
-
-#else
-static NUM SPEC(masked_add)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM grad = N(in)(cx, c, R_GRAD, l->off), pv = N(in)(cx, c, R_P, l->off);
-    return N(add)(cx, grad, N(mul)(cx, pv, N(exact)(cx, c->p[P_ALPHA].r)));
-}
-#endif

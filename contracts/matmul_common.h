@@ -3,9 +3,8 @@
  * iv_dependent_matmul, batched_vecmat_mult, matrix_vector_multip, bmm_chunk_fwd/bwd,
  * bmm_optimized, triton_linear_activation).
  *
- * Included twice by a contract file: once normally (the generator helpers below the
- * first guard) and once more from the contract's spec part (TD_SPEC_PASS defined),
- * where it defines the K-loop accumulator once per number type.
+ * A contract file includes this header (the generator helpers); its spec file
+ * includes matmul_common.spec.h (the K-loop accumulator, once per number type).
  *
  * The error model every GEMM contract of the family shares (see mm_kloop): the host
  * kernels (kernels/host/matmul_tl.h) and the CUDA ports (kernels/cuda/matmul_tlc.cuh)
@@ -21,7 +20,6 @@
  * A kernel that sums a tile in another order (a sequential MMA chain, a tensor core
  * with truncating alignment) is outside this model and must declare its own.
  */
-#ifndef TD_SPEC_PASS
 #ifndef TD_MATMUL_COMMON_H
 #define TD_MATMUL_COMMON_H
 
@@ -310,47 +308,3 @@ static inline void mm_writes_2d(const td_case *c, td_wset *ws, const mm_shape *s
 }
 
 #endif /* TD_MATMUL_COMMON_H */
-
-#else /* the spec part: compiled once per number type */
-
-/* One output lane's K loop (see the header comment): T steps of a BK-lane tile whose
- * lane e holds A[a0 + k*sak] * B[b0 + k*sbk] (k = t*BK + e) when k < K and both
- * operands are live (a0, b0 >= 0), else 0; each tile summed by a pairwise tree, the
- * tile sums added in order to `seed` (NULL: the accumulator starts at 0, so the
- * first addition is exact). */
-static inline NUM SPEC(mm_kloop)(NCX *cx, const td_case *c, int ra, int64_t a0, int64_t sak, int rb, int64_t b0,
-                          int64_t sbk, int64_t K, int64_t BK, int64_t T, const NUM *seed) {
-    NACC acc;
-    N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    if (seed) N(acc_add)(cx, &acc, *seed);
-    for (int64_t t = 0; t < T; t++) {
-        NACC tile;
-        N(acc_init)(cx, &tile, TD_ORDER_TREE, 0);
-        for (int64_t e = 0; e < BK; e++) {
-            int64_t k = t * BK + e;
-            if (k < K && a0 >= 0 && b0 >= 0)
-                N(acc_add)(cx, &tile, N(mul)(cx, N(in)(cx, c, ra, (size_t)(a0 + k * sak)), N(in)(cx, c, rb, (size_t)(b0 + k * sbk))));
-            else
-                N(acc_add)(cx, &tile, N(exact)(cx, 0.0)); /* a masked lane of the tile: other = 0 */
-        }
-        N(acc_add)(cx, &acc, N(acc_end)(cx, &tile));
-    }
-    return N(acc_end)(cx, &acc);
-}
-
-/* The K loop of a 2-D launch's lane (mm_writes_2d's idx). */
-static inline NUM SPEC(mm_dot_2d)(NCX *cx, const td_case *c, const td_olane *l, const int *pmap, const mm_2d *d,
-                                  const NUM *seed) {
-    mm_shape s;
-    mm_shape_get(c, pmap, &s);
-    return SPEC(mm_kloop)(cx, c, d->ra, l->idx[0], s.sak, d->rb, l->idx[1], s.sbk, s.K, s.BK, s.T, seed);
-}
-
-/* leaky_relu as the Triton tutorial writes it: tl.where(x >= 0, x, 0.01 * x), the
- * literal 0.01 held in binary32 and the product rounded once. */
-static inline NUM SPEC(mm_leaky)(NCX *cx, NUM x) {
-    NB ge = N(cmp)(cx, x, N(exact)(cx, 0.0), 'g');
-    return N(sel)(cx, ge, x, N(mul)(cx, N(lit_dec)(cx, "0.01"), x));
-}
-
-#endif

@@ -33,7 +33,6 @@
  * Special values: finite fp16 operands, binary32 sums finite; the fp16 store may
  * overflow to inf where the exact value rounds there (IEEE policy).
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_BM, P_BN, P_BK, P_T, NP }; /* closed form: BM BN BLOCK_K numKBlocks; IO: BM BN BK T */
@@ -41,6 +40,7 @@ enum { R_C, R_A, R_B, NR };         /* (C A B : RegionName) */
 enum { C_STORE };
 #define LD 4096
 
+#define TD_SPEC_FILE "matmul_kernel.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_cf[NP] = {
@@ -129,11 +129,3 @@ const td_contract td_c_matmul_kernel_io = {
     MK_COMMON,
     TD_SPECS(mk),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(mk)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t BK = c->p[P_BK].i, T = c->p[P_T].i;
-    return N(cast)(cx, SPEC(mm_kloop)(cx, c, R_A, l->idx[0], 1, R_B, l->idx[1], LD, BK * T, BK, T, NULL), C_STORE);
-}
-#endif

@@ -36,7 +36,6 @@
  * Parameters, generators, checkers, write set and spec: contracts/matmul_leakyrelu_common.h
  * (shared with matmul_leakyrelu_fp8.c).
  */
-#ifndef TD_SPEC_PASS
 #define LR_FILE "matmul_leakyrelu"
 #define LR_HSCN_MSG "hscn: SCN = 1"
 #include "matmul_leakyrelu_common.h"
@@ -51,7 +50,3 @@ const td_contract td_c_matmul_leakyrelu_io = {
     .io_class = "StreamMasked2DKernelIO_2 (matmulLeakyreluIO), outDType .fp16",
     LR_IO_FIELDS,
 };
-
-#else
-#include "matmul_leakyrelu_common.h"
-#endif

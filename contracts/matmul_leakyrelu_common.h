@@ -5,14 +5,13 @@
  * hypotheses, write set, error model and lane formula.  Each file keeps its header
  * comment, its ids and IO class names and what its theorem calls its hypotheses.
  *
- * Included twice by such a file, like matmul_common.h: once normally, defining
+ * Included once by such a file, which defines
  *   LR_FILE       the catalogue file name (.file),
  *   LR_HSCN_MSG   the name check() reports when SCN != 1,
  * before the include (it gets the parameters, regions, generators, checkers, writes()
- * and the field lists LR_CF_FIELDS / LR_IO_FIELDS for the contract tables), and once
- * more from the file's spec part (TD_SPEC_PASS defined), where it defines the spec.
+ * and the field lists LR_CF_FIELDS / LR_IO_FIELDS for the contract tables); it
+ * instantiates the spec, matmul_leakyrelu_common.spec.h, itself.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_M, P_N, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BM, P_BN, P_BK, P_GROUP, P_NKB, NP };
@@ -25,6 +24,7 @@ static const int map[MMF_COUNT] = {
     [MMF_SBK] = P_SBK, [MMF_SBN] = P_SBN, [MMF_SCM] = P_SCM, [MMF_SCN] = P_SCN};
 static const mm_2d d2 = {MM_SWZ_TUTORIAL, MM_IDX_WRAP, MM_IDX_WRAP, R_A, R_B, R_C};
 
+#define TD_SPEC_FILE "matmul_leakyrelu_common.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -95,10 +95,3 @@ static void writes(const td_case *c, td_wset *ws) {
     .formula = "C[l] = R.round(.fp16)(leakyrelu(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e]))",                \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen_io, .check = check_io, LR_COMMON,        \
     TD_SPECS(leaky_mm)
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(leaky_mm)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(mm_leaky)(cx, SPEC(mm_dot_2d)(cx, c, l, map, &d2, NULL)), C_STORE);
-}
-#endif

@@ -39,7 +39,6 @@
  * Parameters, generators, checkers, write set and spec: contracts/matmul_leakyrelu_common.h
  * (shared with matmul_leakyrelu.c).
  */
-#ifndef TD_SPEC_PASS
 #define LR_FILE "matmul_leakyrelu_fp8"
 #define LR_HSCN_MSG "hcn / hscn: SCN = 1"
 #include "matmul_leakyrelu_common.h"
@@ -54,7 +53,3 @@ const td_contract td_c_matmul_leakyrelu_fp8_io = {
     .io_class = "StreamMasked2DKernelIO_2 (matmulLeakyreluFp8IO), outDType .fp16",
     LR_IO_FIELDS,
 };
-
-#else
-#include "matmul_leakyrelu_common.h"
-#endif

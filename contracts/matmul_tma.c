@@ -32,13 +32,13 @@
  * Special values: finite fp16 operands; binary32 sums finite; fp16 stores may
  * overflow to inf where the exact value rounds there (IEEE policy).
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_M, P_N, P_K, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BM, P_BN, P_BK, NP };
 enum { R_A, R_B, R_C, NR };
 enum { C_STORE };
 
+#define TD_SPEC_FILE "matmul_tma.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -159,14 +159,3 @@ const td_contract td_c_matmul_tma_f16_io = {
     .formula = "C[cOffset(i,j)] = Rm.round(.fp16)(sum_{e<BLOCK_K} xs(i,e) * ys(e,j))",
     .gen = gen_io, .check = check_io, TMA_COMMON, TMA_F16, TD_SPECS(tma_f16),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(tma_f32)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t BK = c->p[P_BK].i;
-    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], c->p[P_SAK].i, R_B, l->idx[1], c->p[P_SBK].i, BK, BK, 1, NULL);
-}
-static NUM SPEC(tma_f16)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(tma_f32)(cx, c, l), C_STORE);
-}
-#endif

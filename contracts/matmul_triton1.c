@@ -32,12 +32,12 @@
  * Special values: finite operands |x| <= 2^40: products and sums stay far below the
  * binary32 overflow threshold.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_NS, P_M, P_BK, P_N, P_NKB, NP };
 enum { R_X, R_Y, R_Z, NR };
 
+#define TD_SPEC_FILE "matmul_triton1.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -122,11 +122,3 @@ const td_contract td_c_matmul_triton1_io = {
     MT1_COMMON,
     TD_SPECS(mt1),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(mt1)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t BK = c->p[P_BK].i, T = c->p[P_NKB].i;
-    return SPEC(mm_kloop)(cx, c, R_X, l->idx[0], 1, R_Y, l->idx[1], c->p[P_NS].i, BK * T, BK, T, NULL);
-}
-#endif

@@ -34,7 +34,6 @@
  * Special values: finite inputs bounded so that every partial sum stays far below the
  * binary32 overflow threshold (|a|, |b| <= 65504, K <= 128): the exact sum is finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_M, P_N, P_BM, P_BN, P_GM, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BK, P_NKB, NP };
@@ -46,6 +45,7 @@ static const int map[MMF_COUNT] = {
     [MMF_SBK] = P_SBK, [MMF_SBN] = P_SBN, [MMF_SCM] = P_SCM, [MMF_SCN] = P_SCN};
 static const mm_2d d2 = {MM_SWZ_SIMPLE, MM_IDX_RAW, MM_IDX_RAW, R_A, R_B, R_C};
 
+#define TD_SPEC_FILE "matmul_triton2.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -120,10 +120,3 @@ const td_contract td_c_matmul_triton2_io = {
     MT2_COMMON,
     TD_SPECS(mt2),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(mt2)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(mm_dot_2d)(cx, c, l, map, &d2, NULL);
-}
-#endif

@@ -37,7 +37,6 @@
  * Special values: finite fp16 operands; the binary32 sums stay finite; the fp16 store
  * may overflow to inf where the exact value rounds to inf (IEEE policy).
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 /* closed form: (M N BM BN GM sam sak sbk sbn scm scn BLOCK_K numKBlocks) (K) (ACTIVATION) */
@@ -57,6 +56,7 @@ static const int map_io[MMF_COUNT] = {
     [MMF_SBK] = PI_SBK, [MMF_SBN] = PI_SBN, [MMF_SCM] = PI_SCM, [MMF_SCN] = PI_SCN};
 static const mm_2d d2 = {MM_SWZ_TUTORIAL, MM_IDX_WRAP, MM_IDX_WRAP, R_A, R_B, R_C};
 
+#define TD_SPEC_FILE "matmul_triton_autotune.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_cf[NP] = {
@@ -139,18 +139,3 @@ const td_contract td_c_matmul_autotune_io = {
     AT_COMMON,
     TD_SPECS(autotune_io),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(autotune)(NCX *cx, const td_case *c, const td_olane *l, const int *pm, int act) {
-    NUM x = SPEC(mm_dot_2d)(cx, c, l, pm, &d2, NULL);
-    if (c->p[act].i) x = SPEC(mm_leaky)(cx, x);
-    return N(cast)(cx, x, C_STORE);
-}
-static NUM SPEC(autotune_cf)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(autotune)(cx, c, l, map_cf, PC_ACT);
-}
-static NUM SPEC(autotune_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(autotune)(cx, c, l, map_io, PI_ACT);
-}
-#endif

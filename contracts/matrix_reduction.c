@@ -21,12 +21,12 @@
  * powers of two (tl.arange / block shapes), the output_summary's BLOCK_N = 0 therefore
  * never arises.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P_SXM, P_SXN, P_SY, P_BM, P_BN, NP };
 enum { R_X, R_Y, NR };
 
+#define TD_SPEC_FILE "matrix_reduction.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"stride_xm", TD_P_INT}, {"stride_xn", TD_P_INT}, {"stride_y", TD_P_INT},
@@ -104,13 +104,3 @@ const td_contract td_c_matrix_reduce_io = {
     .io_class = "MaskedTileKernelIO_1 (matrixReduceIO, writeMask idx.2 = 0)",
     MATRIX_COMMON,
 };
-
-#else
-#include "reduce_common.h"
-static NUM SPEC(rowmax)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t i = l->idx[0], sxm = c->p[P_SXM].i, sxn = c->p[P_SXN].i;
-    uint64_t base = (uint64_t)(i * sxm);
-    int64_t at = rc_first_max(c, R_X, base, (uint64_t)sxn, c->p[P_BN].i);
-    return N(in)(cx, c, R_X, base + (uint64_t)(at * sxn));
-}
-#endif

@@ -24,7 +24,6 @@
  * row") and arbitrary small pairs kept only when the explicit hOutInj check (all
  * D_HEAD * SIZE_M addresses distinct) accepts them.
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 enum { P_MSX, P_MSY, P_OSX, P_OSY, P_SIZE_M, P_D_HEAD, NP };
 enum { R_M, R_OUT, NR };
 
+#define TD_SPEC_FILE "matrix_transpose.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"matrix_stridex", TD_P_INT}, {"matrix_stridey", TD_P_INT},
@@ -134,10 +134,3 @@ const td_contract td_c_matrix_transpose = {
     .writes = writes,
     TD_SPECS(transpose),
 };
-
-#else
-static NUM SPEC(transpose)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t d = l->idx[0], m = l->idx[1]; /* matrixAddr: m * matrix_stridex + d * matrix_stridey */
-    return N(in)(cx, c, R_M, (size_t)(m * c->p[P_MSX].i + d * c->p[P_MSY].i));
-}
-#endif

@@ -30,12 +30,12 @@
  * (contracts/matmul_common.h with one tile of BLOCK_M lanes).
  * Special values: finite binary32 operands |x| <= 2^40: everything finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_N, P_M, P_SAN, P_SAM, P_SBM, P_SCN, P_BN, P_BM, NP };
 enum { R_A, R_B, R_C, NR };
 
+#define TD_SPEC_FILE "matrix_vector_multip.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -128,11 +128,3 @@ const td_contract td_c_mv_io = {
     MV_COMMON,
     TD_SPECS(mv),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(mv)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t BM = c->p[P_BM].i;
-    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], c->p[P_SAM].i, R_B, 0, c->p[P_SBM].i, c->p[P_M].i, BM, 1, NULL);
-}
-#endif

@@ -26,7 +26,6 @@
  * magnitude; all-negative rows (where a 0.0 padding would win) and repeated maxima are
  * drawn.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P1_M, P1_BLOCK, NP1 };
@@ -34,6 +33,7 @@ enum { R1_INP, R1_MID, NR1 };
 enum { P_M, P_N, P_K, P_BM, P_BN, NP };
 enum { R_INP, R_VAL, R_IDX, NR };
 
+#define TD_SPEC_FILE "max_reduction.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params1[NP1] = {{"M", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -179,22 +179,3 @@ const td_contract td_c_max_kernel = {
     .writes = writes,
     TD_SPECS(maxk),
 };
-
-#else
-#include "reduce_common.h"
-static NUM SPEC(max1)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t M = c->p[P1_M].i, B = c->p[P1_BLOCK].i, base = (int64_t)l->pid[0] * B;
-    int64_t n = M - base < B ? M - base : B;
-    if (n <= 0) return N(exact)(cx, -INFINITY); /* fully masked: tl.max of -inf lanes */
-    return N(in)(cx, c, R1_INP, (uint64_t)(base + rc_first_max(c, R1_INP, (uint64_t)base, 1, n)));
-}
-static NUM SPEC(maxk)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t N = c->p[P_N].i, K = c->p[P_K].i, BN = c->p[P_BN].i, m = l->idx[0], k = l->idx[1];
-    int64_t n = N < BN ? N : BN;
-    uint64_t base = (uint64_t)(m * N * K + k);
-    int64_t at = rc_first_max(c, R_INP, base, (uint64_t)K, n);
-    if (l->o == 1) return N(exact)(cx, (double)(at < 0 ? 0 : at));
-    if (at < 0) return N(exact)(cx, -INFINITY);
-    return N(in)(cx, c, R_INP, base + (uint64_t)(at * K));
-}
-#endif

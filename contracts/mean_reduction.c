@@ -26,13 +26,13 @@
  * 0: NaN, where Lean's x / 0 = 0 says 0; the oracle follows the kernel.  Values: the
  * whole menu (|x| <= 2^100 in binary32, |x| <= 65504 in binary16), so sums stay finite.
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P_M, P_N, P_BM, P_BN, NP };
 enum { R_X, R_MEAN, NR };
 enum { C_STORE };
 
+#define TD_SPEC_FILE "mean_reduction.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"M", TD_P_INT}, {"N", TD_P_INT}, {"BLOCK_M", TD_P_INT}, {"BLOCK_N", TD_P_INT}};
@@ -112,23 +112,3 @@ const td_contract td_c_mean_io = {
     MEAN_COMMON,
     TD_SPECS(mean_io),
 };
-
-#else
-#include "reduce_common.h"
-static NUM SPEC(mean)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t N = c->p[P_N].i, BN = c->p[P_BN].i, m = l->idx[0];
-    int64_t lanes = N < BN ? N : BN;
-    NACC outer;
-    N(acc_init)(cx, &outer, TD_ORDER_TREE, 0); /* tl.sum(_mean, axis=1) */
-    for (int64_t j = 0; j < lanes; j++) {
-        NACC lane;
-        N(acc_init)(cx, &lane, TD_ORDER_SEQ, 0); /* _mean += a, step by step */
-        for (int64_t col = j; col < N; col += BN) N(acc_add)(cx, &lane, N(in)(cx, c, R_X, (uint64_t)(m * N + col)));
-        N(acc_add)(cx, &outer, N(acc_end)(cx, &lane));
-    }
-    return N(div)(cx, N(acc_end)(cx, &outer), N(exact)(cx, (double)N));
-}
-static NUM SPEC(mean_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(mean)(cx, c, l), C_STORE);
-}
-#endif

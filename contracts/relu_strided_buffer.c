@@ -42,7 +42,6 @@
  * binary32 store, slot "store", fp32:rne:inf.  relu of a binary32 value is a binary32
  * value, so every contract is bit-exact (tolerance 0).
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_S0, P_NUM_TASKS, P_TILES_PER_CTA, P_TILE, P_ONE_TILE, NP_SUMMARY };
@@ -50,6 +49,7 @@ enum { P_IN_STRIDE, P_OUT_STRIDE, P_S0, P_NUM_TASKS, P_TILES_PER_CTA, P_TILE, P_
 enum { R_IN, R_OUT, NR };
 enum { C_STORE };
 
+#define TD_SPEC_FILE "relu_strided_buffer.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP_SUMMARY] = {
@@ -222,12 +222,3 @@ const td_contract td_c_relu_strided_summary = {
     RELU_STRIDED_COMMON,
     TD_SPECS(relu),
 };
-
-#else
-static NUM SPEC(relu)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(max)(cx, N(exact)(cx, 0.0), N(in)(cx, c, R_IN, (size_t)(l->idx[0] * c->p[P_IN_STRIDE].i)));
-}
-static NUM SPEC(relu_store)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(relu)(cx, c, l), C_STORE);
-}
-#endif

@@ -16,12 +16,12 @@
  * kernel's where(x >= 0, x, 0) equals it on every real (at x = -0 it returns -0, which
  * equals 0).  Exact: tolerance 0.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_OUT, NR };
 
+#define TD_SPEC_FILE "relu_triton_kernel.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"N", TD_P_INT}, {"block_size", TD_P_INT}};
@@ -70,9 +70,3 @@ const td_contract td_c_relu_triton_kernel = {
     .writes = writes,
     TD_SPECS(relu),
 };
-
-#else
-static NUM SPEC(relu)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(max)(cx, N(exact)(cx, 0.0), N(in)(cx, c, R_X, l->off));
-}
-#endif

@@ -27,12 +27,12 @@
  * every other column or column-major (y_stride_c = M); X rows also broadcast (stride 0)
  * and x_stride_c in {0, 1, 2}.
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_YSR, P_YSC, P_XSR, P_XSC, P_N, P_B, P_EPS, NP };
 enum { R_Y, R_X, R_W, NR };
 
+#define TD_SPEC_FILE "rms_norm_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"y_stride_r", TD_P_INT}, {"y_stride_c", TD_P_INT},
@@ -137,21 +137,3 @@ const td_contract td_c_rms_norm_triton = {
     .writes = writes,
     TD_SPECS(rms_norm),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(rms_norm)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t pid = l->idx[0], j = l->idx[1];
-    int64_t N = c->p[P_N].i, B = c->p[P_B].i, L = N < B ? N : B, xsc = c->p[P_XSC].i;
-    uint64_t xb = (uint64_t)(pid * c->p[P_XSR].i);
-    NUM rrms;
-    if (!N(memo_get)(cx, rn_key(RN_TAG_RSTD, (uint64_t)pid), &rrms)) {
-        NUM S = SPEC(rn_sumprod)(cx, c, R_X, xb, xsc, R_X, xb, xsc, 1, L, B);
-        NUM var = N(div)(cx, S, N(exact)(cx, (double)N));
-        rrms = N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, N(add)(cx, var, N(exact)(cx, c->p[P_EPS].r))));
-        N(memo_put)(cx, rn_key(RN_TAG_RSTD, (uint64_t)pid), rrms);
-    }
-    NUM x = N(in)(cx, c, R_X, (uint64_t)((int64_t)xb + j * xsc)), w = N(in)(cx, c, R_W, (uint64_t)j);
-    return N(mul)(cx, N(mul)(cx, x, rrms), w);
-}
-#endif

@@ -30,7 +30,6 @@
  * MAX_FUSED_SIZE = 65536 / 4 is 2^14), N <= min(BLOCK_SIZE, 2048); rows one stride apart
  * (padded strides drawn).
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_STRIDE, P_N, P_B, P_EPS, NP };
@@ -39,6 +38,7 @@ enum { C_STORE };
 
 static const rn_fused_layout LAYOUT = {P_STRIDE, P_N, P_B, P_EPS, R_X, R_Y, R_W, 13};
 
+#define TD_SPEC_FILE "rmsnorm_fused.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -77,13 +77,3 @@ const td_contract td_c_rmsnorm_fused_io = {
     RMSNORM_FUSED_COMMON,
     TD_SPECS(fused_io),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(fused_sum)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(rn_fused)(cx, c, l, &LAYOUT, 0);
-}
-static NUM SPEC(fused_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(rn_fused)(cx, c, l, &LAYOUT, 1);
-}
-#endif

@@ -35,7 +35,6 @@
  * too: the reference follows RN16); binary16 inputs any finite value.  BLOCK_SIZE up to
  * 2^14 (the wrapper forces 16384), N <= min(BLOCK_SIZE, 2048).
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_STRIDE, P_N, P_B, P_EPS, NP };
@@ -44,6 +43,7 @@ enum { C_Y16 };
 
 static const rn_fused_layout LAYOUT = {P_STRIDE, P_N, P_B, P_EPS, R_X, R_Y, R_W, 14};
 
+#define TD_SPEC_FILE "rmsnorm_fused_llama.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -81,8 +81,3 @@ const td_contract td_c_rmsnorm_fused_llama_io = {
     .regions = regions_f16,
     RMSNORM_LLAMA_COMMON,
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(llama)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_fused)(cx, c, l, &LAYOUT, 1); }
-#endif

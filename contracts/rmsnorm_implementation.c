@@ -31,7 +31,6 @@
  * <= 2^40; all-zero rows give exactly 0 / sqrt(eps) = 0.  N_SIZE = 0 writes nothing (the
  * kernel's var = 0/0 = NaN is never stored).  Layouts and sizes as rmsnorm_triton's.
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM, P_SOK, P_N, P_B, P_EPS, NP };
@@ -41,6 +40,7 @@ enum { C_STORE };
 static const rn_stream_layout LAYOUT = {P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM, P_SOK, P_N, P_B, P_EPS,
                                         R_X,   R_W,   R_O,   0};
 
+#define TD_SPEC_FILE "rmsnorm_implementation.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -90,13 +90,3 @@ const td_contract td_c_rmsnorm_implementation_io = {
     RMSNORM_IMPL_COMMON,
     TD_SPECS(impl_io),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(impl_sum)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(rn_stream)(cx, c, l, &LAYOUT, 1, 0);
-}
-static NUM SPEC(impl_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(rn_stream)(cx, c, l, &LAYOUT, 1, 1);
-}
-#endif

@@ -39,7 +39,6 @@
  * repeated element); srw in {0, 1, 2}.  Sizes: B = 2^0 .. 2^10, N <= 1024, batch * M * N
  * <= 2048 (the MPFR pass recomputes a row's sum per lane).
  */
-#ifndef TD_SPEC_PASS
 #include "rmsnorm_common.h"
 
 enum { P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM, P_SOK, P_N, P_B, P_EPS, NP };
@@ -51,6 +50,7 @@ static const rn_stream_layout L_SUM = {P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM,
 static const rn_stream_layout L_IO = {P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM, P_SOK, P_N, P_B, P_EPS,
                                       R_X,   R_W,   R_O,   0};
 
+#define TD_SPEC_FILE "rmsnorm_triton.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"sxb", TD_P_INT}, {"sxm", TD_P_INT}, {"sxk", TD_P_INT}, {"srw", TD_P_INT},
@@ -103,13 +103,3 @@ const td_contract td_c_rmsnorm_triton_io = {
     RMSNORM_TRITON_COMMON,
     TD_SPECS(rms_io),
 };
-
-#else
-#include "rmsnorm_common.h"
-static NUM SPEC(rms_sum)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(rn_stream)(cx, c, l, &L_SUM, 0, 0);
-}
-static NUM SPEC(rms_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(rn_stream)(cx, c, l, &L_IO, 0, 1);
-}
-#endif

@@ -87,7 +87,6 @@
  * of padded layouts) hold NaN or 1e30 poison.  Every row has key 0, so l >= 1 in the
  * online kernels; the naive domain keeps exp finite and sum(p) normal.
  */
-#ifndef TD_SPEC_PASS
 #include "attn_common.h"
 
 /* the online kernels' parameters (and naive_reference_overflow's) */
@@ -149,6 +148,7 @@ static inline int64_t fa1_nvalid(const fa1_geo *g, int64_t i) {
 #define FA1_TAG_A 2
 #define FA1_TAG_L 3
 
+#define TD_SPEC_FILE "seed_fa1.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -546,89 +546,3 @@ const td_contract td_c_seed_fa1_naive_overflow = {
     FA1_COMMON,
     TD_SPECS(fa1_online),
 };
-
-#else
-/* s_ij = RN(dot * scale), the dot over d < D in any order */
-static NUM SPEC(fa1_score)(NCX *cx, const td_case *c, const fa1_geo *g, int64_t b, int64_t h, int64_t i, int64_t j) {
-    NACC acc;
-    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
-    for (int64_t d = 0; d < g->D; d++)
-        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_Q, (size_t)fa1_off(g, T_Q, b, h, i, d)),
-                                    N(in)(cx, c, R_K, (size_t)fa1_off(g, T_K, b, h, j, d))));
-    return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g->scale));
-}
-
-/* The row's probabilities p_j (relative to the running maximum of their block), the
- * rescale factors alpha_n of blocks n >= 1 and the final l; memoised per row. */
-static void SPEC(fa1_row)(NCX *cx, const td_case *c, const fa1_geo *g, int64_t b, int64_t h, int64_t i, NUM *alpha,
-                          NUM *p, NUM *l) {
-    int64_t n = fa1_nvalid(g, i), nt = g->naive ? 1 : at_cdiv(n, g->Bk);
-    uint64_t row = (uint64_t)(b * g->H + h);
-    if (N(memo_get)(cx, at_key(FA1_TAG_L, row, (uint64_t)i, 0), l)) {
-        for (int64_t t = 1; t < nt; t++) N(memo_get)(cx, at_key(FA1_TAG_A, row, (uint64_t)i, (uint64_t)t), &alpha[t]);
-        for (int64_t j = 0; j < n; j++) N(memo_get)(cx, at_key(FA1_TAG_P, row, (uint64_t)i, (uint64_t)j), &p[j]);
-        return;
-    }
-    if (g->naive) {
-        NACC acc;
-        N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
-        for (int64_t j = 0; j < n; j++) {
-            p[j] = N(exp)(cx, SPEC(fa1_score)(cx, c, g, b, h, i, j));
-            N(acc_add)(cx, &acc, p[j]);
-        }
-        *l = N(acc_end)(cx, &acc);
-    } else {
-        NUM m = N(exact)(cx, 0), lr = N(exact)(cx, 0);
-        for (int64_t t = 0; t < nt; t++) {
-            int64_t j0 = t * g->Bk, j1 = j0 + g->Bk < n ? j0 + g->Bk : n;
-            for (int64_t j = j0; j < j1; j++) p[j] = SPEC(fa1_score)(cx, c, g, b, h, i, j); /* scores for now */
-            NUM mb = p[j0];
-            for (int64_t j = j0 + 1; j < j1; j++) mb = N(max)(cx, mb, p[j]);
-            NUM mnew = t == 0 ? mb : N(max)(cx, m, mb);
-            if (t > 0) alpha[t] = N(exp)(cx, N(sub)(cx, m, mnew));
-            NACC acc;
-            N(acc_init)(cx, &acc, TD_ORDER_TREE, 0);
-            for (int64_t j = j0; j < j1; j++) {
-                p[j] = N(exp)(cx, N(sub)(cx, p[j], mnew));
-                N(acc_add)(cx, &acc, p[j]);
-            }
-            NUM rs = N(acc_end)(cx, &acc);
-            lr = t == 0 ? rs : N(add)(cx, N(mul)(cx, alpha[t], lr), rs);
-            m = mnew;
-        }
-        *l = lr;
-    }
-    for (int64_t t = 1; t < nt; t++) N(memo_put)(cx, at_key(FA1_TAG_A, row, (uint64_t)i, (uint64_t)t), alpha[t]);
-    for (int64_t j = 0; j < n; j++) N(memo_put)(cx, at_key(FA1_TAG_P, row, (uint64_t)i, (uint64_t)j), p[j]);
-    N(memo_put)(cx, at_key(FA1_TAG_L, row, (uint64_t)i, 0), *l);
-}
-
-static NUM SPEC(fa1_lane)(NCX *cx, const td_case *c, const td_olane *ol, int naive_layout, int naive, int causal) {
-    fa1_geo g;
-    fa1_geo_get(c, naive_layout, naive, causal, &g);
-    int64_t b = ol->idx[0], h = ol->idx[1], i = ol->idx[2], d = ol->idx[3];
-    NUM alpha[FA1_MAX_S], p[FA1_MAX_S], l;
-    SPEC(fa1_row)(cx, c, &g, b, h, i, alpha, p, &l);
-    int64_t n = fa1_nvalid(&g, i), nt = naive ? 1 : at_cdiv(n, g.Bk), blk = naive ? n : g.Bk;
-    NUM o = N(exact)(cx, 0);
-    for (int64_t t = 0; t < nt; t++) {
-        int64_t j0 = t * blk, j1 = j0 + blk < n ? j0 + blk : n;
-        NACC acc;
-        N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
-        for (int64_t j = j0; j < j1; j++)
-            N(acc_add)(cx, &acc, N(mul)(cx, p[j], N(in)(cx, c, R_V, (size_t)fa1_off(&g, T_V, b, h, j, d))));
-        NUM pv = N(acc_end)(cx, &acc);
-        o = t == 0 ? pv : N(add)(cx, N(mul)(cx, alpha[t], o), pv);
-    }
-    return N(div)(cx, o, l);
-}
-
-static NUM SPEC(fa1_online)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa1_lane)(cx, c, l, 0, 0, 0); }
-static NUM SPEC(fa1_online_causal)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(fa1_lane)(cx, c, l, 0, 0, 1);
-}
-static NUM SPEC(fa1_naive)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fa1_lane)(cx, c, l, 1, 1, 0); }
-static NUM SPEC(fa1_naive_causal)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(fa1_lane)(cx, c, l, 1, 1, 1);
-}
-#endif

@@ -15,12 +15,12 @@
  * The catalogue's note "hardware sin approximation outside contract": the contract is
  * over Real.sin; the tolerance is what the declared math library may add, no more.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_IN, R_OUT, NR };
 
+#define TD_SPEC_FILE "sin_computation.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -60,7 +60,3 @@ const td_contract td_c_sin_computation = {
     .writes = writes,
     TD_SPECS(sin),
 };
-
-#else
-static NUM SPEC(sin)(NCX *cx, const td_case *c, const td_olane *l) { return N(sin)(cx, N(in)(cx, c, R_IN, l->off)); }
-#endif

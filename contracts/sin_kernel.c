@@ -10,12 +10,12 @@
  * the Programming Guide's 2 ulp + the rounding).  sin is 1-Lipschitz, so no input
  * error is amplified (there is none: inputs are exact).
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_OUT, NR };
 
+#define TD_SPEC_FILE "sin_kernel.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -52,9 +52,3 @@ const td_contract td_c_sin_kernel = {
     .writes = writes,
     TD_SPECS(sin),
 };
-
-#else
-static NUM SPEC(sin)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(sin)(cx, N(in)(cx, c, R_X, l->off));
-}
-#endif

@@ -1,10 +1,10 @@
 /* Shared by the softmax family's contracts (softmax_triton1/2/3, softmax_optimize,
  * softmax_flaggems, log_softmax, logsumexp_fwd, ksoftmax_triton).
  *
- * Included twice by a contract file: once at its top (TD_SPEC_PASS undefined: the
- * row descriptor, the hard-input value generator, the stride helpers) and once in its
- * spec part (TD_SPEC_PASS defined: the row quantities written once against the spec
- * vocabulary, compiled for the shadow and for MPFR).
+ * A contract file includes this header at its top (the row descriptor, the hard-input
+ * value generator, the stride helpers); its spec file includes softmax_common.spec.h
+ * (the row quantities written once against the spec vocabulary, compiled for the
+ * shadow and for MPFR).
  *
  * The error model every forward kernel of the family shares (Triton's tile softmax):
  *   m   = max_j x_j                  tl.max: exact (a max of binary32 values)
@@ -28,7 +28,6 @@
  * keyed by the row and a tag, in both passes (the shadow's memo is off while a lane is
  * explained, so its trace shows every step).
  */
-#ifndef TD_SPEC_PASS
 #ifndef TD_SOFTMAX_COMMON_H
 #define TD_SOFTMAX_COMMON_H
 
@@ -268,98 +267,3 @@ static inline const char *sm_rows_check(const td_case *c, int64_t B, int64_t n, 
 }
 
 #endif /* TD_SOFTMAX_COMMON_H */
-#else  /* TD_SPEC_PASS: the spec part, compiled once per number type */
-
-/* x_j as the kernel holds it: the loaded value, times the scale when it has one. */
-static inline NUM SPEC(sm_elem)(NCX *cx, const td_case *c, const sm_row *r, int64_t j) {
-    NUM x = N(in)(cx, c, r->reg, r->base + (uint64_t)(j * r->stride));
-    if (r->has_scale) x = N(mul)(cx, x, N(exact)(cx, r->scale));
-    return x;
-}
-
-/* m = tl.max over the row (exact: a max of the values the kernel holds).
- * With a scale the kernel holds y_j = RN32(x_j * scale), and its max is the binary32
- * number max_j RN32(x_j * scale), computed here exactly (x_j * scale is exact in
- * binary64).  The spec uses that number as the shift: the softmax and the log-sum-exp
- * are shift invariant, so the reals are unchanged, and the kernel's m is exactly this
- * constant, while the model knows each y_j's rounding error exactly; so y_j - m
- * carries y_j's own rounding only (0 for the argmax lane, as in the kernel), not also
- * an independent error of the max. */
-static inline NUM SPEC(sm_max)(NCX *cx, const td_case *c, const sm_row *r) {
-    NUM m;
-    if (N(memo_get)(cx, r->key | SM_TAG_MAX, &m)) return m;
-    if (r->has_scale) {
-        double mv = -INFINITY;
-        for (int64_t j = 0; j < r->n; j++) {
-            double y = (double)(float)(td_get(c, r->reg, r->base + (uint64_t)(j * r->stride)) * r->scale);
-            if (y > mv) mv = y;
-        }
-        m = N(exact)(cx, mv);
-    } else {
-        m = SPEC(sm_elem)(cx, c, r, 0);
-        for (int64_t j = 1; j < r->n; j++) m = N(max)(cx, m, SPEC(sm_elem)(cx, c, r, j));
-    }
-    N(memo_put)(cx, r->key | SM_TAG_MAX, m);
-    return m;
-}
-
-/* d_j = x_j - m, then + mask_j when the row has an additive mask. */
-static inline NUM SPEC(sm_shift)(NCX *cx, const td_case *c, const sm_row *r, NUM m, int64_t j) {
-    NUM d = N(sub)(cx, SPEC(sm_elem)(cx, c, r, j), m);
-    if (r->mreg >= 0) d = N(add)(cx, d, N(in)(cx, c, r->mreg, r->mbase + (uint64_t)(j * r->stride)));
-    return d;
-}
-
-/* s = sum_j exp(d_j), d_j = x_j - max: in any order, in one pass with a running
- * maximum (online softmax) or in two (td_sh_rescaled). */
-static inline NUM SPEC(sm_sum)(NCX *cx, const td_case *c, const sm_row *r, NUM m) {
-    NUM s;
-    if (N(memo_get)(cx, r->key | SM_TAG_SUM, &s)) return s;
-    NACC acc;
-    NUM spread = N(exact)(cx, 0);
-    N(acc_init)(cx, &acc, r->order, r->block);
-    for (int64_t j = 0; j < r->n; j++) {
-        NUM d = SPEC(sm_shift)(cx, c, r, m, j);
-        N(acc_add)(cx, &acc, N(exp)(cx, d));
-        spread = N(max)(cx, spread, N(neg)(cx, d));
-    }
-    s = N(rescaled)(cx, N(acc_end)(cx, &acc), (long)r->n, spread, 0, 1.0);
-    N(memo_put)(cx, r->key | SM_TAG_SUM, s);
-    return s;
-}
-
-/* out_i = exp(d_i) / s: the tile softmax at column i. */
-static inline NUM SPEC(sm_softmax)(NCX *cx, const td_case *c, const sm_row *r, int64_t i) {
-    NUM m = SPEC(sm_max)(cx, c, r);
-    NUM s = SPEC(sm_sum)(cx, c, r, m);
-    return N(div)(cx, N(exp)(cx, SPEC(sm_shift)(cx, c, r, m, i)), s);
-}
-
-/* tl.sum_j a_j * b_j (a in r->reg, b in region breg at the same offsets), a tree. */
-static inline NUM SPEC(sm_dot)(NCX *cx, const td_case *c, const sm_row *r, int breg) {
-    NUM s;
-    if (N(memo_get)(cx, r->key | SM_TAG_DOT, &s)) return s;
-    NACC acc;
-    N(acc_init)(cx, &acc, r->order, r->block);
-    for (int64_t j = 0; j < r->n; j++) {
-        uint64_t off = r->base + (uint64_t)(j * r->stride);
-        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, r->reg, off), N(in)(cx, c, breg, off)));
-    }
-    s = N(acc_end)(cx, &acc);
-    N(memo_put)(cx, r->key | SM_TAG_DOT, s);
-    return s;
-}
-
-/* tl.sum_j a_j (the row's own values), a tree. */
-static inline NUM SPEC(sm_rowsum)(NCX *cx, const td_case *c, const sm_row *r) {
-    NUM s;
-    if (N(memo_get)(cx, r->key | SM_TAG_SUM, &s)) return s;
-    NACC acc;
-    N(acc_init)(cx, &acc, r->order, r->block);
-    for (int64_t j = 0; j < r->n; j++) N(acc_add)(cx, &acc, N(in)(cx, c, r->reg, r->base + (uint64_t)(j * r->stride)));
-    s = N(acc_end)(cx, &acc);
-    N(memo_put)(cx, r->key | SM_TAG_SUM, s);
-    return s;
-}
-
-#endif /* TD_SPEC_PASS */

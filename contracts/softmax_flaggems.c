@@ -51,7 +51,6 @@
  * |out| <= 2^10 and |out_grad| <= 2^20, so every intermediate is finite.  Empty rows
  * (N = 0) and, where the form has no hT, TILE_N = 0 write nothing.
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_common.h"
 
 enum { PI_N, PI_TILE, NPI };                            /* inner forward */
@@ -60,6 +59,7 @@ enum { PB_M, PB_N, PB_TILE_M, PB_TILE_N, NPB };         /* inner backward */
 enum { RF_OUT, RF_IN, NRF };                            /* forward regions */
 enum { RB_OUT, RB_OG, RB_IG, NRB };                     /* backward regions: out, out_grad, in_grad */
 
+#define TD_SPEC_FILE "softmax_flaggems.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_i[NPI] = {{"N", TD_P_INT}, {"TILE_N", TD_P_INT}};
@@ -327,38 +327,3 @@ const td_contract td_c_flaggems_bwd_non_inner = {
     .gen = gen_bwd_non_inner, .check = check_bwd_non_inner, .writes = writes_bwd_non_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_bwd_non_inner),
 };
-
-#else
-#include "softmax_common.h"
-static NUM SPEC(fg_inner)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t N = c->p[PI_N].i, T = c->p[PI_TILE].i;
-    sm_row r = sm_row_plain(RF_IN, (uint64_t)(l->idx[0] * N), 1, N < T ? N : T, (uint64_t)l->idx[0]);
-    return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
-}
-/* the column (p0, k) of a non-inner tile: elements at p0*N*K + n*K + k */
-static inline sm_row SPEC(fg_column)(const td_case *c, const td_olane *l, int reg) {
-    int64_t N = c->p[PN_N].i, K = c->p[PN_K].i, TN = c->p[PN_TILE_N].i;
-    return sm_row_plain(reg, (uint64_t)(l->idx[0] * N * K + l->idx[2]), K, N < TN ? N : TN,
-                        (uint64_t)(l->idx[0] * K + l->idx[2]));
-}
-static NUM SPEC(fg_non_inner)(NCX *cx, const td_case *c, const td_olane *l) {
-    sm_row r = SPEC(fg_column)(c, l, RF_IN);
-    return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
-}
-/* out * (out_grad - tl.sum(out * out_grad)) at element i of the reduced row r */
-static inline NUM SPEC(fg_vjp)(NCX *cx, const td_case *c, const sm_row *r, int64_t i) {
-    NUM scale = SPEC(sm_dot)(cx, c, r, RB_OG);
-    uint64_t off = r->base + (uint64_t)(i * r->stride);
-    NUM o = N(in)(cx, c, RB_OUT, off), g = N(in)(cx, c, RB_OG, off);
-    return N(mul)(cx, o, N(sub)(cx, g, scale));
-}
-static NUM SPEC(fg_bwd_inner)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t N = c->p[PB_N].i, TN = c->p[PB_TILE_N].i;
-    sm_row r = sm_row_plain(RB_OUT, (uint64_t)(l->idx[0] * N), 1, N < TN ? N : TN, (uint64_t)l->idx[0]);
-    return SPEC(fg_vjp)(cx, c, &r, l->idx[1]);
-}
-static NUM SPEC(fg_bwd_non_inner)(NCX *cx, const td_case *c, const td_olane *l) {
-    sm_row r = SPEC(fg_column)(c, l, RB_OUT);
-    return SPEC(fg_vjp)(cx, c, &r, l->idx[1]);
-}
-#endif

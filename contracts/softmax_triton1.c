@@ -27,7 +27,6 @@
  * Parameters, generator, checker, write set and spec: contracts/softmax_tutorial_common.h
  * (shared by softmax_triton1.c and softmax_triton2.c).
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_tutorial_common.h"
 
 const td_contract td_c_softmax_triton1 = {
@@ -35,7 +34,3 @@ const td_contract td_c_softmax_triton1 = {
     .file = "softmax_triton1",
     SM_TUT_FIELDS,
 };
-
-#else
-#include "softmax_tutorial_common.h"
-#endif

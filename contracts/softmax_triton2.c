@@ -21,7 +21,6 @@
  * Parameters, generator, checker, write set and spec: contracts/softmax_tutorial_common.h
  * (shared by softmax_triton1.c and softmax_triton2.c).
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_tutorial_common.h"
 
 const td_contract td_c_softmax_triton2 = {
@@ -29,7 +28,3 @@ const td_contract td_c_softmax_triton2 = {
     .file = "softmax_triton2",
     SM_TUT_FIELDS,
 };
-
-#else
-#include "softmax_tutorial_common.h"
-#endif

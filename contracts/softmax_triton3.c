@@ -35,12 +35,12 @@
  * it), everywhere else the bound applies.  Biases stay <= 80 so no exp overflows (the
  * sum of <= 2^12 terms of <= e^80 is finite).
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_common.h"
 
 enum { P_STRIDE, P_NCOLS, P_BLOCK, NP };
 enum { R_OUT, R_IN, R_MASK, NR };
 
+#define TD_SPEC_FILE "softmax_triton3.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"row_stride", TD_P_INT}, {"n_cols", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -134,25 +134,3 @@ const td_contract td_c_softmax_triton3_masked = {
     SOFTMAX_TRITON3_COMMON,
     TD_SPECS(softmax_t3_masked),
 };
-
-#else
-#include "softmax_common.h"
-static inline sm_row SPEC(t3_row)(const td_case *c, const td_olane *l, int masked) {
-    int64_t B = c->p[P_BLOCK].i, n = c->p[P_NCOLS].i;
-    uint64_t base = (uint64_t)(l->idx[0] * c->p[P_STRIDE].i);
-    sm_row r = sm_row_plain(R_IN, base, 1, n < B ? n : B, (uint64_t)l->idx[0]);
-    if (masked) {
-        r.mreg = R_MASK;
-        r.mbase = base;
-    }
-    return r;
-}
-static NUM SPEC(softmax_t3)(NCX *cx, const td_case *c, const td_olane *l) {
-    sm_row r = SPEC(t3_row)(c, l, 0);
-    return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
-}
-static NUM SPEC(softmax_t3_masked)(NCX *cx, const td_case *c, const td_olane *l) {
-    sm_row r = SPEC(t3_row)(c, l, 1);
-    return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
-}
-#endif

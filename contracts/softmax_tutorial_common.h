@@ -2,15 +2,15 @@
  * state it: the two catalogue files hold the Triton tutorial's fused softmax token for
  * token and the same softmaxIO statement, so their parameters, regions, generator,
  * checker, write set, contract fields and spec live here; each file keeps its header
- * comment (the statement and its reading), its id and .file.  Included twice by such a
- * file (the normal pass, then the spec pass), like softmax_common.h.
+ * comment (the statement and its reading), its id and .file.  Such a file includes
+ * this header only: it instantiates softmax_tutorial_common.spec.h itself.
  */
-#ifndef TD_SPEC_PASS
 #include "softmax_common.h"
 
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_NCOLS, P_BLOCK, NP };
 enum { R_OUT, R_IN, NR };
 
+#define TD_SPEC_FILE "softmax_tutorial_common.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -56,12 +56,3 @@ static void writes(const td_case *c, td_wset *ws) {
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",         \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,             \
     .check = check, .writes = writes, TD_SPECS(softmax_tut)
-
-#else
-#include "softmax_common.h"
-static NUM SPEC(softmax_tut)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t B = c->p[P_BLOCK].i, n = c->p[P_NCOLS].i;
-    sm_row r = sm_row_plain(R_IN, (uint64_t)(l->idx[0] * c->p[P_IN_STRIDE].i), 1, n < B ? n : B, (uint64_t)l->idx[0]);
-    return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
-}
-#endif

@@ -1,20 +1,20 @@
 /* The spec vocabulary: a contract's spec is written ONCE against these names and
  * compiled twice, for the shadow type (tolerance, fast) and the MPFR type
- * (reference value).  A contract file includes spec_instantiate.h, which includes
- * the file itself once per number type with TD_SPEC_PASS defined:
+ * (reference value).  The spec lives in its own file, included once per number type
+ * by spec_instantiate.h:
  *
- *   #ifndef TD_SPEC_PASS
- *   #include "contract.h"
- *   enum { ... parameter and region indices ... };
- *   #include "spec_instantiate.h"          // compiles the #else part twice
- *   ... generator, checker, write set, the td_contract table ...
- *   #else
- *   static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
- *       return N(add)(cx, N(in)(cx, c, X, l->off), N(in)(cx, c, Y, l->off));
- *   }
- *   #endif
+ *   contracts/add_example.c:
+ *     #include "gen.h"
+ *     enum { ... parameter and region indices ... };
+ *     #define TD_SPEC_FILE "add_example.spec.h"
+ *     #include "spec_instantiate.h"          // add_sh and add_mp
+ *     ... generator, checker, write set, the td_contract table with TD_SPECS(add) ...
+ *   contracts/add_example.spec.h (no include guard):
+ *     static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
+ *         return N(add)(cx, N(in)(cx, c, X, l->off), N(in)(cx, c, Y, l->off));
+ *     }
  *
- * Names available inside the spec part:
+ * Names available inside a spec file:
  *   NUM, NCX, NB (comparison result), NACC (accumulator), SPEC(name)
  *   N(in)(cx, c, reg, off)        element of a region (its initial contents), exact
  *   N(exact)(cx, x)               an exact constant (x representable, e.g. a parameter)
@@ -26,6 +26,11 @@
  *   N(cmp)(cx, a, b, '>' or 'g' (>=)) -> NB;  N(sel)(cx, cond, a, b);  N(truth)(cond)
  *   N(cast)(cx, x, slot)          a declared cast (profile from the kernel)
  *   N(acc_init)(cx, &acc, order, block); N(acc_add)(cx, &acc, t); N(acc_end)(cx, &acc)
+ *                                 a sum in ANY order (the kernel's declaration may narrow it;
+ *                                 the order given here documents the source only)
+ *   N(rescaled)(cx, s, n, spread, base2, wmax)  a sum of exponentials that a kernel may
+ *                                 accumulate online (running maximum, rescaled partials)
+ *   N(either)(cx, a, b)           two algebraically equal forms a kernel may write
  *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo of per-row
  *                                 quantities (both passes; the shadow's is off while
  *                                 explaining a lane, so its trace shows every step)
@@ -50,9 +55,6 @@ static inline td_mp td_mp_in(td_mpcx *cx, const td_case *c, int reg, size_t off)
     return r;
 }
 
-/* memo: shadow values of per-case quantities (keyed by the contract) */
-int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out);
-void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v);
-/* the MPFR pass memoises too (td_mp_memo_get / put in mp.h) */
+/* memo: td_sh_memo_get / put (shadow.h) and td_mp_memo_get / put (mp.h), both in oracle/ */
 
 #endif

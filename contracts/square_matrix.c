@@ -18,12 +18,12 @@
  * RN32(x*x), the bound its exact rounding error (bit-exact); |x| <= 2^63 keeps x*x
  * finite, and subnormal inputs exercise the underflow of the product.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_NCOLS, P_BLOCK, NP };
 enum { R_OUT, R_IN, NR };
 
+#define TD_SPEC_FILE "square_matrix.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -77,10 +77,3 @@ const td_contract td_c_square_matrix = {
     .writes = writes,
     TD_SPECS(square),
 };
-
-#else
-static NUM SPEC(square)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM x = N(in)(cx, c, R_IN, (size_t)(l->idx[0] * c->p[P_IN_STRIDE].i + l->idx[1]));
-    return N(mul)(cx, x, x);
-}
-#endif

@@ -28,12 +28,12 @@
  * Domain: |x| <= 87 (exp(-x) finite: below -88.7 the kernel's 1/(1+inf) = 0 saturation
  * is outside the shadow's exp model), |y|, |dout| <= 2^60 (products finite).
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_SX, P_SY, P_SDOUT, P_SOUT, P_SDX, P_SDY, P_NCOLS, P_BLOCK, P_RECOMPUTE, NP };
 enum { R_X, R_Y, R_DOUT, R_OUT, R_DX, R_DY, NR };
 
+#define TD_SPEC_FILE "swiglu_backward.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -115,22 +115,3 @@ const td_contract td_c_swiglu_backward = {
     .writes = writes,
     TD_SPECS(swiglu_bwd),
 };
-
-#else
-static NUM SPEC(swiglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t r = l->idx[0], col = l->idx[1];
-    NUM x = N(in)(cx, c, R_X, (size_t)(r * c->p[P_SX].i + col));
-    NUM sig = N(sigmoid)(cx, x);
-    if (l->o == 0) { /* dx */
-        NUM y = N(in)(cx, c, R_Y, (size_t)(r * c->p[P_SY].i + col));
-        NUM dout = N(in)(cx, c, R_DOUT, (size_t)(r * c->p[P_SDOUT].i + col));
-        NUM one = N(exact)(cx, 1.0);
-        NUM t = N(mul)(cx, sig, N(add)(cx, one, N(mul)(cx, x, N(sub)(cx, one, sig))));
-        return N(mul)(cx, N(mul)(cx, t, y), dout);
-    }
-    NUM xs = N(mul)(cx, x, sig);
-    if (l->o == 1) /* dy */
-        return N(mul)(cx, xs, N(in)(cx, c, R_DOUT, (size_t)(r * c->p[P_SDOUT].i + col)));
-    return N(mul)(cx, xs, N(in)(cx, c, R_Y, (size_t)(r * c->p[P_SY].i + col))); /* out */
-}
-#endif

@@ -22,12 +22,12 @@
  * kernel's saturation 1/(1+inf) = 0 below -88.7 is outside the shadow's exp model),
  * |y| <= 2^100 (products finite).
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_SX, P_SY, P_SOUT, P_NCOLS, P_BLOCK, NP };
 enum { R_X, R_Y, R_OUT, NR };
 
+#define TD_SPEC_FILE "swiglu_fwd.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"stride_x_row", TD_P_INT}, {"stride_y_row", TD_P_INT},
@@ -90,12 +90,3 @@ const td_contract td_c_swiglu_fwd = {
     .writes = writes,
     TD_SPECS(swiglu),
 };
-
-#else
-static NUM SPEC(swiglu)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t r = l->idx[0], col = l->idx[1];
-    NUM x = N(in)(cx, c, R_X, (size_t)(r * c->p[P_SX].i + col));
-    NUM y = N(in)(cx, c, R_Y, (size_t)(r * c->p[P_SY].i + col));
-    return N(mul)(cx, N(mul)(cx, x, N(sigmoid)(cx, x)), y);
-}
-#endif

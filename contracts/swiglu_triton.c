@@ -34,10 +34,10 @@
  * Launch, generator, checker and write sets: contracts/glu_rows_common.h (shared with
  * geglu_tanh_triton.c); this file gives the domain bounds, the contract tables and the specs.
  */
-#ifndef TD_SPEC_PASS
 #define GLU_A_BOUND 87.0
 #define GLU_BDC_BOUND 0x1p60
 #define GLU_DOMAIN_MSG "domain: |a| <= 87 (exp(-a) finite), |b|, |dc| <= 2^60"
+#define TD_SPEC_FILE "swiglu_triton.spec.h" /* glu_rows_common.h instantiates it */
 #include "glu_rows_common.h"
 
 #define SWIGLU_TRITON_COMMON                                                                                   \
@@ -73,20 +73,3 @@ const td_contract td_c_swiglu_triton_bwd = {
     SWIGLU_TRITON_COMMON,
     TD_SPECS(swiglu_bwd),
 };
-
-#else
-static NUM SPEC(swiglu_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);
-    NUM a = N(in)(cx, c, R_A, off), b = N(in)(cx, c, R_B, off);
-    return N(mul)(cx, N(mul)(cx, a, N(sigmoid)(cx, a)), b);
-}
-static NUM SPEC(swiglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
-    size_t off = (size_t)(l->idx[0] * c->p[P_STRIDE].i + l->idx[1]);
-    NUM dc = N(in)(cx, c, R_DC, off), a = N(in)(cx, c, R_BA, off);
-    NUM sig = N(sigmoid)(cx, a);
-    NUM silu = N(mul)(cx, a, sig);
-    if (l->o == 1) return N(mul)(cx, dc, silu); /* db */
-    NUM inner = N(add)(cx, N(mul)(cx, silu, N(sub)(cx, N(exact)(cx, 1.0), sig)), sig);
-    return N(mul)(cx, N(mul)(cx, dc, inner), N(in)(cx, c, R_BB, off)); /* da */
-}
-#endif

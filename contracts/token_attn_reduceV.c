@@ -37,12 +37,12 @@
  * P); magnitudes keep the sum inside the fp16 range.
  */
 #include "attn2_common.h"
-#ifndef TD_SPEC_PASS
 
 enum { P_SRTB, P_SRTS, P_SPH, P_SPBS, P_SVBS, P_SVH, P_SVD, P_SOBS, P_SOH, P_SOD, P_KVG, P_BD, P_BN, P_T, NP };
 enum { R_PROB, R_V, R_OUT, R_REQ, R_REQIDX, R_START, R_SEQLEN, NR };
 enum { C_STORE };
 
+#define TD_SPEC_FILE "token_attn_reduceV.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_g[NP - 1] = {
@@ -227,38 +227,3 @@ const td_contract td_c_token_attn_reducev_io = {
     .writes = writes,
     TD_SPECS(reducev_io),
 };
-
-#else
-/* acc = sum over blocks of tl.sum(p * v) in the kernel's order */
-static NUM SPEC(reducev_acc)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t b = l->idx[0], h = l->idx[1], d = l->idx[2], BN = c->p[P_BN].i;
-    int64_t len = td_geti(c, R_SEQLEN, (size_t)b), st = td_geti(c, R_START, (size_t)b),
-            q = td_geti(c, R_REQIDX, (size_t)b);
-    int64_t vcol = (h / c->p[P_KVG].i) * c->p[P_SVH].i + d * c->p[P_SVD].i;
-    NUM acc = N(exact)(cx, 0.0);
-    for (int64_t s0 = 0; s0 < len; s0 += BN) {
-        NACC t;
-        N(acc_init)(cx, &t, TD_ORDER_TREE, 0);
-        for (int64_t j = 0; j < BN; j++) {
-            int64_t n = s0 + j;
-            if (n >= len) { /* masked lane: p = 0, v = 0, an exact zero in its place of the tree */
-                N(acc_add)(cx, &t, N(exact)(cx, 0.0));
-                continue;
-            }
-            int64_t slot = td_geti(c, R_REQ, (size_t)(q * c->p[P_SRTB].i + n * c->p[P_SRTS].i));
-            NUM pv = N(in)(cx, c, R_PROB, (size_t)(h * c->p[P_SPH].i + (st + n) * c->p[P_SPBS].i));
-            NUM vv = N(in)(cx, c, R_V, (size_t)(slot * c->p[P_SVBS].i + vcol));
-            N(acc_add)(cx, &t, N(mul)(cx, pv, vv));
-        }
-        NUM bs = N(acc_end)(cx, &t);
-        acc = s0 == 0 ? bs : N(add)(cx, acc, bs); /* acc += tl.sum(...); 0 + x is exact */
-    }
-    return acc;
-}
-static NUM SPEC(reducev)(NCX *cx, const td_case *c, const td_olane *l) {
-    return SPEC(k16)(cx, SPEC(reducev_acc)(cx, c, l)); /* acc.to(fp16): the kernel's store */
-}
-static NUM SPEC(reducev_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(reducev_acc)(cx, c, l), C_STORE);
-}
-#endif

@@ -31,7 +31,6 @@
  * Lean.  Inputs: any finite binary32, all-negative tiles and repeated maxima drawn;
  * mid_index holds arbitrary int64 values within +-2^53 (exact in the oracle's doubles).
  */
-#ifndef TD_SPEC_PASS
 #include "reduce_common.h"
 
 enum { P1_M, P1_BLOCK, NP1 };
@@ -41,6 +40,7 @@ enum { R2_VAL, R2_IDX, R2_OUT, NR2 };
 enum { PD_M, PD_N, PD_K, PD_BM, PD_BN, NPD };
 enum { RD_INP, RD_OUT, NRD };
 
+#define TD_SPEC_FILE "triton_argmax.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params1[NP1] = {{"M", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -273,25 +273,3 @@ const td_contract td_c_argmax_dim = {
     .writes = writesd,
     TD_SPECS(ad),
 };
-
-#else
-#include "reduce_common.h"
-static NUM SPEC(a1)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t M = c->p[P1_M].i, B = c->p[P1_BLOCK].i, base = (int64_t)l->pid[0] * B;
-    int64_t n = M - base < B ? M - base : B;
-    int64_t at = n > 0 ? rc_first_max(c, R1_INP, (uint64_t)base, 1, n) : -1;
-    if (l->o == 1) return N(exact)(cx, (double)(base + (at < 0 ? 0 : at)));
-    if (at < 0) return N(exact)(cx, -INFINITY);
-    return N(in)(cx, c, R1_INP, (uint64_t)(base + at));
-}
-static NUM SPEC(a2)(NCX *cx, const td_case *c, const td_olane *l) {
-    (void)l;
-    int64_t size = c->p[P2_SIZE].i, B = c->p[P2_BLOCK].i;
-    int64_t at = rc_first_max(c, R2_VAL, 0, 1, size < B ? size : B);
-    return N(exact)(cx, (double)td_geti(c, R2_IDX, (size_t)(at < 0 ? 0 : at)));
-}
-static NUM SPEC(ad)(NCX *cx, const td_case *c, const td_olane *l) {
-    int64_t N = c->p[PD_N].i, K = c->p[PD_K].i, m = l->idx[0], k = l->idx[1];
-    return N(exact)(cx, (double)rc_first_max(c, RD_INP, (uint64_t)(m * N * K + k), (uint64_t)K, N));
-}
-#endif

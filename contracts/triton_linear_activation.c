@@ -47,7 +47,6 @@
  * division x / sqrt2 correctly rounded (the CUDA port uses __fdiv_rn).
  * Special values: fp16 operands, K <= 128: |x| < 6e11, so x^3 in fast_gelu stays finite.
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 enum { P_M, P_N, P_SMO, P_SNO, P_SAIM, P_SAIN, P_SAM, P_SAK, P_SBN, P_SBK, P_BM, P_GM, P_BN, P_BK, P_NKB, P_HB,
@@ -62,6 +61,7 @@ static const int map[MMF_COUNT] = {
     [MMF_SBK] = P_SBK, [MMF_SBN] = P_SBN, [MMF_SCM] = P_SMO, [MMF_SCN] = P_SNO};
 static const mm_2d d2 = {MM_SWZ_SIMPLE, MM_IDX_WRAP, MM_IDX_WRAP, R_A, R_B, R_C};
 
+#define TD_SPEC_FILE "triton_linear_activation.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {
@@ -175,28 +175,3 @@ const td_contract td_c_tla_io = {
     TLA_COMMON,
     TD_SPECS(tla),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(tla_act)(NCX *cx, int act, NUM x) {
-    switch (act) {
-    case ACT_TANH: return N(tanh)(cx, x);
-    case ACT_GELU: { /* x * 0.5 * (1.0 + erf(x / sqrt2)) */
-        NUM e = N(erf)(cx, N(div)(cx, x, N(lit_c)(cx, TD_C_SQRT2)));
-        return N(mul)(cx, N(mul)(cx, x, N(exact)(cx, 0.5)), N(add)(cx, N(exact)(cx, 1.0), e));
-    }
-    case ACT_FAST_GELU: { /* 0.5 * x * (1 + tanh(sqrt2pi * (x + 0.044715 * x * x * x))) */
-        NUM cube = N(mul)(cx, N(mul)(cx, N(mul)(cx, N(lit_dec)(cx, "0.044715"), x), x), x);
-        NUM t = N(tanh)(cx, N(mul)(cx, N(lit_c)(cx, TD_C_SQRT_2_OVER_PI), N(add)(cx, x, cube)));
-        return N(mul)(cx, N(mul)(cx, N(exact)(cx, 0.5), x), N(add)(cx, N(exact)(cx, 1.0), t));
-    }
-    case ACT_RELU: return N(max)(cx, N(exact)(cx, 0.0), x);
-    default: return x;
-    }
-}
-static NUM SPEC(tla)(NCX *cx, const td_case *c, const td_olane *l) {
-    NUM bias = N(in)(cx, c, R_BIAS, (size_t)l->idx[3]); /* acc = 0 + bias: exact */
-    NUM lin = SPEC(mm_dot_2d)(cx, c, l, map, &d2, c->p[P_HB].i ? &bias : NULL);
-    return l->o == 1 ? lin : SPEC(tla_act)(cx, (int)c->p[P_ACT].i, lin);
-}
-#endif

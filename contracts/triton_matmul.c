@@ -38,7 +38,6 @@
  * Special values: finite operands, binary32 sums finite; fp16 overflow to inf and
  * e4m3 saturation follow the declared profile (IEEE policy).
  */
-#ifndef TD_SPEC_PASS
 #include "matmul_common.h"
 
 /* closed forms: (M N BM BN GM sam sak sbk sbn scm scn BLOCK_K numKBlocks) (K) */
@@ -58,6 +57,7 @@ static const int map_io[MMF_COUNT] = {
     [MMF_SBK] = PI_SBK, [MMF_SBN] = PI_SBN, [MMF_SCM] = PI_SCM, [MMF_SCN] = PI_SCN};
 static const mm_2d d2 = {MM_SWZ_SIMPLE, MM_IDX_CLAMP, MM_IDX_CLAMP, R_A, R_B, R_C};
 
+#define TD_SPEC_FILE "triton_matmul.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params_cf[NP] = {
@@ -151,13 +151,3 @@ const td_contract td_c_triton_matmul_f8_io = {
     .params = params_io, .gen = gen_io, .check = check_io, .writes = writes_io,
     TM_COMMON, TM_F8, TD_SPECS(tm_io),
 };
-
-#else
-#include "matmul_common.h"
-static NUM SPEC(tm_cf)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(mm_dot_2d)(cx, c, l, map_cf, &d2, NULL), C_STORE);
-}
-static NUM SPEC(tm_io)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(cast)(cx, SPEC(mm_dot_2d)(cx, c, l, map_io, &d2, NULL), C_STORE);
-}
-#endif

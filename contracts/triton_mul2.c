@@ -9,13 +9,13 @@
  * so the tolerance is 0 and the in-place contract relates the final contents to the
  * contents the kernel loaded (the oracle reads the snapshot taken before the launch).
  */
-#ifndef TD_SPEC_PASS
 #include "gen.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_IN, R_OUT, NR };      /* out of place */
 enum { R_PTR = 0, NR_INPLACE }; /* in place */
 
+#define TD_SPEC_FILE "triton_mul2.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -83,12 +83,3 @@ const td_contract td_c_mul2_inplace = {
     .writes = writes_inplace,
     TD_SPECS(mul2_inplace),
 };
-
-#else
-static NUM SPEC(mul2)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(mul)(cx, N(exact)(cx, 2.0), N(in)(cx, c, R_IN, l->off));
-}
-static NUM SPEC(mul2_inplace)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(mul)(cx, N(exact)(cx, 2.0), N(in)(cx, c, R_PTR, l->off));
-}
-#endif

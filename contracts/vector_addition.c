@@ -13,12 +13,12 @@
  * RN32(x + y) and the bound is exactly |RN32(x + y) - (x + y)|: a correct kernel
  * meets it with err/tol 1 on every inexact lane (bit-exact), anything else fails.
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_Y, R_OUT, NR };
 
+#define TD_SPEC_FILE "vector_addition.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -62,9 +62,3 @@ const td_contract td_c_vector_addition = {
     .writes = writes,
     TD_SPECS(add),
 };
-
-#else
-static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(add)(cx, N(in)(cx, c, R_X, l->off), N(in)(cx, c, R_Y, l->off));
-}
-#endif

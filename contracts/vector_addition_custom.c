@@ -12,12 +12,12 @@
  * Error model: one binary32 addition of exact inputs, bound |RN32(a+b) - (a+b)|
  * (bit-exact).
  */
-#ifndef TD_SPEC_PASS
 #include "elementwise_common.h"
 
 enum { P_SIZE, P_BLOCK, NP };
 enum { R_A, R_B, R_C, NR };
 
+#define TD_SPEC_FILE "vector_addition_custom.spec.h"
 #include "spec_instantiate.h"
 
 static const td_param_decl params[NP] = {{"size", TD_P_INT}, {"BLOCK", TD_P_INT}};
@@ -59,9 +59,3 @@ const td_contract td_c_vector_addition_custom = {
     .writes = writes,
     TD_SPECS(add_custom),
 };
-
-#else
-static NUM SPEC(add_custom)(NCX *cx, const td_case *c, const td_olane *l) {
-    return N(add)(cx, N(in)(cx, c, R_A, l->off), N(in)(cx, c, R_B, l->off));
-}
-#endif

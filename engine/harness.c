@@ -17,82 +17,41 @@
 #define GUARD_BYTES 256
 #define GUARD_BYTE(i) ((uint8_t)(0xA5 ^ (uint8_t)((i) * 7)))
 
-/* ---- memo (shadow values of per-case quantities) ---- */
-typedef struct memo_ent {
-    uint64_t key;
-    td_sh v;
-    uint32_t flags;
-    int used;
-} memo_ent;
-
 struct td_ctx {
     td_ctx_opts o;
     const td_backend_ops *dev;
-    td_shcx sh;
-    td_mpcx mp;
-    memo_ent *memo;
-    size_t memo_cap, memo_n;
+    td_shcx sh; /* owns the shadow pass's per-case memo */
+    td_mpcx mp; /* owns the MPFR pass's */
     td_trace trace;
     td_wset ws;
     td_lane_observer obs;
     void *obs_user;
 };
 
-int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out) {
-    td_ctx *c = (td_ctx *)((char *)cx - offsetof(td_ctx, sh));
-    if (!c->memo_cap) return 0;
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (c->memo_cap - 1);
-    for (size_t i = 0; i < c->memo_cap; i++) {
-        memo_ent *e = &c->memo[(h + i) & (c->memo_cap - 1)];
-        if (!e->used) return 0;
-        if (e->key == key) {
-            *out = e->v;
-            cx->lane_flags |= e->flags;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v) {
-    td_ctx *c = (td_ctx *)((char *)cx - offsetof(td_ctx, sh));
-    if (cx->trace) return; /* an explained lane must show every step, so it is not memoised */
-    if (2 * (c->memo_n + 1) > c->memo_cap) {
-        size_t ncap = c->memo_cap ? 2 * c->memo_cap : 1024;
-        memo_ent *nm = calloc(ncap, sizeof *nm);
-        if (!nm) return; /* memo is an optimisation only */
-        for (size_t i = 0; i < c->memo_cap; i++)
-            if (c->memo[i].used) {
-                size_t h = (size_t)(c->memo[i].key * 0x9e3779b97f4a7c15ull) & (ncap - 1);
-                while (nm[h].used) h = (h + 1) & (ncap - 1);
-                nm[h] = c->memo[i];
-            }
-        free(c->memo);
-        c->memo = nm;
-        c->memo_cap = ncap;
-    }
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (c->memo_cap - 1);
-    while (c->memo[h].used && c->memo[h].key != key) h = (h + 1) & (c->memo_cap - 1);
-    if (!c->memo[h].used) c->memo_n++;
-    c->memo[h].used = 1;
-    c->memo[h].key = key;
-    c->memo[h].v = v;
-    c->memo[h].flags = cx->lane_flags;
-}
-
+/* Both passes memoise per-row quantities for one case only. */
 static void memo_clear(td_ctx *c) {
-    if (c->memo_n) memset(c->memo, 0, c->memo_cap * sizeof *c->memo);
-    c->memo_n = 0;
+    td_shcx_memo_clear(&c->sh);
     td_mpcx_memo_clear(&c->mp);
 }
 
 const char *td_vclass_name(td_vclass v) {
     static const char *n[TD_VC_COUNT] = {"pass",    "warn",    "out-of-tolerance", "nonfinite", "unwritten", "outside-write-set",
-                                        "guard-zone", "input-modified", "launch-error", "crash", "hang"};
+                                        "guard-zone", "input-modified", "launch-error", "crash", "hang",
+                                        "unbounded"};
     return (unsigned)v < TD_VC_COUNT ? n[v] : "?";
 }
 
-int td_vclass_is_finding(td_vclass v) { return v != TD_VC_PASS && v != TD_VC_WARN; }
+int td_vclass_is_finding(td_vclass v) { return v != TD_VC_PASS && v != TD_VC_WARN && v != TD_VC_UNBOUNDED; }
+
+int td_stats_unchecked(const td_stats *st, char *why, size_t n) {
+    if (!st->lanes || 2 * st->lanes_unbounded <= st->lanes) return 0;
+    if (why)
+        snprintf(why, n,
+                 "%" PRIu64 " of %" PRIu64 " lanes (%.0f%%) have no finite error bound (the model found an overflow or a "
+                 "divisor that may be 0): their values were not checked",
+                 st->lanes_unbounded, st->lanes, 100.0 * (double)st->lanes_unbounded / (double)st->lanes);
+    return 1;
+}
 
 void td_stats_merge(td_stats *a, const td_stats *s) {
     a->cases += s->cases;
@@ -141,7 +100,7 @@ void td_ctx_set_lane_observer(td_ctx *c, td_lane_observer fn, void *user) {
 void td_ctx_free(td_ctx *c) {
     if (!c) return;
     td_mpcx_free(&c->mp);
-    free(c->memo);
+    td_shcx_memo_free(&c->sh);
     free(c->trace.steps);
     free(c->ws.v);
     free(c);
@@ -293,7 +252,7 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
 
 /* ---- reports ---- */
 static int severity(td_vclass v) {
-    static const int s[TD_VC_COUNT] = {0, 1, 6, 7, 5, 4, 3, 2, 8, 9, 9};
+    static const int s[TD_VC_COUNT] = {0, 1, 6, 7, 5, 4, 3, 2, 8, 9, 9, 0};
     return s[v];
 }
 
@@ -362,17 +321,36 @@ static void setup_sh(td_ctx *cx, const td_kernel *kern) {
     cx->mp.ncasts = kern->k->ncasts;
 }
 
+#define REF_STR 80 /* the printed references of a td_lane_report */
+_Static_assert(sizeof(((td_lane_report *)0)->ref_exact) == REF_STR, "ref_exact holds REF_STR chars");
+_Static_assert(sizeof(((td_lane_report *)0)->ref_precast) == REF_STR, "ref_precast holds REF_STR chars");
+
 static void mp_to_str(mpfr_srcptr x, char *buf, size_t n) {
     if (mpfr_nan_p(x)) snprintf(buf, n, "nan");
     else if (mpfr_inf_p(x)) snprintf(buf, n, mpfr_sgn(x) > 0 ? "inf" : "-inf");
     else mpfr_snprintf(buf, n, "%.20Rg", x);
 }
 
+/* The terms of a lane's bound for its report (at most TD_MAX_TERMS): every step when
+ * they fit; else the exact steps (nothing local, nothing lost) go first, and of the
+ * rest the last ones are kept, the steps nearest to the output value. */
+static int term_skipped(const td_trace *t, int i) {
+    const td_trace_step *s = &t->steps[i];
+    return t->n > TD_MAX_TERMS && s->local == 0 && s->prop == s->ek;
+}
+
 static void copy_terms(td_lane_report *l, const td_trace *t) {
+    int kept = 0;
+    for (int i = 0; i < t->n; i++) kept += !term_skipped(t, i);
+    int drop = kept > TD_MAX_TERMS ? kept - TD_MAX_TERMS : 0;
     l->nterms = 0;
     for (int i = 0; i < t->n && l->nterms < TD_MAX_TERMS; i++) {
+        if (term_skipped(t, i)) continue;
+        if (drop > 0) {
+            drop--;
+            continue;
+        }
         const td_trace_step *s = &t->steps[i];
-        if (s->local == 0 && s->prop == s->ek && t->n > TD_MAX_TERMS) continue; /* exact steps first to go */
         td_term *tm = &l->terms[l->nterms++];
         snprintf(tm->op, sizeof tm->op, "%s", s->op);
         tm->prop = s->prop;
@@ -388,209 +366,374 @@ static double ulp_out(td_fmt f, double ref) {
     return td_ulp(f, isfinite(ref) ? ref : fi->max_finite);
 }
 
-/* The lane's verdict.  Returns the class; fills *rl when a report is wanted. */
-static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const td_olane *ol,
-                            uint64_t got_bits, td_case_result *res, int want_mpfr_check, char *msg,
-                            size_t msglen) {
-    const td_contract *k = c->k;
-    td_fmt of = c->r[ol->region].fmt;
-    double got = of == TD_I64 ? (double)td_decode_i64(got_bits) : td_decode(of, got_bits);
+/* The one trace replay (explain, finding reports, the top lane): the lane's spec again
+ * in the shadow type with the trace on.  The shadow memo hands out nothing while
+ * tracing, so every step of the bound is recorded.  Leaves the steps in cx->trace and
+ * the lane's flags in cx->sh.lane_flags. */
+static td_sh trace_replay(td_ctx *cx, const td_contract *k, const td_case *c, const td_olane *ol) {
+    cx->trace.n = 0;
+    cx->sh.trace = &cx->trace;
     cx->sh.lane_flags = 0;
     td_sh s = k->spec_sh(&cx->sh, c, ol);
-    uint32_t lf = cx->sh.lane_flags;
-    res->st.lanes++;
-    double v = s.v, es = s.es, ek = s.ek, ep = s.ep;
-    int need_mp = want_mpfr_check;
-    td_vclass cls = TD_VC_PASS;
+    cx->sh.trace = NULL;
+    return s;
+}
+
+/* The lane's exact reference in MPFR, printed into exact (and into precast the exact
+ * value before the last cast, when the spec casts; left untouched otherwise). */
+static td_mp mp_reference(td_ctx *cx, const td_contract *k, const td_case *c, const td_olane *ol,
+                          char exact[REF_STR], char precast[REF_STR]) {
+    td_mpcx_reset(&cx->mp);
+    td_mp R = k->spec_mp(&cx->mp, c, ol);
+    mp_to_str(R->x, exact, REF_STR);
+    if (cx->mp.have_cast_in) mp_to_str(cx->mp.last_cast_in.x, precast, REF_STR);
+    return R;
+}
+
+/* |got - x| rounded up to binary64 into *d; the class the bounds give it, compared
+ * exactly (in MPFR) against ek (FAIL beyond) and ep (WARN beyond). */
+static td_vclass mp_judge(td_ctx *cx, double got, mpfr_srcptr x, double ek, double ep, double *d) {
+    mpfr_t t;
+    mpfr_init2(t, cx->mp.prec);
+    mpfr_d_sub(t, got, x, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDN);
+    *d = mpfr_get_d(t, MPFR_RNDU);
+    td_vclass cls = mpfr_cmp_d(t, ek) > 0 ? TD_VC_FAIL : mpfr_cmp_d(t, ep) > 0 ? TD_VC_WARN : TD_VC_PASS;
+    mpfr_clear(t);
+    return cls;
+}
+
+/* One lane being judged: the kernel's value, the shadow, and the verdict so far. */
+typedef struct lane_eval {
+    const td_olane *ol;
+    uint64_t got_bits;
+    td_fmt of;           /* the output region's format */
+    double got;          /* the kernel's value */
+    td_sh s;             /* the shadow: value v, its own error es, bounds ek (FAIL) and ep (WARN) */
+    uint32_t lf;         /* lane flags met evaluating it (TD_LF_*) */
+    double d, dlo, dhi;  /* |got - v| (then |got - reference|), and a rigorous enclosure of |got - v| */
+    td_vclass cls, scls; /* the verdict; the shadow's own verdict where it decided */
+    int decided;         /* the shadow decided the lane */
+    int need_mp;         /* the lane needs its MPFR reference */
+    double ref, eot;     /* the reference rounded to binary64; err/tol */
+    char ref_exact[REF_STR], ref_precast[REF_STR];
+} lane_eval;
+
+/* The shadow's evaluation of the lane and the distance of the kernel's value to it. */
+static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane_eval *L) {
+    L->of = c->r[L->ol->region].fmt;
+    L->got = L->of == TD_I64 ? (double)td_decode_i64(L->got_bits) : td_decode(L->of, L->got_bits);
+    cx->sh.lane_flags = 0;
+    L->s = k->spec_sh(&cx->sh, c, L->ol);
+    L->lf = cx->sh.lane_flags;
     /* |got - v| with a rigorous enclosure [dlo, dhi]: exact when TwoSum says the binary64
      * subtraction was (always for values of the same binade), else +-1 ulp64.  The
      * tolerance ek (ep) is the computed bound itself, so it needs no margin. */
+    double got = L->got, v = L->s.v;
     double diff = got - v;
     double bb = diff - got, terr = (got - (diff - bb)) + (-v - bb);
-    double d = fabs(diff);
-    double dlo = terr == 0 ? d : d * (1 - 0x1p-52), dhi = terr == 0 ? d : d * (1 + 0x1p-52);
-    int decided = 0;
-    td_vclass scls = TD_VC_PASS;
-    if (!want_mpfr_check && !isfinite(got) && k->sv == TD_SV_IEEE &&
-        (lf & (TD_LF_MAYOVF | TD_LF_DOMAIN | TD_LF_UNBOUNDED)) && isfinite(v) && isfinite(es) && fabs(v) > es &&
-        (isnan(got) || (got > 0) == (v > 0))) {
-        /* The shadow proves the reference finite with the sign of v: the IEEE acceptance
-         * below would decide the same on the MPFR value, so MPFR is not needed. */
+    L->d = fabs(diff);
+    L->dlo = terr == 0 ? L->d : L->d * (1 - 0x1p-52);
+    L->dhi = terr == 0 ? L->d : L->d * (1 + 0x1p-52);
+    L->cls = L->scls = TD_VC_PASS;
+    L->ref = v;
+}
+
+/* The lane flags by which the shadow says that an admissible binary32 evaluation may
+ * reach a non-finite intermediate: an overflow (MAYOVF), a divisor whose interval holds
+ * 0 (UNBOUNDED), an argument that may leave a function's domain (DOMAIN). */
+#define LF_NONFINITE (TD_LF_MAYOVF | TD_LF_UNBOUNDED | TD_LF_DOMAIN)
+
+/* Special-value rule "inf against a finite reference" (IEEE policy only): an infinity
+ * is the kernel's IEEE result where the shadow found that its evaluation may overflow,
+ * divide by a value that may be 0, or take the log of a value that may be 0, and it has
+ * the reference's sign (ref_sign -1, 0 or +1; either sign for a zero reference, as in
+ * 1/(+-0)). */
+static int rule_inf_admissible(const td_contract *k, uint32_t lf, double got, int ref_sign) {
+    if (k->sv != TD_SV_IEEE || !(lf & LF_NONFINITE)) return 0;
+    return ref_sign == 0 || (got > 0) == (ref_sign > 0);
+}
+
+/* Special-value rule "NaN against a finite reference" (IEEE policy only).  The exact
+ * value is finite, so the kernel reaches a NaN only through an invalid operation: sqrt
+ * or log of a negative value, 0/0, inf - inf, 0 * inf, inf / inf, or a cast whose
+ * overflow policy is NaN (e4m3fn).  A NaN is admissible only where the shadow shows that
+ * an admissible evaluation can perform one AND that its result can reach the output:
+ *  - DOMAIN: an argument's interval crosses out of the function's domain: sqrt/log of a
+ *    negative value is itself the NaN (the shadow keeps a finite bound for sqrt there);
+ *  - MAYOVF or UNBOUNDED with an infinite worst-case bound of the OUTPUT: an intermediate
+ *    may be +-inf (overflow, or x/0), so inf - inf, 0 * inf, inf / inf (or 0/0) may follow,
+ *    and every propagation rule of the shadow turns an operand without a bound into a
+ *    result without one, so an infinite output bound is the shadow's evidence that the
+ *    non-finite intermediate reaches this output (a comparison, a selection or a clamping
+ *    cast that discards it leaves the output's bound finite: no NaN can arrive there);
+ *  - MAYOVF with a cast profile of the kernel that overflows to NaN: the cast's interval
+ *    reached the overflow threshold (the shadow flags it and clamps the bound).
+ * A NaN where only an overflow was possible and the output's bound stayed finite is a
+ * disagreement (the sticky flags alone used to let it through).  Still conservative:
+ * the flags are per lane, not per value, so a domain edge whose NaN a selection discards
+ * before the output admits a NaN too; a per-value may-be-NaN flag in the shadow would
+ * sharpen this rule without changing its callers. */
+static int rule_nan_admissible(const td_shcx *sh, const td_contract *k, uint32_t lf, double ek) {
+    if (k->sv != TD_SV_IEEE) return 0;
+    if (lf & TD_LF_DOMAIN) return 1;
+    if ((lf & (TD_LF_MAYOVF | TD_LF_UNBOUNDED)) && !isfinite(ek)) return 1;
+    if (lf & TD_LF_MAYOVF)
+        for (int i = 0; i < sh->ncasts; i++)
+            if (sh->casts[i].ovf == TD_OVF_NAN) return 1;
+    return 0;
+}
+
+/* A non-finite kernel value against a finite reference of sign ref_sign: one of the
+ * two rules above. */
+static int rule_nonfinite_admissible(const td_shcx *sh, const td_contract *k, const lane_eval *L, int ref_sign) {
+    if (isnan(L->got)) return rule_nan_admissible(sh, k, L->lf, L->s.ek);
+    return rule_inf_admissible(k, L->lf, L->got, ref_sign);
+}
+
+/* Special-value rule "finite value against an infinite reference".  The reference is
+ * +-inf where the exact value overflows a declared cast of IEEE profile (or is a real
+ * infinity, x/0).  A finite kernel value is admissible there only as what rounding on
+ * the finite side of the overflow threshold gives: the largest finite value of the
+ * output format with the reference's sign (a kernel value just below the threshold
+ * rounded to nearest, RTZ rounding, or a saturating store), and only where the shadow
+ * shows that the kernel's value may lie on that side (MAYOVF, no finite bound).  Any
+ * other finite value is a disagreement: an infinite bound does not pass arbitrary
+ * values. */
+static int rule_finite_against_infinite_admissible(const lane_eval *L, mpfr_srcptr x) {
+    const td_fmt_info *fi = td_fmt_get(L->of);
+    if (mpfr_nan_p(x) || !fi->is_float || isfinite(L->s.ek) || !(L->lf & TD_LF_MAYOVF)) return 0;
+    return fabs(L->got) == fi->max_finite && (L->got > 0) == (mpfr_sgn(x) > 0);
+}
+
+/* Special-value rule "signed zero": where the contract says its spec distinguishes -0
+ * from +0 (td_contract.signed_zero), a zero of the wrong sign against an exact zero
+ * reference is a disagreement (|got - ref| = 0 would pass it). */
+static int rule_signed_zero_violated(const td_contract *k, const lane_eval *L, mpfr_srcptr x) {
+    if (!k->signed_zero || !mpfr_zero_p(x) || L->got != 0) return 0;
+    return !!signbit(L->got) != !!mpfr_signbit(x);
+}
+
+/* Rule "unbounded": a finite value against a finite reference where the model has no
+ * finite bound (an intermediate may overflow, a divisor may be 0) is not checked: an
+ * infinite bound would pass any value.  The lane is counted as unbounded, never as a
+ * PASS, and a contract whose lanes are mostly unbounded is reported "not checked"
+ * (td_stats_unchecked). */
+static void rule_unbounded(td_case_result *res, lane_eval *L) {
+    L->cls = TD_VC_UNBOUNDED;
+    res->st.lanes_unbounded++;
+}
+
+/* Rule "shadow decides": the shadow alone decides a lane whose |got - v| is clearly
+ * inside or clearly outside the bounds (its own error es counted against it); special
+ * values and ambiguous lanes go to MPFR.  With want_check every lane goes to MPFR too,
+ * which must then agree with what the shadow decided. */
+static void rule_shadow_decides(const td_shcx *sh, td_case_result *res, const td_contract *k, lane_eval *L,
+                                int want_check) {
+    const td_sh *s = &L->s;
+    L->need_mp = want_check;
+    if (!want_check && !isfinite(L->got) && isfinite(s->v) && isfinite(s->es) && fabs(s->v) > s->es &&
+        rule_nonfinite_admissible(sh, k, L, s->v > 0 ? 1 : -1)) {
+        /* The shadow proves the reference finite with the sign of v: the special-value
+         * rules would decide the same on the MPFR value, so MPFR is not needed. */
         res->st.lanes_overflow_ok++;
-        d = INFINITY;
-        decided = 1;
-    } else if (!isfinite(got) || !isfinite(v) || isnan(v) || isnan(got)) {
-        need_mp = 1; /* special values: decided on the MPFR reference below */
-    } else if (!isfinite(ek)) {
-        res->st.lanes_unbounded++;
-        decided = 1;
-    } else if (dhi + es <= ep) {
-        decided = 1;
-    } else if (dlo - es > ek) {
-        cls = scls = TD_VC_FAIL; /* MPFR only if the lane makes it into the detailed reports */
-        decided = 1;
-    } else if (dhi + es <= ek && dlo - es > ep) {
-        cls = scls = TD_VC_WARN;
-        decided = 1;
+        L->d = INFINITY;
+        L->decided = 1;
+    } else if (!isfinite(L->got) || !isfinite(s->v) || isnan(s->v) || isnan(L->got)) {
+        L->need_mp = 1; /* special values: decided on the MPFR reference */
+    } else if (k->signed_zero && L->got == 0) {
+        L->need_mp = 1; /* the sign of a zero is judged on the exact reference */
+    } else if (!isfinite(s->ek)) {
+        rule_unbounded(res, L);
+        L->decided = 1;
+    } else if (L->dhi + s->es <= s->ep) {
+        L->decided = 1;
+    } else if (L->dlo - s->es > s->ek) {
+        L->cls = L->scls = TD_VC_FAIL; /* MPFR only if the lane makes it into the detailed reports */
+        L->decided = 1;
+    } else if (L->dhi + s->es <= s->ek && L->dlo - s->es > s->ep) {
+        L->cls = L->scls = TD_VC_WARN;
+        L->decided = 1;
     } else {
-        need_mp = 1;
+        L->need_mp = 1;
     }
-    double ref = v;
-    char ref_exact[80] = "", ref_precast[80] = "";
-    if (need_mp) {
+}
+
+/* With want_check: the shadow's claim |v - x*| <= es must hold (an oracle bug otherwise). */
+static int check_shadow_claim(td_ctx *cx, const td_contract *k, const lane_eval *L, mpfr_srcptr x, char *msg,
+                              size_t msglen) {
+    if (!isfinite(L->s.v) || !mpfr_number_p(x)) return 0;
+    mpfr_t t;
+    mpfr_init2(t, cx->mp.prec);
+    mpfr_sub_d(t, x, L->s.v, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDU);
+    int bad = mpfr_cmp_d(t, L->s.es * (1 + 0x1p-40)) > 0 && !cx->mp.undecided_tie;
+    mpfr_clear(t);
+    if (bad) {
+        char rb[REF_STR];
+        mp_to_str(x, rb, sizeof rb);
+        snprintf(msg, msglen, "oracle bug: %s lane off=%" PRIu64 ": shadow value %.17g claims error <= %.3g, MPFR says %s",
+                 k->id, L->ol->off, L->s.v, L->s.es, rb);
+    }
+    return bad;
+}
+
+/* Rule "MPFR decision": a finite value against a finite reference, compared exactly
+ * with the bounds.  With want_check, MPFR must agree with what the shadow decided. */
+static int rule_mpfr_decides(td_ctx *cx, const td_contract *k, td_case_result *res, lane_eval *L, mpfr_srcptr x,
+                             int want_check, char *msg, size_t msglen) {
+    if (!isfinite(L->s.ek)) {
+        if (!L->decided) rule_unbounded(res, L); /* (counted already where the shadow decided it) */
+        L->cls = TD_VC_UNBOUNDED;
+        return 0;
+    }
+    if (rule_signed_zero_violated(k, L, x)) {
+        L->cls = TD_VC_FAIL; /* |got - ref| = 0: err/tol stays 0, the report says why */
+        return 0;
+    }
+    L->cls = mp_judge(cx, L->got, x, L->s.ek, L->s.ep, &L->d);
+    if (L->decided && want_check && !cx->mp.undecided_tie && L->cls != L->scls) {
+        snprintf(msg, msglen,
+                 "oracle bug: %s lane off=%" PRIu64 ": the shadow decided %s, MPFR says %s (got %.9g, shadow %.17g +- "
+                 "%.3g, tol %.3g)",
+                 k->id, L->ol->off, td_vclass_name(L->scls), td_vclass_name(L->cls), L->got, L->s.v, L->s.es, L->s.ek);
+        return -1;
+    }
+    return 0;
+}
+
+/* A non-finite kernel value against a finite reference: admissible only by the NaN or
+ * the inf rule above. */
+static void rule_nonfinite_against_finite(const td_shcx *sh, const td_contract *k, td_case_result *res, lane_eval *L,
+                                          mpfr_srcptr x) {
+    if (rule_nonfinite_admissible(sh, k, L, mpfr_sgn(x))) {
+        L->cls = TD_VC_PASS;
+        res->st.lanes_overflow_ok++;
+    } else {
+        L->cls = TD_VC_NONFINITE;
+    }
+    L->d = INFINITY;
+}
+
+
+/* Against a non-finite reference the kernel must give the same special value (a NaN
+ * for a NaN, the infinity of the same sign), or an admissible finite value (rule above). */
+static void rule_against_nonfinite_reference(td_case_result *res, lane_eval *L, mpfr_srcptr x) {
+    double got = L->got;
+    int same = (mpfr_nan_p(x) && isnan(got)) || (mpfr_inf_p(x) && isinf(got) && (got > 0) == (mpfr_sgn(x) > 0));
+    if (same) {
+        L->cls = TD_VC_PASS, L->d = 0;
+    } else if (isfinite(got) && rule_finite_against_infinite_admissible(L, x)) {
+        L->cls = TD_VC_PASS, L->d = 0;
+        res->st.lanes_overflow_ok++;
+    } else {
+        L->cls = TD_VC_NONFINITE, L->d = INFINITY;
+    }
+}
+
+/* The lane on its MPFR reference.  Returns -1 on an oracle bug (message in msg). */
+static int lane_mpfr(td_ctx *cx, const td_contract *k, const td_case *c, td_case_result *res, lane_eval *L,
+                     int want_check, char *msg, size_t msglen) {
+    res->st.lanes_mpfr++;
+    td_mp R = mp_reference(cx, k, c, L->ol, L->ref_exact, L->ref_precast);
+    L->ref = mpfr_get_d(R->x, MPFR_RNDN);
+    if (want_check && check_shadow_claim(cx, k, L, R->x, msg, msglen)) return -1;
+    int ref_fin = mpfr_number_p(R->x), got_fin = isfinite(L->got);
+    if (ref_fin && got_fin) return rule_mpfr_decides(cx, k, res, L, R->x, want_check, msg, msglen);
+    if (ref_fin) rule_nonfinite_against_finite(&cx->sh, k, res, L, R->x);
+    else rule_against_nonfinite_reference(res, L, R->x);
+    return 0;
+}
+
+static void lane_fill_report(td_lane_report *l, const lane_eval *L) {
+    l->lane = *L->ol;
+    l->has_lane = 1;
+    l->region = L->ol->region;
+    l->off = L->ol->off;
+    l->got_bits = L->got_bits;
+    l->got = L->got;
+    l->ref = L->ref;
+    l->tol = L->s.ek;
+    l->tol_p = L->s.ep;
+    l->err = L->d;
+    l->err_over_tol = L->eot;
+    l->err_ulps = (isfinite(L->ref) && isfinite(L->got)) ? (L->got - L->ref) / ulp_out(L->of, L->ref) : NAN;
+    l->lane_flags = L->lf;
+}
+
+/* Statistics of a checked lane (PASS, WARN, FAIL): worst err/tol and ulps, the err/tol
+ * histogram, and the top lane (the closest to, or furthest beyond, its bound). */
+static void lane_statistics(td_case_result *res, const lane_eval *L) {
+    double eot = L->eot;
+    if (L->cls != TD_VC_PASS && L->cls != TD_VC_WARN && L->cls != TD_VC_FAIL) return;
+    if (isfinite(eot) && eot > res->st.worst_err_over_tol) res->st.worst_err_over_tol = eot;
+    else if (!isfinite(eot) && L->cls == TD_VC_FAIL) res->st.worst_err_over_tol = INFINITY;
+    /* bins: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1 */
+    int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
+    if (b < 1 && eot > 0) b = 1;
+    res->st.hist[b]++;
+    if (!res->has_top || eot > res->top.err_over_tol) {
+        /* reports show the top lane even when it passes */
+        td_lane_report *t = &res->top;
+        memset(t, 0, sizeof *t);
+        t->cls = L->cls;
+        lane_fill_report(t, L);
+        res->has_top = 1;
+    }
+    double ul = isfinite(L->ref) && isfinite(L->got) ? fabs(L->got - L->ref) / ulp_out(L->of, L->ref) : 0;
+    if (ul > res->st.worst_ulps) res->st.worst_ulps = ul;
+}
+
+/* The detailed report of a lane that did not pass: its exact reference (computed now
+ * when the shadow decided the lane alone), and the terms of its bound. */
+static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case *c, td_case_result *res,
+                                 lane_eval *L) {
+    td_lane_report *l = add_report(cx, res, L->cls, L->eot);
+    if (!l) return;
+    if (!L->need_mp) {
+        td_mp R = mp_reference(cx, k, c, L->ol, L->ref_exact, L->ref_precast);
         res->st.lanes_mpfr++;
-        td_mpcx_reset(&cx->mp);
-        td_mp R = k->spec_mp(&cx->mp, c, ol);
-        ref = mpfr_get_d(R->x, MPFR_RNDN);
-        mp_to_str(R->x, ref_exact, sizeof ref_exact);
-        if (cx->mp.have_cast_in) mp_to_str(cx->mp.last_cast_in.x, ref_precast, sizeof ref_precast);
-        if (want_mpfr_check && isfinite(v) && mpfr_number_p(R->x)) {
-            /* the shadow's claim |v - x*| <= es must hold: an oracle bug otherwise */
-            mpfr_t t;
-            mpfr_init2(t, cx->mp.prec);
-            mpfr_sub_d(t, R->x, v, MPFR_RNDN);
-            mpfr_abs(t, t, MPFR_RNDU);
-            if (mpfr_cmp_d(t, es * (1 + 0x1p-40)) > 0 && !cx->mp.undecided_tie) {
-                char rb[80];
-                mp_to_str(R->x, rb, sizeof rb);
-                snprintf(msg, msglen,
-                         "oracle bug: %s lane off=%" PRIu64 ": shadow value %.17g claims error <= %.3g, MPFR says %s",
-                         k->id, ol->off, v, es, rb);
-                mpfr_clear(t);
-                return TD_VC_COUNT;
-            }
-            mpfr_clear(t);
-        }
-        int ref_fin = mpfr_number_p(R->x), got_fin = isfinite(got);
-        if (ref_fin && got_fin) {
-            if (!isfinite(ek)) cls = TD_VC_PASS;
-            else {
-                mpfr_t t;
-                mpfr_init2(t, cx->mp.prec);
-                mpfr_d_sub(t, got, R->x, MPFR_RNDN);
-                mpfr_abs(t, t, MPFR_RNDN);
-                d = mpfr_get_d(t, MPFR_RNDU);
-                if (mpfr_cmp_d(t, ek) > 0) cls = TD_VC_FAIL;
-                else if (mpfr_cmp_d(t, ep) > 0) cls = TD_VC_WARN;
-                else cls = TD_VC_PASS;
-                mpfr_clear(t);
-                if (decided && want_mpfr_check && !cx->mp.undecided_tie && cls != scls) {
-                    /* the shadow decided this lane on its own: MPFR must agree */
-                    snprintf(msg, msglen,
-                             "oracle bug: %s lane off=%" PRIu64 ": the shadow decided %s, MPFR says %s (got %.9g, "
-                             "shadow %.17g +- %.3g, tol %.3g)",
-                             k->id, ol->off, td_vclass_name(scls), td_vclass_name(cls), got, v, es, ek);
-                    return TD_VC_COUNT;
-                }
-            }
-        } else if (ref_fin && !got_fin) {
-            /* IEEE policy: the model found that the binary32 evaluation may overflow,
-             * leave a function's domain (log 0, inf - inf) or divide by a value that
-             * may be 0; there the kernel's inf / NaN is its IEEE result. */
-            if (k->sv == TD_SV_IEEE && (lf & (TD_LF_MAYOVF | TD_LF_DOMAIN | TD_LF_UNBOUNDED)) &&
-                (isnan(got) || (got > 0) == (mpfr_sgn(R->x) > 0) || mpfr_zero_p(R->x))) {
-                cls = TD_VC_PASS;
-                res->st.lanes_overflow_ok++;
-            } else
-                cls = TD_VC_NONFINITE;
-            d = INFINITY;
-        } else if (!ref_fin) {
-            int same = (mpfr_nan_p(R->x) && isnan(got)) ||
-                       (mpfr_inf_p(R->x) && isinf(got) && (got > 0) == (mpfr_sgn(R->x) > 0));
-            if (same) cls = TD_VC_PASS, d = 0;
-            else if (got_fin && !isfinite(ek) && (lf & TD_LF_MAYOVF) && !mpfr_nan_p(R->x) &&
-                     (got > 0) == (mpfr_sgn(R->x) > 0))
-                cls = TD_VC_PASS, d = 0, res->st.lanes_overflow_ok++;
-            else
-                cls = TD_VC_NONFINITE, d = INFINITY;
+        L->ref = mpfr_get_d(R->x, MPFR_RNDN);
+        if (mpfr_number_p(R->x) && isfinite(L->got)) {
+            (void)mp_judge(cx, L->got, R->x, L->s.ek, L->s.ep, &L->d);
+            L->eot = L->s.ek > 0 ? L->d / L->s.ek : INFINITY;
         }
     }
-    /* statistics */
-    double eot = (ek > 0 && isfinite(ek)) ? d / ek : (d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
-    if (cls == TD_VC_PASS || cls == TD_VC_WARN || cls == TD_VC_FAIL) {
-        if (isfinite(eot) && eot > res->st.worst_err_over_tol) res->st.worst_err_over_tol = eot;
-        else if (!isfinite(eot) && cls == TD_VC_FAIL) res->st.worst_err_over_tol = INFINITY;
-        /* bins: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1 */
-        int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
-        if (b < 1 && eot > 0) b = 1;
-        res->st.hist[b]++;
-        if (!res->has_top || eot > res->top.err_over_tol) {
-            /* the lane closest to (or furthest beyond) its bound: reports show it even when it passes */
-            td_lane_report *t = &res->top;
-            memset(t, 0, sizeof *t);
-            t->cls = cls;
-            t->lane = *ol;
-            t->has_lane = 1;
-            t->region = ol->region;
-            t->off = ol->off;
-            t->got_bits = got_bits;
-            t->got = got;
-            t->ref = ref;
-            t->tol = ek;
-            t->tol_p = ep;
-            t->err = d;
-            t->err_over_tol = eot;
-            t->err_ulps = (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN;
-            t->lane_flags = lf;
-            res->has_top = 1;
-        }
-        double ul = isfinite(ref) && isfinite(got) ? fabs(got - ref) / ulp_out(of, ref) : 0;
-        if (ul > res->st.worst_ulps) res->st.worst_ulps = ul;
-    }
-    if (cls == TD_VC_WARN) res->st.lanes_warn++;
-    if (cls != TD_VC_PASS) {
-        td_lane_report *l = add_report(cx, res, cls, eot);
-        if (l && !need_mp) {
-            /* decided by the shadow: the exact reference, for the report only */
-            td_mpcx_reset(&cx->mp);
-            td_mp R = k->spec_mp(&cx->mp, c, ol);
-            res->st.lanes_mpfr++;
-            ref = mpfr_get_d(R->x, MPFR_RNDN);
-            mp_to_str(R->x, ref_exact, sizeof ref_exact);
-            if (cx->mp.have_cast_in) mp_to_str(cx->mp.last_cast_in.x, ref_precast, sizeof ref_precast);
-            if (mpfr_number_p(R->x) && isfinite(got)) {
-                mpfr_t t;
-                mpfr_init2(t, cx->mp.prec);
-                mpfr_d_sub(t, got, R->x, MPFR_RNDN);
-                mpfr_abs(t, t, MPFR_RNDN);
-                d = mpfr_get_d(t, MPFR_RNDU);
-                mpfr_clear(t);
-                eot = ek > 0 ? d / ek : INFINITY;
-                l->err_over_tol = eot;
-            }
-        }
-        if (l) {
-            l->lane = *ol;
-            l->has_lane = 1;
-            l->region = ol->region;
-            l->off = ol->off;
-            l->got_bits = got_bits;
-            l->got = got;
-            l->ref = ref;
-            snprintf(l->ref_exact, sizeof l->ref_exact, "%s", ref_exact);
-            snprintf(l->ref_precast, sizeof l->ref_precast, "%s", ref_precast);
-            l->tol = ek;
-            l->tol_p = ep;
-            l->err = d;
-            l->err_ulps = (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN;
-            l->err_over_tol = eot;
-            l->lane_flags = lf;
-            /* the tolerance's terms: the same spec again, traced */
-            cx->trace.n = 0;
-            cx->sh.trace = &cx->trace;
-            cx->sh.lane_flags = 0;
-            (void)k->spec_sh(&cx->sh, c, ol);
-            cx->sh.trace = NULL;
-            copy_terms(l, &cx->trace);
-        }
-    }
-    if (cx->obs) {
-        int chk = cls == TD_VC_PASS || cls == TD_VC_WARN || cls == TD_VC_FAIL;
-        td_lane_obs o = {0, ol, cls, got_bits, got, chk, d, ek, eot, cx, kern, c, v, es};
-        o.index = (size_t)(ol - cx->ws.v);
-        cx->obs(cx->obs_user, &o);
-    }
-    return cls;
+    lane_fill_report(l, L);
+    snprintf(l->ref_exact, sizeof l->ref_exact, "%s", L->ref_exact);
+    snprintf(l->ref_precast, sizeof l->ref_precast, "%s", L->ref_precast);
+    (void)trace_replay(cx, k, c, L->ol);
+    copy_terms(l, &cx->trace);
+}
+
+/* The lane's verdict (TD_VC_COUNT on an oracle bug, message in msg), counted in res;
+ * a lane that did not pass gets a detailed report. */
+/* The lane observer (tilediff diff, accuracy statistics) sees every judged lane. */
+static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, const lane_eval *L) {
+    int chk = L->cls == TD_VC_PASS || L->cls == TD_VC_WARN || L->cls == TD_VC_FAIL;
+    td_lane_obs o = {0, L->ol, L->cls, L->got_bits, L->got, chk, L->d, L->s.ek, L->eot, cx, kern, c, L->s.v, L->s.es};
+    o.index = (size_t)(L->ol - cx->ws.v);
+    cx->obs(cx->obs_user, &o);
+}
+
+static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const td_olane *ol, uint64_t got_bits,
+                            td_case_result *res, int want_check, char *msg, size_t msglen) {
+    const td_contract *k = c->k;
+    lane_eval L;
+    memset(&L, 0, sizeof L);
+    L.ol = ol;
+    L.got_bits = got_bits;
+    lane_shadow(cx, k, c, &L);
+    res->st.lanes++;
+    rule_shadow_decides(&cx->sh, res, k, &L, want_check);
+    if (L.need_mp && lane_mpfr(cx, k, c, res, &L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
+    double ek = L.s.ek;
+    L.eot = (ek > 0 && isfinite(ek)) ? L.d / ek : (L.d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
+    lane_statistics(res, &L);
+    if (L.cls == TD_VC_WARN) res->st.lanes_warn++;
+    if (L.cls != TD_VC_PASS && L.cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, &L);
+    if (cx->obs) lane_observe(cx, kern, c, &L);
+    return L.cls;
 }
 
 int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
@@ -618,208 +761,243 @@ int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
     return s == 0 ? 0 : (s > 0 ? (int)-hi : (int)hi);
 }
 
+/* ---- one case: decode -> write set -> images -> launch -> regions -> lanes -> record ---- */
 static int cmp_off(const void *a, const void *b) {
     const td_olane *x = a, *y = b;
     if (x->region != y->region) return x->region < y->region ? -1 : 1;
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res) {
-    memset(res, 0, sizeof *res);
-    const td_contract *k = kern->k;
-    td_case c;
-    double t0 = now();
-    int rc = TD_RUN_OK;
-    image im[TD_MAX_REGIONS];
-    memset(im, 0, sizeof im);
-    uint8_t *inwrite[TD_MAX_REGIONS] = {0};
-    if (td_decode_case(k, data, size, &c, res->msg, sizeof res->msg) != 0) {
-        td_case_free(&c);
-        return TD_RUN_HARNESS_ERROR;
-    }
-    td_case_describe(&c, res->desc, sizeof res->desc);
-    res->case_digest = td_fnv1a((const uint8_t *)res->desc, strlen(res->desc));
-    for (int i = 0; i < k->nregions; i++)
-        if (c.r[i].len)
-            res->case_digest ^= td_fnv1a(c.r[i].data, c.r[i].len * td_fmt_get(c.r[i].fmt)->bytes) * (uint64_t)(2 * i + 3);
-    memcpy(res->grid, c.grid, sizeof res->grid);
-    res->st.cases = 1;
-    res->st.classes = c.classes;
-    setup_sh(cx, kern);
-    memo_clear(cx);
-
-    /* the write set: sorted, in range, no duplicates */
+/* The contract's write set for case c, in cx->ws (unsorted).  -1: out of memory. */
+static int wset_build(td_ctx *cx, const td_case *c) {
     cx->ws.n = 0;
     cx->ws.oom = 0;
-    k->writes(&c, &cx->ws);
-    if (cx->ws.oom) {
-        snprintf(res->msg, sizeof res->msg, "out of memory building the write set of %s", k->id);
-        rc = TD_RUN_HARNESS_ERROR;
-        goto out;
-    }
-    for (size_t i = 0; i < cx->ws.n; i++) {
-        const td_olane *l = &cx->ws.v[i];
+    c->k->writes(c, &cx->ws);
+    return cx->ws.oom ? -1 : 0;
+}
+
+static void wset_sort(td_wset *ws) {
+    if (ws->n > 1) qsort(ws->v, ws->n, sizeof *ws->v, cmp_off); /* an empty write set has no array */
+}
+
+/* The value a kernel left in the cell of lane ol. */
+static uint64_t lane_cell(const image *im, const td_case *c, const td_olane *ol) {
+    unsigned eb = td_fmt_get(c->r[ol->region].fmt)->bytes;
+    return load_raw(im[ol->region].buf + GUARD_BYTES + ol->off * eb, eb);
+}
+
+/* One case in flight through td_run_bytes. */
+typedef struct run {
+    td_ctx *cx;
+    const td_kernel *kern;
+    const td_contract *k;
+    td_case c;
+    td_case_result *res;
+    image im[TD_MAX_REGIONS];         /* the run judged */
+    image im2[TD_MAX_REGIONS];        /* the second run (other sentinel), when one was needed */
+    int have2;
+    uint8_t *inwrite[TD_MAX_REGIONS]; /* per output region: 1 for the cells of the write set */
+    double t;                         /* start of the current stage */
+} run;
+
+static int run_fail(run *R, const char *msg) {
+    snprintf(R->res->msg, sizeof R->res->msg, "%s", msg);
+    return TD_RUN_HARNESS_ERROR;
+}
+
+static int run_decode(run *R, const uint8_t *data, size_t size) {
+    td_case_result *res = R->res;
+    R->t = now();
+    if (td_decode_case(R->k, data, size, &R->c, res->msg, sizeof res->msg) != 0) return TD_RUN_HARNESS_ERROR;
+    td_case_describe(&R->c, res->desc, sizeof res->desc);
+    res->case_digest = td_fnv1a((const uint8_t *)res->desc, strlen(res->desc));
+    for (int i = 0; i < R->k->nregions; i++)
+        if (R->c.r[i].len)
+            res->case_digest ^= td_fnv1a(R->c.r[i].data, R->c.r[i].len * td_fmt_get(R->c.r[i].fmt)->bytes) * (uint64_t)(2 * i + 3);
+    memcpy(res->grid, R->c.grid, sizeof res->grid);
+    res->st.cases = 1;
+    res->st.classes = R->c.classes;
+    setup_sh(R->cx, R->kern);
+    memo_clear(R->cx);
+    return TD_RUN_OK;
+}
+
+/* The write set must name cells of output regions, each at most once (a contract's
+ * write addresses are injective): anything else is a bug in the contract. */
+static int wset_check(run *R) {
+    const td_wset *ws = &R->cx->ws;
+    const td_contract *k = R->k;
+    char m[sizeof R->res->msg];
+    for (size_t i = 0; i < ws->n; i++) {
+        const td_olane *l = &ws->v[i];
         if (l->region >= (uint32_t)k->nregions || !(k->regions[l->region].role & TD_R_OUT) ||
-            l->off >= c.r[l->region].len) {
-            snprintf(res->msg, sizeof res->msg,
+            l->off >= R->c.r[l->region].len) {
+            snprintf(m, sizeof m,
                      "harness bug: write set of %s names region %u offset %" PRIu64 " (outside the output regions)",
                      k->id, l->region, l->off);
-            rc = TD_RUN_HARNESS_ERROR;
-            goto out;
+            return run_fail(R, m);
         }
     }
-    if (cx->ws.n > 1) qsort(cx->ws.v, cx->ws.n, sizeof *cx->ws.v, cmp_off); /* an empty write set has no array */
-    for (size_t i = 1; i < cx->ws.n; i++)
-        if (cx->ws.v[i].region == cx->ws.v[i - 1].region && cx->ws.v[i].off == cx->ws.v[i - 1].off) {
-            snprintf(res->msg, sizeof res->msg,
+    wset_sort(&R->cx->ws);
+    for (size_t i = 1; i < ws->n; i++)
+        if (ws->v[i].region == ws->v[i - 1].region && ws->v[i].off == ws->v[i - 1].off) {
+            snprintf(m, sizeof m,
                      "harness bug: write set of %s writes region %s offset %" PRIu64 " twice (the contract's write "
                      "addresses must be injective)",
-                     k->id, k->regions[cx->ws.v[i].region].name, cx->ws.v[i].off);
-            rc = TD_RUN_HARNESS_ERROR;
-            goto out;
+                     k->id, k->regions[ws->v[i].region].name, ws->v[i].off);
+            return run_fail(R, m);
         }
+    return TD_RUN_OK;
+}
+
+/* The write set, checked, and its membership map per output region. */
+static int run_write_set(run *R) {
+    const td_contract *k = R->k;
+    if (wset_build(R->cx, &R->c) != 0) {
+        char m[160];
+        snprintf(m, sizeof m, "out of memory building the write set of %s", k->id);
+        return run_fail(R, m);
+    }
+    int rc = wset_check(R);
+    if (rc != TD_RUN_OK) return rc;
     for (int i = 0; i < k->nregions; i++) {
         if (!(k->regions[i].role & TD_R_OUT)) continue;
-        inwrite[i] = calloc(c.r[i].len ? c.r[i].len : 1, 1);
-        if (!inwrite[i]) {
-            snprintf(res->msg, sizeof res->msg, "out of memory");
-            rc = TD_RUN_HARNESS_ERROR;
-            goto out;
-        }
+        R->inwrite[i] = calloc(R->c.r[i].len ? R->c.r[i].len : 1, 1);
+        if (!R->inwrite[i]) return run_fail(R, "out of memory");
     }
-    for (size_t i = 0; i < cx->ws.n; i++) inwrite[cx->ws.v[i].region][cx->ws.v[i].off] = 1;
-    double t1 = now();
-    res->st.t_decode = t1 - t0;
+    for (size_t i = 0; i < R->cx->ws.n; i++) R->inwrite[R->cx->ws.v[i].region][R->cx->ws.v[i].off] = 1;
+    R->res->st.t_decode = now() - R->t;
+    return TD_RUN_OK;
+}
 
-    /* launch */
-    if (images_prepare(cx, &c, im, 0, res->msg, sizeof res->msg) != 0) {
-        rc = TD_RUN_HARNESS_ERROR;
-        goto out;
-    }
-    if (launch(cx, kern, &c, im, res->msg, sizeof res->msg) != 0) {
-        region_report(cx, res, TD_VC_LAUNCH, 0, 0, 0, res->msg);
+/* Region images with guards and sentinels, then the kernel.  A launch error is a finding. */
+static int run_launch(run *R) {
+    td_case_result *res = R->res;
+    R->t = now();
+    if (images_prepare(R->cx, &R->c, R->im, 0, res->msg, sizeof res->msg) != 0) return TD_RUN_HARNESS_ERROR;
+    if (launch(R->cx, R->kern, &R->c, R->im, res->msg, sizeof res->msg) != 0) {
+        region_report(R->cx, res, TD_VC_LAUNCH, 0, 0, 0, res->msg);
         res->finding = 1;
         res->st.cases_with_finding = 1;
-        rc = TD_RUN_FINDING;
-        goto out;
+        return TD_RUN_FINDING;
     }
-    double t2 = now();
-    res->st.t_kernel = t2 - t1;
+    R->res->st.t_kernel = now() - R->t;
+    return TD_RUN_OK;
+}
 
-    /* regions: guards, read-only regions, cells outside the write set */
+/* The guard zones on both sides of region i are intact. */
+static void check_guards(run *R, int i) {
+    const image *im = &R->im[i];
+    unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
+    for (size_t g = 0; g < GUARD_BYTES; g++)
+        if (im->buf[g] != GUARD_BYTE(g)) {
+            region_report(R->cx, R->res, TD_VC_GUARD, (uint32_t)i, 0, im->buf[g], "guard zone before the region written");
+            break;
+        }
+    for (size_t g = 0; g < GUARD_BYTES; g++)
+        if (im->buf[GUARD_BYTES + im->bytes + g] != GUARD_BYTE(g + 101)) {
+            region_report(R->cx, R->res, TD_VC_GUARD, (uint32_t)i, R->c.r[i].len + g / eb,
+                          im->buf[GUARD_BYTES + im->bytes + g], "guard zone after the region written");
+            break;
+        }
+}
+
+/* A read-only region i holds its initial contents, cell by cell. */
+static void check_read_only(run *R, int i) {
+    const uint8_t *d = R->im[i].buf + GUARD_BYTES, *init = R->c.r[i].data;
+    unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
+    if (!R->im[i].bytes || memcmp(d, init, R->im[i].bytes) == 0) return;
+    for (size_t e = 0; e < R->c.r[i].len; e++)
+        if (memcmp(d + e * eb, init + e * eb, eb))
+            region_report(R->cx, R->res, TD_VC_INPUT, (uint32_t)i, e, load_raw(d + e * eb, eb), "read-only region modified");
+}
+
+/* The cells of output region i outside the write set are untouched (the sentinel, or
+ * the initial contents of an in-out region).  Returns 1 when a lane of the write set
+ * still holds the sentinel (written with that value, or not written at all). */
+static int check_outside_write_set(run *R, int i) {
+    const uint8_t *d = R->im[i].buf + GUARD_BYTES;
+    unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
+    td_role role = R->k->regions[i].role;
+    uint64_t s0 = sentinel(R->c.r[i].fmt, 0);
     int suspicious = 0;
-    for (int i = 0; i < k->nregions; i++) {
-        unsigned eb = td_fmt_get(c.r[i].fmt)->bytes;
-        size_t bytes = im[i].bytes;
-        for (size_t g = 0; g < GUARD_BYTES; g++) {
-            if (im[i].buf[g] != GUARD_BYTE(g)) {
-                region_report(cx, res, TD_VC_GUARD, (uint32_t)i, 0, im[i].buf[g], "guard zone before the region written");
-                break;
-            }
-        }
-        for (size_t g = 0; g < GUARD_BYTES; g++) {
-            if (im[i].buf[GUARD_BYTES + bytes + g] != GUARD_BYTE(g + 101)) {
-                region_report(cx, res, TD_VC_GUARD, (uint32_t)i, c.r[i].len + g / eb,
-                              im[i].buf[GUARD_BYTES + bytes + g], "guard zone after the region written");
-                break;
-            }
-        }
-        const uint8_t *d = im[i].buf + GUARD_BYTES;
-        td_role role = k->regions[i].role;
-        if (role == TD_R_SCRATCH) continue; /* written, not specified: only the guards are checked */
-        if (!(role & TD_R_OUT)) {
-            if (bytes && memcmp(d, c.r[i].data, bytes) != 0) {
-                for (size_t e = 0; e < c.r[i].len; e++)
-                    if (memcmp(d + e * eb, (uint8_t *)c.r[i].data + e * eb, eb)) {
-                        region_report(cx, res, TD_VC_INPUT, (uint32_t)i, e, load_raw(d + e * eb, eb),
-                                      "read-only region modified");
-                    }
-            }
+    for (size_t e = 0; e < R->c.r[i].len; e++) {
+        uint64_t b = load_raw(d + e * eb, eb);
+        if (R->inwrite[i][e]) {
+            if (role == TD_R_OUT && b == s0) suspicious = 1;
             continue;
         }
-        uint64_t s0 = sentinel(c.r[i].fmt, 0);
-        for (size_t e = 0; e < c.r[i].len; e++) {
-            uint64_t b = load_raw(d + e * eb, eb);
-            if (inwrite[i][e]) {
-                if (role == TD_R_OUT && b == s0) suspicious = 1;
-                continue;
-            }
-            uint64_t expect = role == TD_R_OUT ? s0 : load_raw((uint8_t *)c.r[i].data + e * eb, eb);
-            if (b != expect) region_report(cx, res, TD_VC_OUTSIDE, (uint32_t)i, e, b, "cell outside the write set modified");
-        }
+        uint64_t expect = role == TD_R_OUT ? s0 : load_raw((uint8_t *)R->c.r[i].data + e * eb, eb);
+        if (b != expect) region_report(R->cx, R->res, TD_VC_OUTSIDE, (uint32_t)i, e, b, "cell outside the write set modified");
     }
-    /* lanes still holding the sentinel: a second run with another sentinel tells an
-     * unwritten lane from a lane whose correct value happens to equal the sentinel */
-    image im2[TD_MAX_REGIONS];
-    memset(im2, 0, sizeof im2);
-    int have2 = 0;
+    return suspicious;
+}
+
+/* Guards of every region; read-only regions; cells outside the write set.  Lanes still
+ * holding the sentinel: a second run with another sentinel tells an unwritten lane
+ * from a lane whose correct value happens to equal the sentinel. */
+static void run_check_regions(run *R) {
+    int suspicious = 0;
+    for (int i = 0; i < R->k->nregions; i++) {
+        check_guards(R, i);
+        td_role role = R->k->regions[i].role;
+        if (role == TD_R_SCRATCH) continue; /* written, not specified: only the guards are checked */
+        if (!(role & TD_R_OUT)) check_read_only(R, i);
+        else suspicious |= check_outside_write_set(R, i);
+    }
     if (suspicious) {
         char m2[256];
-        if (images_prepare(cx, &c, im2, 1, m2, sizeof m2) == 0 && launch(cx, kern, &c, im2, m2, sizeof m2) == 0)
-            have2 = 1;
+        R->have2 = images_prepare(R->cx, &R->c, R->im2, 1, m2, sizeof m2) == 0 &&
+                   launch(R->cx, R->kern, &R->c, R->im2, m2, sizeof m2) == 0;
     }
-    double t3 = now();
+}
 
-    /* every lane of the write set */
-    for (size_t i = 0; i < cx->ws.n; i++) {
-        const td_olane *ol = &cx->ws.v[i];
-        unsigned eb = td_fmt_get(c.r[ol->region].fmt)->bytes;
-        uint64_t b = load_raw(im[ol->region].buf + GUARD_BYTES + ol->off * eb, eb);
-        if (k->regions[ol->region].role == TD_R_OUT && b == sentinel(c.r[ol->region].fmt, 0)) {
-            uint64_t b2 = have2 ? load_raw(im2[ol->region].buf + GUARD_BYTES + ol->off * eb, eb) : 0;
-            if (!have2 || b2 == sentinel(c.r[ol->region].fmt, 1)) {
-                if (cx->obs) {
-                    td_lane_obs o = {i, ol, TD_VC_UNWRITTEN, b, NAN, 0, NAN, NAN, NAN, cx, kern, &c, NAN, NAN};
-                    cx->obs(cx->obs_user, &o);
-                }
-                td_lane_report *l = add_report(cx, res, TD_VC_UNWRITTEN, INFINITY);
-                if (l) {
-                    l->lane = *ol;
-                    l->has_lane = 1;
-                    l->region = ol->region;
-                    l->off = ol->off;
-                    l->got_bits = b;
-                    l->err_over_tol = INFINITY;
-                    snprintf(l->note, sizeof l->note, "lane of the write set still holds the sentinel");
-                }
-                res->st.lanes++;
-                continue;
-            }
-        }
+/* A lane of the write set that holds the sentinel in both runs was never written. */
+static int lane_unwritten(run *R, const td_olane *ol, uint64_t b) {
+    td_fmt f = R->c.r[ol->region].fmt;
+    if (R->k->regions[ol->region].role != TD_R_OUT || b != sentinel(f, 0)) return 0;
+    if (R->have2 && lane_cell(R->im2, &R->c, ol) != sentinel(f, 1)) return 0;
+    if (R->cx->obs) {
+        td_lane_obs o = {(size_t)(ol - R->cx->ws.v), ol, TD_VC_UNWRITTEN, b, NAN, 0, NAN, NAN, NAN, R->cx, R->kern, &R->c, NAN, NAN};
+        R->cx->obs(R->cx->obs_user, &o);
+    }
+    td_lane_report *l = add_report(R->cx, R->res, TD_VC_UNWRITTEN, INFINITY);
+    if (l) {
+        l->lane = *ol;
+        l->has_lane = 1;
+        l->region = ol->region;
+        l->off = ol->off;
+        l->got_bits = b;
+        l->err_over_tol = INFINITY;
+        snprintf(l->note, sizeof l->note, "lane of the write set still holds the sentinel");
+    }
+    R->res->st.lanes++;
+    return 1;
+}
+
+/* Every lane of the write set: unwritten, or judged. */
+static int run_judge_lanes(run *R) {
+    for (size_t i = 0; i < R->cx->ws.n; i++) {
+        const td_olane *ol = &R->cx->ws.v[i];
+        uint64_t b = lane_cell(R->im, &R->c, ol);
+        if (lane_unwritten(R, ol, b)) continue;
         char msg[512] = "";
-        td_vclass v = judge_lane(cx, kern, &c, ol, b, res, cx->o.mpfr_all, msg, sizeof msg);
-        if (v == TD_VC_COUNT) {
-            snprintf(res->msg, sizeof res->msg, "%s", msg);
-            rc = TD_RUN_HARNESS_ERROR;
-            images_free(cx, im2, k->nregions);
-            goto out;
-        }
+        if (judge_lane(R->cx, R->kern, &R->c, ol, b, R->res, R->cx->o.mpfr_all, msg, sizeof msg) == TD_VC_COUNT)
+            return run_fail(R, msg);
     }
-    images_free(cx, im2, k->nregions);
-    double t4 = now();
-    res->st.t_oracle = t4 - t3;
-    res->st.t_compare = t3 - t2;
-    for (int v = 0; v < TD_VC_COUNT; v++)
-        if (td_vclass_is_finding((td_vclass)v) && res->st.findings[v]) res->finding = 1;
-    if (res->finding) {
-        res->st.cases_with_finding = 1;
-        rc = TD_RUN_FINDING;
-    }
-    /* the top lane: its exact reference and the terms of its bound */
-    if (res->has_top) {
-        td_lane_report *t = &res->top;
-        td_mpcx_reset(&cx->mp);
-        td_mp R = k->spec_mp(&cx->mp, &c, &t->lane);
-        mp_to_str(R->x, t->ref_exact, sizeof t->ref_exact);
-        if (cx->mp.have_cast_in) mp_to_str(cx->mp.last_cast_in.x, t->ref_precast, sizeof t->ref_precast);
-        cx->trace.n = 0;
-        cx->sh.trace = &cx->trace;
-        cx->sh.lane_flags = 0;
-        (void)k->spec_sh(&cx->sh, &c, &t->lane);
-        cx->sh.trace = NULL;
-        copy_terms(t, &cx->trace);
-    }
-    /* the worst report first */
+    return TD_RUN_OK;
+}
+
+/* The top lane's exact reference and the terms of its bound (its report shows them). */
+static void top_lane_details(run *R) {
+    td_lane_report *t = &R->res->top;
+    (void)mp_reference(R->cx, R->k, &R->c, &t->lane, t->ref_exact, t->ref_precast);
+    (void)trace_replay(R->cx, R->k, &R->c, &t->lane);
+    copy_terms(t, &R->cx->trace);
+}
+
+/* The worst report first (insertion sort: at most max_reports of them). */
+static void sort_reports(td_case_result *res) {
     for (int i = 1; i < res->nrep; i++) {
         td_lane_report t = res->rep[i];
         int j = i - 1;
@@ -830,10 +1008,51 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
         }
         res->rep[j + 1] = t;
     }
-out:
-    for (int i = 0; i < TD_MAX_REGIONS; i++) free(inwrite[i]);
-    images_free(cx, im, k->nregions);
-    td_case_free(&c);
+}
+
+/* The case's outcome: a finding when any lane or region is. */
+static int run_record(run *R) {
+    td_case_result *res = R->res;
+    int rc = TD_RUN_OK;
+    for (int v = 0; v < TD_VC_COUNT; v++)
+        if (td_vclass_is_finding((td_vclass)v) && res->st.findings[v]) res->finding = 1;
+    if (res->finding) {
+        res->st.cases_with_finding = 1;
+        rc = TD_RUN_FINDING;
+    }
+    if (res->has_top) top_lane_details(R);
+    sort_reports(res);
+    return rc;
+}
+
+/* After the launch: regions, then lanes, then the outcome. */
+static int run_check(run *R) {
+    double t2 = now();
+    run_check_regions(R);
+    double t3 = now();
+    int rc = run_judge_lanes(R);
+    if (rc != TD_RUN_OK) return rc;
+    R->res->st.t_oracle = now() - t3;
+    R->res->st.t_compare = t3 - t2;
+    return run_record(R);
+}
+
+int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res) {
+    memset(res, 0, sizeof *res);
+    run R;
+    memset(&R, 0, sizeof R);
+    R.cx = cx;
+    R.kern = kern;
+    R.k = kern->k;
+    R.res = res;
+    int rc = run_decode(&R, data, size);
+    if (rc == TD_RUN_OK) rc = run_write_set(&R);
+    if (rc == TD_RUN_OK) rc = run_launch(&R);
+    if (rc == TD_RUN_OK) rc = run_check(&R);
+    for (int i = 0; i < TD_MAX_REGIONS; i++) free(R.inwrite[i]);
+    images_free(cx, R.im2, R.k->nregions);
+    images_free(cx, R.im, R.k->nregions);
+    td_case_free(&R.c);
     return rc;
 }
 
@@ -856,26 +1075,12 @@ static void print_region_head(FILE *f, const td_case *c, int reg) {
     fprintf(f, "%s\n", R->len > n ? " ..." : "");
 }
 
-int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, long lane, FILE *f) {
+/* The contract, the kernel, and the case, as explain prints them first. */
+static void explain_case(FILE *f, const td_ctx *cx, const td_kernel *kern, const td_case *c, int launched,
+                         const char *err) {
     const td_contract *k = kern->k;
-    td_case c;
-    char err[512];
-    if (td_decode_case(k, data, size, &c, err, sizeof err) != 0) {
-        fprintf(stderr, "tilediff explain: %s\n", err);
-        td_case_free(&c);
-        return TD_RUN_HARNESS_ERROR;
-    }
-    setup_sh(cx, kern);
-    memo_clear(cx);
-    cx->ws.n = 0;
-    k->writes(&c, &cx->ws);
-    if (cx->ws.n > 1) qsort(cx->ws.v, cx->ws.n, sizeof *cx->ws.v, cmp_off);
-    image im[TD_MAX_REGIONS];
-    memset(im, 0, sizeof im);
-    int launched = images_prepare(cx, &c, im, 0, err, sizeof err) == 0 && launch(cx, kern, &c, im, err, sizeof err) == 0;
-
     char desc[1024];
-    td_case_describe(&c, desc, sizeof desc);
+    td_case_describe(c, desc, sizeof desc);
     fprintf(f, "contract  %s  (%s, %s)\n", k->id, k->io_class, k->kind);
     fprintf(f, "spec      %s\n", k->formula);
     fprintf(f, "kernel    %s [%s backend, math model %s]%s%s\n", kern->abi->variant,
@@ -891,57 +1096,55 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
     fprintf(f, "case      %s\n", desc);
     fprintf(f, "  boundary classes:");
     for (int b = 0; b < TD_BC_COUNT; b++)
-        if (c.classes & (1ull << b)) fprintf(f, " %s", td_bclass_name(b));
+        if (c->classes & (1ull << b)) fprintf(f, " %s", td_bclass_name(b));
     fprintf(f, "\n  regions (first values):\n");
-    for (int i = 0; i < k->nregions; i++) print_region_head(f, &c, i);
+    for (int i = 0; i < k->nregions; i++) print_region_head(f, c, i);
     fprintf(f, "  write set: %zu lanes\n", cx->ws.n);
     if (!launched) fprintf(f, "  kernel: %s\n", err);
-    if (cx->ws.n == 0) {
-        fprintf(f, "no lane to explain\n");
-        images_free(cx, im, k->nregions);
-        td_case_free(&c);
-        return TD_RUN_OK;
-    }
-    size_t li = 0;
+}
+
+/* The lane to explain: `lane` when given (TD_RUN_USAGE when out of range), else the
+ * first lane that is a finding or a WARN (lane 0 when there is none or the kernel did
+ * not run). */
+static int explain_pick_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const image *im, int launched, long lane,
+                             size_t *li) {
+    *li = 0;
     if (lane >= 0) {
         if ((size_t)lane >= cx->ws.n) {
             fprintf(stderr, "tilediff explain: lane %ld out of range (the write set has %zu lanes, 0..%zu)\n", lane,
                     cx->ws.n, cx->ws.n - 1);
-            images_free(cx, im, k->nregions);
-            td_case_free(&c);
             return TD_RUN_USAGE;
         }
-        li = (size_t)lane;
-    } else if (launched) {
-        td_case_result tmp;
-        memset(&tmp, 0, sizeof tmp);
-        for (size_t i = 0; i < cx->ws.n; i++) {
-            const td_olane *ol = &cx->ws.v[i];
-            unsigned eb = td_fmt_get(c.r[ol->region].fmt)->bytes;
-            uint64_t b = load_raw(im[ol->region].buf + GUARD_BYTES + ol->off * eb, eb);
-            char m[256];
-            td_vclass v = judge_lane(cx, kern, &c, ol, b, &tmp, 0, m, sizeof m);
-            if (v != TD_VC_PASS) {
-                li = i;
-                break;
-            }
-        }
-        td_result_free(&tmp);
+        *li = (size_t)lane;
+        return TD_RUN_OK;
     }
+    if (!launched) return TD_RUN_OK;
+    td_case_result tmp;
+    memset(&tmp, 0, sizeof tmp);
+    for (size_t i = 0; i < cx->ws.n; i++) {
+        const td_olane *ol = &cx->ws.v[i];
+        char m[256];
+        td_vclass v = judge_lane(cx, kern, c, ol, lane_cell(im, c, ol), &tmp, 0, m, sizeof m);
+        if (v != TD_VC_PASS && v != TD_VC_UNBOUNDED) {
+            *li = i;
+            break;
+        }
+    }
+    td_result_free(&tmp);
+    return TD_RUN_OK;
+}
+
+/* The lane's bound, step by step (the trace replay), and its exact reference. */
+static td_sh explain_bound(FILE *f, td_ctx *cx, const td_case *c, size_t li, double *ref) {
+    const td_contract *k = c->k;
     const td_olane *ol = &cx->ws.v[li];
     fprintf(f, "\nlane %zu: pid=(%u,%u,%u) j=%" PRIu64 " step %u, output %u -> %s[%" PRIu64 "]", li, ol->pid[0],
             ol->pid[1], ol->pid[2], ol->j, ol->t, ol->o + 1, k->regions[ol->region].name, ol->off);
     fprintf(f, "  idx=(%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ")\n", ol->idx[0], ol->idx[1], ol->idx[2], ol->idx[3]);
-    cx->trace.n = 0;
-    cx->sh.trace = &cx->trace;
-    cx->sh.lane_flags = 0;
-    td_sh s = k->spec_sh(&cx->sh, &c, ol);
-    cx->sh.trace = NULL;
-    td_mpcx_reset(&cx->mp);
-    td_mp R = k->spec_mp(&cx->mp, &c, ol);
-    char rs[80], pc[80] = "";
-    mp_to_str(R->x, rs, sizeof rs);
-    if (cx->mp.have_cast_in) mp_to_str(cx->mp.last_cast_in.x, pc, sizeof pc);
+    td_sh s = trace_replay(cx, k, c, ol);
+    char rs[REF_STR], pc[REF_STR] = "";
+    td_mp R = mp_reference(cx, k, c, ol, rs, pc);
+    *ref = mpfr_get_d(R->x, MPFR_RNDN);
     if (pc[0]) fprintf(f, "  reference   %s  (exact value before the cast: %s)\n", rs, pc);
     else fprintf(f, "  reference   %s  (exact, MPFR %ld bits)\n", rs, (long)cx->mp.prec);
     fprintf(f, "  shadow      %.17g  +- %.3g (binary64 evaluation and its own error bound)\n", s.v, s.es);
@@ -955,32 +1158,59 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
         if (t->note) fprintf(f, "  [%s]", t->note);
         fputc('\n', f);
     }
-    if (cx->sh.lane_flags) {
-        char fl[160];
-        snprintf(fl, sizeof fl, "%s%s%s%s", cx->sh.lane_flags & TD_LF_MAYOVF ? " may-overflow" : "",
-                 cx->sh.lane_flags & TD_LF_UNBOUNDED ? " unbounded" : "", cx->sh.lane_flags & TD_LF_DOMAIN ? " domain-edge" : "",
-                 cx->sh.lane_flags & TD_LF_TIE ? " near-a-boundary" : "");
-        fprintf(f, "  lane flags:%s\n", fl);
+    uint32_t lf = cx->sh.lane_flags;
+    if (lf)
+        fprintf(f, "  lane flags:%s%s%s%s\n", lf & TD_LF_MAYOVF ? " may-overflow" : "", lf & TD_LF_UNBOUNDED ? " unbounded" : "",
+                lf & TD_LF_DOMAIN ? " domain-edge" : "", lf & TD_LF_TIE ? " near-a-boundary" : "");
+    return s;
+}
+
+/* The kernel's value of the lane and its verdict.  Returns TD_RUN_FINDING when it is one. */
+static int explain_kernel_value(FILE *f, td_ctx *cx, const td_kernel *kern, const td_case *c, const image *im, size_t li,
+                                td_sh s, double ref) {
+    const td_olane *ol = &cx->ws.v[li];
+    td_fmt of = c->r[ol->region].fmt;
+    unsigned eb = td_fmt_get(of)->bytes;
+    uint64_t b = lane_cell(im, c, ol);
+    double got = of == TD_I64 ? (double)td_decode_i64(b) : td_decode(of, b);
+    char g[64];
+    if (of == TD_I64) snprintf(g, sizeof g, "%" PRId64, td_decode_i64(b));
+    else td_format_value(of, b, g, sizeof g);
+    td_case_result tmp;
+    memset(&tmp, 0, sizeof tmp);
+    char m[256];
+    td_vclass v = judge_lane(cx, kern, c, ol, b, &tmp, 0, m, sizeof m);
+    fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %.4g  -> %s\n", g, (int)eb * 2, b,
+            fabs(got - ref), (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN, td_fmt_get(of)->name,
+            s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), td_vclass_name(v));
+    td_result_free(&tmp);
+    return td_vclass_is_finding(v) ? TD_RUN_FINDING : TD_RUN_OK;
+}
+
+int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, long lane, FILE *f) {
+    const td_contract *k = kern->k;
+    td_case c;
+    char err[512];
+    if (td_decode_case(k, data, size, &c, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff explain: %s\n", err);
+        td_case_free(&c);
+        return TD_RUN_HARNESS_ERROR;
     }
+    setup_sh(cx, kern);
+    memo_clear(cx);
+    (void)wset_build(cx, &c); /* out of memory: the lanes built so far are explained */
+    wset_sort(&cx->ws);
+    image im[TD_MAX_REGIONS];
+    memset(im, 0, sizeof im);
+    int launched = images_prepare(cx, &c, im, 0, err, sizeof err) == 0 && launch(cx, kern, &c, im, err, sizeof err) == 0;
+    explain_case(f, cx, kern, &c, launched, err);
+    size_t li;
     int rc = TD_RUN_OK;
-    if (launched) {
-        unsigned eb = td_fmt_get(c.r[ol->region].fmt)->bytes;
-        uint64_t b = load_raw(im[ol->region].buf + GUARD_BYTES + ol->off * eb, eb);
-        td_fmt of = c.r[ol->region].fmt;
-        double got = of == TD_I64 ? (double)td_decode_i64(b) : td_decode(of, b);
-        char g[64];
-        if (of == TD_I64) snprintf(g, sizeof g, "%" PRId64, td_decode_i64(b));
-        else td_format_value(of, b, g, sizeof g);
-        td_case_result tmp;
-        memset(&tmp, 0, sizeof tmp);
-        char m[256];
-        td_vclass v = judge_lane(cx, kern, &c, ol, b, &tmp, 0, m, sizeof m);
-        double ref = mpfr_get_d(R->x, MPFR_RNDN);
-        fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %.4g  -> %s\n", g, (int)eb * 2,
-                b, fabs(got - ref), (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN,
-                td_fmt_get(of)->name, s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), td_vclass_name(v));
-        if (td_vclass_is_finding(v)) rc = TD_RUN_FINDING;
-        td_result_free(&tmp);
+    if (cx->ws.n == 0) fprintf(f, "no lane to explain\n");
+    else if ((rc = explain_pick_lane(cx, kern, &c, im, launched, lane, &li)) == TD_RUN_OK) {
+        double ref;
+        td_sh s = explain_bound(f, cx, &c, li, &ref);
+        if (launched) rc = explain_kernel_value(f, cx, kern, &c, im, li, s, ref);
     }
     images_free(cx, im, k->nregions);
     td_case_free(&c);

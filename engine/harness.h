@@ -25,10 +25,11 @@ typedef enum td_vclass {
     TD_VC_LAUNCH,      /* the launch returned an error */
     TD_VC_CRASH,       /* the kernel crashed (signal) */
     TD_VC_HANG,        /* the kernel did not return within the watchdog */
+    TD_VC_UNBOUNDED,   /* not checked: the model has no finite bound for the lane (counted, not a finding) */
     TD_VC_COUNT
 } td_vclass;
 const char *td_vclass_name(td_vclass v);
-/* true for the classes that make a case a finding (everything but PASS and WARN) */
+/* true for the classes that make a case a finding (everything but PASS, WARN, UNBOUNDED) */
 int td_vclass_is_finding(td_vclass v);
 
 #define TD_MAX_TERMS 24
@@ -60,6 +61,10 @@ typedef struct td_lane_report {
 } td_lane_report;
 
 typedef struct td_stats {
+    /* lanes: judged lanes; lanes_unbounded: those of them with no finite bound (class
+     * TD_VC_UNBOUNDED: not checked); lanes_overflow_ok: lanes a special-value rule
+     * accepted (an admissible inf or NaN, or the largest finite value against an
+     * infinite reference) */
     uint64_t cases, lanes, lanes_mpfr, lanes_unbounded, lanes_overflow_ok, lanes_warn;
     uint64_t findings[TD_VC_COUNT]; /* lanes (or regions) per class */
     uint64_t cases_with_finding;
@@ -71,6 +76,10 @@ typedef struct td_stats {
     uint64_t hist[9];
 } td_stats;
 void td_stats_merge(td_stats *into, const td_stats *s);
+/* A contract whose judged lanes are mostly (> 50%) unbounded was not checked: its
+ * lanes passed no finite bound.  Returns 1 and the reason in `why` (may be NULL) then,
+ * else 0. */
+int td_stats_unchecked(const td_stats *st, char *why, size_t n);
 
 typedef struct td_case_result {
     int finding;            /* 1 when the case is a finding */

@@ -1,5 +1,7 @@
 #include "loader.h"
 
+#include "triton/bridge.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,8 +202,76 @@ int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set,
     return TD_LOAD_OK;
 }
 
+/* The Triton bridge learns a contract's argument names and kinds from the registry. */
+static int describe_contract(const char *id, td_tb_signature *out) {
+    const td_contract *k = td_contract_find(id);
+    if (!k || k->nparams > TD_TB_MAX_ARGS || k->nregions > TD_TB_MAX_ARGS) return -1;
+    out->nparams = (uint32_t)k->nparams;
+    out->nregions = (uint32_t)k->nregions;
+    for (int i = 0; i < k->nparams; i++) {
+        out->pnames[i] = k->params[i].name;
+        out->pkinds[i] = (int)k->params[i].kind;
+    }
+    for (int i = 0; i < k->nregions; i++) out->rnames[i] = k->regions[i].name;
+    out->ncasts = 0;
+    for (int i = 0; i < k->ncasts && i < TD_TB_MAX_ARGS; i++) {
+        out->cslots[i] = k->casts[i].slot;
+        out->cdefaults[i] = k->casts[i].dflt;
+        out->ncasts++;
+    }
+    return 0;
+}
+
+/* A Python kernel file: the bridge library embeds CPython and returns its table. */
+static int open_python(const char *path, int backend, void **h, const td_abi_table **t, char *err, size_t errlen) {
+    char lib[4096];
+    if (td_triton_bridge_path(lib, sizeof lib) != 0) {
+        snprintf(err, errlen,
+                 "%s is a Python kernel file, but this tilediff was built without the Triton bridge (%s not found; "
+                 "ci/deps.sh --triton, then rebuild)",
+                 path, TD_TB_LIBRARY);
+        return TD_LOAD_OPEN;
+    }
+    *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!*h) {
+        snprintf(err, errlen, "cannot load the Triton bridge %s: %s", lib, dlerror());
+        return TD_LOAD_OPEN;
+    }
+    td_tb_open_fn fn;
+    void *sym = dlsym(*h, TD_TB_OPEN_SYMBOL);
+    memcpy(&fn, &sym, sizeof fn);
+    char perr[1024] = "";
+    *t = sym ? fn(path, backend, describe_contract, perr, sizeof perr) : NULL;
+    if (!*t) {
+        snprintf(err, errlen, "cannot load Python kernel file %s: %s", path, sym ? perr : "the bridge has no entry point");
+        /* Python stays initialised: unloading libpython is not supported */
+        return TD_LOAD_OPEN;
+    }
+    return TD_LOAD_OK;
+}
+
+static int has_suffix(const char *s, const char *suf) {
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
 int td_kernels_open(const char *path, td_kernel_set *set, char *err, size_t errlen) {
+    return td_kernels_open_for(path, TD_ABI_HOST, set, err, errlen);
+}
+
+int td_kernels_open_for(const char *path, int backend, td_kernel_set *set, char *err, size_t errlen) {
     memset(set, 0, sizeof *set);
+    if (has_suffix(path, ".py")) {
+        void *ph = NULL;
+        const td_abi_table *t = NULL;
+        int prc = open_python(path, backend, &ph, &t, err, errlen);
+        if (prc == TD_LOAD_OK) prc = td_kernels_bind(t, path, set, err, errlen);
+        if (prc != TD_LOAD_OK) return prc; /* the bridge stays loaded with Python */
+        set->handle = NULL;
+        set->path = strdup(path);
+        for (int i = 0; i < set->n; i++) set->kernels[i].path = set->path;
+        return TD_LOAD_OK;
+    }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         snprintf(err, errlen, "cannot load kernel library %s: %s", path, dlerror());
@@ -264,5 +334,26 @@ int td_builtin_library_path(int backend, char *out, size_t n) {
         if (access(out, R_OK) == 0) return 0;
     }
     snprintf(out, n, "%s/%s", exe, lib);
+    return -1;
+}
+
+int td_triton_bridge_path(char *out, size_t n) {
+    const char *env = getenv("TILEDIFF_TRITON_BRIDGE");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return access(out, R_OK) == 0 ? 0 : -1;
+    }
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return -1;
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    const char *cands[] = {"%s/%s", "%s/../" TD_LIBDIR "/tilediff/%s", "%s/../lib/tilediff/%s"};
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
+        snprintf(out, n, cands[i], exe, TD_TB_LIBRARY);
+        if (access(out, R_OK) == 0) return 0;
+    }
     return -1;
 }

@@ -48,6 +48,12 @@ typedef struct td_kernel_set {
 int td_decl_parse(const char *s, td_decl *d, char *err, size_t errlen);
 
 int td_kernels_open(const char *path, td_kernel_set *set, char *err, size_t errlen);
+/* The same for a backend: a Python kernel file (path ending in .py) is served by the
+ * Triton bridge, which runs Triton's interpreter for the host backend and compiled
+ * Triton for the cuda backend (kernels/triton/bridge.h). */
+int td_kernels_open_for(const char *path, int backend, td_kernel_set *set, char *err, size_t errlen);
+/* Where libtilediff_triton.so is (TILEDIFF_TRITON_BRIDGE, next to the binary, installed). */
+int td_triton_bridge_path(char *out, size_t n);
 /* Binds a table already in the process (the fuzz targets link the built-in kernels). */
 int td_kernels_bind(const td_abi_table *table, const char *name, td_kernel_set *set, char *err, size_t errlen);
 void td_kernels_close(td_kernel_set *set);

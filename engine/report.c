@@ -51,7 +51,7 @@ void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r) {
     fprintf(f, "  lanes checked %" PRIu64 ", bad %" PRIu64 " (", r->st.lanes, r->nbad);
     int first = 1;
     for (int v = 1; v < TD_VC_COUNT; v++) {
-        uint64_t cnt = v == TD_VC_WARN ? r->st.lanes_warn : r->st.findings[v];
+        uint64_t cnt = v == TD_VC_WARN ? r->st.lanes_warn : v == TD_VC_UNBOUNDED ? r->st.lanes_unbounded : r->st.findings[v];
         if (cnt) fprintf(f, "%s%s %" PRIu64, first ? "" : ", ", td_vclass_name((td_vclass)v), cnt), first = 0;
     }
     fprintf(f, ")%s\n", r->nbad > (uint64_t)r->nrep ? "; the worst are detailed" : "");
@@ -129,7 +129,7 @@ void td_report_json(FILE *f, const td_kernel *kern, const td_case_result *r, con
     fprintf(f, ",\"lanes\":%" PRIu64 ",\"bad\":%" PRIu64 ",\"counts\":{", r->st.lanes, r->nbad);
     int first = 1;
     for (int v = 1; v < TD_VC_COUNT; v++) {
-        uint64_t cnt = v == TD_VC_WARN ? r->st.lanes_warn : r->st.findings[v];
+        uint64_t cnt = v == TD_VC_WARN ? r->st.lanes_warn : v == TD_VC_UNBOUNDED ? r->st.lanes_unbounded : r->st.findings[v];
         if (!cnt) continue;
         fprintf(f, "%s\"%s\":%" PRIu64, first ? "" : ",", td_vclass_name((td_vclass)v), cnt);
         first = 0;

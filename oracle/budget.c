@@ -6,10 +6,11 @@
  *   bench/libm_ulp (binary64 pre-screen, every candidate within 1e-6 ulp of the
  *   maximum re-measured with MPFR at 128 bits), then rounded up to the next 1/1000.
  *   Measured 2026-11-30 on this project's CI machine kind; the worst inputs are in
- *   bench/libm_ulp/RESULTS.md.  tests/test_budget.c re-checks a dense sample plus these
- *   worst inputs against the table on every CI run (the exhaustive re-check runs under
- *   the `sweep` label), so a different libm that is less accurate is caught instead of
- *   trusted.  rsqrt is 1.0f / sqrtf(x) (two correctly rounded operations).
+ *   bench/libm_ulp/RESULTS.md.  tests/oracle/test_budget.c (ctest test_budget, label
+ *   "unit") re-checks a dense sample plus these worst inputs against the table on every
+ *   CI run, and all 2^32 inputs of exp, exp2, log, log2 (test_budget_sweep, label
+ *   "sweep"), so a different libm that is less accurate is caught instead of trusted.
+ *   rsqrt is 1.0f / sqrtf(x) (two correctly rounded operations), measured the same way.
  *
  * "cuda": CUDA C++ Programming Guide, "Mathematical Functions: Standard Functions",
  *   table "Single-Precision Mathematical Standard Library Functions with Maximum ULP

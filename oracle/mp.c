@@ -6,12 +6,18 @@
 #include <string.h>
 
 #include "consts.h"
+#include "memo_hash.h"
 
 #define CHUNK 64
 
 void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec) {
     memset(cx, 0, sizeof *cx);
     cx->prec = prec;
+    /* The reference is the REAL value: MPFR's default exponent range (2^-2^30) would
+     * underflow e^-1e9 (an additive mask of -1e9) to 0 and make a real softmax 0/0.
+     * The widest range MPFR has holds every value a spec meets. */
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
     mpfr_init2(cx->last_cast_in.x, prec);
 }
 
@@ -31,6 +37,7 @@ void td_mpcx_free(td_mpcx *cx) {
 void td_mpcx_reset(td_mpcx *cx) {
     cx->used = 0;
     cx->have_cast_in = 0;
+    cx->cast_out = NULL; /* the pool's values are handed out again */
     cx->undecided_tie = 0;
 }
 
@@ -40,7 +47,7 @@ void td_mpcx_memo_clear(td_mpcx *cx) {
 }
 
 static size_t memo_slot(const td_mp_memo_ent *m, size_t cap, uint64_t key) {
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (cap - 1);
+    size_t h = td_memo_hash(key, cap);
     while (m[h].used && m[h].key != key) h = (h + 1) & (cap - 1);
     return h;
 }
@@ -101,6 +108,7 @@ td_mp td_mp_new(td_mpcx *cx) {
     cx->used++;
     td_mp r = &cx->chunks[c][i];
     r->t = 0;
+    cx->have_cast_in = 0; /* the newest value is not a cast's result (td_mp_cast_to sets it after) */
     return r;
 }
 
@@ -182,8 +190,15 @@ td_mp td_mp_sigmoid(td_mpcx *cx, td_mp a) {
     return r;
 }
 
-td_mp td_mp_max(td_mpcx *cx, td_mp a, td_mp b) { return mpfr_cmp(a->x, b->x) >= 0 ? a : b; }
-td_mp td_mp_min(td_mpcx *cx, td_mp a, td_mp b) { return mpfr_cmp(a->x, b->x) <= 0 ? a : b; }
+/* max, min and sel hand out one of their operands: the newest value is a cast's result
+ * exactly when the chosen operand is the last cast's (see td_mpcx.have_cast_in). */
+static td_mp chosen(td_mpcx *cx, td_mp r) {
+    cx->have_cast_in = r == cx->cast_out;
+    return r;
+}
+
+td_mp td_mp_max(td_mpcx *cx, td_mp a, td_mp b) { return chosen(cx, mpfr_cmp(a->x, b->x) >= 0 ? a : b); }
+td_mp td_mp_min(td_mpcx *cx, td_mp a, td_mp b) { return chosen(cx, mpfr_cmp(a->x, b->x) <= 0 ? a : b); }
 
 td_mp td_mp_sign(td_mpcx *cx, td_mp a) {
     td_mp r = td_mp_new(cx);
@@ -203,14 +218,11 @@ td_mpb td_mp_cmp(td_mpcx *cx, td_mp a, td_mp b, char op) {
     return truth | 6;
 }
 
-td_mp td_mp_sel(td_mpcx *cx, td_mpb c, td_mp a, td_mp b) { return (c & 1) ? a : b; }
+td_mp td_mp_sel(td_mpcx *cx, td_mpb c, td_mp a, td_mp b) { return chosen(cx, (c & 1) ? a : b); }
 
 td_mp td_mp_cast_to(td_mpcx *cx, td_mp a, td_profile p, const char *what) {
     (void)what;
     td_mp r = td_mp_new(cx);
-    mpfr_set(cx->last_cast_in.x, a->x, MPFR_RNDN);
-    cx->last_cast_in.t = a->t;
-    cx->have_cast_in = 1;
     int dir = (a->t == 1 || a->t == -1) ? a->t : 0;
     uint64_t bits = td_encode_mpfr_t(p, a->x, dir);
     if (a->t == 2) {
@@ -221,6 +233,10 @@ td_mp td_mp_cast_to(td_mpcx *cx, td_mp a, td_profile p, const char *what) {
     }
     td_decode_mpfr(p.fmt, bits, r->x);
     r->t = 0;
+    mpfr_set(cx->last_cast_in.x, a->x, MPFR_RNDN); /* same precision: exact */
+    cx->last_cast_in.t = a->t;
+    cx->cast_out = r;
+    cx->have_cast_in = 1;
     return r;
 }
 

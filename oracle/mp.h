@@ -41,8 +41,13 @@ typedef struct td_mpcx {
     size_t memo_cap, memo_n;
     const td_profile *casts;
     int ncasts;
-    /* the input of the last cast evaluated (reports show "exact before the cast") */
+    /* Reports show the output's "exact before the cast".  have_cast_in: the value the
+     * lane's evaluation produced last (what a spec returns) is the result of a cast,
+     * cast_out; last_cast_in is that cast's input.  An operation producing any other
+     * value clears it, so a cast inside the computation (P to fp16 before P.V) is not
+     * reported as the output's when the output itself is not cast. */
     td_mpv last_cast_in;
+    td_mp cast_out;
     int have_cast_in;
     int undecided_tie; /* a cast met an inexact value exactly on a tie */
 } td_mpcx;
@@ -58,6 +63,11 @@ void td_mpcx_memo_clear(td_mpcx *cx);
 int td_mp_memo_get(td_mpcx *cx, uint64_t key, td_mp *out);
 void td_mp_memo_put(td_mpcx *cx, uint64_t key, td_mp v);
 td_mp td_mp_new(td_mpcx *cx);
+/* The exact value before the cast that produced out (a lane's value, e.g. what its spec
+ * returned), or NULL when out is not a cast's result. */
+static inline const td_mpv *td_mp_precast(const td_mpcx *cx, td_mp out) {
+    return out && out == cx->cast_out ? &cx->last_cast_in : NULL;
+}
 
 td_mp td_mp_exact(td_mpcx *cx, double x);
 td_mp td_mp_lit_mp(td_mpcx *cx, mpfr_srcptr exact); /* the exact real constant (the reference does not round it) */
@@ -96,9 +106,16 @@ typedef struct td_mp_acc {
 void td_mp_acc_init(td_mpcx *cx, td_mp_acc *acc, td_order order, long block);
 void td_mp_acc_add(td_mpcx *cx, td_mp_acc *acc, td_mp t);
 td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc);
+/* Algebraically equal forms have one exact value (td_sh_either). */
+static inline td_mp td_mp_either(td_mpcx *cx, td_mp a, td_mp b) {
+    (void)b;
+    cx->have_cast_in = a == cx->cast_out; /* hands out an operand, like max (mp.c) */
+    return a;
+}
 /* The exact value does not depend on how a kernel rescales (td_sh_rescaled). */
 static inline td_mp td_mp_rescaled(td_mpcx *cx, td_mp s, long n, td_mp spread, int base2, double wmax) {
-    (void)cx, (void)n, (void)spread, (void)base2, (void)wmax;
+    (void)n, (void)spread, (void)base2, (void)wmax;
+    cx->have_cast_in = s == cx->cast_out;
     return s;
 }
 

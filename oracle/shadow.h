@@ -83,6 +83,14 @@ typedef struct td_trace {
     int n, cap;
 } td_trace;
 
+/* One memoised per-case value (td_sh_memo_put). */
+typedef struct td_sh_memo_ent {
+    uint64_t key;
+    td_sh v;
+    uint32_t flags; /* the lane flags met computing it (restored on a hit) */
+    int used;
+} td_sh_memo_ent;
+
 typedef struct td_shcx {
     td_fmt efmt;       /* evaluation format of the kernel's arithmetic */
     double u;          /* its unit roundoff */
@@ -98,7 +106,19 @@ typedef struct td_shcx {
     int ncasts;
     uint32_t lane_flags;
     td_trace *trace; /* NULL unless explaining */
+    td_sh_memo_ent *memo; /* per-case memo of per-row quantities (sh_memo.c) */
+    size_t memo_cap, memo_n;
 } td_shcx;
+
+/* Per-case memo of the shadow values of per-row quantities (a row's max, sum ...),
+ * keyed by the contract: the same computation for every lane of a row, done once per
+ * case.  A hit also restores the lane flags met computing the value.  While a lane is
+ * traced the memo neither hands out nor stores values, so the trace shows every step.
+ * The MPFR pass has its own (td_mp_memo_get in mp.h). */
+int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out);
+void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v);
+void td_shcx_memo_clear(td_shcx *cx); /* at the start of every case */
+void td_shcx_memo_free(td_shcx *cx);
 
 typedef int td_shb; /* comparison result: see td_sh_cmp */
 
@@ -240,6 +260,18 @@ td_sh td_sh_ldexp(td_shcx *cx, td_sh a, int e);
 td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op);
 td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b);
 static inline bool td_sh_truth(td_shb c) { return c & 1; }
+
+/* Two evaluations of the same real value (algebraically equal forms, e.g. b*m +
+ * (1-b)*g and (m-g)*b + g, or a lerp m + (1-b)*(g-m)): a competent kernel may
+ * write either, so the bound is the larger of the two; the value is a's. */
+static inline td_sh td_sh_either(td_shcx *cx, td_sh a, td_sh b) {
+    (void)cx;
+    a.ek = fmax(a.ek, b.ek);
+    a.ep = fmax(a.ep, b.ep);
+    a.fl &= b.fl;
+    a.leaves = 0;
+    return a;
+}
 
 /* ---- casts ----
  * Interval-aware: the kernel's value lies in [x* - ek, x* + ek] and x* in

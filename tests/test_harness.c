@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,10 @@
 #include "campaign.h"
 #include "gen.h"
 #include "harness.h"
+#include "loader.h"
 #include "spec.h"
+
+const td_abi_table *td_builtin_host_table(void);
 
 enum { P_N, P_BLOCK, NP };
 enum { R_IN, R_OUT, NR };
@@ -66,7 +70,16 @@ static const td_contract k_i8 = {
     .writes = writes, .spec_sh = plus_one_i8_sh, .spec_mp = plus_one_i8_mp};
 
 /* ---- kernels with one bug each ---- */
-typedef enum { K_OK, K_TWO_ULPS, K_GUARD, K_OUTSIDE, K_SKIP, K_INPUT, K_FAIL, K_INF, K_SENTINEL } kmode;
+typedef enum {
+    K_OK, K_TWO_ULPS, K_GUARD, K_OUTSIDE, K_SKIP, K_INPUT, K_FAIL, K_INF, K_SENTINEL,
+    /* for the special-value rules */
+    K_NAN,        /* lane 0 is NaN */
+    K_WILD,       /* lane 0 is 12345 */
+    K_MAXF,       /* every lane is +FLT_MAX */
+    K_NEG_MAXF,   /* every lane is -FLT_MAX */
+    K_TIMES_ZERO, /* out = in * 0 (correct for test.times_zero) */
+    K_PLUS_ZERO   /* out = +0 (a zero of the wrong sign where in < 0) */
+} kmode;
 static kmode g_mode;
 
 static int kernel(const td_abi_launch *L) {
@@ -84,6 +97,12 @@ static int kernel(const td_abi_launch *L) {
             float r = in[off] + 1.0f;
             if (g_mode == K_TWO_ULPS && off == n / 2) r = nextafterf(nextafterf(r, INFINITY), INFINITY);
             if (g_mode == K_INF && off == 0) r = INFINITY;
+            if (g_mode == K_NAN && off == 0) r = NAN;
+            if (g_mode == K_WILD && off == 0) r = 12345.0f;
+            if (g_mode == K_MAXF) r = FLT_MAX;
+            if (g_mode == K_NEG_MAXF) r = -FLT_MAX;
+            if (g_mode == K_TIMES_ZERO) r = in[off] * 0.0f;
+            if (g_mode == K_PLUS_ZERO) r = 0.0f;
             if (g_mode == K_SKIP && off == n - 1) continue;
             if (g_mode == K_INPUT && off == 0) in[0] += 1.0f;
             if (i8) {
@@ -394,6 +413,201 @@ static void test_warn_tier(void **st) {
     assert_int_equal(rne_warns, 0);
 }
 
+/* ---- special-value rules ----
+ * A test contract out = in + 1 whose shadow reports what its model met (lane flags, no
+ * finite bound, an infinite reference), so each rule is exercised on its own. */
+static uint32_t g_sv_flags; /* lane flags the shadow reports */
+static int g_sv_unbounded;  /* the output has no finite bound */
+static int g_sv_ref_inf;    /* the exact value is +inf (beyond a cast's overflow threshold) */
+
+static td_sh sv_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    td_sh r = plus_one_sh(cx, c, l);
+    cx->lane_flags |= g_sv_flags;
+    if (g_sv_unbounded || g_sv_ref_inf) r.ek = r.ep = INFINITY;
+    if (g_sv_ref_inf) r.v = INFINITY, r.es = 0;
+    return r;
+}
+static td_mp sv_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    td_mp r = plus_one_mp(cx, c, l);
+    if (g_sv_ref_inf) mpfr_set_inf(r->x, 1);
+    return r;
+}
+static td_sh tz_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    return td_sh_mul(cx, td_sh_in(cx, c, R_IN, l->off), td_sh_exact(cx, 0.0));
+}
+static td_mp tz_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    return td_mp_mul(cx, td_mp_in(cx, c, R_IN, l->off), td_mp_exact(cx, 0.0));
+}
+#define SV_CONTRACT(name, pol, fsh, fmp, sz)                                                                      \
+    {.id = name, .file = "test", .family = "test", .io_class = "MaskedKernelIO_1", .kind = "exact",               \
+     .formula = name, .nparams = NP, .params = params, .nregions = NR, .regions = regions_f32, .sv = pol,         \
+     .gen = gen, .check = check, .writes = writes, .spec_sh = fsh, .spec_mp = fmp, .signed_zero = sz}
+static const td_contract k_sv_ieee = SV_CONTRACT("test.sv_ieee", TD_SV_IEEE, sv_sh, sv_mp, false);
+static const td_contract k_sv_real = SV_CONTRACT("test.sv_real", TD_SV_REAL, sv_sh, sv_mp, false);
+static const td_contract k_sz_on = SV_CONTRACT("test.times_zero_signed", TD_SV_REAL, tz_sh, tz_mp, true);
+static const td_contract k_sz_off = SV_CONTRACT("test.times_zero", TD_SV_REAL, tz_sh, tz_mp, false);
+
+static void sv_reset(void) {
+    g_sv_flags = 0;
+    g_sv_unbounded = g_sv_ref_inf = 0;
+}
+
+/* Runs 40 cases of contract k with kernel mode `mode` (every lane in MPFR too when
+ * mpfr_all); the summed stats in *st; returns the number of cases that are findings. */
+static int sv_run(const td_contract *k, kmode mode, int mpfr_all, td_stats *st) {
+    td_kernel kern = kf32;
+    kern.k = k;
+    td_ctx_opts o = {.mpfr_all = mpfr_all};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    memset(st, 0, sizeof *st);
+    g_mode = mode;
+    int findings = 0;
+    for (int c = 0; c < 40; c++) {
+        uint8_t b[32];
+        td_case_bytes(11, (uint64_t)c, b, sizeof b);
+        td_case_result r;
+        int rc = td_run_bytes(cx, &kern, b, sizeof b, &r);
+        assert_int_not_equal(rc, TD_RUN_HARNESS_ERROR);
+        findings += rc == TD_RUN_FINDING;
+        td_stats_merge(st, &r.st);
+        td_result_free(&r);
+    }
+    g_mode = K_OK;
+    td_ctx_free(cx);
+    return findings;
+}
+
+/* NaN against a finite reference: an overflow somewhere in the lane (MAYOVF) whose
+ * output still has a finite bound does not make a NaN admissible (the sticky flag used
+ * to let it through); an infinity of the reference's sign stays admissible there. */
+static void test_nan_needs_a_cause(void **st) {
+    (void)st;
+    td_stats s;
+    sv_reset();
+    g_sv_flags = TD_LF_MAYOVF;
+    for (int all = 0; all < 2; all++) {
+        assert_true(sv_run(&k_sv_ieee, K_NAN, all, &s) > 0);
+        assert_true(s.findings[TD_VC_NONFINITE] > 0);
+        assert_int_equal(sv_run(&k_sv_ieee, K_INF, all, &s), 0); /* in + 1 >= 0: +inf has its sign */
+        assert_true(s.lanes_overflow_ok > 0);
+    }
+    sv_reset();
+}
+
+/* NaN where the shadow shows an invalid operation reachable: a domain edge, or a
+ * non-finite intermediate that reaches the output (no finite bound) -- IEEE policy only. */
+static void test_nan_admissible_only_with_cause_and_ieee(void **st) {
+    (void)st;
+    td_stats s;
+    sv_reset();
+    g_sv_flags = TD_LF_DOMAIN;
+    assert_int_equal(sv_run(&k_sv_ieee, K_NAN, 0, &s), 0);
+    assert_true(sv_run(&k_sv_real, K_NAN, 0, &s) > 0); /* the real-valued policy admits none */
+    g_sv_flags = TD_LF_MAYOVF;
+    g_sv_unbounded = 1;
+    assert_int_equal(sv_run(&k_sv_ieee, K_NAN, 0, &s), 0);
+    g_sv_flags = 0; /* no cause at all: the same NaN is a disagreement */
+    assert_true(sv_run(&k_sv_ieee, K_NAN, 0, &s) > 0);
+    sv_reset();
+}
+
+/* An infinite bound passes nothing: the lanes are counted unbounded (not checked), and a
+ * contract whose lanes are mostly unbounded is "not checked".  A wild value is not a
+ * finding either (no bound says it is wrong), but it is never a PASS. */
+static void test_unbounded_is_not_a_pass(void **st) {
+    (void)st;
+    td_stats s;
+    sv_reset();
+    g_sv_flags = TD_LF_MAYOVF | TD_LF_UNBOUNDED;
+    g_sv_unbounded = 1;
+    for (int all = 0; all < 2; all++) { /* decided by the shadow, and on the MPFR reference */
+        assert_int_equal(sv_run(&k_sv_ieee, K_WILD, all, &s), 0);
+        assert_true(s.lanes > 0);
+        assert_int_equal(s.lanes_unbounded, s.lanes);
+        assert_int_equal(s.hist[0] + s.hist[1] + s.hist[2] + s.hist[7] + s.hist[8], 0); /* not among checked lanes */
+        char why[256];
+        assert_true(td_stats_unchecked(&s, why, sizeof why));
+        assert_non_null(strstr(why, "not checked"));
+    }
+    td_stats h = {.lanes = 10, .lanes_unbounded = 5};
+    assert_false(td_stats_unchecked(&h, NULL, 0)); /* half: still checked */
+    h.lanes_unbounded = 6;
+    assert_true(td_stats_unchecked(&h, NULL, 0));
+    sv_reset();
+}
+
+/* A finite value against an infinite reference: only the largest finite value of the
+ * reference's sign (rounding on the finite side of the threshold, or a saturating
+ * store), and only where the shadow says the value may lie there. */
+static void test_finite_against_infinite_reference(void **st) {
+    (void)st;
+    td_stats s;
+    sv_reset();
+    g_sv_ref_inf = 1;
+    g_sv_flags = TD_LF_MAYOVF;
+    assert_true(sv_run(&k_sv_ieee, K_OK, 0, &s) > 0); /* in + 1: an arbitrary finite value */
+    assert_true(s.findings[TD_VC_NONFINITE] > 0);
+    assert_int_equal(sv_run(&k_sv_ieee, K_MAXF, 0, &s), 0);
+    assert_true(sv_run(&k_sv_ieee, K_NEG_MAXF, 0, &s) > 0); /* the wrong sign */
+    g_sv_flags = 0; /* the shadow never saw the value near the threshold */
+    assert_true(sv_run(&k_sv_ieee, K_MAXF, 0, &s) > 0);
+    sv_reset();
+}
+
+/* Signed zero: a zero of the wrong sign is a disagreement only where the contract says
+ * its spec distinguishes -0 (the default does not). */
+static void test_signed_zero(void **st) {
+    (void)st;
+    td_stats s;
+    for (int all = 0; all < 2; all++) {
+        assert_int_equal(sv_run(&k_sz_on, K_TIMES_ZERO, all, &s), 0);
+        assert_true(sv_run(&k_sz_on, K_PLUS_ZERO, all, &s) > 0);
+        assert_true(s.findings[TD_VC_FAIL] > 0);
+        assert_int_equal(sv_run(&k_sz_off, K_PLUS_ZERO, all, &s), 0);
+    }
+}
+
+/* A contract whose preconditions allow NaN and +-inf inputs (nonfinite_inputs:
+ * add_example, IEEE addition) gets them from its generator, with -0 and subnormals, and
+ * its correct kernel passes them; a contract without the opt-in never sees them. */
+static void test_ieee_inputs_policy(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    const td_kernel *add = td_kernels_find(&set, "add_example.add_kernel_correctness", "triton", TD_ABI_HOST);
+    const td_contract *plain = td_contract_find("vector_addition.add_kernel_correctness");
+    assert_non_null(add);
+    assert_non_null(plain);
+    assert_true(add->k->nonfinite_inputs && !plain->nonfinite_inputs);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    int seen[5] = {0}, plain_special = 0;
+    for (uint64_t i = 0; i < 300; i++) {
+        uint8_t b[64];
+        td_case_bytes(17, i, b, sizeof b);
+        td_case c;
+        assert_int_equal(td_decode_case(add->k, b, sizeof b, &c, err, sizeof err), 0);
+        for (size_t e = 0; e < c.r[0].len; e++) {
+            double x = td_get(&c, 0, e);
+            seen[0] |= isnan(x), seen[1] |= x == INFINITY, seen[2] |= x == -INFINITY;
+            seen[3] |= x == 0 && signbit(x), seen[4] |= x != 0 && fabs(x) < FLT_MIN;
+        }
+        td_case_free(&c);
+        assert_int_equal(td_decode_case(plain, b, sizeof b, &c, err, sizeof err), 0);
+        for (size_t e = 0; e < c.r[0].len; e++) plain_special |= !isfinite(td_get(&c, 0, e));
+        td_case_free(&c);
+        td_case_result r;
+        assert_int_equal(td_run_bytes(cx, add, b, sizeof b, &r), TD_RUN_OK);
+        td_result_free(&r);
+    }
+    for (int k = 0; k < 5; k++) assert_true(seen[k]);
+    assert_false(plain_special);
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
 int main(void) {
     bind();
     const struct CMUnitTest tests[] = {
@@ -404,6 +618,9 @@ int main(void) {
         cmocka_unit_test(test_sentinel_collision), cmocka_unit_test(test_precondition_is_a_harness_bug),
         cmocka_unit_test(test_artifact_round_trip), cmocka_unit_test(test_repro_deterministic),
         cmocka_unit_test(test_warn_tier),         cmocka_unit_test(test_campaign_case_floor),
+        cmocka_unit_test(test_nan_needs_a_cause), cmocka_unit_test(test_nan_admissible_only_with_cause_and_ieee),
+        cmocka_unit_test(test_unbounded_is_not_a_pass), cmocka_unit_test(test_finite_against_infinite_reference),
+        cmocka_unit_test(test_signed_zero),       cmocka_unit_test(test_ieee_inputs_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@ static int launch(const td_abi_launch *L) {
     return 0;
 }
 
-#define ADD_VALUE "add_value.puzzle1_kernel_correctness" /* store fp32:rne:inf, 3 params, 2 regions */
+#define ADD_VALUE "add_value.puzzle1_kernel_io_correctness" /* store fp32:rne:inf, 3 params, 2 regions */
 #define F8 "f8_conversion_utils.f16_to_f8_io_correctness" /* store e5m2:rne:sat, 2 params, 2 regions */
 
 /* Binds one kernel; returns the loader's code and leaves its message in err. */
@@ -38,6 +38,7 @@ static void expect_refused(const char *id, const char *casts, const char *declar
     int rc = bind1(2, id, casts, declares, &set, err, sizeof err);
     if (rc == TD_LOAD_OK) td_kernels_close(&set);
     assert_int_equal(rc, TD_LOAD_INVALID);
+    if (!strstr(err, says)) print_error("expected '%s' in: %s\n", says, err);
     assert_non_null(strstr(err, says));
 }
 

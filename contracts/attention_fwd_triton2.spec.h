@@ -1,0 +1,17 @@
+/* The spec of contracts/attention_fwd_triton2.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+#include "attn_online_common.spec.h"
+
+static NUM SPEC(af2_os)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    at_sage_row(c, &X_OS, l, &R);
+    return SPEC(at_lane)(cx, c, &R);
+}
+static NUM SPEC(af2_io)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    at_sage_row(c, &X_IO, l, &R);
+    return SPEC(at_lane)(cx, c, &R);
+}
+

@@ -1,0 +1,17 @@
+/* The spec of contracts/attention_llama.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+#include "attn_online_common.spec.h"
+
+static NUM SPEC(al_nc)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    al_row(c, 0, l, &R);
+    return SPEC(at_lane)(cx, c, &R);
+}
+static NUM SPEC(al_c)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    al_row(c, 1, l, &R);
+    return SPEC(at_lane)(cx, c, &R);
+}
+

@@ -1,0 +1,189 @@
+/* The spec half of contracts/attn_online_common.h: helpers written once against the vocabulary of
+ * contracts/spec.h.  A contract's spec file includes it, so it is compiled once per number
+ * type with that spec (no include guard on purpose). */
+
+typedef struct SPEC(at_st) {
+    NUM a[AT_MAXB];        /* alpha (AT_NORM_END) or l_prev * l_rcp (AT_NORM_STEP) of each block */
+    uint8_t one[AT_MAXB];  /* AT_NORM_END: alpha is exactly 1 (the running max did not move) */
+    NUM p[AT_MAXS];        /* the weights as the P . V product consumes them (after the P cast) */
+    NUM l, m;
+    int any;               /* some block was processed (or the row is seeded) */
+} SPEC(at_st);
+
+static inline NUM SPEC(at_expb)(NCX *cx, const at_row *R, NUM x) { return R->base2 ? N(exp2)(cx, x) : N(exp)(cx, x); }
+
+/* The score of key j, formed in the kernel's order. */
+static inline NUM SPEC(at_score)(NCX *cx, const td_case *c, const at_row *R, const NUM *q16, NUM scale, int j) {
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int e = 0; e < R->nd; e++) {
+        NUM q = R->score == AT_SC_FLASH ? q16[e] : N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]);
+        N(acc_add)(cx, &acc, N(mul)(cx, q, N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es))));
+    }
+    NUM d = N(acc_end)(cx, &acc);
+    switch (R->score) {
+    case AT_SC_SAGE:
+        return N(mul)(cx, N(mul)(cx, d, N(exact)(cx, R->qscale)), N(exact)(cx, R->kscale[j / R->bn]));
+    case AT_SC_SCALE: return N(mul)(cx, d, scale);
+    default: return d;
+    }
+}
+
+/* The row's statistics (memoised in the shadow pass). */
+static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, const uint8_t *kind, SPEC(at_st) *S) {
+    NUM t;
+    memset(S->one, 0, sizeof S->one);
+    S->any = R->seeded;
+    for (int b = 0; b < R->nblk; b++) S->any |= kind[b] == AT_B_FIRST;
+    if (N(memo_get)(cx, at_mkey(R, AT_T_DONE, 0), &t)) {
+        for (int b = 0; b < R->nblk; b++) {
+            if (kind[b] == AT_B_NEXT || kind[b] == AT_B_RATIO) {
+                S->one[b] = (uint8_t)N(memo_get)(cx, at_mkey(R, AT_T_ONE, b), &t);
+                if (!S->one[b]) N(memo_get)(cx, at_mkey(R, AT_T_ALPHA, b), &S->a[b]);
+            }
+            if (kind[b] == AT_B_FIRST || kind[b] == AT_B_NEXT)
+                for (int k = 0; k < R->bn; k++)
+                    if (at_kept(R, R->blk_lo[b] + k)) N(memo_get)(cx, at_mkey(R, AT_T_P, R->blk_lo[b] + k), &S->p[R->blk_lo[b] + k]);
+        }
+        N(memo_get)(cx, at_mkey(R, AT_T_L, 0), &S->l);
+        N(memo_get)(cx, at_mkey(R, AT_T_M, 0), &S->m);
+        return;
+    }
+    NUM q16[AT_MAXD];
+    NUM scale = N(exact)(cx, 1.0);
+    if (R->score == AT_SC_FLASH) {
+        NUM qk_scale = N(mul)(cx, N(exact)(cx, R->sm_scale), N(lit_dec)(cx, R->lit));
+        for (int e = 0; e < R->nd; e++)
+            q16[e] = N(cast)(cx, N(mul)(cx, N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]), qk_scale), R->c_q);
+    } else if (R->score == AT_SC_SCALE) {
+        scale = R->lit ? N(mul)(cx, N(exact)(cx, R->sm_scale), N(lit_dec)(cx, R->lit)) : N(exact)(cx, R->sm_scale);
+    }
+    NUM m = N(exact)(cx, R->seeded ? R->m0 : 0.0), l = N(exact)(cx, R->seeded ? R->l0 : 0.0);
+    NUM s[AT_MAXS];
+    for (int b = 0; b < R->nblk; b++) {
+        int lo = R->blk_lo[b];
+        if (kind[b] == AT_B_SKIP) continue;
+        if (kind[b] == AT_B_RATIO) {
+            /* no kept key: l_curr = 0 + l_prev, acc *= l_prev * (1 / l_curr) */
+            NUM rcp = N(div)(cx, N(exact)(cx, 1.0), l);
+            S->a[b] = N(mul)(cx, l, rcp);
+            continue;
+        }
+        NUM mt = m;
+        int first = 1;
+        for (int k = 0; k < R->bn; k++) {
+            int j = lo + k;
+            if (!at_kept(R, j)) continue;
+            s[j] = SPEC(at_score)(cx, c, R, q16, scale, j);
+            mt = first ? s[j] : N(max)(cx, mt, s[j]);
+            first = 0;
+        }
+        NUM mnew, alpha = m;
+        if (kind[b] == AT_B_FIRST) mnew = mt;
+        else {
+            NB gt = N(cmp)(cx, mt, m, '>');
+            if (AT_SURE_NOT(gt)) {
+                mnew = m;
+                S->one[b] = 1;
+            } else {
+                mnew = N(max)(cx, m, mt);
+                alpha = SPEC(at_expb)(cx, R, N(sub)(cx, m, mnew));
+            }
+        }
+        NUM p[AT_MAXS];
+        NACC rs;
+        N(acc_init)(cx, &rs, TD_ORDER_TREE, 0);
+        for (int k = 0; k < R->bn; k++) {
+            int j = lo + k;
+            if (at_kept(R, j)) {
+                p[j] = SPEC(at_expb)(cx, R, N(sub)(cx, s[j], mnew));
+                N(acc_add)(cx, &rs, p[j]);
+            } else
+                N(acc_add)(cx, &rs, N(exact)(cx, 0.0));
+        }
+        NUM rowsum = N(acc_end)(cx, &rs);
+        if (R->norm == AT_NORM_END) {
+            if (kind[b] == AT_B_FIRST) l = rowsum;
+            else {
+                l = N(add)(cx, S->one[b] ? l : N(mul)(cx, l, alpha), rowsum);
+                if (!S->one[b]) S->a[b] = alpha;
+            }
+            for (int k = 0; k < R->bn; k++)
+                if (at_kept(R, lo + k)) S->p[lo + k] = R->c_p >= 0 ? N(cast)(cx, p[lo + k], R->c_p) : p[lo + k];
+        } else {
+            /* l_prev *= e^(m_prev - m); l_curr = tl.sum(p) + l_prev; l_rcp = 1 / l_curr;
+             * p *= l_rcp; acc *= l_prev * l_rcp */
+            NUM lcur, rcp;
+            if (kind[b] == AT_B_FIRST) {
+                lcur = rowsum;
+                rcp = N(div)(cx, N(exact)(cx, 1.0), lcur);
+            } else {
+                NUM lp = S->one[b] ? l : N(mul)(cx, l, alpha);
+                lcur = N(add)(cx, rowsum, lp);
+                rcp = N(div)(cx, N(exact)(cx, 1.0), lcur);
+                S->a[b] = N(mul)(cx, lp, rcp);
+                S->one[b] = 0;
+            }
+            for (int k = 0; k < R->bn; k++)
+                if (at_kept(R, lo + k)) {
+                    NUM w = N(mul)(cx, p[lo + k], rcp);
+                    S->p[lo + k] = R->c_p >= 0 ? N(cast)(cx, w, R->c_p) : w;
+                }
+            l = lcur;
+        }
+        m = mnew;
+    }
+    S->l = l;
+    S->m = m;
+    /* memoise (a no-op in the MPFR pass) */
+    for (int b = 0; b < R->nblk; b++) {
+        if (kind[b] == AT_B_NEXT || kind[b] == AT_B_RATIO) {
+            if (S->one[b]) N(memo_put)(cx, at_mkey(R, AT_T_ONE, b), N(exact)(cx, 1.0));
+            else N(memo_put)(cx, at_mkey(R, AT_T_ALPHA, b), S->a[b]);
+        }
+        if (kind[b] == AT_B_FIRST || kind[b] == AT_B_NEXT)
+            for (int k = 0; k < R->bn; k++)
+                if (at_kept(R, R->blk_lo[b] + k)) N(memo_put)(cx, at_mkey(R, AT_T_P, R->blk_lo[b] + k), S->p[R->blk_lo[b] + k]);
+    }
+    N(memo_put)(cx, at_mkey(R, AT_T_L, 0), S->l);
+    N(memo_put)(cx, at_mkey(R, AT_T_M, 0), S->m);
+    N(memo_put)(cx, at_mkey(R, AT_T_DONE, 0), S->l);
+}
+
+/* The lane: an output column d of the row, or the row statistic m + log2(l). */
+static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
+    uint8_t kind[AT_MAXB];
+    at_plan(R, kind);
+    SPEC(at_st) S;
+    SPEC(at_stats)(cx, c, R, kind, &S);
+    if (R->out == AT_OUT_LSE) {
+        /* no kept key and no seed: m = -inf, l = 1 in the kernel; m + log2(1) = -inf */
+        if (!S.any) return N(exact)(cx, -INFINITY);
+        return N(add)(cx, S.m, N(log2)(cx, S.l));
+    }
+    if (!S.any) return N(exact)(cx, 0.0); /* acc = 0, 0 / l = 0 */
+    NUM acc = R->seeded ? N(in)(cx, c, R->o_reg, (size_t)R->acc0_off) : N(exact)(cx, 0.0);
+    for (int b = 0; b < R->nblk; b++) {
+        if (kind[b] == AT_B_SKIP) continue;
+        if (kind[b] == AT_B_RATIO) {
+            acc = N(mul)(cx, acc, S.a[b]);
+            continue;
+        }
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
+        for (int k = 0; k < R->bn; k++) {
+            int j = R->blk_lo[b] + k;
+            if (!at_kept(R, j)) continue;
+            NUM v = N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]);
+            if (R->c_v >= 0) v = N(cast)(cx, v, R->c_v);
+            N(acc_add)(cx, &dot, N(mul)(cx, S.p[j], v));
+        }
+        NUM pv = N(acc_end)(cx, &dot);
+        if (R->c_pv >= 0) pv = N(cast)(cx, pv, R->c_pv);
+        if (kind[b] == AT_B_FIRST) acc = pv;
+        else acc = N(add)(cx, S.one[b] ? acc : N(mul)(cx, acc, S.a[b]), pv);
+    }
+    NUM o = R->norm == AT_NORM_END ? N(div)(cx, acc, S.l) : acc;
+    return R->c_store >= 0 ? N(cast)(cx, o, R->c_store) : o;
+}
+

@@ -1,0 +1,11 @@
+/* The spec of contracts/bmm_chunk_fwd.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+#include "matmul_common.spec.h"
+
+static NUM SPEC(bcf)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t BK = c->p[P_BK].i, T = c->p[P_NKB].i;
+    return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], c->p[P_SAK].i, R_B, l->idx[1], c->p[P_SBK].i, BK * T, BK, T, NULL);
+}
+

@@ -1,0 +1,17 @@
+/* The spec of contracts/fast_layernorm.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+#include "layernorm_common.spec.h"
+
+static NUM SPEC(fwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    uint64_t row = l->pid[0];
+    NUM mean, rstd;
+    SPEC(ln_tile_stats)(cx, c, R_X, row * (uint64_t)c->p[P_XS].i, c->p[P_N].i, c->p[P_BLOCK].i, 1, 1,
+                        N(exact)(cx, c->p[P_EPS].r), c->p[P_EPS].r, row, &mean, &rstd);
+    if (l->o == 1) return rstd;
+    if (l->o == 2) return mean;
+    NUM x = N(in)(cx, c, R_X, row * (uint64_t)c->p[P_XS].i + l->j);
+    return SPEC(ln_affine)(cx, x, mean, rstd, N(in)(cx, c, R_W, l->j), N(in)(cx, c, R_B, l->j));
+}
+

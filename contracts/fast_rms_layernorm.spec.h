@@ -1,0 +1,26 @@
+/* The spec of contracts/fast_rms_layernorm.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+#include "rmsnorm_common.spec.h"
+
+/* lane o = 0: Y[row, j];  o = 1: r[row] */
+static inline NUM SPEC(fr)(NCX *cx, const td_case *c, const td_olane *l, const fr_layout *y) {
+    int64_t row = l->idx[0], j = l->idx[1];
+    int64_t n = c->p[y->n].i, B = c->p[y->b].i, L = n < B ? n : B;
+    uint64_t xb = (uint64_t)(row * c->p[y->xsr].i);
+    NUM inv;
+    if (!N(memo_get)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), &inv)) {
+        NUM S = SPEC(rn_sumprod)(cx, c, R_X, xb, 1, R_X, xb, 1, 1, L, B);
+        NUM var = N(div)(cx, S, N(exact)(cx, (double)n)); /* n_cols = 0: 0.0 / 0 = NaN, as the kernel */
+        inv = N(rsqrt)(cx, N(add)(cx, var, N(exact)(cx, c->p[y->eps].r)));
+        N(memo_put)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), inv);
+    }
+    if (l->o == 1) return inv;
+    NUM normed = N(mul)(cx, N(in)(cx, c, R_X, xb + (uint64_t)j), inv);
+    if (y->gemma) return N(mul)(cx, normed, N(add)(cx, N(in)(cx, c, R_W, (uint64_t)j), N(exact)(cx, 1.0)));
+    return N(mul)(cx, normed, N(in)(cx, c, R_W, (uint64_t)(j * c->p[y->wsr].i)));
+}
+static NUM SPEC(plain)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr)(cx, c, l, &PLAIN); }
+static NUM SPEC(gemma)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr)(cx, c, l, &GEMMA); }
+

@@ -1,0 +1,119 @@
+/* The spec half of contracts/rmsnorm_common.h: helpers written once against the vocabulary of
+ * contracts/spec.h.  A contract's spec file includes it, so it is compiled once per number
+ * type with that spec (no include guard on purpose). */
+
+/* sum over the columns col < n of a[col] * b[col] (a[col] = region ra at a0 + col*as,
+ * b likewise), in the kernel's order (see the header comment): lane j < B folds the
+ * products of columns j, j + B, ... sequentially from 0.0; tl.sum's tree over the
+ * non-empty lanes j < min(n, B).  squares: b is a (x * x). */
+static inline NUM SPEC(rn_sumprod)(NCX *cx, const td_case *c, int ra, uint64_t a0, int64_t as, int rb, uint64_t b0,
+                                   int64_t bs, int squares, int64_t n, int64_t B) {
+    NACC tree;
+    N(acc_init)(cx, &tree, TD_ORDER_TREE, 0);
+    int64_t lanes = n < B ? n : B;
+    for (int64_t j = 0; j < lanes; j++) {
+        NACC lane;
+        N(acc_init)(cx, &lane, TD_ORDER_SEQ, 0);
+        for (int64_t col = j; col < n; col += B) {
+            NUM a = N(in)(cx, c, ra, (uint64_t)((int64_t)a0 + col * as));
+            NUM b = squares ? a : N(in)(cx, c, rb, (uint64_t)((int64_t)b0 + col * bs));
+            N(acc_add)(cx, &lane, N(mul)(cx, a, b));
+        }
+        N(acc_add)(cx, &tree, N(acc_end)(cx, &lane));
+    }
+    return N(acc_end)(cx, &tree);
+}
+
+/* The streamed kernels' lane (p0, p1, k): rmsnorm_triton (rsqrt form)
+ *     out = (x * rsqrt(S / N + eps)) * w
+ * or rmsnorm_implementation (division form)
+ *     out = (x / sqrt(S / N + eps)) * w,
+ * S the blocked sum of squares of the row; optionally the store cast (slot 0). */
+static inline NUM SPEC(rn_stream)(NCX *cx, const td_case *c, const td_olane *l, const rn_stream_layout *y,
+                                  int div_form, int cast) {
+    int64_t p0 = l->idx[0], p1 = l->idx[1], k = l->idx[2];
+    int64_t N = c->p[y->p_n].i, B = c->p[y->p_block].i;
+    int64_t sxk = c->p[y->p_sxk].i;
+    uint64_t xrow = (uint64_t)(p0 * c->p[y->p_sxb].i + p1 * c->p[y->p_sxm].i);
+    uint64_t row = (uint64_t)p0 * c->grid[1] + (uint64_t)p1;
+    NUM inv;
+    if (!N(memo_get)(cx, rn_key(RN_TAG_RSTD, row), &inv)) {
+        NUM S = SPEC(rn_sumprod)(cx, c, y->r_x, xrow, sxk, y->r_x, xrow, sxk, 1, N, B);
+        NUM var = N(div)(cx, S, N(exact)(cx, (double)N));
+        NUM ve = N(add)(cx, var, N(exact)(cx, c->p[y->p_eps].r));
+        inv = div_form ? N(sqrt)(cx, ve) : N(rsqrt)(cx, ve);
+        N(memo_put)(cx, rn_key(RN_TAG_RSTD, row), inv);
+    }
+    NUM x = N(in)(cx, c, y->r_x, (uint64_t)((int64_t)xrow + k * sxk));
+    NUM w = N(in)(cx, c, y->r_w, (uint64_t)(k * c->p[y->p_srw].i));
+    NUM xn = div_form ? N(div)(cx, x, inv) : N(mul)(cx, x, inv);
+    NUM out = N(mul)(cx, xn, w);
+    return cast ? N(cast)(cx, out, 0) : out;
+}
+
+/* rmsnorm_fused[_llama], lane (row, i): rstd = 1 / sqrt(S / N + eps) with S the tree sum
+ * of the N squares of the row, y = (x * rstd) * w; then the cast of slot 0 (the Llama
+ * kernel's y.to(tl.float16), or the io twin's store). */
+static inline NUM SPEC(rn_fused)(NCX *cx, const td_case *c, const td_olane *l, const rn_fused_layout *y, int cast) {
+    int64_t row = l->idx[0], i = l->idx[1];
+    int64_t N = c->p[y->p_n].i, B = c->p[y->p_block].i;
+    uint64_t base = (uint64_t)(row * c->p[y->p_stride].i);
+    NUM rstd;
+    if (!N(memo_get)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), &rstd)) {
+        NUM S = SPEC(rn_sumprod)(cx, c, y->r_x, base, 1, y->r_x, base, 1, 1, N, B);
+        NUM var = N(div)(cx, S, N(exact)(cx, (double)N));
+        rstd = N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, N(add)(cx, var, N(exact)(cx, c->p[y->p_eps].r))));
+        N(memo_put)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), rstd);
+    }
+    NUM x = N(in)(cx, c, y->r_x, base + (uint64_t)i), w = N(in)(cx, c, y->r_w, (uint64_t)i);
+    NUM out = N(mul)(cx, N(mul)(cx, x, rstd), w);
+    return cast ? N(cast)(cx, out, 0) : out;
+}
+
+/* The L2 forward, lane (row, j): y = x * (1 / sqrt(S + eps)), S the tree sum of the
+ * min(N, B) squares of the row (no division: an L2 norm, not a mean). */
+static inline NUM SPEC(rn_l2_rstd)(NCX *cx, const td_case *c, int64_t row, const rn_l2_layout *y) {
+    NUM rstd;
+    if (N(memo_get)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), &rstd)) return rstd;
+    int64_t N = c->p[y->p_n].i, B = c->p[y->p_block].i, L = N < B ? N : B;
+    uint64_t base = (uint64_t)(row * c->p[y->p_stride].i);
+    NUM S = SPEC(rn_sumprod)(cx, c, y->r_x, base, 1, y->r_x, base, 1, 1, L, B);
+    NUM ve = N(add)(cx, S, N(exact)(cx, c->p[y->p_eps].r));
+    rstd = N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, ve));
+    N(memo_put)(cx, rn_key(RN_TAG_RSTD, (uint64_t)row), rstd);
+    /* var + eps, for the backward's 1 / (var + eps) (the same binary32 value) */
+    N(memo_put)(cx, rn_key(RN_TAG_SUM, (uint64_t)row), ve);
+    return rstd;
+}
+
+static inline NUM SPEC(rn_l2_fwd)(NCX *cx, const td_case *c, const td_olane *l, const rn_l2_layout *y) {
+    int64_t row = l->idx[0], j = l->idx[1];
+    NUM rstd = SPEC(rn_l2_rstd)(cx, c, row, y);
+    return N(mul)(cx, N(in)(cx, c, y->r_x, (uint64_t)(row * c->p[y->p_stride].i + j)), rstd);
+}
+
+/* The L2 backward, lane (row, j), in the kernel's order and grouping:
+ *     dx = dy * rstd - ((D * (1 / (var + eps))) * rstd) * x,   D = tl.sum(dy * x)
+ * (D the tree sum of the min(N, B) products RN(dy*x): it may cancel, and its bound keeps
+ * gamma * sum |dy*x|). */
+static inline NUM SPEC(rn_l2_bwd)(NCX *cx, const td_case *c, const td_olane *l, const rn_l2_layout *y) {
+    int64_t row = l->idx[0], j = l->idx[1];
+    uint64_t base = (uint64_t)(row * c->p[y->p_stride].i);
+    NUM rstd = SPEC(rn_l2_rstd)(cx, c, row, y);
+    NUM cc;
+    if (!N(memo_get)(cx, rn_key(RN_TAG_DOT, (uint64_t)row), &cc)) {
+        int64_t N = c->p[y->p_n].i, B = c->p[y->p_block].i, L = N < B ? N : B;
+        NUM ve;
+        if (!N(memo_get)(cx, rn_key(RN_TAG_SUM, (uint64_t)row), &ve)) { /* the MPFR pass: recomputed */
+            NUM S = SPEC(rn_sumprod)(cx, c, y->r_x, base, 1, y->r_x, base, 1, 1, L, B);
+            ve = N(add)(cx, S, N(exact)(cx, c->p[y->p_eps].r));
+        }
+        NUM D = SPEC(rn_sumprod)(cx, c, y->r_dy, base, 1, y->r_x, base, 1, 0, L, B);
+        NUM q = N(div)(cx, N(exact)(cx, 1.0), ve);
+        cc = N(mul)(cx, N(mul)(cx, D, q), rstd);
+        N(memo_put)(cx, rn_key(RN_TAG_DOT, (uint64_t)row), cc);
+    }
+    NUM x = N(in)(cx, c, y->r_x, base + (uint64_t)j), dy = N(in)(cx, c, y->r_dy, base + (uint64_t)j);
+    return N(sub)(cx, N(mul)(cx, dy, rstd), N(mul)(cx, cc, x));
+}
+

@@ -1,0 +1,11 @@
+/* The spec half of contracts/softmax_tutorial_common.h: helpers written once against the vocabulary of
+ * contracts/spec.h.  A contract's spec file includes it, so it is compiled once per number
+ * type with that spec (no include guard on purpose). */
+
+#include "softmax_common.spec.h"
+static NUM SPEC(softmax_tut)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t B = c->p[P_BLOCK].i, n = c->p[P_NCOLS].i;
+    sm_row r = sm_row_plain(R_IN, (uint64_t)(l->idx[0] * c->p[P_IN_STRIDE].i), 1, n < B ? n : B, (uint64_t)l->idx[0]);
+    return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
+}
+

@@ -1,0 +1,13 @@
+/* The spec of contracts/triton_matmul.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+#include "matmul_common.spec.h"
+
+static NUM SPEC(tm_cf)(NCX *cx, const td_case *c, const td_olane *l) {
+    return N(cast)(cx, SPEC(mm_dot_2d)(cx, c, l, map_cf, &d2, NULL), C_STORE);
+}
+static NUM SPEC(tm_io)(NCX *cx, const td_case *c, const td_olane *l) {
+    return N(cast)(cx, SPEC(mm_dot_2d)(cx, c, l, map_io, &d2, NULL), C_STORE);
+}
+

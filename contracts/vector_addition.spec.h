@@ -1,0 +1,8 @@
+/* The spec of contracts/vector_addition.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference). */
+
+static NUM SPEC(add)(NCX *cx, const td_case *c, const td_olane *l) {
+    return N(add)(cx, N(in)(cx, c, R_X, l->off), N(in)(cx, c, R_Y, l->off));
+}
+

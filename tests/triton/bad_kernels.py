@@ -1,0 +1,65 @@
+"""Kernels that fail in the ways a Triton author's kernels do; tests/triton/check_errors.sh
+expects each to be reported as described in its variant's docstring line."""
+import triton
+import triton.language as tl
+
+import tilediff_triton as td
+
+
+@triton.jit
+def add_raises(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    # a kernel-author error the interpreter raises on: shapes that do not broadcast
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    y = tl.load(y_ptr + tl.arange(0, 2 * BLOCK))
+    tl.store(out_ptr + offs, x + y, mask=offs < n)
+
+
+@triton.jit
+def add_wild_read(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    # reads 2^40 elements past the buffer: the process dies (SIGSEGV)
+    x = tl.load(x_ptr + offs + (1 << 40), mask=offs < n)
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+
+@triton.jit
+def relu_asm(x_ptr, out_ptr, N, block_size: tl.constexpr):
+    offs = tl.program_id(0) * block_size + tl.arange(0, block_size)
+    x = tl.load(x_ptr + offs, mask=offs < N, other=0.0)
+    y = tl.inline_asm_elementwise("max.f32 $0, $1, 0f00000000;", "=r,r", [x], dtype=tl.float32, is_pure=True,
+                                  pack=1)
+    if tl.program_id(0) == 0:
+        tl.store(out_ptr + offs, y, mask=offs < N)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="raises")
+def k_raises(grid, p, r):
+    add_raises[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="python_error")
+def k_python_error(grid, p, r):
+    add_raises[grid](r.in_ptr0, r.no_such_region, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="wild_read")
+def k_wild(grid, p, r):
+    add_wild_read[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@td.kernel("relu_triton_kernel.relu_kernel_correctness", variant="inline_asm")
+def k_asm(grid, p, r):
+    relu_asm[grid](r.x_ptr, r.out_ptr, p.N, block_size=p.block_size)
+
+
+@td.kernel("no_such_file.no_such_contract")
+def k_unknown(grid, p, r):
+    pass
+
+
+@td.kernel("rmsnorm_implementation.rmsnorm_implementation_io_correctness", variant="bf16_store")
+def k_bf16(grid, p, r):
+    # never reached on the host backend: the interpreter truncates fp32 -> bf16 and the
+    # contract's store slot requires round-to-nearest-even
+    raise AssertionError("a bf16-store contract was launched on the interpreter")

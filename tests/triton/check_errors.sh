@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# ctest "triton_errors": how failures of Triton kernels are reported (tests/triton/bad_kernels.py).
+# Usage: check_errors.sh TILEDIFF VENV_PYTHON
+set -uo pipefail
+td=$1
+py=$2
+here=$(cd "$(dirname "$0")" && pwd)
+lib="$here/bad_kernels.py"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail=0
+expect() { # name expected-exit pattern command...
+  local name=$1 want=$2 pat=$3
+  shift 3
+  local rc=0
+  (cd "$out" && "$@") >"$out/log" 2>&1 || rc=$?
+  if [ "$rc" != "$want" ] || ! grep -qE -- "$pat" "$out/log"; then
+    echo "FAIL: $name: exit $rc (expected $want), looked for /$pat/"
+    tail -15 "$out/log"
+    fail=1
+  else
+    echo "ok:   $name"
+  fi
+}
+A=add_example.add_kernel_correctness
+expect "a kernel that raises is a finding, with the file and line" 1 \
+  "launch failed \(1\): the kernel raised: ValueError: .* at bad_kernels.py:[0-9]+" \
+  "$td" run --kernels "$lib" --kernel raises --cases 1 "$A"
+expect "a launch naming no such region says which exist" 1 \
+  "no argument named 'no_such_region' \(it has in_ptr0, in_ptr1, out_ptr\)" \
+  "$td" run --kernels "$lib" --kernel python_error --cases 1 "$A"
+expect "inline PTX is the interpreter's limit, not the kernel's fault" 1 \
+  "not covered on this backend: inline PTX" \
+  "$td" run --kernels "$lib" --kernel inline_asm --cases 1 relu_triton_kernel.relu_kernel_correctness
+expect "an unknown contract id is named" 1 "no contract 'no_such_file.no_such_contract'" \
+  "$td" run --kernels "$lib" --kernel raises --cases 1 "$A"
+expect "a wild read kills only the contract's child: crashed, certify goes on" 1 \
+  "crashed" "$td" certify --kernels "$lib" --kernel wild_read --cases 2 --out "$out/c" --contracts "$A"
+printf 'import tilediff_triton as td\nraise RuntimeError("broken on purpose")\n' >"$out/broken.py"
+expect "a kernel file that fails to import: exit 2 with its error" 2 \
+  "cannot load Python kernel file .*broken.py: .*RuntimeError: broken on purpose" \
+  "$td" run --kernels "$out/broken.py" --cases 1 "$A"
+expect "a bf16 store the interpreter truncates: an interpreter deviation, not the kernel's bug" 1 \
+  "not covered on this backend: interpreter deviates from compiled Triton: its fp32 -> bf16 conversion is bf16:rtz:inf, cast slot 'store' requires bf16:rne:inf" \
+  "$td" run --kernels "$lib" --kernel bf16_store --cases 1 rmsnorm_implementation.rmsnorm_implementation_io_correctness
+printf 'import tilediff_triton as td\n@td.kernel("add_example.add_kernel_correctness", declares="order=sideways")\ndef k(g, p, r):\n    pass\n' >"$out/decl.py"
+expect "a declaration the loader does not know: exit 2" 2 "declaration 'order=sideways'" \
+  "$td" run --kernels "$out/decl.py" --cases 1 "$A"
+printf 'x = 1\n' >"$out/empty.py"
+expect "a kernel file that registers nothing: exit 2" 2 "no kernel registered" \
+  "$td" run --kernels "$out/empty.py" --cases 1 "$A"
+# the GPU path imports cleanly and says clearly that there is no device here
+expect "the cuda backend without a GPU: exit 2, clear message" 2 "[Dd]evice|GPU|CUDA" \
+  "$td" run --backend cuda --kernels "$here/../../examples/triton/kernels.py" --cases 1 "$A"
+expect "compiled Triton's device check names the missing device" 0 "no CUDA device here|NoDevice" \
+  env PYTHONPATH="$here/../../python" "$py" -c "
+import tilediff_triton.cuda as c
+try:
+    c.check_device(); print('a device is present')
+except c.NoDevice as e:
+    print('NoDevice:', e)"
+# repro --emit-python: a standalone script replays a finding and names the disagreeing lanes
+ex="$here/../../examples/triton/kernels.py"
+(cd "$out" && "$td" run --kernels "$ex" --kernel bug_tail --cases 3 "$A" >/dev/null 2>&1)
+art=$(ls "$out"/tilediff-artifacts/*.tdf 2>/dev/null | head -1)
+expect "repro --emit-python writes a script" 1 "wrote .*repro.py" \
+  "$td" repro "$art" --kernels "$ex" --emit-python "$out/repro.py"
+expect "the emitted script replays the planted bug on its own" 1 "^[1-9][0-9]* of [0-9]+ reported lanes disagree" \
+  "$py" "$out/repro.py"
+expect "--emit-python refuses a C kernel library" 2 "needs a Python kernel file" \
+  "$td" repro "$art" --kernel triton --emit-python "$out/x.py"
+exit $fail
