@@ -622,109 +622,248 @@ int td_cmd_report(int argc, char **argv) {
     return status;
 }
 
-/* ---- selftest: the checker's own mutation test ---- */
+/* ---- selftest: the checker's own mutation test ----
+ *
+ * Two halves with the same case budget per kernel: the kill matrix (every seeded mutant
+ * must be flagged) and the false-alarm matrix (every correct kernel, the ports and the
+ * alternatives of kernels/alternatives/, must pass; a flag there is a false alarm).
+ * Each kernel runs in a child process.  A launch trampoline records in shared memory
+ * whether the child is inside the kernel's own code, so that a death (signal, exit) or
+ * a hang is blamed on the kernel only when it happened there: a mutant is killed by a
+ * crash or a hang only if the crash is its own; tilediff dying outside the kernel (an
+ * abort() of the harness, an oracle crash) is a harness bug, exit 3, and kills nothing. */
 typedef struct st_result {
     volatile int done, killed, harness_error;
+    volatile int in_kernel;       /* 1 while the child runs the kernel's launch function */
+    volatile double launch_t0;    /* when the launch in flight began */
+    volatile uint64_t launches;   /* launches that returned */
     volatile uint64_t cases, findings;
     volatile double seconds;
     volatile int cls;
     char msg[256];
 } st_result;
 
-/* Runs a campaign in a child process (a crashing kernel is a caught bug, not ours). */
-static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, double deadline, st_result *res) {
+/* The child's trampoline around the kernel under test (one kernel per child). */
+static st_result *st_shared;
+static td_abi_launch_fn st_inner;
+static int st_fault_harness; /* test hook (TD_SELFTEST_FAULT=harness-abort), see st_launch */
+
+static int st_launch(const td_abi_launch *L) {
+    st_shared->launch_t0 = now();
+    st_shared->in_kernel = 1;
+    int rc = st_inner(L);
+    st_shared->in_kernel = 0;
+    st_shared->launches++;
+    /* Fault injection for tests/selftest_test.sh: the harness itself dies, outside the
+     * kernel, after a launch that returned.  selftest must call that a harness bug. */
+    if (st_fault_harness) abort();
+    return rc;
+}
+
+/* The parent's account of a child that did not finish: whose fault it was. */
+static void st_blame(st_result *res, int sig, int hang) {
+    if (res->in_kernel) {
+        res->killed = 1;
+        res->cls = hang ? TD_VC_HANG : TD_VC_CRASH;
+        return;
+    }
+    res->killed = 0;
+    res->harness_error = 1;
+    if (hang) snprintf(res->msg, sizeof res->msg, "tilediff ran past the deadline outside the kernel");
+    else if (sig)
+        snprintf(res->msg, sizeof res->msg, "tilediff died of signal %d (%s) outside the kernel", sig, strsignal(sig));
+    else snprintf(res->msg, sizeof res->msg, "tilediff's campaign process exited without a result");
+}
+
+static void st_child(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, st_result *res) {
+    /* the kernel with its launch routed through the trampoline; a v1 record ends
+     * before `declares` and is copied only that far */
+    td_abi_kernel wrapped;
+    memset(&wrapped, 0, sizeof wrapped);
+    memcpy(&wrapped, kern->abi, kern->abi_version >= 2 ? sizeof wrapped : offsetof(td_abi_kernel, declares));
+    st_shared = res;
+    st_inner = kern->abi->launch;
+    const char *fault = getenv("TD_SELFTEST_FAULT");
+    st_fault_harness = fault && !strcmp(fault, "harness-abort");
+    wrapped.launch = st_launch;
+    td_kernel wk = *kern;
+    wk.abi = &wrapped;
+    td_ctx_opts o = {.max_reports = 1};
+    td_ctx *cx = td_cli_ctx(cli, &o);
+    td_campaign c;
+    int rc = cx ? td_campaign_run(cx, &wk, co, &c) : TD_RUN_HARNESS_ERROR;
+    res->cases = cx ? c.cases : 0;
+    res->seconds = cx ? c.seconds : 0;
+    res->killed = rc == TD_RUN_FINDING;
+    res->harness_error = rc == TD_RUN_HARNESS_ERROR;
+    res->findings = cx ? c.st.cases_with_finding : 0;
+    if (cx && c.nf) res->cls = c.f[0].key.cls;
+    if (cx && c.harness_error) snprintf(res->msg, sizeof res->msg, "%.250s", c.harness_msg);
+    if (!cx) snprintf(res->msg, sizeof res->msg, "no harness context");
+    if (cx) td_campaign_free(&c);
+    td_ctx_free(cx);
+    res->done = 1;
+    _exit(0);
+}
+
+/* Runs one kernel's campaign in a child; `deadline` bounds the whole campaign and
+ * `launch_limit` one launch (a kernel stuck longer is a hang). */
+static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, double deadline,
+                   double launch_limit, st_result *res) {
     memset((void *)res, 0, sizeof *res);
     fflush(NULL);
     double t0 = now();
     pid_t pid = fork();
-    if (pid == 0) {
-        td_ctx_opts o = {.max_reports = 1};
-        td_ctx *cx = td_cli_ctx(cli, &o);
-        td_campaign c;
-        int rc = cx ? td_campaign_run(cx, kern, co, &c) : TD_RUN_HARNESS_ERROR;
-        res->cases = cx ? c.cases : 0;
-        res->seconds = cx ? c.seconds : 0;
-        res->killed = rc == TD_RUN_FINDING;
-        res->harness_error = rc == TD_RUN_HARNESS_ERROR;
-        res->findings = cx ? c.st.cases_with_finding : 0;
-        if (cx && c.nf) res->cls = c.f[0].key.cls;
-        if (cx && c.harness_error) snprintf(res->msg, sizeof res->msg, "%.250s", c.harness_msg);
-        if (cx) td_campaign_free(&c);
-        td_ctx_free(cx);
-        res->done = 1;
-        _exit(0);
+    if (pid == 0) st_child(cli, kern, co, res);
+    if (pid < 0) {
+        res->harness_error = 1;
+        snprintf(res->msg, sizeof res->msg, "fork failed: %s", strerror(errno));
+        return;
     }
     int st = 0;
     for (;;) {
         if (waitpid(pid, &st, WNOHANG) == pid) break;
-        if (now() - t0 > deadline) {
+        double t = now();
+        int stuck = res->in_kernel && t - res->launch_t0 > launch_limit;
+        if (stuck || t - t0 > deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, &st, 0);
-            res->killed = 1;
-            res->cls = TD_VC_HANG;
+            st_blame(res, 0, 1);
             res->seconds = now() - t0;
             return;
         }
         usleep(10000);
     }
-    if (WIFSIGNALED(st) || !res->done) {
-        res->killed = 1;
-        res->cls = TD_VC_CRASH;
+    if (!res->done) {
+        st_blame(res, WIFSIGNALED(st) ? WTERMSIG(st) : 0, 0);
         res->seconds = now() - t0;
     }
 }
 
 #define TD_SELFTEST_MIN_CASES 200
 
-int td_cmd_selftest(int argc, char **argv) {
-    td_cli cli = {.cmd = "selftest", .backend = TD_ABI_HOST};
-    double budget = 120;
-    uint64_t max_cases = 2000, seed = 1;
-    const char *pattern = "all";
+/* A correct kernel written differently from the port (kernels/alternatives/). */
+static int st_is_alternative(const td_kernel *k) { return !strncmp(k->abi->variant, "alt_", 4); }
+
+static const char *st_verdict(const st_result *r, char *b, size_t n) {
+    if (r->harness_error) snprintf(b, n, "HARNESS ERROR: %s", r->msg);
+    else if (r->killed) snprintf(b, n, "FLAGGED (%s): false alarm", td_vclass_name((td_vclass)r->cls));
+    else snprintf(b, n, "clean");
+    return b;
+}
+
+typedef struct st_opts {
+    double budget, launch_limit;
+    uint64_t max_cases, seed;
+    const char *pattern;
+} st_opts;
+
+static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--budget")) {
+        if (!strcmp(a, "--budget") || !strcmp(a, "--timeout")) {
             NEED_ARG();
-            if (td_parse_double(argv[++i], &budget) || !(budget > 0)) {
-                fprintf(stderr, "tilediff selftest: --budget needs seconds > 0, not '%s'\n", argv[i]);
+            double *d = a[2] == 'b' ? &o->budget : &o->launch_limit;
+            if (td_parse_double(argv[++i], d) || !(*d > 0)) {
+                fprintf(stderr, "tilediff selftest: %s needs seconds > 0, not '%s'\n", a, argv[i]);
                 return TD_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--cases")) {
             NEED_ARG();
-            if (td_parse_u64(argv[++i], &max_cases) || !max_cases) {
+            if (td_parse_u64(argv[++i], &o->max_cases) || !o->max_cases) {
                 fprintf(stderr, "tilediff selftest: --cases needs a positive integer, not '%s'\n", argv[i]);
                 return TD_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--seed")) {
             NEED_ARG();
-            if (td_parse_u64(argv[++i], &seed)) {
+            if (td_parse_u64(argv[++i], &o->seed)) {
                 fprintf(stderr, "tilediff selftest: --seed needs an integer, not '%s'\n", argv[i]);
                 return TD_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--contracts")) {
             NEED_ARG();
-            pattern = argv[++i];
+            o->pattern = argv[++i];
         } else if (!strcmp(a, "--kernels")) {
             NEED_ARG();
-            cli.kernels = argv[++i];
+            cli->kernels = argv[++i];
         } else if (!strcmp(a, "--backend")) {
             NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
+            if (td_cli_backend(cli, argv[++i])) return TD_EXIT_USAGE;
         } else {
             fprintf(stderr, "tilediff selftest: unknown argument '%s'\n", a);
             return TD_EXIT_USAGE;
         }
     }
-    int rc = td_cli_open(&cli);
+    return 0;
+}
+
+/* The selftest's tallies. */
+typedef struct st_tally {
+    int mutants, alive, mut_internal, correct, alternatives, alarms, alt_alarms, internal;
+} st_tally;
+
+static int st_selected(const td_cli *cli, const td_kernel *k, const char *pattern) {
+    return (int)k->abi->backend == cli->backend && td_match(pattern, k->k->id);
+}
+
+/* The kill matrix: every mutant must be flagged. */
+static void st_kill_half(td_cli *cli, const st_opts *o, const td_campaign_opts *base, st_result *res, st_tally *t) {
+    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each, at least %" PRIu64 " cases)\n",
+           t->mutants, base->max_cases, base->seconds, base->min_cases);
+    printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
+    for (int i = 0; i < cli->set.n; i++) {
+        const td_kernel *k = &cli->set.kernels[i];
+        if (!k->abi->mutant || !st_selected(cli, k, o->pattern)) continue;
+        td_campaign_opts co = *base;
+        co.seed = o->seed;
+        st_run(cli, k, &co, base->seconds * 3 + 60, o->launch_limit, res);
+        if (res->harness_error) t->internal++, t->mut_internal++;
+        else if (!res->killed) t->alive++;
+        printf("%-54s %-30s %-7s %8" PRIu64 " %9.3f  %s%s%s\n", k->k->id, k->abi->variant,
+               res->harness_error ? "?" : res->killed ? "yes" : "NO", res->cases, res->seconds,
+               res->killed ? td_vclass_name((td_vclass)res->cls) : "-", res->harness_error ? "  HARNESS ERROR: " : "",
+               res->harness_error ? res->msg : "");
+        fflush(stdout);
+    }
+}
+
+/* The false-alarm matrix: every correct kernel (port or alternative) must pass, with
+ * the same case budget a mutant gets. */
+static void st_alarm_half(td_cli *cli, const st_opts *o, const td_campaign_opts *base, st_result *res, st_tally *t) {
+    printf("\nFalse-alarm matrix (%d correct kernels: %d ports, %d alternatives; the same case budget each)\n",
+           t->correct, t->correct - t->alternatives, t->alternatives);
+    printf("%-54s %-18s %-11s %8s %9s  %s\n", "CONTRACT", "KERNEL", "KIND", "CASES", "SECONDS", "VERDICT");
+    for (int alt = 0; alt < 2; alt++) /* the ports, then the alternatives */
+        for (int i = 0; i < cli->set.n; i++) {
+            const td_kernel *k = &cli->set.kernels[i];
+            if (k->abi->mutant || !st_selected(cli, k, o->pattern) || st_is_alternative(k) != alt) continue;
+            td_campaign_opts co = *base;
+            co.seed = o->seed + 1000003;
+            st_run(cli, k, &co, base->seconds * 3 + 60, o->launch_limit, res);
+            char v[320];
+            if (res->harness_error) t->internal++;
+            else if (res->killed) t->alarms++, t->alt_alarms += alt;
+            printf("%-54s %-18s %-11s %8" PRIu64 " %9.3f  %s\n", k->k->id, k->abi->variant,
+                   alt ? "alternative" : "port", res->cases, res->seconds, st_verdict(res, v, sizeof v));
+            fflush(stdout);
+        }
+}
+
+int td_cmd_selftest(int argc, char **argv) {
+    td_cli cli = {.cmd = "selftest", .backend = TD_ABI_HOST};
+    st_opts o = {.budget = 120, .launch_limit = 60, .max_cases = 2000, .seed = 1, .pattern = "all"};
+    int rc = st_parse(argc, argv, &cli, &o);
     if (rc) return rc;
-    int nm = 0, nc = 0;
+    rc = td_cli_open(&cli);
+    if (rc) return rc;
+    st_tally t = {0};
     for (int i = 0; i < cli.set.n; i++) {
         const td_kernel *k = &cli.set.kernels[i];
-        if ((int)k->abi->backend != cli.backend || !td_match(pattern, k->k->id)) continue;
-        if (k->abi->mutant) nm++;
-        else nc++;
+        if (!st_selected(&cli, k, o.pattern)) continue;
+        if (k->abi->mutant) t.mutants++;
+        else t.correct++, t.alternatives += st_is_alternative(k);
     }
-    if (!nm) {
+    if (!t.mutants) {
         fprintf(stderr, "tilediff selftest: the kernel library has no mutants to kill\n");
         td_cli_close(&cli);
         return TD_EXIT_USAGE;
@@ -735,47 +874,19 @@ int td_cmd_selftest(int argc, char **argv) {
         td_cli_close(&cli);
         return TD_EXIT_INTERNAL;
     }
-    /* 60% of the budget hunts the mutants, 40% looks for false alarms */
-    double per_mut = 0.6 * budget / nm, per_ok = nc ? 0.4 * budget / nc : 0;
-    int alive = 0, alarms = 0, internal = 0;
-    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each, at least %d cases)\n", nm, max_cases,
-           per_mut, (int)(max_cases < TD_SELFTEST_MIN_CASES ? max_cases : TD_SELFTEST_MIN_CASES));
-    printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
-    for (int i = 0; i < cli.set.n; i++) {
-        const td_kernel *k = &cli.set.kernels[i];
-        if ((int)k->abi->backend != cli.backend || !k->abi->mutant || !td_match(pattern, k->k->id)) continue;
-        /* A mutant is declared alive only after at least TD_SELFTEST_MIN_CASES cases (or
-         * --cases, if smaller), whatever its time slice: a slow contract's mutant that
-         * needs a few dozen cases (a bug that shows only with two chunks) must not
-         * survive because 0.1 s held 19 cases.  Mutants die within a few cases as a
-         * rule, so the floor costs time only for the rare slow kill. */
-        uint64_t floor_cases = max_cases < TD_SELFTEST_MIN_CASES ? max_cases : TD_SELFTEST_MIN_CASES;
-        td_campaign_opts co = {.seed = seed, .max_cases = max_cases, .seconds = per_mut, .min_cases = floor_cases,
-                               .stop_at_first = 1};
-        st_run(&cli, k, &co, per_mut * 3 + 60, res);
-        if (res->harness_error) internal = 1;
-        if (!res->killed) alive++;
-        printf("%-54s %-30s %-7s %8" PRIu64 " %9.3f  %s%s\n", k->k->id, k->abi->variant, res->killed ? "yes" : "NO",
-               res->cases, res->seconds, res->killed ? td_vclass_name((td_vclass)res->cls) : "-",
-               res->harness_error ? "  (harness error)" : "");
-        fflush(stdout);
-    }
-    printf("\nFalse-alarm run (%d correct kernels, %.2f s each)\n", nc, per_ok);
-    printf("%-54s %-10s %8s %9s  %s\n", "CONTRACT", "KERNEL", "CASES", "SECONDS", "RESULT");
-    for (int i = 0; i < cli.set.n; i++) {
-        const td_kernel *k = &cli.set.kernels[i];
-        if ((int)k->abi->backend != cli.backend || k->abi->mutant || !td_match(pattern, k->k->id)) continue;
-        td_campaign_opts co = {.seed = seed + 1000003, .seconds = per_ok, .max_cases = 0};
-        st_run(&cli, k, &co, per_ok * 3 + 30, res);
-        if (res->harness_error) internal = 1;
-        if (res->killed) alarms++;
-        printf("%-54s %-10s %8" PRIu64 " %9.3f  %s%s\n", k->k->id, k->abi->variant, res->cases, res->seconds,
-               res->killed ? "FLAGGED (false alarm or a real bug in the reference kernel)" : "clean",
-               res->harness_error ? "  (harness error)" : "");
-        fflush(stdout);
-    }
+    /* One budget per kernel for both halves: a mutant is declared alive, and a correct
+     * kernel clean, only after at least TD_SELFTEST_MIN_CASES cases (or --cases, if
+     * smaller) whatever the time slice, so neither half is judged on fewer cases. */
+    td_campaign_opts base = {.max_cases = o.max_cases, .seconds = o.budget / (t.mutants + t.correct),
+                             .min_cases = o.max_cases < TD_SELFTEST_MIN_CASES ? o.max_cases : TD_SELFTEST_MIN_CASES,
+                             .stop_at_first = 1};
+    st_kill_half(&cli, &o, &base, res, &t);
+    st_alarm_half(&cli, &o, &base, res, &t);
     munmap(res, sizeof *res);
     td_cli_close(&cli);
-    printf("\n%d of %d mutants killed, %d false alarms on %d correct kernels\n", nm - alive, nm, alarms, nc);
-    return internal ? TD_EXIT_INTERNAL : (alive || alarms) ? TD_EXIT_FINDING : TD_EXIT_OK;
+    printf("\n%d of %d mutants killed; %d false alarms on %d correct kernels (%d of them on %d alternatives)",
+           t.mutants - t.alive - t.mut_internal, t.mutants, t.alarms, t.correct, t.alt_alarms, t.alternatives);
+    if (t.internal) printf("; %d harness errors (tilediff bugs, exit 3)", t.internal);
+    printf("\n");
+    return t.internal ? TD_EXIT_INTERNAL : (t.alive || t.alarms) ? TD_EXIT_FINDING : TD_EXIT_OK;
 }

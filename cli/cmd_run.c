@@ -1,4 +1,5 @@
 /* tilediff list | run | repro | explain */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -106,6 +107,16 @@ typedef struct run_opts {
     int max_print;
 } run_opts;
 
+/* --lane-dump: one line "err tol half_ulp" per checked lane (PASS, WARN or FAIL), the
+ * half-ulp of the output format taken at the kernel's value (bench/tightness.sh reads it) */
+static void dump_lane(void *arg, const td_lane_obs *o) {
+    if (!o->checked) return;
+    td_fmt f = o->c->r[o->lane->region].fmt;
+    const td_fmt_info *fi = td_fmt_get(f);
+    double half = !fi->is_float ? 0.5 : isfinite(o->got) ? 0.5 * td_ulp(f, o->got) : NAN;
+    fprintf((FILE *)arg, "%.6g %.6g %.6g\n", o->err, o->tol, half);
+}
+
 /* a JSON number, or "inf" */
 static const char *jnum(double x, char *b) {
     if (isinf(x)) snprintf(b, 40, "\"inf\"");
@@ -183,7 +194,7 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
 int td_cmd_run(int argc, char **argv) {
     td_cli cli = {.cmd = "run", .backend = TD_ABI_HOST};
     run_opts o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts"};
-    const char *pattern = NULL;
+    const char *pattern = NULL, *lane_dump = NULL;
     int all_variants = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -219,6 +230,9 @@ int td_cmd_run(int argc, char **argv) {
         } else if (!strcmp(a, "--artifacts")) {
             NEED_ARG();
             o.artifacts = argv[++i];
+        } else if (!strcmp(a, "--lane-dump")) {
+            NEED_ARG();
+            lane_dump = argv[++i];
         } else if (!strcmp(a, "--no-artifacts"))
             o.artifacts = NULL;
         else if (!strcmp(a, "--json"))
@@ -241,7 +255,7 @@ int td_cmd_run(int argc, char **argv) {
     }
     if (!pattern) {
         fprintf(stderr, "usage: tilediff run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--cases N] [--seed S] [--json] [--artifacts DIR] [--timeout S] [--mpfr-all]\n");
+                        "[--cases N] [--seed S] [--json] [--artifacts DIR] [--timeout S] [--mpfr-all] [--lane-dump FILE]\n");
         return TD_EXIT_USAGE;
     }
     int matched = 0;
@@ -253,11 +267,19 @@ int td_cmd_run(int argc, char **argv) {
     int rc = td_cli_open(&cli);
     if (rc) return rc;
     td_ctx_opts co = {.mpfr_all = o.mpfr_all};
+    FILE *dump = NULL;
+    if (lane_dump && !(dump = fopen(lane_dump, "w"))) {
+        fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", lane_dump, strerror(errno));
+        td_cli_close(&cli);
+        return TD_EXIT_USAGE;
+    }
     td_ctx *cx = td_cli_ctx(&cli, &co);
     if (!cx) {
+        if (dump) fclose(dump);
         td_cli_close(&cli);
         return TD_EXIT_INTERNAL;
     }
+    if (dump) td_ctx_set_lane_observer(cx, dump_lane, dump);
     int status = TD_EXIT_OK, ran = 0;
     td_stats tot;
     memset(&tot, 0, sizeof tot);
@@ -290,6 +312,10 @@ int td_cmd_run(int argc, char **argv) {
                ran, tot.cases, tot.lanes, tot.cases_with_finding, tot.worst_err_over_tol);
     td_ctx_free(cx);
     td_cli_close(&cli);
+    if (dump && fclose(dump) != 0) {
+        fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", lane_dump, strerror(errno));
+        if (status == TD_EXIT_OK) status = TD_EXIT_INTERNAL;
+    }
     return status;
 }
 

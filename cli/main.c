@@ -14,7 +14,7 @@ static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends"},
     {"run", td_cmd_run,
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
-     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all]"},
+     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--lane-dump FILE]"},
     {"repro", td_cmd_repro, "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json]"},
     {"certify", td_cmd_certify,
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--budget SECONDS | --cases N] [--seed S]\n"
@@ -24,7 +24,9 @@ static const td_command commands[] = {
      "                  [--budget SECONDS | --cases N] [--seed S] [--out DIR] [--alpha A] [--min-growth G]\n"
      "                                            two kernel versions on the same cases: changed lanes, regressions"},
     {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report"},
-    {"selftest", td_cmd_selftest, "selftest [--budget SECONDS] [--cases N]      kill matrix of the seeded mutants, false-alarm run"},
+    {"selftest", td_cmd_selftest,
+     "selftest [--budget SECONDS] [--cases N] [--timeout S]  kill matrix of the mutants, false-alarm matrix\n"
+     "                  of the correct kernels (ports and alternatives)"},
     {"minimize", td_cmd_minimize, "minimize FILE -o OUT [--contract C] [--kernel V] [--raw]  shrink a finding, same kind"},
     {"corpus-stats", td_cmd_corpus_stats, "corpus-stats DIR [--contract C]          boundary classes a corpus covers and misses"},
     {"corpus-seed", td_cmd_corpus_seed, "corpus-seed [--out corpus] [--contracts GLOB]  seed corpora, one input per boundary class"},

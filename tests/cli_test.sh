@@ -28,6 +28,15 @@ expect 2 "needs a non-negative integer" -- "$td" run $C --cases -3
 expect 2 "no CUDA device" -- "$td" run $C --backend cuda --cases 1
 expect 2 "no host kernel 'nope'" -- "$td" run $C --kernel nope
 expect 0 "0 disagreeing cases" -- "$td" run $C --cases 50 --artifacts "$tmp/a0"
+# --lane-dump: one "err tol half_ulp" line per checked lane, as many as the run counted
+expect 0 "0 disagreeing cases" -- "$td" run $C --cases 20 --no-artifacts --lane-dump "$tmp/lanes"
+lanes=$(sed -n 's/.* \([0-9]*\) lanes,.*/\1/p' "$tmp/out")
+if [ -n "$lanes" ] && [ "$(wc -l <"$tmp/lanes")" = "$lanes" ] && awk 'NF != 3 || $1 > $2 { bad = 1 } END { exit bad }' "$tmp/lanes"; then
+    echo "ok: --lane-dump wrote $lanes lanes, each within its tolerance"
+else
+    echo "FAIL: --lane-dump: $(wc -l <"$tmp/lanes") lines for ${lanes:-?} lanes"; fails=$((fails + 1))
+fi
+expect 2 "lane-dump" -- "$td" run $C --cases 1 --lane-dump "$tmp/no/such/dir/f"
 expect 1 "FINDING $C" -- "$td" run $C --kernel mut_mask_off_by_one --cases 50 --artifacts "$tmp/a1"
 art=$(ls "$tmp"/a1/*.tdf | head -1)
 [ -n "$art" ] || { echo "FAIL: no artifact written"; fails=$((fails + 1)); }
