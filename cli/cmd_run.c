@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign.h"
+#include "certify.h"
 #include "common.h"
 
 #define NEED_ARG()                                                                                           \
@@ -48,8 +50,10 @@ int td_cmd_list(int argc, char **argv) {
         if (td_builtin_library_path(b, path, sizeof path) == 0 && td_kernels_open(path, &sets[b], err, sizeof err) == 0)
             have[b] = 1;
     }
-    int shown = 0;
-    printf("%-62s %-24s %-13s %-22s %s\n", "CONTRACT", "KERNEL FILE", "FAMILY", "DTYPES", "BACKENDS");
+    int shown = 0, wid = 8; /* the id column as wide as the longest id */
+    for (int i = 0; i < td_contract_count(); i++)
+        if ((int)strlen(td_contract_at(i)->id) > wid) wid = (int)strlen(td_contract_at(i)->id);
+    printf("%-*s %-24s %-13s %-22s %s\n", wid, "CONTRACT", "KERNEL FILE", "FAMILY", "DTYPES", "BACKENDS");
     for (int i = 0; i < td_contract_count(); i++) {
         const td_contract *k = td_contract_at(i);
         if (family && strcmp(family, k->family)) continue;
@@ -62,7 +66,7 @@ int td_cmd_list(int argc, char **argv) {
             for (int j = 0; j < sets[b].n; j++)
                 if (sets[b].kernels[j].k == k && sets[b].kernels[j].abi->mutant) nmut[b]++;
         }
-        printf("%-62s %-24s %-13s %-22s %s", k->id, k->file, k->family, dt, be[0] ? be : "-");
+        printf("%-*s %-24s %-13s %-22s %s", wid, k->id, k->file, k->family, dt, be[0] ? be : "-");
         /* mutants per backend: the host ones are what selftest and the regression corpus cover */
         if (nmut[0]) printf("(%d mutants)", nmut[0]);
         if (nmut[1]) printf("%s(%d cuda mutants)", nmut[0] ? " " : "", nmut[1]);
@@ -112,12 +116,129 @@ static const char *jnum(double x, char *b) {
     return b;
 }
 
+/* The root causes a run found (td_same_root): one entry each, with a count. */
+#define RUN_MAX_ROOTS 256
+typedef struct run_root {
+    td_fkey key;
+    uint64_t count, first_case;
+    char path[4400]; /* the first case's reproducer ("" when none was written) */
+} run_root;
+
+typedef struct run_state {
+    td_stats st;
+    uint64_t finding_cases, other_roots; /* cases whose root did not fit in `roots` */
+    int printed, nroots;
+    run_root roots[RUN_MAX_ROOTS];
+} run_state;
+
+/* "case 17 (seed 1)" and the exact replay command, or why there is none. */
+static void print_case_line(td_cli *cli, const run_opts *o, uint64_t i, const char *path) {
+    char cmd[9000];
+    if (path[0]) {
+        td_cli_repro_cmd(cli, path, cmd, sizeof cmd);
+        printf("  case %" PRIu64 " (seed %" PRIu64 "), reproducer %s\n  repro: %s\n", i, o->seed, path, cmd);
+    } else
+        printf("  case %" PRIu64 " (seed %" PRIu64 "); no reproducer written (%s)\n", i, o->seed,
+               o->artifacts ? "writing it failed" : "--no-artifacts");
+}
+
+/* Records finding case `i`; returns its root, or NULL when it is a new root beyond the table. */
+static run_root *record_root(run_state *s, const td_kernel *kern, const uint8_t *b, size_t n, const td_case_result *r,
+                             uint64_t i, int *is_new) {
+    td_fkey key;
+    *is_new = 0;
+    if (td_finding_key(kern, b, n, r, &key) != 0) key = (td_fkey){.cls = r->worst, .rel = -1};
+    for (int k = 0; k < s->nroots; k++)
+        if (td_same_root(&s->roots[k].key, &key)) return s->roots[k].count++, &s->roots[k];
+    if (s->nroots == RUN_MAX_ROOTS) {
+        s->other_roots++;
+        return NULL;
+    }
+    run_root *x = &s->roots[s->nroots++];
+    *x = (run_root){.key = key, .count = 1, .first_case = i};
+    *is_new = 1;
+    return x;
+}
+
+/* A case that found something: its reproducer is written (every finding case keeps
+ * one, as the fuzz triage expects), a new root cause is reported in full with its case
+ * index and replay command, a known one only counted. */
+static void on_finding(td_cli *cli, const td_kernel *kern, const run_opts *o, run_state *s, const uint8_t *b,
+                       size_t n, td_case_result *r, uint64_t i) {
+    int is_new;
+    char path[4400] = "";
+    s->finding_cases++;
+    if (o->artifacts && td_artifact_write(o->artifacts, kern, b, n, path, sizeof path) != 0) {
+        path[0] = 0;
+        fprintf(stderr, "tilediff %s: could not write the reproducer to %s\n", cli->cmd, o->artifacts);
+    }
+    run_root *x = record_root(s, kern, b, n, r, i, &is_new);
+    if (!is_new) return;
+    snprintf(x->path, sizeof x->path, "%s", path);
+    if (o->json) td_report_json(stdout, kern, r, x->path[0] ? x->path : NULL);
+    else {
+        td_report_text(stdout, kern, r);
+        print_case_line(cli, o, i, x->path);
+    }
+}
+
+static void root_json(td_cli *cli, const td_kernel *kern, const run_root *x, int first) {
+    char cmd[9000] = "";
+    if (x->path[0]) td_cli_repro_cmd(cli, x->path, cmd, sizeof cmd);
+    printf("%s{\"class\":\"%s\",\"region\":\"%s\",\"lane_in_tile\":", first ? "" : ",",
+           td_vclass_name(x->key.cls), kern->k->regions[x->key.region].name);
+    if (x->key.rel >= 0) printf("%" PRId64, x->key.rel);
+    else printf("null");
+    printf(",\"count\":%" PRIu64 ",\"first_case\":%" PRIu64 ",\"repro\":", x->count, x->first_case);
+    td_json_escape(stdout, cmd);
+    printf("}");
+}
+
+static void summary_json(td_cli *cli, const td_kernel *kern, const run_state *s) {
+    char b1[40], b2[40];
+    const td_stats *st = &s->st;
+    printf("{\"summary\":true,\"contract\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"cases\":%" PRIu64
+           ",\"lanes\":%" PRIu64 ",\"disagreeing_cases\":%" PRIu64 ",\"warns\":%" PRIu64
+           ",\"worst_err_over_tol\":%s,\"worst_ulps\":%s,\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
+           ",\"findings\":[",
+           kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st->cases, st->lanes,
+           s->finding_cases, st->lanes_warn, jnum(st->worst_err_over_tol, b1), jnum(st->worst_ulps, b2), st->lanes_mpfr,
+           st->lanes_unbounded);
+    for (int k = 0; k < s->nroots; k++) root_json(cli, kern, &s->roots[k], !k);
+    printf("]}\n");
+}
+
+static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s) {
+    const td_stats *st = &s->st;
+    char et[64];
+    td_errtol_str(st->worst_err_over_tol, NAN, et, sizeof et);
+    printf("%s [%s/%s]: %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, %" PRIu64
+           " warns, worst err/tol %s, worst %.3g ulp, %" PRIu64 " lanes needed MPFR\n",
+           kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st->cases, st->lanes,
+           s->finding_cases, st->lanes_warn, et, st->worst_ulps, st->lanes_mpfr);
+    if (st->lanes_unbounded || st->lanes_overflow_ok)
+        printf("  %" PRIu64 " lanes with an unbounded model, %" PRIu64 " lanes in an accepted overflow zone\n",
+               st->lanes_unbounded, st->lanes_overflow_ok);
+    if (s->nroots)
+        printf("  %d distinct finding%s (same contract, class, region and first bad lane in the tile):\n", s->nroots,
+               s->nroots > 1 ? "s" : "");
+    for (int k = 0; k < s->nroots; k++) {
+        const run_root *x = &s->roots[k];
+        char cmd[9000] = "", lane[48] = "";
+        if (x->path[0]) td_cli_repro_cmd(cli, x->path, cmd, sizeof cmd);
+        if (x->key.rel >= 0) snprintf(lane, sizeof lane, ", lane %" PRId64 " of the tile", x->key.rel);
+        printf("    %s in %s%s: %" PRIu64 " case%s, first case %" PRIu64 "%s%s\n", td_vclass_name(x->key.cls),
+               kern->k->regions[x->key.region].name, lane, x->count, x->count > 1 ? "s" : "", x->first_case,
+               cmd[0] ? "; repro: " : "", cmd);
+    }
+    if (s->other_roots) printf("    and %" PRIu64 " cases of further root causes\n", s->other_roots);
+}
+
 /* Runs one kernel over `cases` random cases; returns the worst exit status. */
 static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, td_stats *tot) {
-    int status = TD_EXIT_OK, printed = 0;
-    td_stats st;
-    memset(&st, 0, sizeof st);
-    uint64_t finding_cases = 0;
+    int status = TD_EXIT_OK;
+    run_state *s = calloc(1, sizeof *s);
+    if (!s) return TD_EXIT_INTERNAL;
     for (uint64_t i = 0; i < o->cases; i++) {
         uint8_t bytes[64];
         td_case_bytes(o->seed, i, bytes, sizeof bytes);
@@ -125,53 +246,27 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
         td_watchdog_arm(o->timeout, o->artifacts, kern, bytes, sizeof bytes);
         int rc = td_run_bytes(cx, kern, bytes, sizeof bytes, &r);
         td_watchdog_disarm();
-        td_stats_merge(&st, &r.st);
+        td_stats_merge(&s->st, &r.st);
         if (rc == TD_RUN_HARNESS_ERROR) {
             fprintf(stderr, "tilediff %s: %s: internal error on case %" PRIu64 ": %s\n", cli->cmd, kern->k->id, i, r.msg);
             td_result_free(&r);
             status = TD_EXIT_INTERNAL;
             break;
         }
-        if (rc == TD_RUN_FINDING || r.st.lanes_warn) {
-            char path[4400] = "";
-            int saved = rc == TD_RUN_FINDING && o->artifacts &&
-                        td_artifact_write(o->artifacts, kern, bytes, sizeof bytes, path, sizeof path) == 0;
-            if (rc == TD_RUN_FINDING) {
-                finding_cases++;
-                if (status < TD_EXIT_FINDING) status = TD_EXIT_FINDING;
-                if (o->artifacts && !saved)
-                    fprintf(stderr, "tilediff %s: could not write the reproducer to %s\n", cli->cmd, o->artifacts);
-            }
-            if (printed < o->max_print && (rc == TD_RUN_FINDING || !o->quiet)) {
-                if (o->json) td_report_json(stdout, kern, &r, saved ? path : NULL);
-                else {
-                    td_report_text(stdout, kern, &r);
-                    if (saved) printf("  reproducer: %s\n  repro: tilediff repro %s\n", path, path);
-                }
-                printed++;
-            }
+        if (rc == TD_RUN_FINDING) {
+            status = TD_EXIT_FINDING;
+            on_finding(cli, kern, o, s, bytes, sizeof bytes, &r, i);
+        } else if (r.st.lanes_warn && !o->quiet && s->printed < o->max_print) {
+            if (o->json) td_report_json(stdout, kern, &r, NULL);
+            else td_report_text(stdout, kern, &r), printf("  case %" PRIu64 " (seed %" PRIu64 ")\n", i, o->seed);
+            s->printed++;
         }
         td_result_free(&r);
     }
-    if (o->json) {
-        char b1[40], b2[40];
-        printf("{\"summary\":true,\"contract\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"cases\":%" PRIu64
-               ",\"lanes\":%" PRIu64 ",\"disagreeing_cases\":%" PRIu64 ",\"warns\":%" PRIu64
-               ",\"worst_err_over_tol\":%s,\"worst_ulps\":%s,\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
-               "}\n",
-               kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
-               finding_cases, st.lanes_warn, jnum(st.worst_err_over_tol, b1), jnum(st.worst_ulps, b2), st.lanes_mpfr,
-               st.lanes_unbounded);
-    } else {
-        printf("%s [%s/%s]: %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, %" PRIu64
-               " warns, worst err/tol %.3g, worst %.3g ulp, %" PRIu64 " lanes needed MPFR\n",
-               kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
-               finding_cases, st.lanes_warn, st.worst_err_over_tol, st.worst_ulps, st.lanes_mpfr);
-        if (st.lanes_unbounded || st.lanes_overflow_ok)
-            printf("  %" PRIu64 " lanes with an unbounded model, %" PRIu64 " lanes in an accepted overflow zone\n",
-                   st.lanes_unbounded, st.lanes_overflow_ok);
-    }
-    if (tot) td_stats_merge(tot, &st);
+    if (o->json) summary_json(cli, kern, s);
+    else summary_text(cli, kern, s);
+    if (tot) td_stats_merge(tot, &s->st);
+    free(s);
     fflush(stdout);
     return status;
 }
@@ -281,9 +376,11 @@ int td_cmd_run(int argc, char **argv) {
         ran++;
         if (s == TD_EXIT_INTERNAL) break;
     }
+    char total_et[64];
+    td_errtol_str(tot.worst_err_over_tol, NAN, total_et, sizeof total_et);
     if (ran > 1 && !o.json)
-        printf("total: %d kernels, %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, worst err/tol %.3g\n",
-               ran, tot.cases, tot.lanes, tot.cases_with_finding, tot.worst_err_over_tol);
+        printf("total: %d kernels, %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, worst err/tol %s\n",
+               ran, tot.cases, tot.lanes, tot.cases_with_finding, total_et);
     td_ctx_free(cx);
     td_cli_close(&cli);
     return status;
@@ -411,6 +508,7 @@ int td_cmd_explain(int argc, char **argv) {
     td_cli cli = {.cmd = "explain", .backend = TD_ABI_HOST};
     const char *contract = NULL, *file = NULL;
     long lane = -1;
+    int full = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--lane")) {
@@ -430,6 +528,8 @@ int td_cmd_explain(int argc, char **argv) {
         } else if (!strcmp(a, "--kernels")) {
             NEED_ARG();
             cli.kernels = argv[++i];
+        } else if (!strcmp(a, "--full")) {
+            full = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "tilediff explain: unknown option '%s'\n", a);
             return TD_EXIT_USAGE;
@@ -475,7 +575,7 @@ int td_cmd_explain(int argc, char **argv) {
         td_cli_close(&cli);
         return TD_EXIT_USAGE;
     }
-    td_ctx_opts co = {0};
+    td_ctx_opts co = {.explain_full = full};
     td_ctx *cx = td_cli_ctx(&cli, &co);
     int x = cx ? td_explain(cx, kern, data, size, lane, stdout) : TD_RUN_HARNESS_ERROR;
     td_ctx_free(cx);
