@@ -897,15 +897,7 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
     else fprintf(f, "  reference   %s  (exact, MPFR %ld bits)\n", rs, (long)cx->mp.prec);
     fprintf(f, "  shadow      %.17g  +- %.3g (binary64 evaluation and its own error bound)\n", s.v, s.es);
     fprintf(f, "  bound       %.6g worst case (FAIL beyond), %.6g probabilistic (WARN beyond)\n", s.ek, s.ep);
-    fprintf(f, "  terms (in evaluation order: error propagated from the operands + error added by the step = bound after it):\n");
-    for (int i = 0; i < cx->trace.n; i++) {
-        const td_trace_step *t = &cx->trace.steps[i];
-        fprintf(f, "    %2d %-18s value %-14.8g propagated %-10.3g + local %-10.3g = %-10.3g (prob. %.3g)", i + 1, t->op,
-                t->v, t->prop, t->local, t->ek, t->ep);
-        if (t->n) fprintf(f, " n=%d", t->n);
-        if (t->note) fprintf(f, "  [%s]", t->note);
-        fputc('\n', f);
-    }
+    td_trace_print(f, &cx->trace, cx->o.explain_full);
     if (cx->sh.lane_flags) {
         char fl[160];
         snprintf(fl, sizeof fl, "%s%s%s%s", cx->sh.lane_flags & TD_LF_MAYOVF ? " may-overflow" : "",
@@ -927,9 +919,11 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
         char m[256];
         td_vclass v = judge_lane(cx, kern, &c, ol, b, &tmp, 0, m, sizeof m);
         double ref = mpfr_get_d(R->x, MPFR_RNDN);
-        fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %.4g  -> %s\n", g, (int)eb * 2,
-                b, fabs(got - ref), (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN,
-                td_fmt_get(of)->name, s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), td_vclass_name(v));
+        double ulps = (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN;
+        char et[64];
+        td_errtol_str(s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), ulps, et, sizeof et);
+        fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %s  -> %s\n", g, (int)eb * 2,
+                b, fabs(got - ref), ulps, td_fmt_get(of)->name, et, td_vclass_name(v));
         if (td_vclass_is_finding(v)) rc = TD_RUN_FINDING;
         td_result_free(&tmp);
     }

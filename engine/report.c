@@ -85,8 +85,10 @@ void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r) {
         }
         char fl[160];
         flags_str(l->lane_flags, fl, sizeof fl);
-        fprintf(f, "    error     %.6g = %.6g ulp(%s), err/tol %.4g%s%s\n", l->err, l->err_ulps, td_fmt_get(of)->name,
-                l->err_over_tol, fl[0] ? "; lane:" : "", fl);
+        char et[64];
+        td_errtol_str(l->err_over_tol, l->err_ulps, et, sizeof et);
+        fprintf(f, "    error     %.6g = %.6g ulp(%s), err/tol %s%s%s\n", l->err, l->err_ulps, td_fmt_get(of)->name, et,
+                fl[0] ? "; lane:" : "", fl);
     }
 }
 
@@ -283,3 +285,81 @@ int td_artifact_read(const char *path, uint8_t **data, size_t *size, char *contr
     return 0;
 }
 
+
+/* ---- err/tol in words ---- */
+void td_errtol_str(double err_over_tol, double err_ulps, char *buf, size_t n) {
+    if (isnan(err_over_tol)) snprintf(buf, n, "-");
+    else if (isinf(err_over_tol) && isfinite(err_ulps))
+        snprintf(buf, n, "%.3g ulp over a zero tolerance", fabs(err_ulps));
+    else if (isinf(err_over_tol)) snprintf(buf, n, "nonzero error over a zero tolerance");
+    else snprintf(buf, n, "%.4g", err_over_tol);
+}
+
+/* ---- the terms of a lane's bound, as explain prints them ---- */
+#define TD_TRACE_FULL_MAX 40 /* a trace this short is printed whole */
+#define TD_TRACE_TOP 6       /* the largest local terms of a summary */
+#define TD_TRACE_TAIL 4      /* the last steps of a summary (the final operations and casts) */
+
+static void trace_step_line(FILE *f, const td_trace_step *t, int i) {
+    fprintf(f, "    %2d %-18s value %-14.8g propagated %-10.3g + local %-10.3g = %-10.3g (prob. %.3g)", i + 1, t->op, t->v,
+            t->prop, t->local, t->ek, t->ep);
+    if (t->n) fprintf(f, " n=%d", t->n);
+    if (t->note) fprintf(f, "  [%s]", t->note);
+    fputc('\n', f);
+}
+
+/* The steps grouped by kind (op name): how many, their local errors' sum and maximum. */
+static void trace_kinds(FILE *f, const td_trace *tr) {
+    int seen_any = 0;
+    for (int i = 0; i < tr->n; i++) {
+        int first = 1;
+        for (int p = 0; p < i && first; p++) first = strcmp(tr->steps[p].op, tr->steps[i].op) != 0;
+        if (!first) continue;
+        int cnt = 0;
+        double sum = 0, mx = 0;
+        for (int j = i; j < tr->n; j++)
+            if (!strcmp(tr->steps[j].op, tr->steps[i].op)) {
+                cnt++;
+                sum += tr->steps[j].local;
+                if (tr->steps[j].local > mx) mx = tr->steps[j].local;
+            }
+        if (!seen_any) fprintf(f, "  by kind:\n");
+        seen_any = 1;
+        fprintf(f, "    %-18s %7d steps, local errors sum %-10.3g largest %.3g\n", tr->steps[i].op, cnt, sum, mx);
+    }
+}
+
+/* The indices of the TD_TRACE_TOP largest local terms, largest first. */
+static int trace_top(const td_trace *tr, int top[TD_TRACE_TOP]) {
+    int nt = 0;
+    for (int i = 0; i < tr->n; i++) {
+        double v = tr->steps[i].local;
+        int at = nt < TD_TRACE_TOP ? nt : TD_TRACE_TOP;
+        while (at > 0 && tr->steps[top[at - 1]].local < v) at--;
+        if (at >= TD_TRACE_TOP) continue;
+        for (int j = (nt < TD_TRACE_TOP ? nt : TD_TRACE_TOP - 1); j > at; j--) top[j] = top[j - 1];
+        top[at] = i;
+        if (nt < TD_TRACE_TOP) nt++;
+    }
+    return nt;
+}
+
+void td_trace_print(FILE *f, const td_trace *tr, int full) {
+    fprintf(f, "  terms (in evaluation order: error propagated from the operands + error added by the step = bound "
+               "after it):\n");
+    if (full || tr->n <= TD_TRACE_FULL_MAX) {
+        for (int i = 0; i < tr->n; i++) trace_step_line(f, &tr->steps[i], i);
+        return;
+    }
+    /* a long reduction: a summary a reader can take in, and the way to see it all */
+    double total = 0;
+    for (int i = 0; i < tr->n; i++) total += tr->steps[i].local;
+    fprintf(f, "  %d steps (summarised; --full prints every one)\n", tr->n);
+    trace_kinds(f, tr);
+    int top[TD_TRACE_TOP], nt = trace_top(tr, top);
+    fprintf(f, "  the %d largest local terms:\n", nt);
+    for (int i = 0; i < nt; i++) trace_step_line(f, &tr->steps[top[i]], top[i]);
+    fprintf(f, "  the last %d steps:\n", TD_TRACE_TAIL);
+    for (int i = tr->n - TD_TRACE_TAIL; i < tr->n; i++) trace_step_line(f, &tr->steps[i], i);
+    fprintf(f, "  total: local errors sum %.6g; bound after the last step %.6g\n", total, tr->steps[tr->n - 1].ek);
+}
