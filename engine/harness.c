@@ -358,19 +358,7 @@ static void mp_to_str(mpfr_srcptr x, char *buf, size_t n) {
     else mpfr_snprintf(buf, n, "%.20Rg", x);
 }
 
-static void copy_terms(td_lane_report *l, const td_trace *t) {
-    l->nterms = 0;
-    for (int i = 0; i < t->n && l->nterms < TD_MAX_TERMS; i++) {
-        const td_trace_step *s = &t->steps[i];
-        if (s->local == 0 && s->prop == s->ek && t->n > TD_MAX_TERMS) continue; /* exact steps first to go */
-        td_term *tm = &l->terms[l->nterms++];
-        snprintf(tm->op, sizeof tm->op, "%s", s->op);
-        tm->prop = s->prop;
-        tm->local = s->local;
-        tm->ek = s->ek;
-        tm->n = s->n;
-    }
-}
+static void copy_terms(td_lane_report *l, const td_trace *t) { l->nterms = td_trace_terms(t, l->terms, TD_MAX_TERMS); }
 
 static double ulp_out(td_fmt f, double ref) {
     const td_fmt_info *fi = td_fmt_get(f);

@@ -129,6 +129,10 @@ void td_errtol_str(double err_over_tol, double err_ulps, char *buf, size_t n);
 /* The terms of a lane's bound: every step, or (not `full`, a long reduction) the steps
  * by kind, the largest few, the last few and the total. */
 void td_trace_print(FILE *f, const td_trace *tr, int full);
+/* The terms a finding report keeps of a lane's trace (at most `max`): every step of a
+ * short trace; of a long one the same steps explain's summary shows (the largest local
+ * terms and the last steps, named "#step op").  Returns how many. */
+int td_trace_terms(const td_trace *tr, td_term *out, int max);
 
 /* Artifacts: a self-describing reproducer ("TDFZ1 <contract> <variant> <backend>\n" + the bytes).
  * Writes dir/<contract>.<variant>.<hash>.tdf under a temporary name and renames it.

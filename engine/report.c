@@ -308,9 +308,9 @@ static void trace_step_line(FILE *f, const td_trace_step *t, int i) {
     fputc('\n', f);
 }
 
-/* The steps grouped by kind (op name): how many, their local errors' sum and maximum. */
+/* One line per kind of step (op name): how many, their local errors' sum, the largest. */
 static void trace_kinds(FILE *f, const td_trace *tr) {
-    int seen_any = 0;
+    fprintf(f, "  by kind:\n");
     for (int i = 0; i < tr->n; i++) {
         int first = 1;
         for (int p = 0; p < i && first; p++) first = strcmp(tr->steps[p].op, tr->steps[i].op) != 0;
@@ -323,8 +323,6 @@ static void trace_kinds(FILE *f, const td_trace *tr) {
                 sum += tr->steps[j].local;
                 if (tr->steps[j].local > mx) mx = tr->steps[j].local;
             }
-        if (!seen_any) fprintf(f, "  by kind:\n");
-        seen_any = 1;
         fprintf(f, "    %-18s %7d steps, local errors sum %-10.3g largest %.3g\n", tr->steps[i].op, cnt, sum, mx);
     }
 }
@@ -334,7 +332,7 @@ static int trace_top(const td_trace *tr, int top[TD_TRACE_TOP]) {
     int nt = 0;
     for (int i = 0; i < tr->n; i++) {
         double v = tr->steps[i].local;
-        int at = nt < TD_TRACE_TOP ? nt : TD_TRACE_TOP;
+        int at = nt;
         while (at > 0 && tr->steps[top[at - 1]].local < v) at--;
         if (at >= TD_TRACE_TOP) continue;
         for (int j = (nt < TD_TRACE_TOP ? nt : TD_TRACE_TOP - 1); j > at; j--) top[j] = top[j - 1];
@@ -342,6 +340,18 @@ static int trace_top(const td_trace *tr, int top[TD_TRACE_TOP]) {
         if (nt < TD_TRACE_TOP) nt++;
     }
     return nt;
+}
+
+/* The steps a summary shows, in evaluation order: the largest local terms and the
+ * last steps, each once.  Returns how many. */
+static int trace_picks(const td_trace *tr, int picks[TD_TRACE_TOP + TD_TRACE_TAIL]) {
+    int top[TD_TRACE_TOP], nt = trace_top(tr, top), np = 0;
+    for (int i = 0; i < tr->n; i++) {
+        int want = i >= tr->n - TD_TRACE_TAIL;
+        for (int k = 0; k < nt && !want; k++) want = top[k] == i;
+        if (want) picks[np++] = i;
+    }
+    return np;
 }
 
 void td_trace_print(FILE *f, const td_trace *tr, int full) {
@@ -356,10 +366,27 @@ void td_trace_print(FILE *f, const td_trace *tr, int full) {
     for (int i = 0; i < tr->n; i++) total += tr->steps[i].local;
     fprintf(f, "  %d steps (summarised; --full prints every one)\n", tr->n);
     trace_kinds(f, tr);
-    int top[TD_TRACE_TOP], nt = trace_top(tr, top);
-    fprintf(f, "  the %d largest local terms:\n", nt);
-    for (int i = 0; i < nt; i++) trace_step_line(f, &tr->steps[top[i]], top[i]);
-    fprintf(f, "  the last %d steps:\n", TD_TRACE_TAIL);
-    for (int i = tr->n - TD_TRACE_TAIL; i < tr->n; i++) trace_step_line(f, &tr->steps[i], i);
+    int picks[TD_TRACE_TOP + TD_TRACE_TAIL], np = trace_picks(tr, picks);
+    fprintf(f, "  the %d largest local terms and the last %d steps:\n", TD_TRACE_TOP, TD_TRACE_TAIL);
+    for (int i = 0; i < np; i++) trace_step_line(f, &tr->steps[picks[i]], picks[i]);
     fprintf(f, "  total: local errors sum %.6g; bound after the last step %.6g\n", total, tr->steps[tr->n - 1].ek);
+}
+
+static void term_of(td_term *t, const td_trace_step *s, int step, int numbered) {
+    if (numbered) snprintf(t->op, sizeof t->op, "#%d %s", step + 1, s->op); /* its step, as explain numbers it */
+    else snprintf(t->op, sizeof t->op, "%s", s->op);
+    t->prop = s->prop;
+    t->local = s->local;
+    t->ek = s->ek;
+    t->n = s->n;
+}
+
+int td_trace_terms(const td_trace *tr, td_term *out, int max) {
+    if (tr->n <= TD_TRACE_FULL_MAX && tr->n <= max) {
+        for (int i = 0; i < tr->n; i++) term_of(&out[i], &tr->steps[i], i, 0);
+        return tr->n;
+    }
+    int picks[TD_TRACE_TOP + TD_TRACE_TAIL], np = trace_picks(tr, picks), n = 0;
+    for (int k = 0; k < np && n < max; k++, n++) term_of(&out[n], &tr->steps[picks[k]], picks[k], 1);
+    return n;
 }

@@ -68,10 +68,10 @@ static void test_long_reduction_is_summarised(void **st) {
     assert_non_null(strstr(s, "add                   4096 steps"));
     assert_non_null(strstr(s, "cast store               1 steps"));
     /* the largest term is listed first, and the total is there */
-    char *top = strstr(s, "largest local terms:\n");
+    char *top = strstr(s, "largest local terms and the last 4 steps:\n");
     assert_non_null(top);
     assert_non_null(strstr(top, "cast store"));
-    assert_true(strstr(top, "cast store") < strstr(top, "add "));
+    assert_non_null(strstr(top, "4097 cast store"));
     assert_non_null(strstr(s, "total: local errors sum"));
     free(s);
     s = print_trace(&t, 1);
@@ -82,6 +82,32 @@ static void test_long_reduction_is_summarised(void **st) {
     assert_int_equal(count_lines(s), 13);
     assert_null(strstr(s, "summarised"));
     free(s);
+    free(t.steps);
+}
+
+/* A finding report keeps the same steps explain's summary shows, named by step number. */
+static void test_report_terms_match_explain(void **st) {
+    (void)st;
+    td_trace t = long_trace();
+    td_term terms[TD_MAX_TERMS];
+    int n = td_trace_terms(&t, terms, TD_MAX_TERMS);
+    char *s = print_trace(&t, 0);
+    assert_true(n >= 5 && n <= 10);
+    int saw_cast = 0;
+    for (int i = 0; i < n; i++) {
+        int step;
+        char op[32];
+        assert_int_equal(sscanf(terms[i].op, "#%d %31[^\n]", &step, op), 2);
+        char line[64];
+        snprintf(line, sizeof line, "%4d %-18s", step, op); /* as explain prints the step */
+        assert_non_null(strstr(s, line));
+        saw_cast |= !strcmp(op, "cast store");
+    }
+    assert_true(saw_cast); /* the final cast, the largest term, is kept */
+    free(s);
+    t.n = 12;
+    assert_int_equal(td_trace_terms(&t, terms, TD_MAX_TERMS), 12);
+    assert_string_equal(terms[0].op, "add");
     free(t.steps);
 }
 
@@ -105,6 +131,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errtol_zero_tolerance_in_words),
         cmocka_unit_test(test_long_reduction_is_summarised),
+        cmocka_unit_test(test_report_terms_match_explain),
         cmocka_unit_test(test_root_cause_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
