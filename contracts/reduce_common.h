@@ -142,10 +142,16 @@ static inline const char *rc_real_param_check(const td_case *c, int k) {
         T m = td_##P##_exact(cx, z[0]);                                                                       \
         for (long k = 1; k < n; k++) m = td_##P##_max(cx, m, td_##P##_exact(cx, z[k]));                       \
         ACC acc;                                                                                              \
+        T spread = td_##P##_exact(cx, 0);                                                                     \
         td_##P##_acc_init(cx, &acc, TD_ORDER_TREE, 0);                                                        \
-        for (long k = 0; k < n; k++)                                                                          \
-            td_##P##_acc_add(cx, &acc, td_##P##_exp(cx, td_##P##_sub(cx, td_##P##_exact(cx, z[k]), m)));      \
-        return td_##P##_add(cx, td_##P##_log(cx, td_##P##_acc_end(cx, &acc)), m);                              \
+        for (long k = 0; k < n; k++) {                                                                        \
+            T d = td_##P##_sub(cx, td_##P##_exact(cx, z[k]), m);                                              \
+            td_##P##_acc_add(cx, &acc, td_##P##_exp(cx, d));                                                  \
+            spread = td_##P##_max(cx, spread, td_##P##_neg(cx, d));                                           \
+        }                                                                                                     \
+        /* one pass with a running maximum (online log-sum-exp) is admissible too */                          \
+        T s = td_##P##_rescaled(cx, td_##P##_acc_end(cx, &acc), n, spread, 0, 1.0);                           \
+        return td_##P##_add(cx, td_##P##_log(cx, s), m);                                                      \
     }
 RC_LSE_Z(sh, td_sh, td_shcx, td_sh_acc)
 RC_LSE_Z(mp, td_mp, td_mpcx, td_mp_acc)

@@ -310,14 +310,20 @@ static inline NUM SPEC(sm_shift)(NCX *cx, const td_case *c, const sm_row *r, NUM
     return d;
 }
 
-/* s = tl.sum_j exp(d_j) in the kernel's order. */
+/* s = sum_j exp(d_j), d_j = x_j - max: in any order, in one pass with a running
+ * maximum (online softmax) or in two (td_sh_rescaled). */
 static inline NUM SPEC(sm_sum)(NCX *cx, const td_case *c, const sm_row *r, NUM m) {
     NUM s;
     if (N(memo_get)(cx, r->key | SM_TAG_SUM, &s)) return s;
     NACC acc;
+    NUM spread = N(exact)(cx, 0);
     N(acc_init)(cx, &acc, r->order, r->block);
-    for (int64_t j = 0; j < r->n; j++) N(acc_add)(cx, &acc, N(exp)(cx, SPEC(sm_shift)(cx, c, r, m, j)));
-    s = N(acc_end)(cx, &acc);
+    for (int64_t j = 0; j < r->n; j++) {
+        NUM d = SPEC(sm_shift)(cx, c, r, m, j);
+        N(acc_add)(cx, &acc, N(exp)(cx, d));
+        spread = N(max)(cx, spread, N(neg)(cx, d));
+    }
+    s = N(rescaled)(cx, N(acc_end)(cx, &acc), (long)r->n, spread, 0, 1.0);
     N(memo_put)(cx, r->key | SM_TAG_SUM, s);
     return s;
 }

@@ -344,6 +344,9 @@ static void setup_sh(td_ctx *cx, const td_kernel *kern) {
     s->ovf = 0x1.ffffffp127; /* RNE rounds |x| >= (2 - 2^-24) 2^127 to inf */
     s->lambda_n = 64;
     s->math = kern->math;
+    s->order = kern->decl.order;
+    s->block = kern->decl.block;
+    s->div_ieee = kern->decl.div_ieee != 0;
     s->casts = kern->casts;
     s->ncasts = kern->k->ncasts;
     s->lane_flags = 0;

@@ -11,6 +11,24 @@ _Static_assert((int)TD_ABI_F64 == (int)TD_F64 && (int)TD_ABI_F32 == (int)TD_F32 
                    (int)TD_ABI_U8 == (int)TD_U8 && (int)TD_ABI_I32 == (int)TD_I32 && (int)TD_ABI_I64 == (int)TD_I64 && (int)TD_ABI_BOOL == (int)TD_BOOL,
                "kernel ABI format codes follow td_fmt");
 
+/* A declaration may not change what the contract requires: a cast slot keeps the
+ * contract's format, rounding and flush-to-zero.  Only the overflow policy of the fp8
+ * formats is left open (e4m3fn has no infinity and real stacks disagree: PyTorch
+ * eager gives NaN, Triton and CUDA's satfinite saturate; e5m2 likewise). */
+static int cast_narrows(const td_contract *k, int slot, td_profile p, td_profile dflt, char *err, size_t errlen) {
+    const char *what = p.fmt != dflt.fmt ? "format" : p.rnd != dflt.rnd ? "rounding" : p.ftz != dflt.ftz ? "flush-to-zero"
+                       : (p.ovf != dflt.ovf && dflt.fmt != TD_E4M3FN && dflt.fmt != TD_E5M2) ? "overflow policy"
+                                                                                              : NULL;
+    if (!what) return 0;
+    char want[48];
+    td_profile_str(dflt, want, sizeof want);
+    snprintf(err, errlen,
+             "cast slot %s: contract %s requires %s; a kernel may not declare another %s (declarations narrow "
+             "the bound, never what the contract requires)",
+             k->casts[slot].slot, k->id, want, what);
+    return -1;
+}
+
 /* "slot=fmt:rnd:ovf[:ftz];slot=..." -> profiles per declared slot */
 static int parse_casts(const td_contract *k, const char *spec, td_profile *out, char *err, size_t errlen) {
     for (int i = 0; i < k->ncasts; i++) {
@@ -44,6 +62,7 @@ static int parse_casts(const td_contract *k, const char *spec, td_profile *out, 
             snprintf(err, errlen, "cast slot %s: invalid profile '%s'", tok, eq + 1);
             return -1;
         }
+        if (cast_narrows(k, slot, p, out[slot], err, errlen) != 0) return -1;
         out[slot] = p;
     }
     return 0;
@@ -88,13 +107,12 @@ int td_decl_parse(const char *s, td_decl *d, char *err, size_t errlen) {
         if (eq) {
             *eq = 0;
             if (!strcmp(tok, "order")) bad = parse_order(eq + 1, d);
-            else if (!strcmp(tok, "fma")) bad = parse_flag(eq + 1, "any", "off", &d->fma_off);
             else if (!strcmp(tok, "div")) bad = parse_flag(eq + 1, "any", "ieee", &d->div_ieee);
             else bad = 1;
         }
         if (bad) {
             snprintf(err, errlen,
-                     "declaration '%s%s%s' is not one of order=any|seq|tree|blocked:B, fma=any|off, div=any|ieee", tok,
+                     "declaration '%s%s%s' is not one of order=any|seq|tree|blocked:B, div=any|ieee", tok,
                      eq ? "=" : "", eq ? eq + 1 : "");
             return -1;
         }
@@ -156,7 +174,9 @@ int td_kernels_bind(const td_abi_table *t, const char *name, td_kernel_set *set,
         kk->abi_version = t->abi_version;
         kk->k = k;
         kk->library = t->library ? t->library : name;
-        const char *math = a->math ? a->math : (a->backend == TD_ABI_CUDA ? "cuda" : "libm");
+        /* a kernel that names no math library is judged by the union of those real
+         * kernels use (budget.c "any"), whatever its backend */
+        const char *math = a->math ? a->math : TD_MATH_DEFAULT;
         kk->math = td_math_model_get(math);
         if (!kk->math) {
             snprintf(err, errlen, "%s: kernel %s/%s declares unknown math model '%s'", name, a->contract_id,

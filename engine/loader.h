@@ -12,7 +12,6 @@
 typedef struct td_decl {
     td_order order;  /* TD_ORDER_ANY unless declared */
     long block;      /* for TD_ORDER_BLOCKED */
-    int fma_off;     /* 1: never contracts a*b+c */
     int div_ieee;    /* 1: a/b is one correctly rounded division */
     char text[160];  /* the declarations as given, for reports ("" for none) */
 } td_decl;

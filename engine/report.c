@@ -40,7 +40,8 @@ void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r) {
     fprintf(f, "  case: %s\n", r->desc);
     fprintf(f, "  spec: %s\n", k->formula);
     fprintf(f, "  policy: %s; %s\n", k->sv == TD_SV_IEEE ? "ieee" : "real", k->sv_note ? k->sv_note : "");
-    fprintf(f, "  math model: %s\n", kern->math->name);
+    fprintf(f, "  math model: %s; %s%s\n", kern->math->name, kern->decl.text[0] ? "certified assuming " : "",
+            kern->decl.text[0] ? kern->decl.text : "nothing declared (any summation order, a/b or a*(1/b))");
     for (int i = 0; i < k->ncasts; i++) {
         char p[64];
         td_profile_str(kern->casts[i], p, sizeof p);
@@ -119,8 +120,10 @@ void td_report_json(FILE *f, const td_kernel *kern, const td_case_result *r, con
     json_str(f, kern->library);
     fprintf(f, ",\"finding\":%s,\"worst\":\"%s\",\"case\":", r->finding ? "true" : "false", td_vclass_name(r->worst));
     json_str(f, r->desc);
-    fprintf(f, ",\"policy\":\"%s\",\"math_model\":\"%s\",\"message\":", k->sv == TD_SV_IEEE ? "ieee" : "real",
+    fprintf(f, ",\"policy\":\"%s\",\"math_model\":\"%s\",\"declares\":", k->sv == TD_SV_IEEE ? "ieee" : "real",
             kern->math->name);
+    json_str(f, kern->decl.text);
+    fprintf(f, ",\"message\":");
     json_str(f, r->msg);
     fprintf(f, ",\"artifact\":");
     if (artifact) json_str(f, artifact);

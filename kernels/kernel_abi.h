@@ -95,10 +95,12 @@ typedef struct td_abi_kernel {
      * means the contract's default profiles. */
     const char *casts;
     /* Which math library the kernel's transcendental functions come from, so the
-     * oracle uses the right ulp budgets: "libm" (the host C library), "cuda"
-     * (CUDA's full-precision functions), "cuda-approx" (PTX ex2/lg2/rcp.approx
-     * as Triton lowers tl.exp and friends).  NULL means "libm" on the host
-     * backend and "cuda" on the CUDA backend. */
+     * oracle charges the right error budgets (oracle/budget.c names each source):
+     * "libm" (the host C library, measured), "cuda" (CUDA's full-precision
+     * functions), "triton" (compiled Triton on NVIDIA: ex2/lg2/sqrt/rsqrt/sin/cos.approx
+     * and div.full), "cuda-approx" (nvcc --use_fast_math intrinsics), or "any".  NULL
+     * means "any": the union of libm, cuda and triton, which every kernel that does
+     * not say otherwise is judged by. */
     const char *math;
     /* NULL for a kernel that claims to meet the contract; for a seeded mutant, a
      * one-line description of the bug (tilediff selftest must flag it). */
@@ -116,9 +118,9 @@ typedef struct td_abi_kernel {
      * instructions real kernels use).  A declaration only narrows that bound, and
      * reports print it ("certified assuming order=seq"):
      *   order=any|seq|tree|blocked:B   how the kernel's sums and dot products associate
-     *   fma=any|off                    off: the kernel never contracts a*b+c into an FMA
      *   div=any|ieee                   ieee: a/b is one correctly rounded division
-     * Unknown keys or values are refused (exit 2).  Absent in v1 tables. */
+     * FMA contraction needs no declaration: the bound covers it either way.  Unknown
+     * keys or values are refused (exit 2).  Absent in v1 tables. */
     const char *declares;
 } td_abi_kernel;
 

@@ -48,6 +48,7 @@ td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
     td_sh r;
     r.v = x;
     r.es = esx;
+    r.leaves = 0;
     double k = td_round_eval(cx, x);
     double half = 0.5 * td_ulp(cx->efmt, x);
     double d = fabs(k - x);
@@ -66,27 +67,46 @@ td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
     return r;
 }
 
-/* Error charged for a math-function result: budget of the kernel's math model.
- * m bounds |result| (of the kernel's evaluation), x bounds |argument|.
+/* Error charged for a math-function result: budget of the kernel's math model (see
+ * budget.h for the formula and budget.c for the numbers).  m bounds |result| (of the
+ * kernel's evaluation), x bounds |argument| from above and xlo from below.
  * ulp(y) <= 2u|y| + ulp_min for every y (binade spacing of a normal y is at most
  * 2u|y|, and subnormal spacing is ulp_min). */
-static double fn_budget(const td_shcx *cx, td_fn f, double m, double x) {
-    const td_fn_budget *b = &cx->math->fn[f];
+static double budget_of(const td_shcx *cx, const td_fn_budget *b, double m, double x) {
     if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY; /* not 0 * inf = NaN below */
     if (b->correctly_rounded) return cx->u * m + cx->eta;
     double ulp = 2 * cx->u * m + cx->ulp_min;
-    return td_up(b->ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
+    double e = td_up(b->ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
+    if (b->trig_approx) e = fmax(e, td_trig_approx_abs(x));
+    return e;
 }
 
-/* A function result: exact value v (shadow error es), propagated kernel error P / Pp,
- * kernel result magnitude bound mk, argument magnitude bound x. */
-static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es, double P, double Pp, double mk,
-                       double x, bool exact_arg) {
+/* Flush to zero (ftz budgets): a subnormal result, or the result of a subnormal
+ * argument, may come back as 0 (an error of the whole result).  sqrt flushes
+ * arguments below 2^-126 (results below 2^-63); rsqrt of a flushed argument is inf;
+ * the others flush results below 2^-126. */
+static double ftz_charge(td_fn f, double m, double xlo) {
+    if (f == TD_FN_RSQRT) return xlo < 0x1p-126 ? INFINITY : 0;
+    if (f == TD_FN_SQRT) return fmin(m, 0x1p-63);
+    return fmin(m, 0x1p-126);
+}
+
+static double fn_budget(const td_shcx *cx, td_fn f, double m, double x, double xlo) {
+    const td_fn_budget *b = &cx->math->fn[f];
+    double e = budget_of(cx, b, m, x);
+    if (b->ftz) e = fmax(e, ftz_charge(f, m, xlo));
+    return e;
+}
+
+/* A function result with its local error: exact value v (shadow error es),
+ * propagated kernel error P / Pp, kernel result magnitude bound mk, local errors
+ * loc / locp (worst-case / probabilistic tier). */
+static td_sh fn_result_loc(td_shcx *cx, const char *op, td_fn f, double v, double es, double P, double Pp, double mk,
+                           double loc, double locp, bool exact_arg) {
     td_sh r;
     r.v = v;
     r.es = es;
-    double loc = fn_budget(cx, f, mk, x);
-    double locp = fn_budget(cx, f, fabs(v) + es + Pp, x);
+    r.leaves = 0;
     r.ek = td_up(P + loc);
     r.ep = td_up(Pp + locp);
     if (r.ep > r.ek) r.ep = r.ek;
@@ -101,11 +121,39 @@ static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es
     return r;
 }
 
+/* The same, charging the math model's budget of f; x and xlo bound |argument| from
+ * above and below. */
+static td_sh fn_result(td_shcx *cx, const char *op, td_fn f, double v, double es, double P, double Pp, double mk,
+                       double x, double xlo, bool exact_arg) {
+    double loc = fn_budget(cx, f, mk, x, xlo), locp = fn_budget(cx, f, fabs(v) + es + Pp, x, xlo);
+    return fn_result_loc(cx, op, f, v, es, P, Pp, mk, loc, locp, exact_arg);
+}
+
 /* (A Mb + Ma B) / ((lb - B) lb), the propagated error of a quotient (see td_sh_div) */
 static double div_prop(double A, double B, double ma, double mb, double lb) {
     if (!(lb > B)) return INFINITY;
     double d = lb - B;
     return td_up(A / d * (mb / lb) + (ma / lb) * (B / d) + (ma / lb + mb / lb) * 0x1p-1074) + 0x1p-1074;
+}
+
+/* The local error of a / b for a kernel that has not declared div=ieee: the math
+ * model's division (div.full.f32 in compiled Triton: 2.5 ulp) or a * (1/b) (a
+ * reciprocal-multiply: |RN(a RN(1/b)) - a/b| <= (2u + u^2)|a/b|, 1.001 ulp in the
+ * budget's units), whichever is larger.  When |b| may exceed 2^126 the reciprocal is
+ * subnormal and carries an absolute error of up to 2.5 ulp_min, times |a|; a model
+ * whose division flushes there (div.approx.f32 returns 0 for |b| > 2^126) may lose
+ * the whole quotient. */
+static double div_local(const td_shcx *cx, double mk, double ma, double mb) {
+    td_fn_budget d = cx->math->fn[TD_FN_DIV];
+    if (d.correctly_rounded) d.ulps = 0.5;
+    d.correctly_rounded = false;
+    d.ulps = fmax(d.ulps, 1.001);
+    double e = budget_of(cx, &d, mk, ma);
+    if (mb >= 0x1p126) {
+        e = td_up(e + ma * 2.5 * cx->ulp_min);
+        if (cx->math->fn[TD_FN_DIV].ftz) e = fmax(e, mk);
+    }
+    return e;
 }
 
 td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
@@ -124,10 +172,11 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     double P = div_prop(a.ek, b.ek, ma, mb, lb), Pp = div_prop(a.ep, b.ep, ma, mb, lb);
     if (!isfinite(P) || !isfinite(es)) cx->lane_flags |= TD_LF_UNBOUNDED;
     bool exact = (a.fl & b.fl & TD_SH_EXACTK) != 0;
-    if (cx->math->fn[TD_FN_DIV].correctly_rounded)
-        return td_sh_rounded(cx, "div", v, es, P, Pp, true, exact);
+    if (cx->div_ieee) return td_sh_rounded(cx, "div", v, es, P, Pp, true, exact);
+    /* mk bounds the kernel's quotient; its operands are at most Ma + A and Mb + B */
     double mk = fabs(v) + es + P;
-    return fn_result(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, ma, exact);
+    double loc = div_local(cx, mk, ma + a.ek, mb + b.ek), locp = div_local(cx, fabs(v) + es + Pp, ma, mb);
+    return fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false);
 }
 
 td_sh td_sh_sqrt(td_shcx *cx, td_sh a) {
@@ -144,7 +193,7 @@ td_sh td_sh_sqrt(td_shcx *cx, td_sh a) {
     double Pp = td_up(fmin(sqrt(a.ep), lkp > 0 ? a.ep / (sqrt(lkp) + sqrt(la)) : INFINITY));
     bool exact = (a.fl & TD_SH_EXACTK) != 0;
     if (cx->math->fn[TD_FN_SQRT].correctly_rounded) return td_sh_rounded(cx, "sqrt", v, es, P, Pp, true, exact);
-    return fn_result(cx, "sqrt", TD_FN_SQRT, v, es, P, Pp, v + es + P, td_mag(a), exact);
+    return fn_result(cx, "sqrt", TD_FN_SQRT, v, es, P, Pp, v + es + P, td_magk(a), lk > 0 ? lk : 0, exact);
 }
 
 td_sh td_sh_rsqrt(td_shcx *cx, td_sh a) {
@@ -158,7 +207,7 @@ td_sh td_sh_rsqrt(td_shcx *cx, td_sh a) {
     double Pp = lkp > 0 ? td_up(a.ep / (2 * lkp * sqrt(lkp))) : INFINITY;
     if (!(la > 0) || !isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
     double mk = lk > 0 ? 1.0 / sqrt(lk) : INFINITY;
-    return fn_result(cx, "rsqrt", TD_FN_RSQRT, v, es, P, Pp, td_up(mk), td_mag(a), false);
+    return fn_result(cx, "rsqrt", TD_FN_RSQRT, v, es, P, Pp, td_up(mk), td_magk(a), lk > 0 ? lk : 0, false);
 }
 
 /* hi * f for the exponential rules (hi = base^arg_hi >= base^x*, f = expm1(t) or exp(t)
@@ -182,7 +231,7 @@ td_sh td_sh_exp(td_shcx *cx, td_sh a) {
     double P = td_up(exp_times(hi, expm1(a.ek), ah, a.ek, 0));
     double Pp = td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
     double mk = td_up(exp_times(hi, exp(a.ek), ah, a.ek, 0));
-    return fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+    return fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
 }
 
 td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
@@ -194,7 +243,7 @@ td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
     double P = td_up(exp_times(hi, expm1(ln2_up * a.ek), ah, a.ek, 1));
     double Pp = td_up(exp_times(hi, expm1(ln2_up * a.ep), ah, a.ep, 1));
     double mk = td_up(exp_times(hi, exp2(a.ek), ah, a.ek, 1));
-    return fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+    return fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
 }
 
 /* |log x - log y| <= -log(1 - |x-y|/min(x,y)) */
@@ -208,7 +257,7 @@ td_sh td_sh_log(td_shcx *cx, td_sh a) {
     if (a.es == 0 && a.v == 1) es = 0;
     double P = log_prop(la, a.ek), Pp = log_prop(la, a.ep);
     if (!isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
-    return fn_result(cx, "log", TD_FN_LOG, v, es, P, Pp, fabs(v) + es + P, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+    return fn_result(cx, "log", TD_FN_LOG, v, es, P, Pp, fabs(v) + es + P, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
 }
 
 td_sh td_sh_log2(td_shcx *cx, td_sh a) {
@@ -220,7 +269,7 @@ td_sh td_sh_log2(td_shcx *cx, td_sh a) {
     if (a.es == 0 && a.v > 0 && frexp(a.v, &(int){0}) == 0.5) es = 0;
     double P = td_up(inv_ln2_up * log_prop(la, a.ek)), Pp = td_up(inv_ln2_up * log_prop(la, a.ep));
     if (!isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
-    return fn_result(cx, "log2", TD_FN_LOG2, v, es, P, Pp, fabs(v) + es + P, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+    return fn_result(cx, "log2", TD_FN_LOG2, v, es, P, Pp, fabs(v) + es + P, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
 }
 
 /* 1-Lipschitz functions: sin, cos, tanh; erf has Lipschitz constant 2/sqrt(pi). */
@@ -229,7 +278,7 @@ static td_sh lipschitz(td_shcx *cx, const char *op, td_fn f, td_sh a, double v, 
     if (a.es == 0 && a.v == 0 && (f == TD_FN_SIN || f == TD_FN_TANH || f == TD_FN_ERF)) es = 0;
     double P = td_up(lip * a.ek), Pp = td_up(lip * a.ep);
     double mk = fmin(fabs(v) + es + P, bound);
-    return fn_result(cx, op, f, v, es, P, Pp, mk, td_magk(a), (a.fl & TD_SH_EXACTK) != 0);
+    return fn_result(cx, op, f, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
 }
 td_sh td_sh_sin(td_shcx *cx, td_sh a) { return lipschitz(cx, "sin", TD_FN_SIN, a, sin(a.v), 1.0, 1.0); }
 td_sh td_sh_cos(td_shcx *cx, td_sh a) { return lipschitz(cx, "cos", TD_FN_COS, a, cos(a.v), 1.0, 1.0); }
@@ -248,6 +297,7 @@ td_sh td_sh_sigmoid(td_shcx *cx, td_sh a) {
  * of two correctly rounded values is the correctly rounded max (RN is monotone). */
 static td_sh maxmin(td_shcx *cx, td_sh a, td_sh b, int want_max) {
     td_sh r;
+    r.leaves = 0;
     r.v = want_max ? fmax(a.v, b.v) : fmin(a.v, b.v);
     r.es = fmax(a.es, b.es);
     r.ek = fmax(a.ek, b.ek);
@@ -263,6 +313,7 @@ td_sh td_sh_min(td_shcx *cx, td_sh a, td_sh b) { return maxmin(cx, a, b, 0); }
 
 td_sh td_sh_sign(td_shcx *cx, td_sh a) {
     td_sh r;
+    r.leaves = 0;
     r.v = (a.v > 0) - (a.v < 0);
     r.fl = 0;
     /* exact sign uncertain when |v| <= es; kernel sign may differ when |x*| <= ek */
@@ -317,6 +368,7 @@ td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what) {
     const td_fmt_info *fi = td_fmt_get(p.fmt);
     td_sh r;
     r.fl = 0;
+    r.leaves = 0;
     double rlo = castv(p, a.v - a.es), rhi = castv(p, a.v + a.es);
     if (a.es == 0 || rlo == rhi || (isnan(rlo) && isnan(rhi))) {
         r.v = castv(p, a.v);
@@ -416,27 +468,77 @@ double td_lambda(long n, double nsums) {
 }
 
 void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block) {
-    (void)cx;
+    (void)order, (void)block; /* the spec's order: the kernel's declaration decides (shadow.h) */
     memset(acc, 0, sizeof *acc);
-    acc->order = order;
-    acc->block = block;
+    acc->order = cx->order;
+    acc->block = cx->block;
     acc->exact = 1;
+}
+
+/* The magnitude of the leaves of a sum t (t.leaves > 1): its local error was charged
+ * as gamma_neff * (sum of |leaf| + errors) <= t.ek, so t.ek / gamma_neff bounds it;
+ * at least |t| + es + ek. */
+double td_sh_leaf_mag(const td_shcx *cx, td_sh t) {
+    double g = td_gamma(td_sum_neff(cx->order, t.leaves, cx->block), cx->u);
+    double m = fabs(t.v) + t.es + t.ek;
+    return g > 0 ? fmax(m, td_up(t.ek / g)) : m;
+}
+
+/* Online rescaling (td_sh_rescaled).  One rescale multiplies the partial sum P by
+ * a^ = EXP(RN(m_old - m_new)), a = e^(-d), d = m_new - m_old >= 0, and rounds:
+ *   - the argument's rounding, relative u d, moves a by a factor e^(u d) (2^(u d) in
+ *     base 2: ln2 u d); the function's |x| term (ulps_per_absx, e.g. tl.exp's multiply
+ *     by log2 e) adds 2u ulps_per_absx d;
+ *   - the function's own error: ulps ulp(a) + rel a + abs <= (2u ulps + rel) a +
+ *     ulps ulp_min + abs, plus a flushed a <= 2^-126 under ftz;
+ *   - the product P a^: u.
+ * The constant relative parts compound over at most n - 1 rescales: a relative error
+ * expm1((n-1)(2u ulps + rel + u)) on every leaf of the final sum.  The argument
+ * parts: the d of all rescales add up to at most `spread`, a relative error
+ * expm1((u + 2u ulps_per_absx) c spread) (c = 1, or ln 2 in base 2) on the leaves;
+ * and since each one touches a partial sum already scaled by e^-d, whose size in its
+ * own scale is at most n wmax, it is also at most (u + 2u ulps_per_absx) max(d e^-d)
+ * n wmax = (u + 2u ulps_per_absx) n wmax / e per rescale (the same in base 2), which
+ * bounds it when a masked -inf makes the spread infinite.  The absolute parts touch
+ * such a partial sum once per rescale. */
+td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, double wmax) {
+    if (n <= 1 || !isfinite(s.ek)) return s;
+    const td_fn_budget *b = &cx->math->fn[base2 ? TD_FN_EXP2 : TD_FN_EXP];
+    double u = cx->u, R = (double)(n - 1), N = (double)n;
+    double fn_rel = b->correctly_rounded ? u : 2 * u * b->ulps + b->rel;
+    double per_d = u + 2 * u * b->ulps_per_absx;
+    double mag = s.leaves > 1 ? td_sh_leaf_mag(cx, s) : fabs(s.v) + s.es + s.ek;
+    double relc = td_up(expm1(td_up(R * (fn_rel + u))));
+    double sp = td_magk(spread), d_rel = td_up(expm1(td_up(per_d * (base2 ? 0.6931471805599454 : 1.0) * sp)));
+    double d_abs = td_up(R * N * wmax * per_d * 0.3678794411714424);
+    double dterm = td_up(fmin(isfinite(d_rel) ? d_rel * mag : INFINITY, d_abs) * (1 + relc));
+    double fn_abs = b->correctly_rounded ? cx->eta : b->ulps * cx->ulp_min + b->abs;
+    if (b->ftz) fn_abs += 0x1p-126;
+    double loc = td_up(relc * mag + dterm + R * N * wmax * fn_abs);
+    s.ek = td_up(s.ek + loc);
+    s.ep = td_up(s.ep + loc);
+    s.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    TD_SH_TRACE(cx, "online rescale", s, s.ek - loc, loc, (int)(n > 2147483647L ? 2147483647L : n),
+                "partial sums rescaled up to n-1 times");
+    return s;
 }
 
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     td_sh r;
-    long n = acc->n;
+    long n = acc->n, nl = acc->leaves;
     r.v = acc->sv;
+    r.leaves = nl > 1 ? (uint32_t)(nl < (long)UINT32_MAX ? nl : (long)UINT32_MAX) : 0;
     /* binary64 recursive summation of the shadow values: gamma_{n-1}(u64) sum|v| */
     r.es = td_up(acc->ses + td_gamma(n > 1 ? n - 1 : 0, U64) * (acc->sabs + acc->ses));
-    long neff = td_sum_neff(acc->order, n, acc->block);
+    /* every leaf of every term may be added in any order the kernel's declaration allows */
+    long neff = td_sum_neff(acc->order, nl, acc->block);
     double g = td_gamma(neff, cx->u);
-    double lam = td_lambda(n, cx->lambda_n);
+    double lam = td_lambda(nl, cx->lambda_n);
     double gp = fmin(g, td_gamma_prob(neff, cx->u, lam));
-    /* sum(|t^_k|) <= sum(|v_k| + es_k + ek_k) */
-    double loc = td_up(g * acc->smagk);
+    /* sum(|t^_k|) <= sum(|v_k| + es_k + ek_k) <= sleaf */
+    double loc = td_up(g * acc->sleaf);
     r.ek = td_up(acc->sek + loc);
-    r.ep = fmin(r.ek, td_up(acc->sep + gp * (acc->sabs + acc->ses + acc->sep)));
+    r.ep = fmin(r.ek, td_up(acc->sep + gp * acc->sleaf));
     r.fl = (acc->exact && neff == 0) ? TD_SH_EXACTK : 0;
     if (acc->smagk >= cx->ovf) {
         /* a partial sum may overflow to +-inf */
@@ -445,7 +547,7 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     }
     if (cx->trace) {
         static const char *names[] = {"sum (any order)", "sum (tree)", "sum (blocked)", "sum (sequential)"};
-        td_sh_trace_push(cx, names[acc->order], r, acc->sek, loc, (int)(n > 2147483647L ? 2147483647L : n), NULL);
+        td_sh_trace_push(cx, names[acc->order], r, acc->sek, loc, (int)(nl > 2147483647L ? 2147483647L : nl), NULL);
     }
     return r;
 }

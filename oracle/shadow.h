@@ -49,6 +49,10 @@
 typedef struct td_sh {
     double v, es, ek, ep;
     uint32_t fl;
+    /* A sum's terms, when this value is a sum (td_sh_acc_end) or its negation; 0
+     * otherwise.  A sum of sums is one sum of all their terms to a kernel that may
+     * associate it in any order: the outer sum's bound is taken over all leaves. */
+    uint32_t leaves;
 } td_sh;
 
 /* Lane-level conditions the shadow discovers while evaluating a spec. */
@@ -56,6 +60,11 @@ typedef struct td_sh {
 #define TD_LF_UNBOUNDED 2u  /* the model cannot bound the error (e.g. a divisor whose interval holds 0) */
 #define TD_LF_DOMAIN 4u     /* an argument may leave a function's domain (log of <= 0, sqrt of < 0) */
 #define TD_LF_TIE 8u        /* a comparison or cast whose outcome the shadow cannot decide */
+
+/* How a kernel's sums associate.  A kernel that declares nothing may use any order
+ * and tree shape, split-K partials combined in any order included: TD_ORDER_ANY.  A
+ * declared order (kernel ABI v2 `declares`: order=seq|tree|blocked:B) narrows it. */
+typedef enum td_order { TD_ORDER_ANY = 0, TD_ORDER_TREE, TD_ORDER_BLOCKED, TD_ORDER_SEQ } td_order;
 
 /* One recorded step of a trace (tilediff explain, finding reports). */
 typedef struct td_trace_step {
@@ -82,6 +91,9 @@ typedef struct td_shcx {
     double ulp_min;    /* its smallest subnormal */
     double lambda_n;   /* probabilistic bound: the number of sums a lane may hold (see acc_end) */
     const td_math_model *math;
+    td_order order;    /* the kernel's declared summation order (TD_ORDER_ANY: none) */
+    long block;        /* its block, for TD_ORDER_BLOCKED */
+    bool div_ieee;     /* declared: a/b is one correctly rounded division */
     const td_profile *casts; /* the kernel's profile for each cast slot */
     int ncasts;
     uint32_t lane_flags;
@@ -110,6 +122,7 @@ static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double 
     td_sh r;
     r.v = v;
     r.es = es;
+    r.leaves = 0;
     double m = fabs(v) + es;
     if (m + P >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
     if (exact_operands && es == 0) {
@@ -140,7 +153,7 @@ static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double 
 /* An input value (loaded exactly from a region) or an exact constant. */
 static inline td_sh td_sh_exact(td_shcx *cx, double x) {
     (void)cx;
-    td_sh r = {x, 0, 0, 0, TD_SH_EXACTK};
+    td_sh r = {x, 0, 0, 0, TD_SH_EXACTK, 0};
     return r;
 }
 /* A kernel literal: the real constant c (approximated by x with |x - c| <= esx) that
@@ -238,23 +251,31 @@ td_sh td_sh_cast(td_shcx *cx, td_sh a, int slot);
 td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what);
 
 /* ---- sums ----
- * A sum of n terms in an order the contract fixes: each term's kernel error is
- * carried, and the accumulation adds gamma_neff(u) * sum(|terms| + errors), where
- * neff is the longest chain of additions any term goes through (any order: n-1;
- * a tree: ceil(log2 n); a blocked loop of T steps of B-lane tiles summed in any
- * order inside the tile: B-1+T).  The probabilistic bound uses
- * gamma~(lambda) = exp(lambda sqrt(neff) u + neff u^2/(1-u)) - 1 (Higham & Mary 2019). */
-typedef enum td_order { TD_ORDER_ANY = 0, TD_ORDER_TREE, TD_ORDER_BLOCKED, TD_ORDER_SEQ } td_order;
+ * A sum of n terms (a reduction, a dot product): each term's kernel error is carried,
+ * and the accumulation adds gamma_neff(u) * sum(|terms| + errors), where neff is the
+ * longest chain of additions any term goes through in the KERNEL's order: any order
+ * (the default; split-K and every tree shape included): n-1; a declared tree:
+ * ceil(log2 n); a declared blocked loop of T steps of B-lane tiles summed in any order
+ * inside the tile: B-1+T (Higham ASNA, sec. 4.2).  The order a spec passes to
+ * acc_init describes the contract's source and does not narrow the bound: only the
+ * kernel's declaration does.  FMA contraction (s = fma(a, b, s)) is covered: it
+ * removes the rounding of each product, whose error the terms already carry.  A
+ * term that is itself a sum counts with all its leaves (see td_sh.leaves).  The
+ * probabilistic bound uses gamma~(lambda) = exp(lambda sqrt(neff) u + neff u^2/(1-u))
+ * - 1 (Higham & Mary 2019). */
 typedef struct td_sh_acc {
     double sv, sabs, ses, sek, sep, smagk;
-    long n;
+    double sleaf; /* sum over terms of the magnitude of their leaves (>= smagk) */
+    long n, leaves;
     td_order order;
     long block;
     int exact;
 } td_sh_acc;
 void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block);
+double td_sh_leaf_mag(const td_shcx *cx, td_sh t);
 static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
-    (void)cx;
+    acc->sleaf += t.leaves > 1 ? td_sh_leaf_mag(cx, t) : fabs(t.v) + t.es + t.ek;
+    acc->leaves += t.leaves > 1 ? t.leaves : 1;
     acc->sv += t.v;
     acc->sabs += fabs(t.v);
     acc->ses += t.es;
@@ -265,6 +286,12 @@ static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
     acc->exact &= (t.fl & TD_SH_EXACTK) ? 1 : 0;
 }
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc);
+/* A sum s of n terms w_j * e^(x_j - m) (base2: 2^(x_j - m)), |w_j| <= wmax, m the
+ * terms' maximum argument and spread >= max_j (m - x_j).  An implementation may
+ * accumulate it online (one pass, a running maximum, the partial sum rescaled by
+ * e^(m_old - m_new) whenever the maximum grows: at most n-1 times, the maxima growing
+ * by at most `spread` in all) or in several passes: the bound covers both. */
+td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, double wmax);
 /* neff of an accumulation scheme (exposed for tests and explain). */
 long td_sum_neff(td_order order, long n, long block);
 double td_gamma(long n, double u);

@@ -62,7 +62,7 @@ static void test_cast_interval(void **st) {
     td_profile h = {TD_F16, TD_RNE, TD_OVF_INF, false};
     init_sh(&s, &h, 1);
     /* kernel value 1 +- 2^-20: inside one fp16 rounding interval around 1 -> exact */
-    td_sh a = {1.0, 0, 0x1p-20, 0x1p-20, 0};
+    td_sh a = {1.0, 0, 0x1p-20, 0x1p-20, 0, 0};
     td_sh r = td_sh_cast_to(&s, a, h, "store");
     assert_true(r.v == 1.0 && r.ek == 0);
     /* straddles the tie 1 + 2^-11 between 1 and 1 + 2^-10: one fp16 ulp */
@@ -73,7 +73,7 @@ static void test_cast_interval(void **st) {
     assert_true(r.ek == 0x1p-10);
     /* fp16 overflow under the saturating profile never reaches inf */
     td_profile hs = {TD_F16, TD_RNE, TD_OVF_SAT, false};
-    td_sh big = {1e30, 0, 1e20, 1e20, 0};
+    td_sh big = {1e30, 0, 1e20, 1e20, 0, 0};
     r = td_sh_cast_to(&s, big, hs, "store");
     assert_true(r.v == 65504.0 && r.ek == 0);
 }

@@ -52,7 +52,7 @@ static int value_kernel(const td_abi_launch *L) {
 #endif
 #if defined(FLAVOUR_BAD_DECLARES) || defined(FLAVOUR_V1)
 /* (in the v1 flavour this stands where a v1 record has nothing: it must never be read) */
-#define DECLARES "fma=off;order=zigzag"
+#define DECLARES "div=ieee;order=zigzag"
 #else
 #define DECLARES NULL
 #endif
