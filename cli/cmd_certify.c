@@ -449,7 +449,7 @@ static int takes_value(const char *a) {
 
 /* Returns 0, or the exit status of a usage error (with its message printed). */
 static int parse_certify(int argc, char **argv, cert_opts *o) {
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i];
         if (!takes_value(a)) {
             fprintf(stderr, "tilediff certify: unknown argument '%s' (tilediff certify --help)\n", a);
@@ -462,7 +462,6 @@ static int parse_certify(int argc, char **argv, cert_opts *o) {
         int r = parse_number_opt(o, a, argv[i + 1]);
         if (r < 0) r = parse_name_opt(o, a, argv[i + 1]);
         if (r) return r;
-        i++;
     }
     if (o->budget_given && o->cases) {
         fprintf(stderr, "tilediff certify: give --budget or --cases, not both\n");
