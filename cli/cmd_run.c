@@ -271,118 +271,137 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
     return status;
 }
 
-int td_cmd_run(int argc, char **argv) {
-    td_cli cli = {.cmd = "run", .backend = TD_ABI_HOST};
-    run_opts o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts"};
-    const char *pattern = NULL;
-    int all_variants = 0;
+typedef struct run_args {
+    td_cli cli;
+    run_opts o;
+    const char *pattern;
+    int all_variants;
+} run_args;
+
+static int run_bad(const char *opt, const char *what, const char *v) {
+    fprintf(stderr, "tilediff run: %s needs %s, not '%s'\n", opt, what, v);
+    return TD_EXIT_USAGE;
+}
+
+static int run_takes_value(const char *a) {
+    static const char *const v[] = {"--backend", "--kernel", "--kernels", "--artifacts", "--cases", "--seed", "--timeout"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!strcmp(a, v[i])) return 1;
+    return 0;
+}
+
+/* An option of run_takes_value with its value; 0 or an exit status. */
+static int parse_run_value(run_args *r, const char *a, const char *v) {
+    uint64_t t;
+    if (!strcmp(a, "--backend")) return td_cli_backend(&r->cli, v) ? TD_EXIT_USAGE : 0;
+    if (!strcmp(a, "--kernel")) r->cli.variant = v;
+    else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
+    else if (!strcmp(a, "--artifacts")) r->o.artifacts = v;
+    else if (!strcmp(a, "--cases")) return td_parse_u64(v, &r->o.cases) ? run_bad(a, "a non-negative integer", v) : 0;
+    else if (!strcmp(a, "--seed")) return td_parse_u64(v, &r->o.seed) ? run_bad(a, "a non-negative integer", v) : 0;
+    else if (!strcmp(a, "--timeout")) {
+        if (td_parse_u64(v, &t) || t > 86400) return run_bad(a, "seconds", v);
+        r->o.timeout = (unsigned)t;
+    }
+    return 0;
+}
+
+/* The options without a value; 0 when `a` is none of them. */
+static int parse_run_flag(run_args *r, const char *a) {
+    if (!strcmp(a, "--no-artifacts")) r->o.artifacts = NULL;
+    else if (!strcmp(a, "--json")) r->o.json = 1;
+    else if (!strcmp(a, "--mpfr-all")) r->o.mpfr_all = 1;
+    else if (!strcmp(a, "--all-variants")) r->all_variants = 1;
+    else if (!strcmp(a, "--quiet")) r->o.quiet = 1;
+    else return 0;
+    return 1;
+}
+
+/* Returns 0, or the exit status of a usage error (with its message printed). */
+static int parse_run(int argc, char **argv, run_args *r) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (!strcmp(a, "--cases")) {
-            NEED_ARG();
-            if (td_parse_u64(argv[++i], &o.cases)) {
-                fprintf(stderr, "tilediff run: --cases needs a non-negative integer, not '%s'\n", argv[i]);
+        if (parse_run_flag(r, a)) continue;
+        if (run_takes_value(a)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tilediff run: %s needs a value\n", a);
                 return TD_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--seed")) {
-            NEED_ARG();
-            if (td_parse_u64(argv[++i], &o.seed)) {
-                fprintf(stderr, "tilediff run: --seed needs a non-negative integer, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--timeout")) {
-            NEED_ARG();
-            uint64_t t;
-            if (td_parse_u64(argv[++i], &t) || t > 86400) {
-                fprintf(stderr, "tilediff run: --timeout needs seconds, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-            o.timeout = (unsigned)t;
-        } else if (!strcmp(a, "--artifacts")) {
-            NEED_ARG();
-            o.artifacts = argv[++i];
-        } else if (!strcmp(a, "--no-artifacts"))
-            o.artifacts = NULL;
-        else if (!strcmp(a, "--json"))
-            o.json = 1;
-        else if (!strcmp(a, "--mpfr-all"))
-            o.mpfr_all = 1;
-        else if (!strcmp(a, "--all-variants"))
-            all_variants = 1;
-        else if (!strcmp(a, "--quiet"))
-            o.quiet = 1;
-        else if (a[0] == '-' && a[1]) {
+            int rc = parse_run_value(r, a, argv[++i]);
+            if (rc) return rc;
+        } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "tilediff run: unknown option '%s'\n", a);
             return TD_EXIT_USAGE;
-        } else if (!pattern)
-            pattern = a;
+        } else if (!r->pattern)
+            r->pattern = a;
         else {
             fprintf(stderr, "tilediff run: one CONTRACT (or glob) only; '%s' is extra\n", a);
             return TD_EXIT_USAGE;
         }
     }
-    if (!pattern) {
-        fprintf(stderr, "usage: tilediff run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--cases N] [--seed S] [--json] [--artifacts DIR] [--timeout S] [--mpfr-all]\n");
+    if (!r->pattern) {
+        fprintf(stderr, "usage: tilediff run CONTRACT|GLOB [options]   (tilediff run --help lists them)\n");
         return TD_EXIT_USAGE;
     }
-    int matched = 0;
-    for (int i = 0; i < td_contract_count(); i++) matched += td_match(pattern, td_contract_at(i)->id);
-    if (!matched) {
-        fprintf(stderr, "tilediff run: unknown contract '%s' (tilediff list shows the contracts)\n", pattern);
-        return TD_EXIT_USAGE;
-    }
-    int rc = td_cli_open(&cli);
-    if (rc) return rc;
-    td_ctx_opts co = {.mpfr_all = o.mpfr_all};
-    td_ctx *cx = td_cli_ctx(&cli, &co);
-    if (!cx) {
-        td_cli_close(&cli);
-        return TD_EXIT_INTERNAL;
-    }
-    int status = TD_EXIT_OK, ran = 0;
-    td_stats tot;
-    memset(&tot, 0, sizeof tot);
-    for (int i = 0; i < td_contract_count(); i++) {
+    return 0;
+}
+
+/* Runs every kernel the pattern selects; returns the worst exit status. */
+static int run_matched(run_args *r, td_ctx *cx, int matched, td_stats *tot, int *ran) {
+    int status = TD_EXIT_OK;
+    for (int i = 0; i < td_contract_count() && status != TD_EXIT_INTERNAL; i++) {
         const td_contract *k = td_contract_at(i);
-        if (!td_match(pattern, k->id)) continue;
-        if (all_variants) {
-            for (int j = 0; j < cli.set.n; j++) {
-                const td_kernel *kern = &cli.set.kernels[j];
-                if (kern->k != k || (int)kern->abi->backend != cli.backend) continue;
-                int s = run_kernel(&cli, cx, kern, &o, &tot);
-                if (s > status) status = s;
-                ran++;
-            }
-            continue;
+        if (!td_match(r->pattern, k->id)) continue;
+        for (int j = 0; r->all_variants && j < r->cli.set.n; j++) {
+            const td_kernel *kern = &r->cli.set.kernels[j];
+            if (kern->k != k || (int)kern->abi->backend != r->cli.backend) continue;
+            int s = run_kernel(&r->cli, cx, kern, &r->o, tot);
+            if (s > status) status = s;
+            (*ran)++;
         }
-        const td_kernel *kern = td_cli_kernel(&cli, k, matched > 1);
+        if (r->all_variants) continue;
+        const td_kernel *kern = td_cli_kernel(&r->cli, k, matched > 1);
         if (!kern) {
             if (matched > 1) printf("%s: not implemented by this kernel library (not covered)\n", k->id);
             else status = TD_EXIT_USAGE;
             continue;
         }
-        int s = run_kernel(&cli, cx, kern, &o, &tot);
+        int s = run_kernel(&r->cli, cx, kern, &r->o, tot);
         if (s > status) status = s;
-        ran++;
-        if (s == TD_EXIT_INTERNAL) break;
+        (*ran)++;
     }
+    return status;
+}
+
+int td_cmd_run(int argc, char **argv) {
+    run_args r = {.cli = {.cmd = "run", .backend = TD_ABI_HOST},
+                  .o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts"}};
+    int rc = parse_run(argc, argv, &r);
+    if (rc) return rc;
+    int matched = 0;
+    for (int i = 0; i < td_contract_count(); i++) matched += td_match(r.pattern, td_contract_at(i)->id);
+    if (!matched) {
+        fprintf(stderr, "tilediff run: unknown contract '%s' (tilediff list shows the contracts)\n", r.pattern);
+        return TD_EXIT_USAGE;
+    }
+    if ((rc = td_cli_open(&r.cli))) return rc;
+    td_ctx_opts co = {.mpfr_all = r.o.mpfr_all};
+    td_ctx *cx = td_cli_ctx(&r.cli, &co);
+    if (!cx) {
+        td_cli_close(&r.cli);
+        return TD_EXIT_INTERNAL;
+    }
+    int ran = 0;
+    td_stats tot;
+    memset(&tot, 0, sizeof tot);
+    int status = run_matched(&r, cx, matched, &tot, &ran);
     char total_et[64];
     td_errtol_str(tot.worst_err_over_tol, NAN, total_et, sizeof total_et);
-    if (ran > 1 && !o.json)
+    if (ran > 1 && !r.o.json)
         printf("total: %d kernels, %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, worst err/tol %s\n",
                ran, tot.cases, tot.lanes, tot.cases_with_finding, total_et);
     td_ctx_free(cx);
-    td_cli_close(&cli);
+    td_cli_close(&r.cli);
     return status;
 }
 
