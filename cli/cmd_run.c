@@ -415,112 +415,129 @@ static const td_kernel *repro_kernel(td_cli *cli, const td_contract *k, const ch
     return kern;
 }
 
-int td_cmd_repro(int argc, char **argv) {
-    td_cli cli = {.cmd = "repro", .backend = TD_ABI_HOST};
-    const char *contract = NULL;
-    int json = 0, mpfr_all = 0, backend_given = 0;
+typedef struct repro_args {
+    td_cli cli;
+    const char *contract; /* --contract: for raw inputs, and overrides an artifact's */
+    int json, mpfr_all, backend_given;
     const char *files[4096];
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    int nfiles;
+} repro_args;
+
+/* The option at argv[*i] (advancing past its value); 0, or an exit status. */
+static int parse_repro_opt(repro_args *r, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    if (!strcmp(a, "--json")) r->json = 1;
+    else if (!strcmp(a, "--mpfr-all")) r->mpfr_all = 1;
+    else if (strcmp(a, "--backend") && strcmp(a, "--kernel") && strcmp(a, "--kernels") && strcmp(a, "--contract")) {
+        fprintf(stderr, "tilediff repro: unknown option '%s'\n", a);
+        return TD_EXIT_USAGE;
+    } else if (*i + 1 >= argc) {
+        fprintf(stderr, "tilediff repro: %s needs a value\n", a);
+        return TD_EXIT_USAGE;
+    } else {
+        const char *v = argv[++*i];
         if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-            backend_given = 1;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (!strcmp(a, "--contract")) {
-            NEED_ARG();
-            contract = argv[++i];
-        } else if (!strcmp(a, "--json"))
-            json = 1;
-        else if (!strcmp(a, "--mpfr-all"))
-            mpfr_all = 1;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tilediff repro: unknown option '%s'\n", a);
-            return TD_EXIT_USAGE;
-        } else if (nfiles < 4096)
-            files[nfiles++] = a;
+            if (td_cli_backend(&r->cli, v)) return TD_EXIT_USAGE;
+            r->backend_given = 1;
+        } else if (!strcmp(a, "--kernel")) r->cli.variant = v;
+        else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
+        else r->contract = v;
     }
-    if (!nfiles) {
-        fprintf(stderr, "usage: tilediff repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--backend host|cuda] [--json]\n");
+    return 0;
+}
+
+static int parse_repro(int argc, char **argv, repro_args *r) {
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            int rc = parse_repro_opt(r, argc, argv, &i);
+            if (rc) return rc;
+        } else if (r->nfiles < 4096)
+            r->files[r->nfiles++] = argv[i];
+    }
+    if (!r->nfiles) {
+        fprintf(stderr, "usage: tilediff repro FILE... [options]   (tilediff repro --help lists them)\n");
         return TD_EXIT_USAGE;
     }
-    if (contract && !td_contract_find(contract)) {
-        fprintf(stderr, "tilediff repro: unknown contract '%s' (tilediff list shows the contracts)\n", contract);
+    if (r->contract && !td_contract_find(r->contract)) {
+        fprintf(stderr, "tilediff repro: unknown contract '%s' (tilediff list shows the contracts)\n", r->contract);
         return TD_EXIT_USAGE;
     }
-    int rc = td_cli_open(&cli);
-    if (rc) return rc;
-    td_ctx_opts co = {.mpfr_all = mpfr_all};
-    td_ctx *cx = td_cli_ctx(&cli, &co);
+    return 0;
+}
+
+/* The kernel that replays `file` (its header or --contract names the contract); NULL
+ * with a message when there is none. */
+static const td_kernel *repro_target(repro_args *r, const char *file, const char *hc, const char *hv, int hb) {
+    if (hc[0] && !r->backend_given && hb != r->cli.backend)
+        fprintf(stderr, "tilediff repro: %s was found on the %s backend; replaying on %s\n", file,
+                hb == TD_ABI_CUDA ? "cuda" : "host", r->cli.backend == TD_ABI_CUDA ? "cuda" : "host");
+    const char *cid = r->contract ? r->contract : (hc[0] ? hc : NULL);
+    if (!cid) {
+        fprintf(stderr, "tilediff repro: %s: a raw fuzz input names no contract: pass --contract C\n", file);
+        return NULL;
+    }
+    const td_contract *k = td_contract_find(cid);
+    if (!k) {
+        fprintf(stderr, "tilediff repro: %s: unknown contract '%s'\n", file, cid);
+        return NULL;
+    }
+    return repro_kernel(&r->cli, k, r->contract ? "" : hv);
+}
+
+/* Replays one file; returns its exit status. */
+static int repro_file(repro_args *r, td_ctx *cx, const char *file) {
+    uint8_t *data;
+    size_t size;
+    char hc[512], hv[256], err[1024];
+    int hb;
+    if (td_artifact_read(file, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff repro: %s\n", err);
+        return TD_EXIT_USAGE;
+    }
+    const td_kernel *kern = repro_target(r, file, hc, hv, hb);
+    if (!kern) {
+        free(data);
+        return TD_EXIT_USAGE;
+    }
+    td_case_result res;
+    int x = td_run_bytes(cx, kern, data, size, &res);
+    if (x == TD_RUN_HARNESS_ERROR) fprintf(stderr, "tilediff repro: %s: internal error: %s\n", file, res.msg);
+    else if (r->json) td_report_json(stdout, kern, &res, file);
+    else if (x == TD_RUN_FINDING || res.nrep) {
+        printf("%s:\n", file);
+        td_report_text(stdout, kern, &res);
+    } else
+        printf("%s: %s [%s]: no disagreement (%" PRIu64 " lanes, worst err/tol %.3g)\n", file, kern->k->id,
+               kern->abi->variant, res.st.lanes, res.st.worst_err_over_tol);
+    td_result_free(&res);
+    free(data);
+    fflush(stdout);
+    return x == TD_RUN_HARNESS_ERROR ? TD_EXIT_INTERNAL : x == TD_RUN_FINDING ? TD_EXIT_FINDING : TD_EXIT_OK;
+}
+
+int td_cmd_repro(int argc, char **argv) {
+    static repro_args r; /* 32 KiB of file names: not on the stack */
+    memset(&r, 0, sizeof r);
+    r.cli = (td_cli){.cmd = "repro", .backend = TD_ABI_HOST};
+    int rc = parse_repro(argc, argv, &r);
+    if (rc || (rc = td_cli_open(&r.cli))) return rc;
+    td_ctx_opts co = {.mpfr_all = r.mpfr_all};
+    td_ctx *cx = td_cli_ctx(&r.cli, &co);
     if (!cx) {
-        td_cli_close(&cli);
+        td_cli_close(&r.cli);
         return TD_EXIT_INTERNAL;
     }
-    int status = TD_EXIT_OK, bad_input = 0, findings = 0, internal = 0;
-    for (int f = 0; f < nfiles; f++) {
-        uint8_t *data;
-        size_t size;
-        char hc[512], hv[256], err[1024];
-        int hb;
-        if (td_artifact_read(files[f], &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
-            fprintf(stderr, "tilediff repro: %s\n", err);
-            bad_input = 1;
-            continue;
-        }
-        if (hc[0] && !backend_given && hb != cli.backend) {
-            fprintf(stderr, "tilediff repro: %s was found on the %s backend; replaying on %s\n", files[f],
-                    hb == TD_ABI_CUDA ? "cuda" : "host", cli.backend == TD_ABI_CUDA ? "cuda" : "host");
-        }
-        const char *cid = contract ? contract : (hc[0] ? hc : NULL);
-        if (!cid) {
-            fprintf(stderr, "tilediff repro: %s: a raw fuzz input names no contract: pass --contract C\n", files[f]);
-            free(data);
-            bad_input = 1;
-            continue;
-        }
-        const td_contract *k = td_contract_find(cid);
-        if (!k) {
-            fprintf(stderr, "tilediff repro: %s: unknown contract '%s'\n", files[f], cid);
-            free(data);
-            bad_input = 1;
-            continue;
-        }
-        const td_kernel *kern = repro_kernel(&cli, k, contract ? "" : hv);
-        if (!kern) {
-            free(data);
-            bad_input = 1;
-            continue;
-        }
-        td_case_result r;
-        int x = td_run_bytes(cx, kern, data, size, &r);
-        if (x == TD_RUN_HARNESS_ERROR) {
-            fprintf(stderr, "tilediff repro: %s: internal error: %s\n", files[f], r.msg);
-            internal = 1;
-        } else if (json) {
-            td_report_json(stdout, kern, &r, files[f]);
-        } else if (x == TD_RUN_FINDING || r.nrep) {
-            printf("%s:\n", files[f]);
-            td_report_text(stdout, kern, &r);
-        } else {
-            printf("%s: %s [%s]: no disagreement (%" PRIu64 " lanes, worst err/tol %.3g)\n", files[f], k->id,
-                   kern->abi->variant, r.st.lanes, r.st.worst_err_over_tol);
-        }
-        if (x == TD_RUN_FINDING) findings = 1;
-        td_result_free(&r);
-        free(data);
-        fflush(stdout);
+    /* every file is replayed; the status is the gravest: internal, bad input, finding */
+    int internal = 0, bad_input = 0, findings = 0;
+    for (int f = 0; f < r.nfiles; f++) {
+        int s = repro_file(&r, cx, r.files[f]);
+        internal |= s == TD_EXIT_INTERNAL;
+        bad_input |= s == TD_EXIT_USAGE;
+        findings |= s == TD_EXIT_FINDING;
     }
-    status = internal ? TD_EXIT_INTERNAL : bad_input ? TD_EXIT_USAGE : findings ? TD_EXIT_FINDING : TD_EXIT_OK;
     td_ctx_free(cx);
-    td_cli_close(&cli);
-    return status;
+    td_cli_close(&r.cli);
+    return internal ? TD_EXIT_INTERNAL : bad_input ? TD_EXIT_USAGE : findings ? TD_EXIT_FINDING : TD_EXIT_OK;
 }
 
 int td_cmd_explain(int argc, char **argv) {
