@@ -15,6 +15,7 @@
 #include "campaign.h"
 #include "certify.h"
 #include "common.h"
+#include "diff.h"
 
 #define NEED_ARG()                                                                                           \
     do {                                                                                                     \
@@ -156,6 +157,7 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
     for (int i = 0; i < 9; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", c->st.hist[i]);
     fputs("]", f);
     classes_json(f, c->st.classes, k->classes);
+    td_campaign_accuracy_json(f, c);
     fputs(",\"findings\":[", f);
     for (int i = 0; i < c->nf; i++) {
         const td_finding *x = &c->f[i];
@@ -236,12 +238,13 @@ typedef struct cert_env {
 
 /* The child: runs the campaign and writes its JSON to env->tmpjson; exits 0 passed,
  * 1 finding, 3 harness error. */
-static void run_child(const cert_env *env, const td_kernel *kern, shared_progress *sp) {
+static void run_child(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern,
+                      shared_progress *sp) {
     td_ctx_opts o = {.max_reports = 4};
     td_ctx *cx = td_cli_ctx(env->cli, &o);
     if (!cx) _exit(3);
     td_campaign c;
-    td_campaign_opts opts = env->co;
+    td_campaign_opts opts = *co;
     opts.progress = sp ? &sp->case_index : NULL;
     int rc = td_campaign_run(cx, kern, &opts, &c);
     FILE *f = fopen(env->tmpjson, "w");
@@ -272,14 +275,14 @@ static int wait_child(const cert_env *env, const td_kernel *kern, pid_t pid, con
 
 /* Runs one kernel's campaign in a child process and appends its JSON row to `out`.
  * Returns 0 passed, 1 failed (finding/crash/hang), 3 harness error. */
-static int run_row(const cert_env *env, const td_kernel *kern, FILE *out) {
+static int run_row(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern, FILE *out) {
     shared_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sp == MAP_FAILED) sp = NULL;
     if (sp) sp->case_index = 0;
     fflush(NULL);
     double t0 = now();
     pid_t pid = fork();
-    if (pid == 0) run_child(env, kern, sp);
+    if (pid == 0) run_child(env, co, kern, sp);
     if (pid < 0) {
         fprintf(stderr, "tilediff certify: fork failed: %s\n", strerror(errno));
         if (sp) munmap(sp, sizeof *sp);
@@ -289,7 +292,7 @@ static int run_row(const cert_env *env, const td_kernel *kern, FILE *out) {
     uint64_t inflight = sp ? sp->case_index : 0;
     if (sp) munmap(sp, sizeof *sp);
     if (timed_out || WIFSIGNALED(st)) {
-        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, env->co.seed, now() - t0,
+        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, now() - t0,
                    env->outdir, env->libarg);
         unlink(env->tmpjson);
         return 1;
@@ -391,7 +394,8 @@ typedef struct cert_opts {
     int nkpat;
     double budget, timeout;
     uint64_t cases, seed;
-    int shard_k, shard_n, budget_given;
+    int shard_k, shard_n, budget_given, seed_given;
+    td_baseline_run bx; /* --baseline, --alpha, --min-growth (cli/baseline.c) */
 } cert_opts;
 
 /* One row of the report: one kernel of one contract, or a contract not covered. */
@@ -414,7 +418,10 @@ static int parse_number_opt(cert_opts *o, const char *a, const char *v) {
     }
     if (!strcmp(a, "--cases"))
         return td_parse_u64(v, &o->cases) || !o->cases ? bad_value(a, "a positive integer", v) : 0;
-    if (!strcmp(a, "--seed")) return td_parse_u64(v, &o->seed) ? bad_value(a, "a non-negative integer", v) : 0;
+    if (!strcmp(a, "--seed")) {
+        o->seed_given = 1;
+        return td_parse_u64(v, &o->seed) ? bad_value(a, "a non-negative integer", v) : 0;
+    }
     if (!strcmp(a, "--timeout"))
         return td_parse_double(v, &o->timeout) || !(o->timeout > 0) ? bad_value(a, "seconds > 0", v) : 0;
     if (!strcmp(a, "--shard"))
@@ -449,8 +456,11 @@ static int takes_value(const char *a) {
 
 /* Returns 0, or the exit status of a usage error (with its message printed). */
 static int parse_certify(int argc, char **argv, cert_opts *o) {
-    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
+    for (int i = 1; i < argc; i++) { /* every option takes a value */
         const char *a = argv[i];
+        int brc = td_baseline_arg(&o->bx, argc, argv, &i); /* --baseline, --alpha, --min-growth */
+        if (brc < 0) return TD_EXIT_USAGE;
+        if (brc > 0) continue;
         if (!takes_value(a)) {
             fprintf(stderr, "tilediff certify: unknown argument '%s' (tilediff certify --help)\n", a);
             return TD_EXIT_USAGE;
@@ -459,14 +469,16 @@ static int parse_certify(int argc, char **argv, cert_opts *o) {
             fprintf(stderr, "tilediff certify: %s needs a value\n", a);
             return TD_EXIT_USAGE;
         }
-        int r = parse_number_opt(o, a, argv[i + 1]);
-        if (r < 0) r = parse_name_opt(o, a, argv[i + 1]);
+        const char *v = argv[++i];
+        int r = parse_number_opt(o, a, v);
+        if (r < 0) r = parse_name_opt(o, a, v);
         if (r) return r;
     }
     if (o->budget_given && o->cases) {
         fprintf(stderr, "tilediff certify: give --budget or --cases, not both\n");
         return TD_EXIT_USAGE;
     }
+    if (td_baseline_prepare(&o->bx, &o->seed, o->seed_given) != 0) return TD_EXIT_USAGE;
     int matched = 0;
     for (int i = 0; i < td_contract_count(); i++) matched += td_match(o->pattern, td_contract_at(i)->id);
     if (!matched) {
@@ -546,9 +558,11 @@ static int run_rows(const cert_opts *o, cert_env *env, const cert_row *rows, int
             continue;
         }
         env->done++;
-        env->co.seconds = rows[i].seconds;
-        env->deadline = o->timeout > 0 ? o->timeout : o->cases ? 600 : 3 * rows[i].seconds + 30;
-        int r = run_row(env, rows[i].kern, cf);
+        td_campaign_opts co = env->co, cob; /* with a baseline: its cases of this contract */
+        co.seconds = rows[i].seconds;
+        const td_campaign_opts *cok = td_baseline_opts(&o->bx, rows[i].k->id, &co, &cob);
+        env->deadline = o->timeout > 0 ? o->timeout : cok->seconds > 0 ? 3 * cok->seconds + 30 : 600;
+        int r = run_row(env, cok, rows[i].kern, cf);
         if (r > worst) worst = r;
     }
     if (env->progress) fprintf(stderr, "\r\033[K");
@@ -561,6 +575,7 @@ static int finish(cert_opts *o, const char *started, double t0, const char *budg
     const td_abi_table *t = o->cli.set.table;
     char *report = assemble(t && t->library ? t->library : "?", o->cli.backend == TD_ABI_CUDA ? "cuda" : "host",
                             started, now() - t0, o->seed, budget_str, o->shard_k, o->shard_n, rows_json);
+    int bstatus = td_baseline_finish(&o->bx, &report); /* 0, 1 gate failed, 2 refused */
     char err[1024];
     if (!report || td_write_reports(o->outdir, report, err, sizeof err) != 0) {
         fprintf(stderr, "tilediff certify: writing the reports failed: %s\n", report ? err : "out of memory");
@@ -581,7 +596,8 @@ static int finish(cert_opts *o, const char *started, double t0, const char *budg
                 o->nkpat ? " with a kernel matching --kernel" : "");
         return TD_EXIT_USAGE;
     }
-    return worst == 3 ? TD_EXIT_INTERNAL : worst == 1 ? TD_EXIT_FINDING : TD_EXIT_OK;
+    int status = worst == 3 ? TD_EXIT_INTERNAL : worst == 1 ? TD_EXIT_FINDING : TD_EXIT_OK;
+    return bstatus == 2 || (bstatus == 1 && status == TD_EXIT_OK) ? bstatus : status;
 }
 
 /* Opens the library and the output folder; 0 or an exit status. */

@@ -15,6 +15,10 @@ typedef struct {
     "  --kernels LIB.so      a kernel library (default: the built-in one of the backend)\n"                          \
     "  --backend host|cuda   where the kernels run (default host)\n"
 
+#define REGRESS_OPTS                                                                                                 \
+    "  --alpha A             significance level of the paired accuracy test (default 1e-4)\n"                        \
+    "  --min-growth G        smallest median err/tol growth flagged as a regression (default 1.25)\n"
+
 static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends",
      "  --family F            only the contracts of family F\n"
@@ -39,7 +43,8 @@ static const td_command commands[] = {
                  "  --mpfr-all            decide every lane with MPFR too\n"},
     {"certify", td_cmd_certify,
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--kernel VARIANT|GLOB]...\n"
-     "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S]",
+     "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S]\n"
+     "                  [--baseline DIR/report.json [--alpha A] [--min-growth G]]",
      KERNEL_OPTS
      "  --contracts GLOB      the contracts to certify (default all)\n"
      "  --kernel VARIANT|GLOB certify these variants (repeatable; mutants too); default: every variant that\n"
@@ -51,7 +56,20 @@ static const td_command commands[] = {
      "  --shard K/N           the K-th of N slices of the contracts (join them with `report merge`)\n"
      "  --out DIR             report.json, report.md, report.html, junit.xml, artifacts/ (default tilediff-certify)\n"
      "  --timeout S           a kernel's campaign that runs longer is a timeout (default 3x its share + 30 s)\n"
+     REGRESS_OPTS
+     "  --baseline FILE       a stored report.json: rerun its cases (its seed) and report what changed\n"
      "exit status 2 also when the library covers none of the selected contracts\n"},
+    {"diff", td_cmd_diff,
+     "diff --kernels OLD --kernels NEW [--old-kernel V] [--new-kernel V] [--backend host|cuda] [--contracts GLOB]\n"
+     "                  [--budget SECONDS | --cases N] [--seed S] [--out DIR] [--alpha A] [--min-growth G]\n"
+     "                                            two kernel versions on the same cases: changed lanes, regressions",
+     "  --kernels OLD --kernels NEW  the two kernel libraries (the same one twice to compare two variants)\n"
+     "  --old-kernel V, --new-kernel V  the variants to compare (default: the claimed-correct one)\n"
+     "  --backend host|cuda   where the kernels run (default host)\n"
+     "  --contracts GLOB      the contracts to compare (default all)\n"
+     "  --budget SECONDS | --cases N  how long / how many cases per contract\n"
+     "  --seed S              campaign seed (default 1)\n"
+     "  --out DIR             the diff report\n" REGRESS_OPTS},
     {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report",
      "  --out DIR             where the merged reports go\n"},
     {"selftest", td_cmd_selftest, "selftest [--budget SECONDS] [--cases N]      kill matrix of the seeded mutants, false-alarm run",

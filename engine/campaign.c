@@ -133,9 +133,30 @@ static void finding_summary(td_finding *f, const td_kernel *kern, const char *de
              (unsigned long long)f->first_case, desc);
 }
 
+typedef struct case_acc {
+    td_qsketch *q;
+    double sum;
+    uint64_t n;
+} case_acc;
+
+static void observe(void *user, const td_lane_obs *o) {
+    case_acc *a = user;
+    if (!o->checked || !isfinite(o->err_over_tol)) return;
+    td_qs_add(a->q, o->err_over_tol);
+    a->sum += o->err_over_tol;
+    a->n++;
+}
+
+/* FNV-1a step over a case digest: the campaign's digest depends on every case and its order */
+static uint64_t fold_digest(uint64_t h, uint64_t d) {
+    for (int i = 0; i < 8; i++) h = (h ^ ((d >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    return h;
+}
+
 int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o, td_campaign *c) {
     memset(c, 0, sizeof *c);
     c->kern = kern;
+    c->cases_digest = 0xcbf29ce484222325ull;
     double t0 = now();
     int rc = TD_RUN_OK;
     for (uint64_t i = 0;; i++) {
@@ -145,7 +166,12 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
         uint8_t b[64];
         td_case_bytes(o->seed, i, b, sizeof b);
         td_case_result r;
+        case_acc acc = {&c->eot, 0, 0};
+        td_ctx_set_lane_observer(cx, observe, &acc); /* this case only: not the minimiser's runs */
         int x = td_run_bytes(cx, kern, b, sizeof b, &r);
+        td_ctx_set_lane_observer(cx, NULL, NULL);
+        td_scores_push(&c->case_eot, acc.n ? acc.sum / (double)acc.n : NAN);
+        c->cases_digest = fold_digest(c->cases_digest, r.case_digest);
         c->cases++;
         td_stats_merge(&c->st, &r.st);
         if (x == TD_RUN_HARNESS_ERROR) {
@@ -215,5 +241,6 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
 void td_campaign_free(td_campaign *c) {
     for (int i = 0; i < c->nf; i++) free(c->f[i].bytes);
     free(c->f);
+    td_scores_free(&c->case_eot);
     memset(c, 0, sizeof *c);
 }

@@ -3,6 +3,7 @@
 #ifndef TD_CAMPAIGN_H
 #define TD_CAMPAIGN_H
 
+#include "accuracy.h"
 #include "harness.h"
 
 /* Where a bad lane sits in its launch: a finding's "lane class". */
@@ -57,6 +58,12 @@ typedef struct td_campaign {
     /* the worst lanes over the campaign (for the reports), worst first */
     td_lane_report worst[8];
     int nworst;
+    /* for release comparisons (certify --baseline): err/tol of every checked lane, the
+     * mean err/tol of each case (NaN for a case with no checked lane), and a digest of
+     * the decoded cases in order */
+    td_qsketch eot;
+    td_scores case_eot;
+    uint64_t cases_digest;
 } td_campaign;
 
 typedef struct td_campaign_opts {

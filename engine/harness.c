@@ -34,6 +34,8 @@ struct td_ctx {
     size_t memo_cap, memo_n;
     td_trace trace;
     td_wset ws;
+    td_lane_observer obs;
+    void *obs_user;
 };
 
 int td_sh_memo_get(td_shcx *cx, uint64_t key, td_sh *out) {
@@ -130,6 +132,11 @@ td_ctx *td_ctx_new(const td_ctx_opts *opts, char *err, size_t errlen) {
 }
 
 void td_ctx_set_backend(td_ctx *c, const td_backend_ops *dev) { c->dev = dev; }
+
+void td_ctx_set_lane_observer(td_ctx *c, td_lane_observer fn, void *user) {
+    c->obs = fn;
+    c->obs_user = user;
+}
 
 void td_ctx_free(td_ctx *c) {
     if (!c) return;
@@ -565,7 +572,38 @@ static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c,
             copy_terms(l, &cx->trace);
         }
     }
+    if (cx->obs) {
+        int chk = cls == TD_VC_PASS || cls == TD_VC_WARN || cls == TD_VC_FAIL;
+        td_lane_obs o = {0, ol, cls, got_bits, got, chk, d, ek, eot, cx, kern, c, v, es};
+        o.index = (size_t)(ol - cx->ws.v);
+        cx->obs(cx->obs_user, &o);
+    }
     return cls;
+}
+
+int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
+    if (a == b || !isfinite(a) || !isfinite(b)) return 0;
+    /* x* is closer to a iff it lies on a's side of m = (a + b) / 2; m is exact in
+     * binary64 for values of every output format narrower than binary64 */
+    const td_case *c = o->c;
+    td_fmt of = c->r[o->lane->region].fmt;
+    double m = a / 2 + b / 2, hi = a > b ? 1 : -1;
+    if (of != TD_F64 && isfinite(o->v) && isfinite(o->es)) {
+        if (o->v - o->es > m) return (int)-hi; /* x* above m: the larger value is closer */
+        if (o->v + o->es < m) return (int)hi;
+    }
+    td_ctx *cx = o->cx;
+    td_mpcx_reset(&cx->mp);
+    td_mp R = c->k->spec_mp(&cx->mp, c, o->lane);
+    if (!mpfr_number_p(R->x)) return 0;
+    mpfr_t t;
+    mpfr_init2(t, 2200); /* a + b exactly for any two binary64 values */
+    mpfr_set_d(t, a, MPFR_RNDN);
+    mpfr_add_d(t, t, b, MPFR_RNDN);
+    mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+    int s = mpfr_cmp(R->x, t);
+    mpfr_clear(t);
+    return s == 0 ? 0 : (s > 0 ? (int)-hi : (int)hi);
 }
 
 static int cmp_off(const void *a, const void *b) {
@@ -588,6 +626,10 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
         return TD_RUN_HARNESS_ERROR;
     }
     td_case_describe(&c, res->desc, sizeof res->desc);
+    res->case_digest = td_fnv1a((const uint8_t *)res->desc, strlen(res->desc));
+    for (int i = 0; i < k->nregions; i++)
+        if (c.r[i].len)
+            res->case_digest ^= td_fnv1a(c.r[i].data, c.r[i].len * td_fmt_get(c.r[i].fmt)->bytes) * (uint64_t)(2 * i + 3);
     memcpy(res->grid, c.grid, sizeof res->grid);
     res->st.cases = 1;
     res->st.classes = c.classes;
@@ -714,6 +756,10 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
         if (k->regions[ol->region].role == TD_R_OUT && b == sentinel(c.r[ol->region].fmt, 0)) {
             uint64_t b2 = have2 ? load_raw(im2[ol->region].buf + GUARD_BYTES + ol->off * eb, eb) : 0;
             if (!have2 || b2 == sentinel(c.r[ol->region].fmt, 1)) {
+                if (cx->obs) {
+                    td_lane_obs o = {i, ol, TD_VC_UNWRITTEN, b, NAN, 0, NAN, NAN, NAN, cx, kern, &c, NAN, NAN};
+                    cx->obs(cx->obs_user, &o);
+                }
                 td_lane_report *l = add_report(cx, res, TD_VC_UNWRITTEN, INFINITY);
                 if (l) {
                     l->lane = *ol;

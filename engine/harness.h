@@ -84,6 +84,7 @@ typedef struct td_case_result {
     uint32_t grid[3];       /* the launch's grid */
     td_lane_report top;     /* the checked lane with the largest err/tol (pass or not) */
     int has_top;
+    uint64_t case_digest;   /* FNV-1a of the decoded case (description and every region's initial bytes) */
 } td_case_result;
 void td_result_free(td_case_result *r);
 
@@ -103,6 +104,32 @@ void td_ctx_free(td_ctx *cx);
 /* Runs kernels on a device: regions are staged through `dev` (NULL: host). */
 struct td_backend_ops;
 void td_ctx_set_backend(td_ctx *cx, const struct td_backend_ops *dev);
+
+/* Lane observers (tilediff diff, the accuracy statistics of campaigns): called once
+ * per lane of the write set, in write-set order, after its verdict.  `index` is the
+ * lane's position in the sorted write set, so two kernels run on the same bytes see
+ * the same index for the same lane. */
+typedef struct td_lane_obs {
+    size_t index;
+    const td_olane *lane;
+    td_vclass cls;
+    uint64_t got_bits;
+    double got;
+    int checked;            /* 1: err and tol below are the verdict's (a PASS, WARN or FAIL lane) */
+    double err, tol, err_over_tol;
+    /* private to td_lane_obs_closer */
+    td_ctx *cx;
+    const td_kernel *kern;
+    const td_case *c;
+    double v, es;
+} td_lane_obs;
+typedef void (*td_lane_observer)(void *user, const td_lane_obs *o);
+void td_ctx_set_lane_observer(td_ctx *cx, td_lane_observer fn, void *user);
+/* Which of two finite values of the lane's output format lies closer to the lane's
+ * exact reference: -1 a, +1 b, 0 equally close or no finite reference.  Decided by
+ * the shadow where its own error bound separates the reference from the midpoint of a
+ * and b, else by the MPFR reference (valid only inside the observer call). */
+int td_lane_obs_closer(const td_lane_obs *o, double a, double b);
 
 /* Harness errors (exit 3): the generator produced a case that fails a precondition,
  * a write set with a duplicate or out-of-range cell, an unknown cast slot... */
