@@ -11,10 +11,12 @@
  * Lion update despite its name) evaluates the same reals as
  *   p' = p * (1 - lr*wd);  diff = m - g;  update = diff*b1 + g;
  *   p' = p' + where(update > 0, -lr, lr) * (update != 0);  m' = diff*b2 + g
- * (b1*(m-g) + g = b1*m + (1-b1)*g exactly), so the error model follows that
- * evaluation: each operation one binary32 rounding, and the sign of `update`, which
- * is discontinuous at 0, costs 2*lr wherever the kernel's update is within its error
- * of 0 (the model cannot tell the sign there).
+ * (b1*(m-g) + g = b1*m + (1-b1)*g exactly).  A kernel may as well evaluate the
+ * catalogue's own form b*m + (1-b)*g or PyTorch's lerp m + (1-b)*(g-m): all three are
+ * admissible, so the bound of each blend is the largest of the three (N(either)),
+ * each operation one binary32 rounding; the sign of `update`, which is discontinuous
+ * at 0, costs 2*lr wherever the kernel's update is within its error of 0 (the model
+ * cannot tell the sign there).
  */
 #ifndef TD_SPEC_PASS
 #include "gen.h"
@@ -75,15 +77,23 @@ const td_contract td_c_adam_update = {
 };
 
 #else
+/* b*m + (1-b)*g in the kernel's form (m-g)*b + g, the catalogue's, or the lerp's */
+static NUM SPEC(blend)(NCX *cx, NUM m, NUM g, double beta) {
+    NUM b = N(exact)(cx, beta), one_b = N(sub)(cx, N(exact)(cx, 1.0), b);
+    NUM kernel = N(add)(cx, N(mul)(cx, N(sub)(cx, m, g), b), g);
+    NUM catalogue = N(add)(cx, N(mul)(cx, b, m), N(mul)(cx, one_b, g));
+    NUM lerp = N(add)(cx, m, N(mul)(cx, one_b, N(sub)(cx, g, m)));
+    return N(either)(cx, kernel, N(either)(cx, catalogue, lerp));
+}
+
 static NUM SPEC(lion)(NCX *cx, const td_case *c, const td_olane *l) {
     NUM p = N(in)(cx, c, R_P, l->off), g = N(in)(cx, c, R_GRAD, l->off), m = N(in)(cx, c, R_M, l->off);
     NUM lr = N(exact)(cx, c->p[P_LR].r);
-    NUM diff = N(sub)(cx, m, g);
-    if (l->o == 1) /* exp_avg = diff * beta2 + grad */
-        return N(add)(cx, N(mul)(cx, diff, N(exact)(cx, c->p[P_B2].r)), g);
-    /* p = p * (1 - lr * wd) + (-lr * sign(diff * beta1 + grad)) */
+    if (l->o == 1) /* exp_avg = b2*m + (1-b2)*g */
+        return SPEC(blend)(cx, m, g, c->p[P_B2].r);
+    /* p = p * (1 - lr * wd) + (-lr * sign(b1*m + (1-b1)*g)) */
     NUM decay = N(sub)(cx, N(exact)(cx, 1.0), N(mul)(cx, lr, N(exact)(cx, c->p[P_WD].r)));
-    NUM update = N(add)(cx, N(mul)(cx, diff, N(exact)(cx, c->p[P_B1].r)), g);
+    NUM update = SPEC(blend)(cx, m, g, c->p[P_B1].r);
     NUM step = N(mul)(cx, lr, N(sign)(cx, update));
     return N(sub)(cx, N(mul)(cx, p, decay), step);
 }

@@ -26,6 +26,11 @@
  *   N(cmp)(cx, a, b, '>' or 'g' (>=)) -> NB;  N(sel)(cx, cond, a, b);  N(truth)(cond)
  *   N(cast)(cx, x, slot)          a declared cast (profile from the kernel)
  *   N(acc_init)(cx, &acc, order, block); N(acc_add)(cx, &acc, t); N(acc_end)(cx, &acc)
+ *                                 a sum in ANY order (the kernel's declaration may narrow it;
+ *                                 the order given here documents the source only)
+ *   N(rescaled)(cx, s, n, spread, base2, wmax)  a sum of exponentials that a kernel may
+ *                                 accumulate online (running maximum, rescaled partials)
+ *   N(either)(cx, a, b)           two algebraically equal forms a kernel may write
  *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo of per-row
  *                                 quantities (both passes; the shadow's is off while
  *                                 explaining a lane, so its trace shows every step)

@@ -96,6 +96,11 @@ typedef struct td_mp_acc {
 void td_mp_acc_init(td_mpcx *cx, td_mp_acc *acc, td_order order, long block);
 void td_mp_acc_add(td_mpcx *cx, td_mp_acc *acc, td_mp t);
 td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc);
+/* Algebraically equal forms have one exact value (td_sh_either). */
+static inline td_mp td_mp_either(td_mpcx *cx, td_mp a, td_mp b) {
+    (void)cx, (void)b;
+    return a;
+}
 /* The exact value does not depend on how a kernel rescales (td_sh_rescaled). */
 static inline td_mp td_mp_rescaled(td_mpcx *cx, td_mp s, long n, td_mp spread, int base2, double wmax) {
     (void)cx, (void)n, (void)spread, (void)base2, (void)wmax;

@@ -241,6 +241,18 @@ td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op);
 td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b);
 static inline bool td_sh_truth(td_shb c) { return c & 1; }
 
+/* Two evaluations of the same real value (algebraically equal forms, e.g. b*m +
+ * (1-b)*g and (m-g)*b + g, or a lerp m + (1-b)*(g-m)): a competent kernel may
+ * write either, so the bound is the larger of the two; the value is a's. */
+static inline td_sh td_sh_either(td_shcx *cx, td_sh a, td_sh b) {
+    (void)cx;
+    a.ek = fmax(a.ek, b.ek);
+    a.ep = fmax(a.ep, b.ep);
+    a.fl &= b.fl;
+    a.leaves = 0;
+    return a;
+}
+
 /* ---- casts ----
  * Interval-aware: the kernel's value lies in [x* - ek, x* + ek] and x* in
  * [v - es, v + es]; the cast of any value in the union is monotone, so the cast
