@@ -540,84 +540,99 @@ int td_cmd_repro(int argc, char **argv) {
     return internal ? TD_EXIT_INTERNAL : bad_input ? TD_EXIT_USAGE : findings ? TD_EXIT_FINDING : TD_EXIT_OK;
 }
 
-int td_cmd_explain(int argc, char **argv) {
-    td_cli cli = {.cmd = "explain", .backend = TD_ABI_HOST};
-    const char *contract = NULL, *file = NULL;
-    long lane = -1;
-    int full = 0;
+typedef struct explain_args {
+    td_cli cli;
+    const char *contract, *file;
+    long lane; /* -1: the first bad lane, else 0 */
+    int full;
+} explain_args;
+
+/* The option at argv[*i] (advancing past its value); 0, or an exit status. */
+static int parse_explain_opt(explain_args *e, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    if (!strcmp(a, "--full")) {
+        e->full = 1;
+        return 0;
+    }
+    if (strcmp(a, "--lane") && strcmp(a, "--backend") && strcmp(a, "--kernel") && strcmp(a, "--kernels")) {
+        fprintf(stderr, "tilediff explain: unknown option '%s'\n", a);
+        return TD_EXIT_USAGE;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "tilediff explain: %s needs a value\n", a);
+        return TD_EXIT_USAGE;
+    }
+    const char *v = argv[++*i];
+    uint64_t l;
+    if (!strcmp(a, "--backend")) return td_cli_backend(&e->cli, v) ? TD_EXIT_USAGE : 0;
+    if (!strcmp(a, "--kernel")) e->cli.variant = v;
+    else if (!strcmp(a, "--kernels")) e->cli.kernels = v;
+    else if (td_parse_u64(v, &l) || l > (uint64_t)LONG_MAX) {
+        fprintf(stderr, "tilediff explain: --lane needs a lane index, not '%s'\n", v);
+        return TD_EXIT_USAGE;
+    } else
+        e->lane = (long)l;
+    return 0;
+}
+
+static int parse_explain(int argc, char **argv, explain_args *e) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--lane")) {
-            NEED_ARG();
-            uint64_t l;
-            if (td_parse_u64(argv[++i], &l) || l > (uint64_t)LONG_MAX) {
-                fprintf(stderr, "tilediff explain: --lane needs a lane index, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-            lane = (long)l;
-        } else if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (!strcmp(a, "--full")) {
-            full = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tilediff explain: unknown option '%s'\n", a);
-            return TD_EXIT_USAGE;
-        } else if (!contract)
-            contract = a;
-        else if (!file)
-            file = a;
+        if (a[0] == '-' && a[1]) {
+            int rc = parse_explain_opt(e, argc, argv, &i);
+            if (rc) return rc;
+        } else if (!e->contract)
+            e->contract = a;
+        else if (!e->file)
+            e->file = a;
         else {
             fprintf(stderr, "tilediff explain: unexpected argument '%s'\n", a);
             return TD_EXIT_USAGE;
         }
     }
-    if (!contract || !file) {
-        fprintf(stderr, "usage: tilediff explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]\n");
+    if (!e->contract || !e->file) {
+        fprintf(stderr, "usage: tilediff explain CONTRACT FILE [options]   (tilediff explain --help lists them)\n");
         return TD_EXIT_USAGE;
     }
-    const td_contract *k = td_contract_find(contract);
-    if (!k) {
-        fprintf(stderr, "tilediff explain: unknown contract '%s' (tilediff list shows the contracts)\n", contract);
+    if (!td_contract_find(e->contract)) {
+        fprintf(stderr, "tilediff explain: unknown contract '%s' (tilediff list shows the contracts)\n", e->contract);
         return TD_EXIT_USAGE;
     }
+    return 0;
+}
+
+/* Explains the case in `data` with the library open; returns the exit status. */
+static int explain_open(explain_args *e, const uint8_t *data, size_t size, const char *hv) {
+    const td_kernel *kern = repro_kernel(&e->cli, td_contract_find(e->contract), hv);
+    if (!kern) return TD_EXIT_USAGE;
+    td_ctx_opts co = {.explain_full = e->full};
+    td_ctx *cx = td_cli_ctx(&e->cli, &co);
+    int x = cx ? td_explain(cx, kern, data, size, e->lane, stdout) : TD_RUN_HARNESS_ERROR;
+    td_ctx_free(cx);
+    return x == TD_RUN_HARNESS_ERROR ? TD_EXIT_INTERNAL : x == TD_RUN_USAGE ? TD_EXIT_USAGE
+           : x == TD_RUN_FINDING     ? TD_EXIT_FINDING
+                                     : TD_EXIT_OK;
+}
+
+int td_cmd_explain(int argc, char **argv) {
+    explain_args e = {.cli = {.cmd = "explain", .backend = TD_ABI_HOST}, .lane = -1};
+    int rc = parse_explain(argc, argv, &e);
+    if (rc) return rc;
     uint8_t *data;
     size_t size;
     char hc[512], hv[256], err[1024];
     int hb;
-    if (td_artifact_read(file, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
+    if (td_artifact_read(e.file, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
         fprintf(stderr, "tilediff explain: %s\n", err);
         return TD_EXIT_USAGE;
     }
-    if (hc[0] && strcmp(hc, contract)) {
-        fprintf(stderr, "tilediff explain: %s is a reproducer of %s, not of %s\n", file, hc, contract);
-        free(data);
-        return TD_EXIT_USAGE;
+    if (hc[0] && strcmp(hc, e.contract)) {
+        fprintf(stderr, "tilediff explain: %s is a reproducer of %s, not of %s\n", e.file, hc, e.contract);
+        rc = TD_EXIT_USAGE;
+    } else if (!(rc = td_cli_open(&e.cli))) {
+        rc = explain_open(&e, data, size, hv);
+        td_cli_close(&e.cli);
     }
-    int rc = td_cli_open(&cli);
-    if (rc) {
-        free(data);
-        return rc;
-    }
-    const td_kernel *kern = repro_kernel(&cli, k, hv);
-    if (!kern) {
-        free(data);
-        td_cli_close(&cli);
-        return TD_EXIT_USAGE;
-    }
-    td_ctx_opts co = {.explain_full = full};
-    td_ctx *cx = td_cli_ctx(&cli, &co);
-    int x = cx ? td_explain(cx, kern, data, size, lane, stdout) : TD_RUN_HARNESS_ERROR;
-    td_ctx_free(cx);
     free(data);
-    td_cli_close(&cli);
-    return x == TD_RUN_HARNESS_ERROR ? TD_EXIT_INTERNAL : x == TD_RUN_USAGE ? TD_EXIT_USAGE
-           : x == TD_RUN_FINDING     ? TD_EXIT_FINDING
-                                     : TD_EXIT_OK;
+    return rc;
 }
