@@ -493,8 +493,8 @@ static int parse_certify(int argc, char **argv, cert_opts *o) {
 static int kernel_wanted(const cert_opts *o, const td_kernel *kn) {
     if ((int)kn->abi->backend != o->cli.backend) return 0;
     if (!o->nkpat) return kn->abi->mutant == NULL;
-    for (int i = 0; i < o->nkpat; i++)
-        if (fnmatch(o->kpat[i], kn->abi->variant, 0) == 0) return 1;
+    for (int i = 0; i < o->nkpat; i++) /* the name itself first: "tuned[BLOCK=64]" is no bracket glob */
+        if (!strcmp(o->kpat[i], kn->abi->variant) || fnmatch(o->kpat[i], kn->abi->variant, 0) == 0) return 1;
     return 0;
 }
 
