@@ -37,6 +37,18 @@ static const td_json *find_contract(const td_json *report, const char *id) {
     return NULL;
 }
 
+/* The row of `report` that pairs with `row`: a contract has one row per kernel, so the
+ * same id and kernel; else (a renamed variant, a not-covered row) the id's first row. */
+static const td_json *find_row(const td_json *report, const td_json *row) {
+    const char *id = td_json_str(row, "id", ""), *kern = td_json_str(row, "kernel", NULL);
+    const td_json *cs = td_json_get(report, "contracts");
+    for (size_t i = 0; kern && cs && i < cs->n; i++) {
+        const char *k = td_json_str(&cs->kids[i], "kernel", NULL);
+        if (k && !strcmp(k, kern) && !strcmp(td_json_str(&cs->kids[i], "id", ""), id)) return &cs->kids[i];
+    }
+    return find_contract(report, id);
+}
+
 td_baseline *td_baseline_load(const char *path, char *err, size_t errlen) {
     char e[512];
     char *text = td_read_file(path, NULL, e, sizeof e);
@@ -114,7 +126,7 @@ static int same_cases(const td_json *old, const td_json *nw, char *err, size_t e
             }
     }
     for (size_t i = 0; nc && i < nc->n; i++) {
-        const td_json *n = &nc->kids[i], *o = find_contract(old, td_json_str(n, "id", ""));
+        const td_json *n = &nc->kids[i], *o = find_row(old, n);
         const char *dn = td_json_str(n, "cases_digest", NULL), *dold = td_json_str(o, "cases_digest", NULL);
         if (!dn || !dold) continue; /* a crash or hang on either side: no digest, the verdicts still compare */
         if (td_json_num(n, "cases", 0) != td_json_num(o, "cases", 0) || strcmp(dn, dold)) {
@@ -262,7 +274,7 @@ int td_baseline_compare(const td_baseline *b, const char *report_json, const td_
     int bad = 0;
     for (size_t i = 0; cs && i < cs->n; i++) {
         if (i) fputs(",\n", f);
-        bad |= change_json(f, find_contract(b->j, td_json_str(&cs->kids[i], "id", "")), &cs->kids[i], ro);
+        bad |= change_json(f, find_row(b->j, &cs->kids[i]), &cs->kids[i], ro);
     }
     fputs("\n]}}\n", f);
     fclose(f);

@@ -1,5 +1,6 @@
 /* tilediff certify | report merge | selftest */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -101,13 +102,6 @@ static void lane_json(FILE *f, const td_kernel *kern, const td_lane_report *l) {
     fputs("]}", f);
 }
 
-/* "base[cfg1]" and "base[cfg2]" are configs of one autotuned kernel. */
-static int same_config_family(const char *a, const char *b) {
-    const char *ba = strchr(a, '['), *bb = strchr(b, '[');
-    if (!ba || !bb || ba - a != bb - b) return 0;
-    return strncmp(a, b, (size_t)(ba - a)) == 0;
-}
-
 static void contract_head(FILE *f, const td_contract *k, const char *variant) {
     fprintf(f, "{\"id\":");
     td_json_escape(f, k->id);
@@ -120,12 +114,13 @@ static void contract_head(FILE *f, const td_contract *k, const char *variant) {
     else fputs("null", f);
 }
 
-static void not_covered_json(FILE *f, const td_contract *k) {
+static void not_covered_json(FILE *f, const td_contract *k, const char *msg) {
     contract_head(f, k, NULL);
     fprintf(f, ",\"status\":\"not-covered\",\"cases\":0,\"lanes\":0,\"disagreements\":0,\"warns\":0,"
                "\"worst_err_over_tol\":null,\"worst_ulps\":null,\"seconds\":0,\"hist\":[0,0,0,0,0,0,0,0,0],"
-               "\"classes_covered\":[],\"classes_missed\":[],\"findings\":[],\"worst_lanes\":[],"
-               "\"message\":\"the kernel library implements no kernel for this contract\"}");
+               "\"classes_covered\":[],\"classes_missed\":[],\"findings\":[],\"worst_lanes\":[],\"message\":");
+    td_json_escape(f, msg);
+    fputc('}', f);
 }
 
 /* A finding's reproducer: written under artifacts/, named in the report by a path
@@ -139,8 +134,8 @@ static int save_repro(const char *outdir, const td_kernel *kern, const uint8_t *
     snprintf(rel, rlen, "artifacts/%.4000s", base ? base + 1 : path);
     char abs[4096];
     if (!realpath(path, abs)) snprintf(abs, sizeof abs, "%.4000s", path);
-    snprintf(cmd, clen, "tilediff repro %s%s%s%s", libarg ? "--kernels " : "", libarg ? libarg : "", libarg ? " " : "",
-             abs);
+    snprintf(cmd, clen, "tilediff repro%s%s%s %s", libarg ? " --kernels " : "", libarg ? libarg : "",
+             kern->abi->backend == TD_ABI_CUDA ? " --backend cuda" : "", abs);
     return 0;
 }
 
@@ -175,8 +170,10 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
         if (x->bytes) save_repro(outdir, kern, x->bytes, x->size, rel, sizeof rel, cmd, sizeof cmd, libarg);
         fprintf(f, "%s{\"class\":\"%s\",\"region\":", i ? "," : "", td_vclass_name(x->key.cls));
         td_json_escape(f, k->regions[x->key.region].name);
-        fprintf(f, ",\"lane_class\":\"%s\",\"count\":%" PRIu64 ",\"first_case\":%" PRIu64 ",\"reproducer\":",
-                td_lclass_name(x->key.lc), x->count, x->first_case);
+        fprintf(f, ",\"lane_class\":\"%s\",\"lane_in_tile\":", td_lclass_name(x->key.lc));
+        if (x->key.rel >= 0) fprintf(f, "%" PRId64, x->key.rel);
+        else fputs("null", f);
+        fprintf(f, ",\"count\":%" PRIu64 ",\"first_case\":%" PRIu64 ",\"reproducer\":", x->count, x->first_case);
         td_json_escape(f, rel);
         fprintf(f, ",\"repro\":");
         td_json_escape(f, cmd);
@@ -232,65 +229,85 @@ typedef struct shared_progress {
     volatile uint64_t findings;
 } shared_progress;
 
-/* Runs one contract's campaign in a child process; writes its JSON to `out`.
+/* What every row's campaign needs: the CLI state, the campaign options and where the
+ * results go. */
+typedef struct cert_env {
+    td_cli *cli;
+    td_campaign_opts co;
+    double deadline;        /* of one row (seconds, wall clock) */
+    const char *outdir;
+    const char *libarg;     /* the library as `repro --kernels` must name it, or NULL */
+    char tmpjson[4400];
+    int progress, done, total;
+} cert_env;
+
+/* The child: runs the campaign and writes its JSON to env->tmpjson; exits 0 passed,
+ * 1 finding, 3 harness error. */
+static void run_child(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern,
+                      shared_progress *sp) {
+    td_ctx_opts o = {.max_reports = 4};
+    td_ctx *cx = td_cli_ctx(env->cli, &o);
+    if (!cx) _exit(3);
+    td_campaign c;
+    td_campaign_opts opts = *co;
+    opts.progress = sp ? &sp->case_index : NULL;
+    int rc = td_campaign_run(cx, kern, &opts, &c);
+    FILE *f = fopen(env->tmpjson, "w");
+    if (!f) _exit(3);
+    campaign_json(f, kern, &c, env->outdir, env->libarg);
+    int bad = fclose(f) != 0;
+    td_campaign_free(&c);
+    td_ctx_free(cx);
+    _exit(bad ? 3 : rc == TD_RUN_HARNESS_ERROR ? 3 : rc == TD_RUN_FINDING ? 1 : 0);
+}
+
+/* Waits for the child, killing it at the deadline; returns 1 when it timed out. */
+static int wait_child(const cert_env *env, const td_kernel *kern, pid_t pid, const shared_progress *sp, double t0,
+                      int *st) {
+    for (;;) {
+        if (waitpid(pid, st, WNOHANG) == pid) return 0;
+        if (now() - t0 > env->deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, st, 0);
+            return 1;
+        }
+        if (env->progress && sp)
+            fprintf(stderr, "\r\033[K[%d/%d] %s [%s]: case %" PRIu64, env->done, env->total, kern->k->id,
+                    kern->abi->variant, sp->case_index + 1);
+        usleep(20000);
+    }
+}
+
+/* Runs one kernel's campaign in a child process and appends its JSON row to `out`.
  * Returns 0 passed, 1 failed (finding/crash/hang), 3 harness error. */
-static int run_contract(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, double deadline_s,
-                        const char *outdir, const char *tmpjson, const char *libarg, FILE *out, int progress,
-                        int idx, int total) {
+static int run_row(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern, FILE *out) {
     shared_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sp == MAP_FAILED) sp = NULL;
     if (sp) sp->case_index = 0;
     fflush(NULL);
     double t0 = now();
     pid_t pid = fork();
-    if (pid == 0) {
-        td_ctx_opts o = {.max_reports = 4};
-        td_ctx *cx = td_cli_ctx(cli, &o);
-        if (!cx) _exit(3);
-        td_campaign c;
-        td_campaign_opts opts = *co;
-        opts.progress = sp ? &sp->case_index : NULL;
-        int rc = td_campaign_run(cx, kern, &opts, &c);
-        FILE *f = fopen(tmpjson, "w");
-        if (!f) _exit(3);
-        campaign_json(f, kern, &c, outdir, libarg);
-        int bad = fclose(f) != 0;
-        td_campaign_free(&c);
-        td_ctx_free(cx);
-        _exit(bad ? 3 : rc == TD_RUN_HARNESS_ERROR ? 3 : rc == TD_RUN_FINDING ? 1 : 0);
-    }
+    if (pid == 0) run_child(env, co, kern, sp);
     if (pid < 0) {
         fprintf(stderr, "tilediff certify: fork failed: %s\n", strerror(errno));
         if (sp) munmap(sp, sizeof *sp);
         return 3;
     }
-    int st = 0, timed_out = 0;
-    for (;;) {
-        pid_t w = waitpid(pid, &st, WNOHANG);
-        if (w == pid) break;
-        if (now() - t0 > deadline_s) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            timed_out = 1;
-            break;
-        }
-        if (progress && sp)
-            fprintf(stderr, "\r\033[K[%d/%d] %s: case %" PRIu64, idx, total, kern->k->id, sp->case_index + 1);
-        usleep(20000);
-    }
-    double secs = now() - t0;
+    int st = 0, timed_out = wait_child(env, kern, pid, sp, t0, &st);
     uint64_t inflight = sp ? sp->case_index : 0;
     if (sp) munmap(sp, sizeof *sp);
     if (timed_out || WIFSIGNALED(st)) {
-        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, secs, outdir, libarg);
-        unlink(tmpjson);
+        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, now() - t0,
+                   env->outdir, env->libarg);
+        unlink(env->tmpjson);
         return 1;
     }
     char err[512];
-    char *text = td_read_file(tmpjson, NULL, err, sizeof err);
-    unlink(tmpjson);
+    char *text = td_read_file(env->tmpjson, NULL, err, sizeof err);
+    unlink(env->tmpjson);
     if (!text) {
-        fprintf(stderr, "tilediff certify: %s: the campaign wrote no result (%s)\n", kern->k->id, err);
+        fprintf(stderr, "tilediff certify: %s [%s]: the campaign wrote no result (%s)\n", kern->k->id,
+                kern->abi->variant, err);
         return 3;
     }
     fputs(text, out);
@@ -306,9 +323,21 @@ static void iso_now(char *b, size_t n) {
     strftime(b, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Counts over the report's rows.  A row is one kernel of one contract (or one
+ * not-covered contract); `contracts` and `covered` count distinct ids, the rest rows. */
 typedef struct summary {
-    double contracts, covered, passed, failed, not_covered, cases, lanes, warns, not_checked;
+    double contracts, covered, kernels, passed, failed, not_covered, cases, lanes, warns, not_checked;
 } summary;
+
+/* 1 when row i's id appears in an earlier row with (want_covered: a covered) status. */
+static int seen_before(const td_json *rows, size_t i, int want_covered) {
+    const char *id = td_json_str(&rows->kids[i], "id", "");
+    for (size_t p = 0; p < i; p++)
+        if (!strcmp(td_json_str(&rows->kids[p], "id", ""), id) &&
+            (!want_covered || strcmp(td_json_str(&rows->kids[p], "status", ""), "not-covered")))
+            return 1;
+    return 0;
+}
 
 static summary summarize(const char *contracts_json) {
     summary s = {0};
@@ -321,10 +350,11 @@ static summary summarize(const char *contracts_json) {
     for (size_t i = 0; j && i < j->n; i++) {
         const td_json *c = &j->kids[i];
         const char *st = td_json_str(c, "status", "");
-        s.contracts++;
+        s.contracts += !seen_before(j, i, 0);
         if (!strcmp(st, "not-covered")) s.not_covered++;
         else {
-            s.covered++;
+            s.covered += !seen_before(j, i, 1);
+            s.kernels++;
             if (!strcmp(st, "passed")) s.passed++;
             else if (!strcmp(st, "not-checked")) s.not_checked++;
             else s.failed++;
@@ -351,177 +381,276 @@ static char *assemble(const char *library, const char *backend, const char *star
     fprintf(f, ",\"backend\":\"%s\",\"started\":\"%s\",\"seconds\":%.3f,\"seed\":%" PRIu64 ",\"budget\":", backend,
             started, seconds, seed);
     td_json_escape(f, budget);
-    fprintf(f, ",\"shard\":{\"k\":%d,\"n\":%d},\"summary\":{\"contracts\":%.0f,\"covered\":%.0f,\"passed\":%.0f,"
-               "\"failed\":%.0f,\"not_checked\":%.0f,\"not_covered\":%.0f,\"cases\":%.0f,\"lanes\":%.0f,\"warns\":%.0f},\n"
-               "\"contracts\":[\n%s\n]}\n",
-            shard_k, shard_n, s.contracts, s.covered, s.passed, s.failed, s.not_checked, s.not_covered, s.cases, s.lanes,
-            s.warns,
-            contracts_json);
+    fprintf(f, ",\"shard\":{\"k\":%d,\"n\":%d},\"summary\":{\"contracts\":%.0f,\"covered\":%.0f,\"kernels\":%.0f,"
+               "\"passed\":%.0f,\"failed\":%.0f,\"not_checked\":%.0f,\"not_covered\":%.0f,\"cases\":%.0f,\"lanes\":%.0f,"
+               "\"warns\":%.0f},\n\"contracts\":[\n%s\n]}\n",
+            shard_k, shard_n, s.contracts, s.covered, s.kernels, s.passed, s.failed, s.not_checked, s.not_covered, s.cases,
+            s.lanes, s.warns, contracts_json);
     fclose(f);
     return buf;
 }
 
-int td_cmd_certify(int argc, char **argv) {
-    td_cli cli = {.cmd = "certify", .backend = TD_ABI_HOST};
-    const char *pattern = "all", *outdir = "tilediff-certify";
-    double budget = 60, timeout = 0;
-    uint64_t cases = 0, seed = 1;
-    int shard_k = 1, shard_n = 1, budget_given = 0, seed_given = 0, brc;
-    td_baseline_run bx = {0};
-    for (int i = 1; i < argc; i++) {
+/* ---- certify ---- */
+#define CERT_MAX_KPAT 64
+
+typedef struct cert_opts {
+    td_cli cli;
+    const char *pattern, *outdir;
+    const char *kpat[CERT_MAX_KPAT]; /* --kernel VARIANT|GLOB, repeatable */
+    int nkpat;
+    double budget, timeout;
+    uint64_t cases, seed;
+    int shard_k, shard_n, budget_given, seed_given;
+    td_baseline_run bx; /* --baseline, --alpha, --min-growth (cli/baseline.c) */
+} cert_opts;
+
+/* One row of the report: one kernel of one contract, or a contract not covered. */
+typedef struct cert_row {
+    const td_contract *k;
+    const td_kernel *kern; /* NULL: not covered */
+    double seconds;        /* its share of the time budget */
+} cert_row;
+
+static int bad_value(const char *opt, const char *what, const char *v) {
+    fprintf(stderr, "tilediff certify: %s needs %s, not '%s'\n", opt, what, v);
+    return TD_EXIT_USAGE;
+}
+
+/* The options that take a number; returns -1 when `a` is none of them. */
+static int parse_number_opt(cert_opts *o, const char *a, const char *v) {
+    if (!strcmp(a, "--budget")) {
+        o->budget_given = 1;
+        return td_parse_double(v, &o->budget) || !(o->budget > 0) ? bad_value(a, "seconds > 0", v) : 0;
+    }
+    if (!strcmp(a, "--cases"))
+        return td_parse_u64(v, &o->cases) || !o->cases ? bad_value(a, "a positive integer", v) : 0;
+    if (!strcmp(a, "--seed")) {
+        o->seed_given = 1;
+        return td_parse_u64(v, &o->seed) ? bad_value(a, "a non-negative integer", v) : 0;
+    }
+    if (!strcmp(a, "--timeout"))
+        return td_parse_double(v, &o->timeout) || !(o->timeout > 0) ? bad_value(a, "seconds > 0", v) : 0;
+    if (!strcmp(a, "--shard"))
+        return sscanf(v, "%d/%d", &o->shard_k, &o->shard_n) != 2 || o->shard_n < 1 || o->shard_k < 1 ||
+                       o->shard_k > o->shard_n
+                   ? bad_value(a, "K/N with 1 <= K <= N", v)
+                   : 0;
+    return -1;
+}
+
+/* The options that take a name; returns -1 when `a` is none of them. */
+static int parse_name_opt(cert_opts *o, const char *a, const char *v) {
+    if (!strcmp(a, "--kernels")) o->cli.kernels = v;
+    else if (!strcmp(a, "--backend")) return td_cli_backend(&o->cli, v) ? TD_EXIT_USAGE : 0;
+    else if (!strcmp(a, "--contracts")) o->pattern = v;
+    else if (!strcmp(a, "--out")) o->outdir = v;
+    else if (!strcmp(a, "--kernel")) {
+        if (o->nkpat == CERT_MAX_KPAT) return bad_value(a, "at most 64 patterns", v);
+        o->kpat[o->nkpat++] = v;
+    } else
+        return -1;
+    return 0;
+}
+
+static int takes_value(const char *a) {
+    static const char *const v[] = {"--budget", "--cases", "--seed",      "--timeout", "--shard",
+                                    "--kernels", "--backend", "--contracts", "--out",   "--kernel"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!strcmp(a, v[i])) return 1;
+    return 0;
+}
+
+/* Returns 0, or the exit status of a usage error (with its message printed). */
+static int parse_certify(int argc, char **argv, cert_opts *o) {
+    for (int i = 1; i < argc; i++) { /* every option takes a value */
         const char *a = argv[i];
-        if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-        } else if (!strcmp(a, "--contracts")) {
-            NEED_ARG();
-            pattern = argv[++i];
-        } else if (!strcmp(a, "--budget")) {
-            NEED_ARG();
-            if (td_parse_double(argv[++i], &budget) || !(budget > 0)) {
-                fprintf(stderr, "tilediff certify: --budget needs seconds > 0, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-            budget_given = 1;
-        } else if (!strcmp(a, "--cases")) {
-            NEED_ARG();
-            if (td_parse_u64(argv[++i], &cases) || cases == 0) {
-                fprintf(stderr, "tilediff certify: --cases needs a positive integer, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--seed")) {
-            NEED_ARG();
-            if (td_parse_u64(argv[++i], &seed)) {
-                fprintf(stderr, "tilediff certify: --seed needs a non-negative integer, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-            seed_given = 1;
-        } else if (!strcmp(a, "--timeout")) {
-            NEED_ARG();
-            if (td_parse_double(argv[++i], &timeout) || !(timeout > 0)) {
-                fprintf(stderr, "tilediff certify: --timeout needs seconds > 0, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--shard")) {
-            NEED_ARG();
-            if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 1 || shard_k > shard_n) {
-                fprintf(stderr, "tilediff certify: --shard needs K/N with 1 <= K <= N, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--out")) {
-            NEED_ARG();
-            outdir = argv[++i];
-        } else if ((brc = td_baseline_arg(&bx, argc, argv, &i)) != 0) { /* --baseline, --alpha, --min-growth */
-            if (brc < 0) return TD_EXIT_USAGE;
-        } else {
-            fprintf(stderr, "tilediff certify: unknown argument '%s'\n", a);
+        int brc = td_baseline_arg(&o->bx, argc, argv, &i); /* --baseline, --alpha, --min-growth */
+        if (brc < 0) return TD_EXIT_USAGE;
+        if (brc > 0) continue;
+        if (!takes_value(a)) {
+            fprintf(stderr, "tilediff certify: unknown argument '%s' (tilediff certify --help)\n", a);
             return TD_EXIT_USAGE;
         }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "tilediff certify: %s needs a value\n", a);
+            return TD_EXIT_USAGE;
+        }
+        const char *v = argv[++i];
+        int r = parse_number_opt(o, a, v);
+        if (r < 0) r = parse_name_opt(o, a, v);
+        if (r) return r;
     }
-    if (budget_given && cases) {
+    if (o->budget_given && o->cases) {
         fprintf(stderr, "tilediff certify: give --budget or --cases, not both\n");
         return TD_EXIT_USAGE;
     }
-    if (td_baseline_prepare(&bx, &seed, seed_given) != 0) return TD_EXIT_USAGE;
+    if (td_baseline_prepare(&o->bx, &o->seed, o->seed_given) != 0) return TD_EXIT_USAGE;
     int matched = 0;
-    for (int i = 0; i < td_contract_count(); i++) matched += td_match(pattern, td_contract_at(i)->id);
+    for (int i = 0; i < td_contract_count(); i++) matched += td_match(o->pattern, td_contract_at(i)->id);
     if (!matched) {
-        fprintf(stderr, "tilediff certify: no contract matches '%s' (tilediff list shows the contracts)\n", pattern);
+        fprintf(stderr, "tilediff certify: no contract matches '%s' (tilediff list shows the contracts)\n", o->pattern);
         return TD_EXIT_USAGE;
     }
-    int rc = td_cli_open(&cli);
-    if (rc) return rc;
-    if (mkdir_p(outdir) != 0) {
-        fprintf(stderr, "tilediff certify: cannot create %s: %s\n", outdir, strerror(errno));
-        td_cli_close(&cli);
-        return TD_EXIT_USAGE;
+    return 0;
+}
+
+/* Which kernels certify runs: with --kernel, every variant (mutant or not) one of the
+ * patterns matches; without, every kernel that claims to meet its contract. */
+static int kernel_wanted(const cert_opts *o, const td_kernel *kn) {
+    if ((int)kn->abi->backend != o->cli.backend) return 0;
+    if (!o->nkpat) return kn->abi->mutant == NULL;
+    for (int i = 0; i < o->nkpat; i++) /* the name itself first: "tuned[BLOCK=64]" is no bracket glob */
+        if (!strcmp(o->kpat[i], kn->abi->variant) || fnmatch(o->kpat[i], kn->abi->variant, 0) == 0) return 1;
+    return 0;
+}
+
+static int push_row(cert_row **rows, int *n, int *cap, cert_row r) {
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 64;
+        cert_row *p = realloc(*rows, (size_t)nc * sizeof *p);
+        if (!p) return -1;
+        *rows = p;
+        *cap = nc;
     }
-    /* this shard's contracts, and which of them the library covers */
-    const td_contract *sel[4096];
-    const td_kernel *kern[4096];
-    int nsel = 0, ncov = 0;
-    for (int i = 0, m = 0; i < td_contract_count() && nsel < 4096; i++) {
+    (*rows)[(*n)++] = r;
+    return 0;
+}
+
+/* This shard's rows: each contract's wanted kernels, or one not-covered row.  The
+ * time budget is split evenly between the covered contracts, and a contract's share
+ * evenly between its kernels, so adding alternatives to one contract neither steals
+ * time from the others nor makes the run longer.  Returns the row count, or -1. */
+static int select_rows(const cert_opts *o, cert_row **rows, int *ncov) {
+    int n = 0, cap = 0;
+    *rows = NULL;
+    *ncov = 0;
+    for (int i = 0, m = 0; i < td_contract_count(); i++) {
         const td_contract *k = td_contract_at(i);
-        if (!td_match(pattern, k->id)) continue;
-        if (m++ % shard_n != shard_k - 1) continue;
-        sel[nsel] = k;
-        kern[nsel] = td_cli_kernel(&cli, k, 1);
-        ncov += kern[nsel] != NULL;
-        nsel++;
-        /* An autotuned kernel registers one variant per config, "name[K=V,...]": block
-         * sizes change masks and tails, so each config is certified as its own row
-         * (unless --kernel names one). */
-        for (int j = 0; !cli.variant && kern[nsel - 1] && j < cli.set.n && nsel < 4096; j++) {
-            const td_kernel *o = &cli.set.kernels[j];
-            if (o == kern[nsel - 1] || o->k != k || (int)o->abi->backend != cli.backend) continue;
-            if ((o->abi->mutant == NULL) != (kern[nsel - 1]->abi->mutant == NULL)) continue;
-            if (!same_config_family(o->abi->variant, kern[nsel - 1]->abi->variant)) continue;
-            sel[nsel] = k;
-            kern[nsel++] = o;
-            ncov++;
-        }
+        if (!td_match(o->pattern, k->id) || m++ % o->shard_n != o->shard_k - 1) continue;
+        int first = n;
+        for (int j = 0; j < o->cli.set.n; j++)
+            if (o->cli.set.kernels[j].k == k && kernel_wanted(o, &o->cli.set.kernels[j]) &&
+                push_row(rows, &n, &cap, (cert_row){k, &o->cli.set.kernels[j], 0}))
+                return -1;
+        if (n == first && push_row(rows, &n, &cap, (cert_row){k, NULL, 0})) return -1;
+        *ncov += n > first && (*rows)[first].kern;
     }
-    double per = cases ? 0 : (ncov ? budget / ncov : 0);
-    double deadline = timeout > 0 ? timeout : (cases ? 600 : 3 * per + 30);
-    char budget_str[128];
-    if (cases) snprintf(budget_str, sizeof budget_str, "%" PRIu64 " cases per contract", cases);
-    else snprintf(budget_str, sizeof budget_str, "%.0f s budget (%.2f s per covered contract)", budget, per);
-    int progress = isatty(2);
-    char started[64];
+    for (int i = 0; i < n; i++) {
+        int nk = 0;
+        for (int j = 0; j < n; j++) nk += (*rows)[j].k == (*rows)[i].k;
+        (*rows)[i].seconds = o->cases || !(*rows)[i].kern ? 0 : o->budget / *ncov / nk;
+    }
+    return n;
+}
+
+static void not_covered_row(FILE *f, const cert_opts *o, const td_contract *k) {
+    char msg[512];
+    if (!o->nkpat) snprintf(msg, sizeof msg, "the kernel library implements no kernel for this contract");
+    else {
+        int w = snprintf(msg, sizeof msg, "the kernel library has no kernel for this contract matching --kernel");
+        for (int i = 0; i < o->nkpat && w > 0 && (size_t)w < sizeof msg; i++)
+            w += snprintf(msg + w, sizeof msg - (size_t)w, " %s", o->kpat[i]);
+    }
+    not_covered_json(f, k, msg);
+}
+
+/* Runs every row into the contracts array text; returns the worst row status. */
+static int run_rows(const cert_opts *o, cert_env *env, const cert_row *rows, int n, FILE *cf) {
+    int worst = 0;
+    for (int i = 0; i < n; i++) {
+        if (i) fputs(",\n", cf);
+        if (!rows[i].kern) {
+            not_covered_row(cf, o, rows[i].k);
+            continue;
+        }
+        env->done++;
+        td_campaign_opts co = env->co, cob; /* with a baseline: its cases of this contract */
+        co.seconds = rows[i].seconds;
+        const td_campaign_opts *cok = td_baseline_opts(&o->bx, rows[i].k->id, &co, &cob);
+        env->deadline = o->timeout > 0 ? o->timeout : cok->seconds > 0 ? 3 * cok->seconds + 30 : 600;
+        int r = run_row(env, cok, rows[i].kern, cf);
+        if (r > worst) worst = r;
+    }
+    if (env->progress) fprintf(stderr, "\r\033[K");
+    return worst;
+}
+
+/* Writes the four reports and prints the table; returns the exit status. */
+static int finish(cert_opts *o, const char *started, double t0, const char *budget_str, const char *rows_json,
+                  int worst, int ncov) {
+    const td_abi_table *t = o->cli.set.table;
+    char *report = assemble(t && t->library ? t->library : "?", o->cli.backend == TD_ABI_CUDA ? "cuda" : "host",
+                            started, now() - t0, o->seed, budget_str, o->shard_k, o->shard_n, rows_json);
+    int bstatus = td_baseline_finish(&o->bx, &report); /* 0, 1 gate failed, 2 refused */
+    char err[1024];
+    if (!report || td_write_reports(o->outdir, report, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff certify: writing the reports failed: %s\n", report ? err : "out of memory");
+        free(report);
+        return TD_EXIT_INTERNAL;
+    }
+    td_json *j = td_json_parse(report, err, sizeof err);
+    if (j) td_render_table(stdout, j);
+    td_json_free(j);
+    free(report);
+    char abs[4096];
+    if (!realpath(o->outdir, abs)) snprintf(abs, sizeof abs, "%s", o->outdir);
+    printf("report: %s/report.html (also report.json, report.md, junit.xml)\n", abs);
+    if (!ncov) {
+        /* a release gate must not turn green on a library that was never exercised */
+        fprintf(stderr, "tilediff certify: nothing was certified: the kernel library covers none of the selected "
+                        "contracts%s (tilediff list shows the contracts, --kernels names the library)\n",
+                o->nkpat ? " with a kernel matching --kernel" : "");
+        return TD_EXIT_USAGE;
+    }
+    int status = worst == 3 ? TD_EXIT_INTERNAL : worst == 1 ? TD_EXIT_FINDING : TD_EXIT_OK;
+    return bstatus == 2 || (bstatus == 1 && status == TD_EXIT_OK) ? bstatus : status;
+}
+
+/* Opens the library and the output folder; 0 or an exit status. */
+static int certify_open(cert_opts *o) {
+    int rc = td_cli_open(&o->cli);
+    if (rc) return rc;
+    if (mkdir_p(o->outdir) != 0) {
+        fprintf(stderr, "tilediff certify: cannot create %s: %s\n", o->outdir, strerror(errno));
+        td_cli_close(&o->cli);
+        return TD_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int td_cmd_certify(int argc, char **argv) {
+    cert_opts o = {.cli = {.cmd = "certify", .backend = TD_ABI_HOST}, .pattern = "all",
+                   .outdir = "tilediff-certify", .budget = 60, .seed = 1, .shard_k = 1, .shard_n = 1};
+    int rc = parse_certify(argc, argv, &o);
+    if (rc || (rc = certify_open(&o))) return rc;
+    cert_row *rows;
+    int ncov, n = select_rows(&o, &rows, &ncov);
+    if (n < 0) {
+        fprintf(stderr, "tilediff certify: out of memory\n");
+        td_cli_close(&o.cli);
+        return TD_EXIT_INTERNAL;
+    }
+    char budget_str[160], started[64], libabs[4096] = "";
+    if (o.cases) snprintf(budget_str, sizeof budget_str, "%" PRIu64 " cases per kernel", o.cases);
+    else
+        snprintf(budget_str, sizeof budget_str, "%.0f s budget (%.2f s per covered contract, split between its kernels)",
+                 o.budget, ncov ? o.budget / ncov : 0);
+    if (o.cli.kernels && !realpath(o.cli.kernels, libabs)) snprintf(libabs, sizeof libabs, "%s", o.cli.kernels);
+    cert_env env = {.cli = &o.cli, .co = {.seed = o.seed, .max_cases = o.cases, .minimize = 1}, .outdir = o.outdir,
+                    .libarg = o.cli.kernels ? libabs : NULL, .progress = isatty(2)};
+    for (int i = 0; i < n; i++) env.total += rows[i].kern != NULL;
+    snprintf(env.tmpjson, sizeof env.tmpjson, "%s/.contract.%ld.json", o.outdir, (long)getpid());
     iso_now(started, sizeof started);
     double t0 = now();
     char *cbuf = NULL;
     size_t clen = 0;
     FILE *cf = open_memstream(&cbuf, &clen);
-    char tmpjson[4400];
-    snprintf(tmpjson, sizeof tmpjson, "%s/.contract.%ld.json", outdir, (long)getpid());
-    char libabs[4096] = "";
-    if (cli.kernels && !realpath(cli.kernels, libabs)) snprintf(libabs, sizeof libabs, "%s", cli.kernels);
-    int worst = 0, done = 0;
-    td_campaign_opts co = {.seed = seed, .max_cases = cases, .seconds = per, .minimize = 1};
-    for (int i = 0; i < nsel; i++) {
-        if (i) fputs(",\n", cf);
-        if (!kern[i]) {
-            not_covered_json(cf, sel[i]);
-            continue;
-        }
-        done++;
-        td_campaign_opts cob; /* with a baseline: its cases of this contract */
-        const td_campaign_opts *cok = td_baseline_opts(&bx, sel[i]->id, &co, &cob);
-        int r = run_contract(&cli, kern[i], cok, deadline, outdir, tmpjson, cli.kernels ? libabs : NULL, cf, progress,
-                             done, ncov);
-        if (r > worst) worst = r;
-    }
-    if (progress) fprintf(stderr, "\r\033[K");
-    fclose(cf);
-    char *report = assemble(cli.set.table && cli.set.table->library ? cli.set.table->library : "?",
-                            cli.backend == TD_ABI_CUDA ? "cuda" : "host", started, now() - t0, seed, budget_str,
-                            shard_k, shard_n, cbuf ? cbuf : "");
+    int worst = cf ? run_rows(&o, &env, rows, n, cf) : 3;
+    if (cf) fclose(cf);
+    int status = finish(&o, started, t0, budget_str, cbuf ? cbuf : "", worst, ncov);
     free(cbuf);
-    int bstatus = td_baseline_finish(&bx, &report);
-    char err[1024];
-    int status;
-    if (!report || td_write_reports(outdir, report, err, sizeof err) != 0) {
-        fprintf(stderr, "tilediff certify: writing the reports failed: %s\n", report ? err : "out of memory");
-        status = TD_EXIT_INTERNAL;
-    } else {
-        td_json *j = td_json_parse(report, err, sizeof err);
-        if (j) td_render_table(stdout, j);
-        td_json_free(j);
-        char abs[4096];
-        if (!realpath(outdir, abs)) snprintf(abs, sizeof abs, "%s", outdir);
-        printf("report: %s/report.html (also report.json, report.md, junit.xml)\n", abs);
-        status = worst == 3 ? TD_EXIT_INTERNAL : worst == 1 ? TD_EXIT_FINDING : TD_EXIT_OK;
-        if (bstatus == 2 || (bstatus == 1 && status == TD_EXIT_OK)) status = bstatus;
-    }
-    free(report);
-    td_cli_close(&cli);
+    free(rows);
+    td_cli_close(&o.cli);
     return status;
 }
 

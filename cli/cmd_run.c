@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign.h"
+#include "certify.h"
 #include "common.h"
 #include "emit_python.h"
 
@@ -50,8 +52,10 @@ int td_cmd_list(int argc, char **argv) {
         if (td_builtin_library_path(b, path, sizeof path) == 0 && td_kernels_open(path, &sets[b], err, sizeof err) == 0)
             have[b] = 1;
     }
-    int shown = 0;
-    printf("%-62s %-24s %-13s %-22s %s\n", "CONTRACT", "KERNEL FILE", "FAMILY", "DTYPES", "BACKENDS");
+    int shown = 0, wid = 8; /* the id column as wide as the longest id */
+    for (int i = 0; i < td_contract_count(); i++)
+        if ((int)strlen(td_contract_at(i)->id) > wid) wid = (int)strlen(td_contract_at(i)->id);
+    printf("%-*s %-24s %-13s %-22s %s\n", wid, "CONTRACT", "KERNEL FILE", "FAMILY", "DTYPES", "BACKENDS");
     for (int i = 0; i < td_contract_count(); i++) {
         const td_contract *k = td_contract_at(i);
         if (family && strcmp(family, k->family)) continue;
@@ -64,7 +68,7 @@ int td_cmd_list(int argc, char **argv) {
             for (int j = 0; j < sets[b].n; j++)
                 if (sets[b].kernels[j].k == k && sets[b].kernels[j].abi->mutant) nmut[b]++;
         }
-        printf("%-62s %-24s %-13s %-22s %s", k->id, k->file, k->family, dt, be[0] ? be : "-");
+        printf("%-*s %-24s %-13s %-22s %s", wid, k->id, k->file, k->family, dt, be[0] ? be : "-");
         /* mutants per backend: the host ones are what selftest and the regression corpus cover */
         if (nmut[0]) printf("(%d mutants)", nmut[0]);
         if (nmut[1]) printf("%s(%d cuda mutants)", nmut[0] ? " " : "", nmut[1]);
@@ -107,8 +111,8 @@ typedef struct run_opts {
     int max_print;
 } run_opts;
 
-/* --lane-dump: one line "err tol half_ulp" per checked lane (PASS, WARN or FAIL), the
- * half-ulp of the output format taken at the kernel's value (bench/tightness.sh reads it) */
+/* --lane-dump: err, tolerance and the output's half-ulp of every checked lane, one
+ * line each (bench/tightness.sh reads them) */
 static void dump_lane(void *arg, const td_lane_obs *o) {
     if (!o->checked) return;
     td_fmt f = o->c->r[o->lane->region].fmt;
@@ -124,12 +128,132 @@ static const char *jnum(double x, char *b) {
     return b;
 }
 
+/* The root causes a run found (td_same_root): one entry each, with a count. */
+#define RUN_MAX_ROOTS 256
+typedef struct run_root {
+    td_fkey key;
+    uint64_t count, first_case;
+    char path[4400]; /* the first case's reproducer ("" when none was written) */
+} run_root;
+
+typedef struct run_state {
+    td_stats st;
+    uint64_t finding_cases, other_roots; /* cases whose root did not fit in `roots` */
+    int printed, nroots;
+    run_root roots[RUN_MAX_ROOTS];
+} run_state;
+
+/* "case 17 (seed 1)" and the exact replay command, or why there is none. */
+static void print_case_line(td_cli *cli, const run_opts *o, uint64_t i, const char *path) {
+    char cmd[9000];
+    if (path[0]) {
+        td_cli_repro_cmd(cli, path, cmd, sizeof cmd);
+        printf("  case %" PRIu64 " (seed %" PRIu64 "), reproducer %s\n  repro: %s\n", i, o->seed, path, cmd);
+    } else
+        printf("  case %" PRIu64 " (seed %" PRIu64 "); no reproducer written (%s)\n", i, o->seed,
+               o->artifacts ? "writing it failed" : "--no-artifacts");
+}
+
+/* Records finding case `i`; returns its root, or NULL when it is a new root beyond the table. */
+static run_root *record_root(run_state *s, const td_kernel *kern, const uint8_t *b, size_t n, const td_case_result *r,
+                             uint64_t i, int *is_new) {
+    td_fkey key;
+    *is_new = 0;
+    if (td_finding_key(kern, b, n, r, &key) != 0) key = (td_fkey){.cls = r->worst, .rel = -1};
+    for (int k = 0; k < s->nroots; k++)
+        if (td_same_root(&s->roots[k].key, &key)) return s->roots[k].count++, &s->roots[k];
+    if (s->nroots == RUN_MAX_ROOTS) {
+        s->other_roots++;
+        return NULL;
+    }
+    run_root *x = &s->roots[s->nroots++];
+    *x = (run_root){.key = key, .count = 1, .first_case = i};
+    *is_new = 1;
+    return x;
+}
+
+/* A case that found something: its reproducer is written (every finding case keeps
+ * one, as the fuzz triage expects), a new root cause is reported in full with its case
+ * index and replay command, a known one only counted. */
+static void on_finding(td_cli *cli, const td_kernel *kern, const run_opts *o, run_state *s, const uint8_t *b,
+                       size_t n, td_case_result *r, uint64_t i) {
+    int is_new;
+    char path[4400] = "";
+    s->finding_cases++;
+    if (o->artifacts && td_artifact_write(o->artifacts, kern, b, n, path, sizeof path) != 0) {
+        path[0] = 0;
+        fprintf(stderr, "tilediff %s: could not write the reproducer to %s\n", cli->cmd, o->artifacts);
+    }
+    run_root *x = record_root(s, kern, b, n, r, i, &is_new);
+    if (!is_new) return;
+    snprintf(x->path, sizeof x->path, "%s", path);
+    if (o->json) td_report_json(stdout, kern, r, x->path[0] ? x->path : NULL);
+    else {
+        td_report_text(stdout, kern, r);
+        print_case_line(cli, o, i, x->path);
+    }
+}
+
+static void root_json(td_cli *cli, const td_kernel *kern, const run_root *x, int first) {
+    char cmd[9000] = "";
+    if (x->path[0]) td_cli_repro_cmd(cli, x->path, cmd, sizeof cmd);
+    printf("%s{\"class\":\"%s\",\"region\":\"%s\",\"lane_in_tile\":", first ? "" : ",",
+           td_vclass_name(x->key.cls), kern->k->regions[x->key.region].name);
+    if (x->key.rel >= 0) printf("%" PRId64, x->key.rel);
+    else printf("null");
+    printf(",\"count\":%" PRIu64 ",\"first_case\":%" PRIu64 ",\"repro\":", x->count, x->first_case);
+    td_json_escape(stdout, cmd);
+    printf("}");
+}
+
+static void summary_json(td_cli *cli, const td_kernel *kern, const run_state *s) {
+    char b1[40], b2[40];
+    const td_stats *st = &s->st;
+    printf("{\"summary\":true,\"contract\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"cases\":%" PRIu64
+           ",\"lanes\":%" PRIu64 ",\"disagreeing_cases\":%" PRIu64 ",\"warns\":%" PRIu64
+           ",\"worst_err_over_tol\":%s,\"worst_ulps\":%s,\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
+           ",\"findings\":[",
+           kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st->cases, st->lanes,
+           s->finding_cases, st->lanes_warn, jnum(st->worst_err_over_tol, b1), jnum(st->worst_ulps, b2), st->lanes_mpfr,
+           st->lanes_unbounded);
+    for (int k = 0; k < s->nroots; k++) root_json(cli, kern, &s->roots[k], !k);
+    printf("]}\n");
+}
+
+static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s) {
+    const td_stats *st = &s->st;
+    char et[64];
+    td_errtol_str(st->worst_err_over_tol, NAN, et, sizeof et);
+    printf("%s [%s/%s]: %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, %" PRIu64
+           " warns, worst err/tol %s, worst %.3g ulp, %" PRIu64 " lanes needed MPFR\n",
+           kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st->cases, st->lanes,
+           s->finding_cases, st->lanes_warn, et, st->worst_ulps, st->lanes_mpfr);
+    if (st->lanes_unbounded || st->lanes_overflow_ok)
+        printf("  %" PRIu64 " lanes unbounded (no finite bound: not checked), %" PRIu64
+               " lanes accepted by a special-value rule (an admissible inf/NaN, or max finite against inf)\n",
+               st->lanes_unbounded, st->lanes_overflow_ok);
+    char why[256];
+    if (td_stats_unchecked(st, why, sizeof why)) printf("  not checked: %s\n", why);
+    if (s->nroots)
+        printf("  %d distinct finding%s (same contract, class, region and first bad lane in the tile):\n", s->nroots,
+               s->nroots > 1 ? "s" : "");
+    for (int k = 0; k < s->nroots; k++) {
+        const run_root *x = &s->roots[k];
+        char cmd[9000] = "", lane[48] = "";
+        if (x->path[0]) td_cli_repro_cmd(cli, x->path, cmd, sizeof cmd);
+        if (x->key.rel >= 0) snprintf(lane, sizeof lane, ", lane %" PRId64 " of the tile", x->key.rel);
+        printf("    %s in %s%s: %" PRIu64 " case%s, first case %" PRIu64 "%s%s\n", td_vclass_name(x->key.cls),
+               kern->k->regions[x->key.region].name, lane, x->count, x->count > 1 ? "s" : "", x->first_case,
+               cmd[0] ? "; repro: " : "", cmd);
+    }
+    if (s->other_roots) printf("    and %" PRIu64 " cases of further root causes\n", s->other_roots);
+}
+
 /* Runs one kernel over `cases` random cases; returns the worst exit status. */
 static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, td_stats *tot) {
-    int status = TD_EXIT_OK, printed = 0;
-    td_stats st;
-    memset(&st, 0, sizeof st);
-    uint64_t finding_cases = 0;
+    int status = TD_EXIT_OK;
+    run_state *s = calloc(1, sizeof *s);
+    if (!s) return TD_EXIT_INTERNAL;
     for (uint64_t i = 0; i < o->cases; i++) {
         uint8_t bytes[64];
         td_case_bytes(o->seed, i, bytes, sizeof bytes);
@@ -137,183 +261,175 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
         td_watchdog_arm(o->timeout, o->artifacts, kern, bytes, sizeof bytes);
         int rc = td_run_bytes(cx, kern, bytes, sizeof bytes, &r);
         td_watchdog_disarm();
-        td_stats_merge(&st, &r.st);
+        td_stats_merge(&s->st, &r.st);
         if (rc == TD_RUN_HARNESS_ERROR) {
             fprintf(stderr, "tilediff %s: %s: internal error on case %" PRIu64 ": %s\n", cli->cmd, kern->k->id, i, r.msg);
             td_result_free(&r);
             status = TD_EXIT_INTERNAL;
             break;
         }
-        if (rc == TD_RUN_FINDING || r.st.lanes_warn) {
-            char path[4400] = "";
-            int saved = rc == TD_RUN_FINDING && o->artifacts &&
-                        td_artifact_write(o->artifacts, kern, bytes, sizeof bytes, path, sizeof path) == 0;
-            if (rc == TD_RUN_FINDING) {
-                finding_cases++;
-                if (status < TD_EXIT_FINDING) status = TD_EXIT_FINDING;
-                if (o->artifacts && !saved)
-                    fprintf(stderr, "tilediff %s: could not write the reproducer to %s\n", cli->cmd, o->artifacts);
-            }
-            if (printed < o->max_print && (rc == TD_RUN_FINDING || !o->quiet)) {
-                if (o->json) td_report_json(stdout, kern, &r, saved ? path : NULL);
-                else {
-                    td_report_text(stdout, kern, &r);
-                    if (saved) printf("  reproducer: %s\n  repro: tilediff repro %s\n", path, path);
-                }
-                printed++;
-            }
+        if (rc == TD_RUN_FINDING) {
+            status = TD_EXIT_FINDING;
+            on_finding(cli, kern, o, s, bytes, sizeof bytes, &r, i);
+        } else if (r.st.lanes_warn && !o->quiet && s->printed < o->max_print) {
+            if (o->json) td_report_json(stdout, kern, &r, NULL);
+            else td_report_text(stdout, kern, &r), printf("  case %" PRIu64 " (seed %" PRIu64 ")\n", i, o->seed);
+            s->printed++;
         }
         td_result_free(&r);
     }
-    if (o->json) {
-        char b1[40], b2[40];
-        printf("{\"summary\":true,\"contract\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"cases\":%" PRIu64
-               ",\"lanes\":%" PRIu64 ",\"disagreeing_cases\":%" PRIu64 ",\"warns\":%" PRIu64
-               ",\"worst_err_over_tol\":%s,\"worst_ulps\":%s,\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
-               "}\n",
-               kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
-               finding_cases, st.lanes_warn, jnum(st.worst_err_over_tol, b1), jnum(st.worst_ulps, b2), st.lanes_mpfr,
-               st.lanes_unbounded);
-    } else {
-        printf("%s [%s/%s]: %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, %" PRIu64
-               " warns, worst err/tol %.3g, worst %.3g ulp, %" PRIu64 " lanes needed MPFR\n",
-               kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st.cases, st.lanes,
-               finding_cases, st.lanes_warn, st.worst_err_over_tol, st.worst_ulps, st.lanes_mpfr);
-        if (st.lanes_unbounded || st.lanes_overflow_ok)
-            printf("  %" PRIu64 " lanes unbounded (no finite bound: not checked), %" PRIu64
-                   " lanes accepted by a special-value rule (an admissible inf/NaN, or max finite against inf)\n",
-                   st.lanes_unbounded, st.lanes_overflow_ok);
-        char why[256];
-        if (td_stats_unchecked(&st, why, sizeof why)) printf("  not checked: %s\n", why);
-    }
-    if (tot) td_stats_merge(tot, &st);
+    if (o->json) summary_json(cli, kern, s);
+    else summary_text(cli, kern, s);
+    if (tot) td_stats_merge(tot, &s->st);
+    free(s);
     fflush(stdout);
     return status;
 }
 
-int td_cmd_run(int argc, char **argv) {
-    td_cli cli = {.cmd = "run", .backend = TD_ABI_HOST};
-    run_opts o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts"};
-    const char *pattern = NULL, *lane_dump = NULL;
-    int all_variants = 0;
+typedef struct run_args {
+    td_cli cli;
+    run_opts o;
+    const char *pattern;
+    const char *lane_dump; /* --lane-dump FILE */
+    int all_variants;
+} run_args;
+
+static int run_bad(const char *opt, const char *what, const char *v) {
+    fprintf(stderr, "tilediff run: %s needs %s, not '%s'\n", opt, what, v);
+    return TD_EXIT_USAGE;
+}
+
+static int run_takes_value(const char *a) {
+    static const char *const v[] = {"--backend", "--kernel",  "--kernels",  "--artifacts",
+                                    "--cases",   "--seed",    "--timeout", "--lane-dump"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!strcmp(a, v[i])) return 1;
+    return 0;
+}
+
+/* An option of run_takes_value with its value; 0 or an exit status. */
+static int parse_run_value(run_args *r, const char *a, const char *v) {
+    uint64_t t;
+    if (!strcmp(a, "--backend")) return td_cli_backend(&r->cli, v) ? TD_EXIT_USAGE : 0;
+    if (!strcmp(a, "--kernel")) r->cli.variant = v;
+    else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
+    else if (!strcmp(a, "--artifacts")) r->o.artifacts = v;
+    else if (!strcmp(a, "--lane-dump")) r->lane_dump = v;
+    else if (!strcmp(a, "--cases")) return td_parse_u64(v, &r->o.cases) ? run_bad(a, "a non-negative integer", v) : 0;
+    else if (!strcmp(a, "--seed")) return td_parse_u64(v, &r->o.seed) ? run_bad(a, "a non-negative integer", v) : 0;
+    else if (!strcmp(a, "--timeout")) {
+        if (td_parse_u64(v, &t) || t > 86400) return run_bad(a, "seconds", v);
+        r->o.timeout = (unsigned)t;
+    }
+    return 0;
+}
+
+/* The options without a value; 0 when `a` is none of them. */
+static int parse_run_flag(run_args *r, const char *a) {
+    if (!strcmp(a, "--no-artifacts")) r->o.artifacts = NULL;
+    else if (!strcmp(a, "--json")) r->o.json = 1;
+    else if (!strcmp(a, "--mpfr-all")) r->o.mpfr_all = 1;
+    else if (!strcmp(a, "--all-variants")) r->all_variants = 1;
+    else if (!strcmp(a, "--quiet")) r->o.quiet = 1;
+    else return 0;
+    return 1;
+}
+
+/* Returns 0, or the exit status of a usage error (with its message printed). */
+static int parse_run(int argc, char **argv, run_args *r) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (!strcmp(a, "--cases")) {
-            NEED_ARG();
-            if (td_parse_u64(argv[++i], &o.cases)) {
-                fprintf(stderr, "tilediff run: --cases needs a non-negative integer, not '%s'\n", argv[i]);
+        if (parse_run_flag(r, a)) continue;
+        if (run_takes_value(a)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tilediff run: %s needs a value\n", a);
                 return TD_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--seed")) {
-            NEED_ARG();
-            if (td_parse_u64(argv[++i], &o.seed)) {
-                fprintf(stderr, "tilediff run: --seed needs a non-negative integer, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--timeout")) {
-            NEED_ARG();
-            uint64_t t;
-            if (td_parse_u64(argv[++i], &t) || t > 86400) {
-                fprintf(stderr, "tilediff run: --timeout needs seconds, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-            o.timeout = (unsigned)t;
-        } else if (!strcmp(a, "--artifacts")) {
-            NEED_ARG();
-            o.artifacts = argv[++i];
-        } else if (!strcmp(a, "--lane-dump")) {
-            NEED_ARG();
-            lane_dump = argv[++i];
-        } else if (!strcmp(a, "--no-artifacts"))
-            o.artifacts = NULL;
-        else if (!strcmp(a, "--json"))
-            o.json = 1;
-        else if (!strcmp(a, "--mpfr-all"))
-            o.mpfr_all = 1;
-        else if (!strcmp(a, "--all-variants"))
-            all_variants = 1;
-        else if (!strcmp(a, "--quiet"))
-            o.quiet = 1;
-        else if (a[0] == '-' && a[1]) {
+            int rc = parse_run_value(r, a, argv[++i]);
+            if (rc) return rc;
+        } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "tilediff run: unknown option '%s'\n", a);
             return TD_EXIT_USAGE;
-        } else if (!pattern)
-            pattern = a;
+        } else if (!r->pattern)
+            r->pattern = a;
         else {
             fprintf(stderr, "tilediff run: one CONTRACT (or glob) only; '%s' is extra\n", a);
             return TD_EXIT_USAGE;
         }
     }
-    if (!pattern) {
-        fprintf(stderr, "usage: tilediff run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--cases N] [--seed S] [--json] [--artifacts DIR] [--timeout S] [--mpfr-all] [--lane-dump FILE]\n");
+    if (!r->pattern) {
+        fprintf(stderr, "usage: tilediff run CONTRACT|GLOB [options]   (tilediff run --help lists them)\n");
         return TD_EXIT_USAGE;
     }
-    int matched = 0;
-    for (int i = 0; i < td_contract_count(); i++) matched += td_match(pattern, td_contract_at(i)->id);
-    if (!matched) {
-        fprintf(stderr, "tilediff run: unknown contract '%s' (tilediff list shows the contracts)\n", pattern);
-        return TD_EXIT_USAGE;
-    }
-    int rc = td_cli_open(&cli);
-    if (rc) return rc;
-    td_ctx_opts co = {.mpfr_all = o.mpfr_all};
-    FILE *dump = NULL;
-    if (lane_dump && !(dump = fopen(lane_dump, "w"))) {
-        fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", lane_dump, strerror(errno));
-        td_cli_close(&cli);
-        return TD_EXIT_USAGE;
-    }
-    td_ctx *cx = td_cli_ctx(&cli, &co);
-    if (!cx) {
-        if (dump) fclose(dump);
-        td_cli_close(&cli);
-        return TD_EXIT_INTERNAL;
-    }
-    if (dump) td_ctx_set_lane_observer(cx, dump_lane, dump);
-    int status = TD_EXIT_OK, ran = 0;
-    td_stats tot;
-    memset(&tot, 0, sizeof tot);
-    for (int i = 0; i < td_contract_count(); i++) {
+    return 0;
+}
+
+/* Runs every kernel the pattern selects; returns the worst exit status. */
+static int run_matched(run_args *r, td_ctx *cx, int matched, td_stats *tot, int *ran) {
+    int status = TD_EXIT_OK;
+    for (int i = 0; i < td_contract_count() && status != TD_EXIT_INTERNAL; i++) {
         const td_contract *k = td_contract_at(i);
-        if (!td_match(pattern, k->id)) continue;
-        if (all_variants) {
-            for (int j = 0; j < cli.set.n; j++) {
-                const td_kernel *kern = &cli.set.kernels[j];
-                if (kern->k != k || (int)kern->abi->backend != cli.backend) continue;
-                int s = run_kernel(&cli, cx, kern, &o, &tot);
-                if (s > status) status = s;
-                ran++;
-            }
-            continue;
+        if (!td_match(r->pattern, k->id)) continue;
+        for (int j = 0; r->all_variants && j < r->cli.set.n; j++) {
+            const td_kernel *kern = &r->cli.set.kernels[j];
+            if (kern->k != k || (int)kern->abi->backend != r->cli.backend) continue;
+            int s = run_kernel(&r->cli, cx, kern, &r->o, tot);
+            if (s > status) status = s;
+            (*ran)++;
         }
-        const td_kernel *kern = td_cli_kernel(&cli, k, matched > 1);
+        if (r->all_variants) continue;
+        const td_kernel *kern = td_cli_kernel(&r->cli, k, matched > 1);
         if (!kern) {
             if (matched > 1) printf("%s: not implemented by this kernel library (not covered)\n", k->id);
             else status = TD_EXIT_USAGE;
             continue;
         }
-        int s = run_kernel(&cli, cx, kern, &o, &tot);
+        int s = run_kernel(&r->cli, cx, kern, &r->o, tot);
         if (s > status) status = s;
-        ran++;
-        if (s == TD_EXIT_INTERNAL) break;
+        (*ran)++;
     }
-    if (ran > 1 && !o.json)
-        printf("total: %d kernels, %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, worst err/tol %.3g\n",
-               ran, tot.cases, tot.lanes, tot.cases_with_finding, tot.worst_err_over_tol);
+    return status;
+}
+
+int td_cmd_run(int argc, char **argv) {
+    run_args r = {.cli = {.cmd = "run", .backend = TD_ABI_HOST},
+                  .o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts"}};
+    int rc = parse_run(argc, argv, &r);
+    if (rc) return rc;
+    int matched = 0;
+    for (int i = 0; i < td_contract_count(); i++) matched += td_match(r.pattern, td_contract_at(i)->id);
+    if (!matched) {
+        fprintf(stderr, "tilediff run: unknown contract '%s' (tilediff list shows the contracts)\n", r.pattern);
+        return TD_EXIT_USAGE;
+    }
+    if ((rc = td_cli_open(&r.cli))) return rc;
+    td_ctx_opts co = {.mpfr_all = r.o.mpfr_all};
+    FILE *dump = NULL;
+    if (r.lane_dump && !(dump = fopen(r.lane_dump, "w"))) {
+        fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", r.lane_dump, strerror(errno));
+        td_cli_close(&r.cli);
+        return TD_EXIT_USAGE;
+    }
+    td_ctx *cx = td_cli_ctx(&r.cli, &co);
+    if (!cx) {
+        if (dump) fclose(dump);
+        td_cli_close(&r.cli);
+        return TD_EXIT_INTERNAL;
+    }
+    if (dump) td_ctx_set_lane_observer(cx, dump_lane, dump);
+    int ran = 0;
+    td_stats tot;
+    memset(&tot, 0, sizeof tot);
+    int status = run_matched(&r, cx, matched, &tot, &ran);
+    char total_et[64];
+    td_errtol_str(tot.worst_err_over_tol, NAN, total_et, sizeof total_et);
+    if (ran > 1 && !r.o.json)
+        printf("total: %d kernels, %" PRIu64 " cases, %" PRIu64 " lanes, %" PRIu64 " disagreeing cases, worst err/tol %s\n",
+               ran, tot.cases, tot.lanes, tot.cases_with_finding, total_et);
     td_ctx_free(cx);
-    td_cli_close(&cli);
+    td_cli_close(&r.cli);
     if (dump && fclose(dump) != 0) {
-        fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", lane_dump, strerror(errno));
+        fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", r.lane_dump, strerror(errno));
         if (status == TD_EXIT_OK) status = TD_EXIT_INTERNAL;
     }
     return status;
@@ -329,199 +445,238 @@ static const td_kernel *repro_kernel(td_cli *cli, const td_contract *k, const ch
     return kern;
 }
 
-int td_cmd_repro(int argc, char **argv) {
-    td_cli cli = {.cmd = "repro", .backend = TD_ABI_HOST};
-    const char *contract = NULL, *emit_py = NULL;
-    int json = 0, mpfr_all = 0, backend_given = 0;
+typedef struct repro_args {
+    td_cli cli;
+    const char *contract; /* --contract: for raw inputs, and overrides an artifact's */
+    const char *emit_py;  /* --emit-python SCRIPT.py */
+    int json, mpfr_all, backend_given;
     const char *files[4096];
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    int nfiles;
+} repro_args;
+
+/* The option at argv[*i] (advancing past its value); 0, or an exit status. */
+static int parse_repro_opt(repro_args *r, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    if (!strcmp(a, "--json")) r->json = 1;
+    else if (!strcmp(a, "--mpfr-all")) r->mpfr_all = 1;
+    else if (strcmp(a, "--backend") && strcmp(a, "--kernel") && strcmp(a, "--kernels") && strcmp(a, "--contract") &&
+             strcmp(a, "--emit-python")) {
+        fprintf(stderr, "tilediff repro: unknown option '%s'\n", a);
+        return TD_EXIT_USAGE;
+    } else if (*i + 1 >= argc) {
+        fprintf(stderr, "tilediff repro: %s needs a value\n", a);
+        return TD_EXIT_USAGE;
+    } else {
+        const char *v = argv[++*i];
         if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-            backend_given = 1;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (!strcmp(a, "--contract")) {
-            NEED_ARG();
-            contract = argv[++i];
-        } else if (!strcmp(a, "--emit-python")) {
-            NEED_ARG();
-            emit_py = argv[++i];
-        } else if (!strcmp(a, "--json"))
-            json = 1;
-        else if (!strcmp(a, "--mpfr-all"))
-            mpfr_all = 1;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tilediff repro: unknown option '%s'\n", a);
-            return TD_EXIT_USAGE;
-        } else if (nfiles < 4096)
-            files[nfiles++] = a;
+            if (td_cli_backend(&r->cli, v)) return TD_EXIT_USAGE;
+            r->backend_given = 1;
+        } else if (!strcmp(a, "--kernel")) r->cli.variant = v;
+        else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
+        else if (!strcmp(a, "--emit-python")) r->emit_py = v;
+        else r->contract = v;
     }
-    if (!nfiles) {
-        fprintf(stderr, "usage: tilediff repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] "
-                        "[--backend host|cuda] [--json] [--emit-python SCRIPT.py]\n");
-        return TD_EXIT_USAGE;
-    }
-    if (contract && !td_contract_find(contract)) {
-        fprintf(stderr, "tilediff repro: unknown contract '%s' (tilediff list shows the contracts)\n", contract);
-        return TD_EXIT_USAGE;
-    }
-    int rc = td_cli_open(&cli);
-    if (rc) return rc;
-    td_ctx_opts co = {.mpfr_all = mpfr_all};
-    td_ctx *cx = td_cli_ctx(&cli, &co);
-    if (!cx) {
-        td_cli_close(&cli);
-        return TD_EXIT_INTERNAL;
-    }
-    int status = TD_EXIT_OK, bad_input = 0, findings = 0, internal = 0;
-    for (int f = 0; f < nfiles; f++) {
-        uint8_t *data;
-        size_t size;
-        char hc[512], hv[256], err[1024];
-        int hb;
-        if (td_artifact_read(files[f], &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
-            fprintf(stderr, "tilediff repro: %s\n", err);
-            bad_input = 1;
-            continue;
-        }
-        if (hc[0] && !backend_given && hb != cli.backend) {
-            fprintf(stderr, "tilediff repro: %s was found on the %s backend; replaying on %s\n", files[f],
-                    hb == TD_ABI_CUDA ? "cuda" : "host", cli.backend == TD_ABI_CUDA ? "cuda" : "host");
-        }
-        const char *cid = contract ? contract : (hc[0] ? hc : NULL);
-        if (!cid) {
-            fprintf(stderr, "tilediff repro: %s: a raw fuzz input names no contract: pass --contract C\n", files[f]);
-            free(data);
-            bad_input = 1;
-            continue;
-        }
-        const td_contract *k = td_contract_find(cid);
-        if (!k) {
-            fprintf(stderr, "tilediff repro: %s: unknown contract '%s'\n", files[f], cid);
-            free(data);
-            bad_input = 1;
-            continue;
-        }
-        const td_kernel *kern = repro_kernel(&cli, k, contract ? "" : hv);
-        if (!kern) {
-            free(data);
-            bad_input = 1;
-            continue;
-        }
-        td_case_result r;
-        int x = td_run_bytes(cx, kern, data, size, &r);
-        if (x == TD_RUN_HARNESS_ERROR) {
-            fprintf(stderr, "tilediff repro: %s: internal error: %s\n", files[f], r.msg);
-            internal = 1;
-        } else if (json) {
-            td_report_json(stdout, kern, &r, files[f]);
-        } else if (x == TD_RUN_FINDING || r.nrep) {
-            printf("%s:\n", files[f]);
-            td_report_text(stdout, kern, &r);
-        } else {
-            printf("%s: %s [%s]: no disagreement (%" PRIu64 " lanes, worst err/tol %.3g)\n", files[f], k->id,
-                   kern->abi->variant, r.st.lanes, r.st.worst_err_over_tol);
-        }
-        if (x == TD_RUN_FINDING) findings = 1;
-        if (emit_py && x != TD_RUN_HARNESS_ERROR) {
-            if (td_emit_python(emit_py, kern, data, size, &r, err, sizeof err) != 0) {
-                fprintf(stderr, "tilediff repro: --emit-python: %s\n", err);
-                bad_input = 1;
-            } else
-                fprintf(stderr, "tilediff repro: wrote %s (python3 %s replays the case)\n", emit_py, emit_py);
-        }
-        td_result_free(&r);
-        free(data);
-        fflush(stdout);
-    }
-    status = internal ? TD_EXIT_INTERNAL : bad_input ? TD_EXIT_USAGE : findings ? TD_EXIT_FINDING : TD_EXIT_OK;
-    td_ctx_free(cx);
-    td_cli_close(&cli);
-    return status;
+    return 0;
 }
 
-int td_cmd_explain(int argc, char **argv) {
-    td_cli cli = {.cmd = "explain", .backend = TD_ABI_HOST};
-    const char *contract = NULL, *file = NULL;
-    long lane = -1;
+static int parse_repro(int argc, char **argv, repro_args *r) {
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--lane")) {
-            NEED_ARG();
-            uint64_t l;
-            if (td_parse_u64(argv[++i], &l) || l > (uint64_t)LONG_MAX) {
-                fprintf(stderr, "tilediff explain: --lane needs a lane index, not '%s'\n", argv[i]);
-                return TD_EXIT_USAGE;
-            }
-            lane = (long)l;
-        } else if (!strcmp(a, "--backend")) {
-            NEED_ARG();
-            if (td_cli_backend(&cli, argv[++i])) return TD_EXIT_USAGE;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_ARG();
-            cli.variant = argv[++i];
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_ARG();
-            cli.kernels = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tilediff explain: unknown option '%s'\n", a);
-            return TD_EXIT_USAGE;
-        } else if (!contract)
-            contract = a;
-        else if (!file)
-            file = a;
-        else {
-            fprintf(stderr, "tilediff explain: unexpected argument '%s'\n", a);
-            return TD_EXIT_USAGE;
-        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            int rc = parse_repro_opt(r, argc, argv, &i);
+            if (rc) return rc;
+        } else if (r->nfiles < 4096)
+            r->files[r->nfiles++] = argv[i];
     }
-    if (!contract || !file) {
-        fprintf(stderr, "usage: tilediff explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]\n");
+    if (!r->nfiles) {
+        fprintf(stderr, "usage: tilediff repro FILE... [options]   (tilediff repro --help lists them)\n");
         return TD_EXIT_USAGE;
     }
-    const td_contract *k = td_contract_find(contract);
+    if (r->contract && !td_contract_find(r->contract)) {
+        fprintf(stderr, "tilediff repro: unknown contract '%s' (tilediff list shows the contracts)\n", r->contract);
+        return TD_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The kernel that replays `file` (its header or --contract names the contract); NULL
+ * with a message when there is none. */
+static const td_kernel *repro_target(repro_args *r, const char *file, const char *hc, const char *hv, int hb) {
+    if (hc[0] && !r->backend_given && hb != r->cli.backend)
+        fprintf(stderr, "tilediff repro: %s was found on the %s backend; replaying on %s\n", file,
+                hb == TD_ABI_CUDA ? "cuda" : "host", r->cli.backend == TD_ABI_CUDA ? "cuda" : "host");
+    const char *cid = r->contract ? r->contract : (hc[0] ? hc : NULL);
+    if (!cid) {
+        fprintf(stderr, "tilediff repro: %s: a raw fuzz input names no contract: pass --contract C\n", file);
+        return NULL;
+    }
+    const td_contract *k = td_contract_find(cid);
     if (!k) {
-        fprintf(stderr, "tilediff explain: unknown contract '%s' (tilediff list shows the contracts)\n", contract);
-        return TD_EXIT_USAGE;
+        fprintf(stderr, "tilediff repro: %s: unknown contract '%s'\n", file, cid);
+        return NULL;
     }
+    return repro_kernel(&r->cli, k, r->contract ? "" : hv);
+}
+
+/* Replays one file; returns its exit status. */
+static int repro_file(repro_args *r, td_ctx *cx, const char *file) {
     uint8_t *data;
     size_t size;
     char hc[512], hv[256], err[1024];
     int hb;
     if (td_artifact_read(file, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
-        fprintf(stderr, "tilediff explain: %s\n", err);
+        fprintf(stderr, "tilediff repro: %s\n", err);
         return TD_EXIT_USAGE;
     }
-    if (hc[0] && strcmp(hc, contract)) {
-        fprintf(stderr, "tilediff explain: %s is a reproducer of %s, not of %s\n", file, hc, contract);
-        free(data);
-        return TD_EXIT_USAGE;
-    }
-    int rc = td_cli_open(&cli);
-    if (rc) {
-        free(data);
-        return rc;
-    }
-    const td_kernel *kern = repro_kernel(&cli, k, hv);
+    const td_kernel *kern = repro_target(r, file, hc, hv, hb);
     if (!kern) {
         free(data);
-        td_cli_close(&cli);
         return TD_EXIT_USAGE;
     }
-    td_ctx_opts co = {0};
-    td_ctx *cx = td_cli_ctx(&cli, &co);
-    int x = cx ? td_explain(cx, kern, data, size, lane, stdout) : TD_RUN_HARNESS_ERROR;
-    td_ctx_free(cx);
+    td_case_result res;
+    int x = td_run_bytes(cx, kern, data, size, &res);
+    if (x == TD_RUN_HARNESS_ERROR) fprintf(stderr, "tilediff repro: %s: internal error: %s\n", file, res.msg);
+    else if (r->json) td_report_json(stdout, kern, &res, file);
+    else if (x == TD_RUN_FINDING || res.nrep) {
+        printf("%s:\n", file);
+        td_report_text(stdout, kern, &res);
+    } else
+        printf("%s: %s [%s]: no disagreement (%" PRIu64 " lanes, worst err/tol %.3g)\n", file, kern->k->id,
+               kern->abi->variant, res.st.lanes, res.st.worst_err_over_tol);
+    int bad = 0;
+    if (r->emit_py && x != TD_RUN_HARNESS_ERROR) {
+        if (td_emit_python(r->emit_py, kern, data, size, &res, err, sizeof err) != 0) {
+            fprintf(stderr, "tilediff repro: --emit-python: %s\n", err);
+            bad = 1;
+        } else
+            fprintf(stderr, "tilediff repro: wrote %s (python3 %s replays the case)\n", r->emit_py, r->emit_py);
+    }
+    td_result_free(&res);
     free(data);
-    td_cli_close(&cli);
+    fflush(stdout);
+    return x == TD_RUN_HARNESS_ERROR ? TD_EXIT_INTERNAL
+           : bad                     ? TD_EXIT_USAGE
+           : x == TD_RUN_FINDING     ? TD_EXIT_FINDING
+                                     : TD_EXIT_OK;
+}
+
+int td_cmd_repro(int argc, char **argv) {
+    static repro_args r; /* 32 KiB of file names: not on the stack */
+    memset(&r, 0, sizeof r);
+    r.cli = (td_cli){.cmd = "repro", .backend = TD_ABI_HOST};
+    int rc = parse_repro(argc, argv, &r);
+    if (rc || (rc = td_cli_open(&r.cli))) return rc;
+    td_ctx_opts co = {.mpfr_all = r.mpfr_all};
+    td_ctx *cx = td_cli_ctx(&r.cli, &co);
+    if (!cx) {
+        td_cli_close(&r.cli);
+        return TD_EXIT_INTERNAL;
+    }
+    /* every file is replayed; the status is the gravest: internal, bad input, finding */
+    int internal = 0, bad_input = 0, findings = 0;
+    for (int f = 0; f < r.nfiles; f++) {
+        int s = repro_file(&r, cx, r.files[f]);
+        internal |= s == TD_EXIT_INTERNAL;
+        bad_input |= s == TD_EXIT_USAGE;
+        findings |= s == TD_EXIT_FINDING;
+    }
+    td_ctx_free(cx);
+    td_cli_close(&r.cli);
+    return internal ? TD_EXIT_INTERNAL : bad_input ? TD_EXIT_USAGE : findings ? TD_EXIT_FINDING : TD_EXIT_OK;
+}
+
+typedef struct explain_args {
+    td_cli cli;
+    const char *contract, *file;
+    long lane; /* -1: the first bad lane, else 0 */
+    int full;
+} explain_args;
+
+/* The option at argv[*i] (advancing past its value); 0, or an exit status. */
+static int parse_explain_opt(explain_args *e, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    if (!strcmp(a, "--full")) {
+        e->full = 1;
+        return 0;
+    }
+    if (strcmp(a, "--lane") && strcmp(a, "--backend") && strcmp(a, "--kernel") && strcmp(a, "--kernels")) {
+        fprintf(stderr, "tilediff explain: unknown option '%s'\n", a);
+        return TD_EXIT_USAGE;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "tilediff explain: %s needs a value\n", a);
+        return TD_EXIT_USAGE;
+    }
+    const char *v = argv[++*i];
+    uint64_t l;
+    if (!strcmp(a, "--backend")) return td_cli_backend(&e->cli, v) ? TD_EXIT_USAGE : 0;
+    if (!strcmp(a, "--kernel")) e->cli.variant = v;
+    else if (!strcmp(a, "--kernels")) e->cli.kernels = v;
+    else if (td_parse_u64(v, &l) || l > (uint64_t)LONG_MAX) {
+        fprintf(stderr, "tilediff explain: --lane needs a lane index, not '%s'\n", v);
+        return TD_EXIT_USAGE;
+    } else
+        e->lane = (long)l;
+    return 0;
+}
+
+static int parse_explain(int argc, char **argv, explain_args *e) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1]) {
+            int rc = parse_explain_opt(e, argc, argv, &i);
+            if (rc) return rc;
+        } else if (!e->contract)
+            e->contract = a;
+        else if (!e->file)
+            e->file = a;
+        else {
+            fprintf(stderr, "tilediff explain: unexpected argument '%s'\n", a);
+            return TD_EXIT_USAGE;
+        }
+    }
+    if (!e->contract || !e->file) {
+        fprintf(stderr, "usage: tilediff explain CONTRACT FILE [options]   (tilediff explain --help lists them)\n");
+        return TD_EXIT_USAGE;
+    }
+    if (!td_contract_find(e->contract)) {
+        fprintf(stderr, "tilediff explain: unknown contract '%s' (tilediff list shows the contracts)\n", e->contract);
+        return TD_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Explains the case in `data` with the library open; returns the exit status. */
+static int explain_open(explain_args *e, const uint8_t *data, size_t size, const char *hv) {
+    const td_kernel *kern = repro_kernel(&e->cli, td_contract_find(e->contract), hv);
+    if (!kern) return TD_EXIT_USAGE;
+    td_ctx_opts co = {.explain_full = e->full};
+    td_ctx *cx = td_cli_ctx(&e->cli, &co);
+    int x = cx ? td_explain(cx, kern, data, size, e->lane, stdout) : TD_RUN_HARNESS_ERROR;
+    td_ctx_free(cx);
     return x == TD_RUN_HARNESS_ERROR ? TD_EXIT_INTERNAL : x == TD_RUN_USAGE ? TD_EXIT_USAGE
            : x == TD_RUN_FINDING     ? TD_EXIT_FINDING
                                      : TD_EXIT_OK;
+}
+
+int td_cmd_explain(int argc, char **argv) {
+    explain_args e = {.cli = {.cmd = "explain", .backend = TD_ABI_HOST}, .lane = -1};
+    int rc = parse_explain(argc, argv, &e);
+    if (rc) return rc;
+    uint8_t *data;
+    size_t size;
+    char hc[512], hv[256], err[1024];
+    int hb;
+    if (td_artifact_read(e.file, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff explain: %s\n", err);
+        return TD_EXIT_USAGE;
+    }
+    if (hc[0] && strcmp(hc, e.contract)) {
+        fprintf(stderr, "tilediff explain: %s is a reproducer of %s, not of %s\n", e.file, hc, e.contract);
+        rc = TD_EXIT_USAGE;
+    } else if (!(rc = td_cli_open(&e.cli))) {
+        rc = explain_open(&e, data, size, hv);
+        td_cli_close(&e.cli);
+    }
+    free(data);
+    return rc;
 }

@@ -107,6 +107,11 @@ const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet) {
     return kern;
 }
 
+void td_cli_repro_cmd(const td_cli *c, const char *path, char *out, size_t n) {
+    snprintf(out, n, "tilediff repro%s%s%s %s", c->kernels ? " --kernels " : "", c->kernels ? c->kernels : "",
+             c->backend == TD_ABI_CUDA ? " --backend cuda" : "", path);
+}
+
 /* ---- watchdog (the CLI owns this process-wide state) ---- */
 static char wd_path[4096], wd_tmp[4200], wd_header[1024], wd_msg[1200];
 static const uint8_t *wd_data;

@@ -33,6 +33,9 @@ td_ctx *td_cli_ctx(td_cli *c, const td_ctx_opts *o);
  * message when the library does not implement it. */
 const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet);
 
+/* The exact command that replays artifact `path` with this CLI's library and backend. */
+void td_cli_repro_cmd(const td_cli *c, const char *path, char *out, size_t n);
+
 int td_parse_u64(const char *s, uint64_t *out);
 int td_parse_double(const char *s, double *out);
 /* glob match of contract ids ("softmax_*", "all" matches everything) */

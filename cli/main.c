@@ -7,43 +7,137 @@
 typedef struct {
     const char *name;
     int (*fn)(int, char **);
-    const char *usage;
+    const char *usage;   /* one line (or two) for `tilediff --help` */
+    const char *options; /* the options, one a line, for `tilediff COMMAND --help` */
 } td_command;
 
+#define KERNEL_OPTS                                                                                                  \
+    "  --kernels LIB.so      a kernel library (default: the built-in one of the backend)\n"                          \
+    "  --backend host|cuda   where the kernels run (default host)\n"
+
+#define REGRESS_OPTS                                                                                                 \
+    "  --alpha A             significance level of the paired accuracy test (default 1e-4)\n"                        \
+    "  --min-growth G        smallest median err/tol growth flagged as a regression (default 1.25)\n"
+
 static const td_command commands[] = {
-    {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends"},
+    {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends",
+     "  --family F            only the contracts of family F\n"
+     "  -v, --verbose         also each contract's io class, spec, parameters, regions, casts and error model\n"},
     {"run", td_cmd_run,
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
-     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--lane-dump FILE]"},
-    {"repro", td_cmd_repro, "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json]"},
+     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--lane-dump FILE]",
+     KERNEL_OPTS "  --kernel VARIANT      the variant to run (default: the one that claims to meet the contract)\n"
+                 "  --all-variants        run every variant, mutants included\n"
+                 "  --cases N             random contract-valid cases (default 200)\n"
+                 "  --seed S              the campaign seed; case i of seed S is always the same case (default 1)\n"
+                 "  --json                one JSON object per finding and a summary object\n"
+                 "  --artifacts DIR       where reproducers go (default tilediff-artifacts)\n"
+                 "  --no-artifacts        write no reproducers\n"
+                 "  --timeout S           a case that runs longer is a hang finding\n"
+                 "  --mpfr-all            decide every lane with MPFR too (slow; checks the fast path)\n"
+                 "  --quiet               print findings only, not warnings\n"
+                 "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"},
+    {"repro", td_cmd_repro,
+     "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json] [--emit-python S.py]",
+     KERNEL_OPTS "  --contract C          the contract of a raw fuzz input (artifacts name theirs)\n"
+                 "  --kernel VARIANT      replay on this variant (default: the artifact's)\n"
+                 "  --json                one JSON object per file\n"
+                 "  --mpfr-all            decide every lane with MPFR too\n"
+                 "  --emit-python S.py    write a standalone numpy script that replays the case on the kernel\n"},
     {"certify", td_cmd_certify,
-     "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--budget SECONDS | --cases N] [--seed S]\n"
-     "                  [--shard K/N] [--out DIR] [--timeout S] [--baseline DIR/report.json [--alpha A] [--min-growth G]]"},
+     "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--kernel VARIANT|GLOB]...\n"
+     "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S]\n"
+     "                  [--baseline DIR/report.json [--alpha A] [--min-growth G]]",
+     KERNEL_OPTS
+     "  --contracts GLOB      the contracts to certify (default all)\n"
+     "  --kernel VARIANT|GLOB certify these variants (repeatable; mutants too); default: every variant that\n"
+     "                        claims to meet its contract, each on its own row\n"
+     "  --budget SECONDS      total time, split evenly between covered contracts, then between their\n"
+     "                        kernels (default 60)\n"
+     "  --cases N             N cases per kernel instead of a time budget\n"
+     "  --seed S              campaign seed (default 1)\n"
+     "  --shard K/N           the K-th of N slices of the contracts (join them with `report merge`)\n"
+     "  --out DIR             report.json, report.md, report.html, junit.xml, artifacts/ (default tilediff-certify)\n"
+     "  --timeout S           a kernel's campaign that runs longer is a timeout (default 3x its share + 30 s)\n"
+     REGRESS_OPTS
+     "  --baseline FILE       a stored report.json: rerun its cases (its seed) and report what changed\n"
+     "exit status 2 also when the library covers none of the selected contracts\n"},
     {"diff", td_cmd_diff,
      "diff --kernels OLD --kernels NEW [--old-kernel V] [--new-kernel V] [--backend host|cuda] [--contracts GLOB]\n"
      "                  [--budget SECONDS | --cases N] [--seed S] [--out DIR] [--alpha A] [--min-growth G]\n"
-     "                                            two kernel versions on the same cases: changed lanes, regressions"},
-    {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report"},
+     "                                            two kernel versions on the same cases: changed lanes, regressions",
+     "  --kernels OLD --kernels NEW  the two kernel libraries (the same one twice to compare two variants)\n"
+     "  --old-kernel V, --new-kernel V  the variants to compare (default: the claimed-correct one)\n"
+     "  --backend host|cuda   where the kernels run (default host)\n"
+     "  --contracts GLOB      the contracts to compare (default all)\n"
+     "  --budget SECONDS | --cases N  how long / how many cases per contract\n"
+     "  --seed S              campaign seed (default 1)\n"
+     "  --out DIR             the diff report\n" REGRESS_OPTS},
+    {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report",
+     "  --out DIR             where the merged reports go\n"},
     {"selftest", td_cmd_selftest,
      "selftest [--budget SECONDS] [--cases N] [--timeout S]  kill matrix of the mutants, false-alarm matrix\n"
-     "                  of the correct kernels (ports and alternatives)"},
-    {"minimize", td_cmd_minimize, "minimize FILE -o OUT [--contract C] [--kernel V] [--raw]  shrink a finding, same kind"},
-    {"corpus-stats", td_cmd_corpus_stats, "corpus-stats DIR [--contract C]          boundary classes a corpus covers and misses"},
-    {"corpus-seed", td_cmd_corpus_seed, "corpus-seed [--out corpus] [--contracts GLOB]  seed corpora, one input per boundary class"},
-    {"corpus-regress", td_cmd_corpus_regress, "corpus-regress [--out corpus/regressions]  minimised inputs that kill each mutant"},
-    {"digest", td_cmd_digest, "digest [--contracts GLOB] [--inputs N]       what fixed inputs decode to, hashed (builds must agree)"},
-    {"regress", td_cmd_regress, "regress DIR                                 replay corpus/regressions; fail if a verdict changes"},
-    {"explain", td_cmd_explain, "explain CONTRACT FILE [--lane L] [--kernel VARIANT] [--kernels LIB.so]"},
+     "                  of the correct kernels (ports and alternatives)",
+     KERNEL_OPTS "  --budget SECONDS      total time (default 120): 60% hunts the mutants, 40% looks for false alarms\n"
+                 "  --cases N             at most N cases per mutant (default 2000)\n"
+                 "  --seed S              campaign seed (default 1)\n"
+                 "  --timeout S           a case that runs longer is a hang\n"
+                 "  --contracts GLOB      only these contracts\n"},
+    {"minimize", td_cmd_minimize, "minimize FILE -o OUT [--contract C] [--kernel V] [--raw]  shrink a finding, same kind",
+     "  -o, --out OUT         the shrunk reproducer\n"
+     "  --contract C          the contract of a raw fuzz input\n"
+     "  --kernel VARIANT      the variant that shows the finding (default: the artifact's)\n"
+     "  --kernels LIB.so      a kernel library\n"
+     "  --raw                 write raw bytes, not an artifact with a header\n"
+     "  --max-runs N          at most N replays (default 2000)\n"},
+    {"corpus-stats", td_cmd_corpus_stats, "corpus-stats DIR [--contract C]          boundary classes a corpus covers and misses",
+     "  --contract C          the contract (default: from the folder name)\n"},
+    {"corpus-seed", td_cmd_corpus_seed, "corpus-seed [--out corpus] [--contracts GLOB]  seed corpora, one input per boundary class",
+     "  --out DIR             the corpus root (default corpus)\n"
+     "  --contracts GLOB      only these contracts\n"
+     "  --tries N             inputs tried per contract (default 20000)\n"},
+    {"corpus-regress", td_cmd_corpus_regress, "corpus-regress [--out corpus/regressions]  minimised inputs that kill each mutant",
+     "  --out DIR             where they go (default corpus/regressions)\n"
+     "  --contracts GLOB      only these contracts\n"},
+    {"digest", td_cmd_digest, "digest [--contracts GLOB] [--inputs N]       what fixed inputs decode to, hashed (builds must agree)",
+     "  --contracts GLOB      only these contracts\n"
+     "  --inputs N            inputs per contract (default 200)\n"},
+    {"regress", td_cmd_regress, "regress DIR                                 replay corpus/regressions; fail if a verdict changes",
+     "  (no options)\n"},
+    {"explain", td_cmd_explain, "explain CONTRACT FILE [--lane L] [--full] [--kernel VARIANT] [--kernels LIB.so]",
+     KERNEL_OPTS "  --lane L              the lane (index into the write set; default: the first bad one, else 0)\n"
+                 "  --kernel VARIANT      the variant (default: the artifact's)\n"
+                 "  --full                every term of a long reduction, not a summary\n"},
     {"cast", td_cmd_cast,
      "cast VALUE... --to FMT [--from f32|f64|mpfr|FMT] [--via FMT[:rnd:ovf]]... [--rounding rne|rtz]\n"
-     "                  [--overflow inf|sat|nan|wrap] [--ftz] [--bits]     a value under any cast profile"},
+     "                  [--overflow inf|sat|nan|wrap] [--ftz] [--bits]     a value under any cast profile",
+     NULL /* cast prints its own, longer help */},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *f) {
     fprintf(f, "usage: tilediff COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  tilediff %s\n", commands[i].usage);
-    fprintf(f, "\nexit status: 0 all agreed, 1 disagreement found, 2 bad usage or input, 3 internal error\n");
+    for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  tilediff %s\n", commands[i].usage);
+    fprintf(f, "\n`tilediff COMMAND --help` shows a command's options.\n");
+    fprintf(f, "exit status: 0 all agreed, 1 disagreement found, 2 bad usage or input, 3 internal error\n");
+}
+
+static int command_help(const td_command *c) {
+    printf("usage: tilediff %s\n\noptions:\n%s", c->usage, c->options);
+    printf("\nexit status: 0 all agreed, 1 disagreement found, 2 bad usage or input, 3 internal error\n");
+    return TD_EXIT_OK;
+}
+
+static int asks_help(int argc, char **argv) {
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return 1;
+    return 0;
+}
+
+static const td_command *find_command(const char *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, commands[i].name)) return &commands[i];
+    return NULL;
 }
 
 int main(int argc, char **argv) {
@@ -51,14 +145,21 @@ int main(int argc, char **argv) {
         usage(stderr);
         return TD_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    int help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help");
+    if (help && argc == 2) {
         usage(stdout);
         return TD_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "tilediff: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return TD_EXIT_USAGE;
+    const td_command *c = find_command(argv[help ? 2 : 1]);
+    if (!c) {
+        fprintf(stderr, "tilediff: unknown command '%s'\n", argv[help ? 2 : 1]);
+        usage(stderr);
+        return TD_EXIT_USAGE;
+    }
+    if (c->options && (help || asks_help(argc, argv))) return command_help(c);
+    if (help) {
+        char *a[] = {argv[2], "--help", NULL};
+        return c->fn(2, a);
+    }
+    return c->fn(argc - 1, argv + 1);
 }

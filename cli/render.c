@@ -49,32 +49,66 @@ static void fmt_num(char *b, size_t n, double x) {
 
 static const char *status_of(const td_json *c) { return td_json_str(c, "status", "?"); }
 
+/* err/tol for a table cell: a number, or "tol=0" for a nonzero error against a zero
+ * tolerance (infinite err/tol; the ulps column beside it says by how much). */
+static void fmt_eot(char *b, size_t n, double x) {
+    if (isinf(x)) snprintf(b, n, "tol=0");
+    else fmt_num(b, n, x);
+}
+
+/* The width of the widest string `key` of the rows, at least `min`. */
+static int col_width(const td_json *cs, const char *key, int min) {
+    int w = min;
+    for (size_t i = 0; i < cs->n; i++) {
+        int l = (int)strlen(td_json_str(&cs->kids[i], key, ""));
+        if (l > w) w = l;
+    }
+    return w;
+}
+
+/* Every finding with its case and the command that replays it. */
+static void table_findings(FILE *f, const td_json *cs) {
+    int any = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const td_json *c = &cs->kids[i], *fs = td_json_get(c, "findings");
+        for (size_t k = 0; fs && k < fs->n; k++) {
+            const td_json *x = &fs->kids[k];
+            if (!any) fprintf(f, "\nfindings (one per root cause: contract, class, region, first bad lane in the tile):\n");
+            any = 1;
+            fprintf(f, "  %s [%s]: %s\n    %.0f case%s, first case %.0f; repro: %s\n", td_json_str(c, "id", "?"),
+                    td_json_str(c, "kernel", "-"), td_json_str(x, "summary", ""), td_json_num(x, "count", 0),
+                    td_json_num(x, "count", 0) == 1 ? "" : "s", td_json_num(x, "first_case", 0),
+                    td_json_str(x, "repro", "-"));
+        }
+    }
+}
+
 void td_render_table(FILE *f, const td_json *r) {
     const td_json *cs = contracts_of(r);
     if (!cs) return;
-    fprintf(f, "%-62s %-12s %7s %10s %6s %6s %8s %10s %9s %8s\n", "CONTRACT", "STATUS", "CASES", "LANES", "DISAGR",
-            "WARNS", "UNBOUND", "ERR/TOL", "ULPS", "SECONDS");
+    /* columns as wide as their longest entry, so long ids do not shift the rest */
+    int wi = col_width(cs, "id", 8), wk = col_width(cs, "kernel", 6);
+    fprintf(f, "%-*s  %-*s  %-12s %7s %10s %6s %6s %8s %10s %9s %8s\n", wi, "CONTRACT", wk, "KERNEL", "STATUS", "CASES",
+            "LANES", "DISAGR", "WARNS", "UNBOUND", "ERR/TOL", "ULPS", "SECONDS");
     for (size_t i = 0; i < cs->n; i++) {
         const td_json *c = &cs->kids[i];
         char e[32], u[32];
-        fmt_num(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
+        fmt_eot(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
         fmt_num(u, sizeof u, td_json_num(c, "worst_ulps", NAN));
-        /* an autotuned kernel's configs are rows of one contract: name the config */
-        const char *v = td_json_str(c, "kernel", "");
-        char label[256];
-        snprintf(label, sizeof label, strchr(v, '[') ? "%s %s" : "%s", td_json_str(c, "id", "?"), strchr(v, '['));
-        fprintf(f, "%-62s %-12s %7.0f %10.0f %6.0f %6.0f %8.0f %10s %9s %8.2f\n", label, status_of(c),
-                td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0), td_json_num(c, "disagreements", 0),
-                td_json_num(c, "warns", 0), td_json_num(c, "lanes_unbounded", 0), e, u, td_json_num(c, "seconds", 0));
+        fprintf(f, "%-*s  %-*s  %-12s %7.0f %10.0f %6.0f %6.0f %8.0f %10s %9s %8.2f\n", wi, td_json_str(c, "id", "?"), wk,
+                td_json_str(c, "kernel", "-"), status_of(c), td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0),
+                td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0), td_json_num(c, "lanes_unbounded", 0), e, u,
+                td_json_num(c, "seconds", 0));
         if (td_json_str(c, "reason", NULL)) fprintf(f, "    not checked: %s\n", td_json_str(c, "reason", ""));
     }
+    table_findings(f, cs);
     const td_json *s = td_json_get(r, "summary");
-    fprintf(f, "\n%.0f contracts: %.0f covered, %.0f passed, %.0f failed, %.0f not checked (mostly unbounded lanes), "
-               "%.0f not covered; %.0f cases, %.0f lanes in %.1fs\n",
-            td_json_num(s, "contracts", 0), td_json_num(s, "covered", 0), td_json_num(s, "passed", 0),
-            td_json_num(s, "failed", 0), td_json_num(s, "not_checked", 0), td_json_num(s, "not_covered", 0),
-            td_json_num(s, "cases", 0),
-            td_json_num(s, "lanes", 0), td_json_num(r, "seconds", 0));
+    fprintf(f, "\n%.0f contracts: %.0f covered (%.0f kernels: %.0f passed, %.0f failed, %.0f not checked: mostly "
+               "unbounded lanes), %.0f not covered; %.0f cases, %.0f lanes in %.1fs\n",
+            td_json_num(s, "contracts", 0), td_json_num(s, "covered", 0), td_json_num(s, "kernels", 0),
+            td_json_num(s, "passed", 0), td_json_num(s, "failed", 0), td_json_num(s, "not_checked", 0),
+            td_json_num(s, "not_covered", 0), td_json_num(s, "cases", 0), td_json_num(s, "lanes", 0),
+            td_json_num(r, "seconds", 0));
 }
 
 static void classes_str(const td_json *c, char *b, size_t n) {
@@ -95,19 +129,19 @@ int td_render_md(FILE *f, const td_json *r) {
             td_json_num(s, "not_checked", 0), td_json_num(s, "not_covered", 0));
     fprintf(f, "Unbounded lanes had no finite error bound and were not checked; a contract whose lanes are mostly "
                "unbounded is \"not-checked\".\n\n");
-    fprintf(f, "| contract | status | cases | lanes | disagreements | warns | unbounded | worst err/tol | worst ulps | classes "
-               "| s |\n");
-    fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(f, "| contract | kernel | status | cases | lanes | disagreements | warns | unbounded | worst err/tol | worst ulps "
+               "| classes | s |\n");
+    fprintf(f, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; cs && i < cs->n; i++) {
         const td_json *c = &cs->kids[i];
         char e[32], u[32], cl[32];
-        fmt_num(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
+        fmt_eot(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
         fmt_num(u, sizeof u, td_json_num(c, "worst_ulps", NAN));
         classes_str(c, cl, sizeof cl);
-        fprintf(f, "| `%s` | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %.2f |\n", td_json_str(c, "id", "?"),
-                status_of(c), td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0),
-                td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0), td_json_num(c, "lanes_unbounded", 0), e,
-                u, cl, td_json_num(c, "seconds", 0));
+        fprintf(f, "| `%s` | `%s` | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %s | %.2f |\n",
+                td_json_str(c, "id", "?"), td_json_str(c, "kernel", "-"), status_of(c), td_json_num(c, "cases", 0),
+                td_json_num(c, "lanes", 0), td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0),
+                td_json_num(c, "lanes_unbounded", 0), e, u, cl, td_json_num(c, "seconds", 0));
     }
     int any = 0;
     for (size_t i = 0; cs && i < cs->n; i++) {
@@ -190,7 +224,7 @@ int td_render_html(FILE *f, const td_json *r) {
         const td_json *c = &cs->kids[i];
         const char *st = status_of(c);
         char e[32], u[32], cl[32];
-        fmt_num(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
+        fmt_eot(e, sizeof e, td_json_num(c, "worst_err_over_tol", NAN));
         fmt_num(u, sizeof u, td_json_num(c, "worst_ulps", NAN));
         classes_str(c, cl, sizeof cl);
         fprintf(f, "<tr><td class=\"l\"><code>");
@@ -237,7 +271,7 @@ int td_render_html(FILE *f, const td_json *r) {
             const td_json *x = &w->kids[k];
             char b[32], e[32], u[32];
             fmt_num(b, sizeof b, td_json_num(x, "tolerance", NAN));
-            fmt_num(e, sizeof e, td_json_num(x, "err_over_tol", NAN));
+            fmt_eot(e, sizeof e, td_json_num(x, "err_over_tol", NAN));
             fmt_num(u, sizeof u, td_json_num(x, "error_ulps", NAN));
             fprintf(f, "<tr><td class=\"l\"><code>");
             xml_escape(f, td_json_str(&cs->kids[i], "id", "?"));
@@ -271,6 +305,11 @@ int td_render_junit(FILE *f, const td_json *r) {
         xml_escape(f, td_json_str(c, "family", "tilediff"));
         fprintf(f, "\" name=\"");
         xml_escape(f, td_json_str(c, "id", "?"));
+        if (td_json_str(c, "kernel", NULL)) { /* one test case per kernel: a contract may have several */
+            fprintf(f, " [");
+            xml_escape(f, td_json_str(c, "kernel", ""));
+            fprintf(f, "]");
+        }
         fprintf(f, "\" time=\"%.3f\">", td_json_num(c, "seconds", 0));
         if (!strcmp(st, "not-covered")) fprintf(f, "<skipped message=\"not implemented by the kernel library\"/>");
         else if (!strcmp(st, "not-checked")) {

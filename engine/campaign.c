@@ -30,7 +30,17 @@ int td_finding_key(const td_kernel *kern, const uint8_t *data, size_t size, cons
     key->cls = l->cls;
     key->region = l->region;
     key->lc = td_lane_class(r, l, r->grid);
+    key->rel = -1;
+    for (int i = 0; i < r->nrep; i++) {
+        const td_lane_report *x = &r->rep[i];
+        if (x->has_lane && x->cls == l->cls && x->region == l->region && (key->rel < 0 || (int64_t)x->lane.j < key->rel))
+            key->rel = (int64_t)x->lane.j;
+    }
     return 0;
+}
+
+int td_same_root(const td_fkey *a, const td_fkey *b) {
+    return a->cls == b->cls && a->region == b->region && a->rel == b->rel;
 }
 
 static double now(void) {
@@ -111,6 +121,18 @@ static void keep_worst(td_campaign *c, const td_lane_report *l) {
     if (n < 8) c->nworst++;
 }
 
+/* "fail in out_ptr (lane 3 of the tile, first seen in the last-program), first in
+ * case 17; minimised: <the case>" */
+static void finding_summary(td_finding *f, const td_kernel *kern, const char *desc) {
+    char where[96] = "";
+    if (f->key.rel >= 0)
+        snprintf(where, sizeof where, " (lane %lld of the tile, first seen in the %s)", (long long)f->key.rel,
+                 td_lclass_name(f->key.lc));
+    snprintf(f->summary, sizeof f->summary, "%s in %s%s, first in case %llu; minimised: %.360s",
+             td_vclass_name(f->key.cls), kern->k->regions[f->key.region].name, where,
+             (unsigned long long)f->first_case, desc);
+}
+
 typedef struct case_acc {
     td_qsketch *q;
     double sum;
@@ -167,7 +189,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
             td_finding_key(kern, b, sizeof b, &r, &key);
             int at = -1;
             for (int k = 0; k < c->nf; k++)
-                if (same_key(c->f[k].key, key)) at = k;
+                if (td_same_root(&c->f[k].key, &key)) at = k;
             if (at >= 0) {
                 c->f[at].count++;
             } else {
@@ -200,11 +222,9 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
                 if (m && td_run_bytes(cx, kern, m, mn, &rm) == TD_RUN_FINDING && rm.nrep) {
                     f->worst = rm.rep[0];
                     f->has_worst = 1;
-                    snprintf(f->summary, sizeof f->summary, "%s in %s (%s): %.400s", td_vclass_name(key.cls),
-                             kern->k->regions[key.region].name, td_lclass_name(key.lc), rm.desc);
+                    finding_summary(f, kern, rm.desc);
                 } else
-                    snprintf(f->summary, sizeof f->summary, "%s in %s (%s): %.400s", td_vclass_name(key.cls),
-                             kern->k->regions[key.region].name, td_lclass_name(key.lc), r.desc);
+                    finding_summary(f, kern, r.desc);
                 if (m) td_result_free(&rm);
             }
             if (o->stop_at_first) {

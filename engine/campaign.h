@@ -18,13 +18,20 @@ typedef enum td_lclass {
 const char *td_lclass_name(td_lclass c);
 td_lclass td_lane_class(const td_case_result *r, const td_lane_report *l, const uint32_t grid[3]);
 
-/* The identity of a finding for deduplication: (contract, verdict class, output
- * region, lane class).  A campaign reports one finding per key. */
+/* The identity of a finding.  Its root cause, by which a campaign deduplicates, is
+ * (contract, verdict class, output region, first bad lane relative to its program's
+ * tile): one bug seen in the interior, the first and the last program is one finding.
+ * The minimiser keeps the coarser (class, region, lane class), which a shrinking case
+ * can hold while its tile shape changes. */
 typedef struct td_fkey {
     td_vclass cls;
     uint32_t region;
     td_lclass lc;
+    int64_t rel; /* the smallest lane index j inside the tile among the reported lanes of
+                  * this class and region; -1 for a region-level finding */
 } td_fkey;
+/* 1 when two keys name the same root cause. */
+int td_same_root(const td_fkey *a, const td_fkey *b);
 /* The key of a case's worst report (the first report; reports are sorted worst first). */
 int td_finding_key(const td_kernel *kern, const uint8_t *data, size_t size, const td_case_result *r, td_fkey *key);
 
@@ -74,7 +81,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
 void td_campaign_free(td_campaign *c);
 
 /* Shrinks `data` while the case keeps the same finding key (same contract, verdict
- * class, output region and lane class).  Deterministic: the same input always gives
+ * class, output region and lane class; `rel` may change).  Deterministic: the same input always gives
  * the same output.  Returns 0 and the result in *out / *outn (malloc'ed), or -1 when
  * the input is not a finding. */
 int td_minimize(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, uint8_t **out, size_t *outn,

@@ -331,34 +331,7 @@ static void mp_to_str(mpfr_srcptr x, char *buf, size_t n) {
     else mpfr_snprintf(buf, n, "%.20Rg", x);
 }
 
-/* The terms of a lane's bound for its report (at most TD_MAX_TERMS): every step when
- * they fit; else the exact steps (nothing local, nothing lost) go first, and of the
- * rest the last ones are kept, the steps nearest to the output value. */
-static int term_skipped(const td_trace *t, int i) {
-    const td_trace_step *s = &t->steps[i];
-    return t->n > TD_MAX_TERMS && s->local == 0 && s->prop == s->ek;
-}
-
-static void copy_terms(td_lane_report *l, const td_trace *t) {
-    int kept = 0;
-    for (int i = 0; i < t->n; i++) kept += !term_skipped(t, i);
-    int drop = kept > TD_MAX_TERMS ? kept - TD_MAX_TERMS : 0;
-    l->nterms = 0;
-    for (int i = 0; i < t->n && l->nterms < TD_MAX_TERMS; i++) {
-        if (term_skipped(t, i)) continue;
-        if (drop > 0) {
-            drop--;
-            continue;
-        }
-        const td_trace_step *s = &t->steps[i];
-        td_term *tm = &l->terms[l->nterms++];
-        snprintf(tm->op, sizeof tm->op, "%s", s->op);
-        tm->prop = s->prop;
-        tm->local = s->local;
-        tm->ek = s->ek;
-        tm->n = s->n;
-    }
-}
+static void copy_terms(td_lane_report *l, const td_trace *t) { l->nterms = td_trace_terms(t, l->terms, TD_MAX_TERMS); }
 
 static double ulp_out(td_fmt f, double ref) {
     const td_fmt_info *fi = td_fmt_get(f);
@@ -1149,15 +1122,7 @@ static td_sh explain_bound(FILE *f, td_ctx *cx, const td_case *c, size_t li, dou
     else fprintf(f, "  reference   %s  (exact, MPFR %ld bits)\n", rs, (long)cx->mp.prec);
     fprintf(f, "  shadow      %.17g  +- %.3g (binary64 evaluation and its own error bound)\n", s.v, s.es);
     fprintf(f, "  bound       %.6g worst case (FAIL beyond), %.6g probabilistic (WARN beyond)\n", s.ek, s.ep);
-    fprintf(f, "  terms (in evaluation order: error propagated from the operands + error added by the step = bound after it):\n");
-    for (int i = 0; i < cx->trace.n; i++) {
-        const td_trace_step *t = &cx->trace.steps[i];
-        fprintf(f, "    %2d %-18s value %-14.8g propagated %-10.3g + local %-10.3g = %-10.3g (prob. %.3g)", i + 1, t->op,
-                t->v, t->prop, t->local, t->ek, t->ep);
-        if (t->n) fprintf(f, " n=%d", t->n);
-        if (t->note) fprintf(f, "  [%s]", t->note);
-        fputc('\n', f);
-    }
+    td_trace_print(f, &cx->trace, cx->o.explain_full);
     uint32_t lf = cx->sh.lane_flags;
     if (lf)
         fprintf(f, "  lane flags:%s%s%s%s\n", lf & TD_LF_MAYOVF ? " may-overflow" : "", lf & TD_LF_UNBOUNDED ? " unbounded" : "",
@@ -1180,9 +1145,11 @@ static int explain_kernel_value(FILE *f, td_ctx *cx, const td_kernel *kern, cons
     memset(&tmp, 0, sizeof tmp);
     char m[256];
     td_vclass v = judge_lane(cx, kern, c, ol, b, &tmp, 0, m, sizeof m);
-    fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %.4g  -> %s\n", g, (int)eb * 2, b,
-            fabs(got - ref), (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN, td_fmt_get(of)->name,
-            s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), td_vclass_name(v));
+    double ulps = (isfinite(ref) && isfinite(got)) ? (got - ref) / ulp_out(of, ref) : NAN;
+    char et[64];
+    td_errtol_str(s.ek > 0 ? fabs(got - ref) / s.ek : (got == ref ? 0 : INFINITY), ulps, et, sizeof et);
+    fprintf(f, "  kernel      %s (0x%0*" PRIx64 ")  error %.6g = %.4g ulp(%s)  err/tol %s  -> %s\n", g, (int)eb * 2, b,
+            fabs(got - ref), ulps, td_fmt_get(of)->name, et, td_vclass_name(v));
     td_result_free(&tmp);
     return td_vclass_is_finding(v) ? TD_RUN_FINDING : TD_RUN_OK;
 }

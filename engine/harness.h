@@ -104,6 +104,7 @@ typedef struct td_ctx_opts {
     unsigned timeout_s;     /* per-case watchdog (0: none) */
     const char *artifact_dir; /* where the watchdog writes the in-flight case (may be NULL) */
     long mpfr_prec;         /* default 640 */
+    int explain_full;       /* explain prints every term of a long reduction */
 } td_ctx_opts;
 
 typedef struct td_ctx td_ctx;
@@ -159,6 +160,15 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
 /* Reports */
 void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r);
 void td_report_json(FILE *f, const td_kernel *kern, const td_case_result *r, const char *artifact);
+/* err/tol for a reader: "0.37", or "1 ulp over a zero tolerance" where it is infinite. */
+void td_errtol_str(double err_over_tol, double err_ulps, char *buf, size_t n);
+/* The terms of a lane's bound: every step, or (not `full`, a long reduction) the steps
+ * by kind, the largest few, the last few and the total. */
+void td_trace_print(FILE *f, const td_trace *tr, int full);
+/* The terms a finding report keeps of a lane's trace (at most `max`): every step of a
+ * short trace; of a long one the same steps explain's summary shows (the largest local
+ * terms and the last steps, named "#step op").  Returns how many. */
+int td_trace_terms(const td_trace *tr, td_term *out, int max);
 
 /* Artifacts: a self-describing reproducer ("TDFZ1 <contract> <variant> <backend>\n" + the bytes).
  * Writes dir/<contract>.<variant>.<hash>.tdf under a temporary name and renames it.

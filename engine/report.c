@@ -86,8 +86,10 @@ void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r) {
         }
         char fl[160];
         flags_str(l->lane_flags, fl, sizeof fl);
-        fprintf(f, "    error     %.6g = %.6g ulp(%s), err/tol %.4g%s%s\n", l->err, l->err_ulps, td_fmt_get(of)->name,
-                l->err_over_tol, fl[0] ? "; lane:" : "", fl);
+        char et[64];
+        td_errtol_str(l->err_over_tol, l->err_ulps, et, sizeof et);
+        fprintf(f, "    error     %.6g = %.6g ulp(%s), err/tol %s%s%s\n", l->err, l->err_ulps, td_fmt_get(of)->name, et,
+                fl[0] ? "; lane:" : "", fl);
     }
 }
 
@@ -286,3 +288,108 @@ int td_artifact_read(const char *path, uint8_t **data, size_t *size, char *contr
     return 0;
 }
 
+
+/* ---- err/tol in words ---- */
+void td_errtol_str(double err_over_tol, double err_ulps, char *buf, size_t n) {
+    if (isnan(err_over_tol)) snprintf(buf, n, "-");
+    else if (isinf(err_over_tol) && isfinite(err_ulps))
+        snprintf(buf, n, "%.3g ulp over a zero tolerance", fabs(err_ulps));
+    else if (isinf(err_over_tol)) snprintf(buf, n, "nonzero error over a zero tolerance");
+    else snprintf(buf, n, "%.4g", err_over_tol);
+}
+
+/* ---- the terms of a lane's bound, as explain prints them ---- */
+#define TD_TRACE_FULL_MAX 40 /* a trace this short is printed whole */
+#define TD_TRACE_TOP 6       /* the largest local terms of a summary */
+#define TD_TRACE_TAIL 4      /* the last steps of a summary (the final operations and casts) */
+
+static void trace_step_line(FILE *f, const td_trace_step *t, int i) {
+    fprintf(f, "    %2d %-18s value %-14.8g propagated %-10.3g + local %-10.3g = %-10.3g (prob. %.3g)", i + 1, t->op, t->v,
+            t->prop, t->local, t->ek, t->ep);
+    if (t->n) fprintf(f, " n=%d", t->n);
+    if (t->note) fprintf(f, "  [%s]", t->note);
+    fputc('\n', f);
+}
+
+/* One line per kind of step (op name): how many, their local errors' sum, the largest. */
+static void trace_kinds(FILE *f, const td_trace *tr) {
+    fprintf(f, "  by kind:\n");
+    for (int i = 0; i < tr->n; i++) {
+        int first = 1;
+        for (int p = 0; p < i && first; p++) first = strcmp(tr->steps[p].op, tr->steps[i].op) != 0;
+        if (!first) continue;
+        int cnt = 0;
+        double sum = 0, mx = 0;
+        for (int j = i; j < tr->n; j++)
+            if (!strcmp(tr->steps[j].op, tr->steps[i].op)) {
+                cnt++;
+                sum += tr->steps[j].local;
+                if (tr->steps[j].local > mx) mx = tr->steps[j].local;
+            }
+        fprintf(f, "    %-18s %7d steps, local errors sum %-10.3g largest %.3g\n", tr->steps[i].op, cnt, sum, mx);
+    }
+}
+
+/* The indices of the TD_TRACE_TOP largest local terms, largest first. */
+static int trace_top(const td_trace *tr, int top[TD_TRACE_TOP]) {
+    int nt = 0;
+    for (int i = 0; i < tr->n; i++) {
+        double v = tr->steps[i].local;
+        int at = nt;
+        while (at > 0 && tr->steps[top[at - 1]].local < v) at--;
+        if (at >= TD_TRACE_TOP) continue;
+        for (int j = (nt < TD_TRACE_TOP ? nt : TD_TRACE_TOP - 1); j > at; j--) top[j] = top[j - 1];
+        top[at] = i;
+        if (nt < TD_TRACE_TOP) nt++;
+    }
+    return nt;
+}
+
+/* The steps a summary shows, in evaluation order: the largest local terms and the
+ * last steps, each once.  Returns how many. */
+static int trace_picks(const td_trace *tr, int picks[TD_TRACE_TOP + TD_TRACE_TAIL]) {
+    int top[TD_TRACE_TOP], nt = trace_top(tr, top), np = 0;
+    for (int i = 0; i < tr->n; i++) {
+        int want = i >= tr->n - TD_TRACE_TAIL;
+        for (int k = 0; k < nt && !want; k++) want = top[k] == i;
+        if (want) picks[np++] = i;
+    }
+    return np;
+}
+
+void td_trace_print(FILE *f, const td_trace *tr, int full) {
+    fprintf(f, "  terms (in evaluation order: error propagated from the operands + error added by the step = bound "
+               "after it):\n");
+    if (full || tr->n <= TD_TRACE_FULL_MAX) {
+        for (int i = 0; i < tr->n; i++) trace_step_line(f, &tr->steps[i], i);
+        return;
+    }
+    /* a long reduction: a summary a reader can take in, and the way to see it all */
+    double total = 0;
+    for (int i = 0; i < tr->n; i++) total += tr->steps[i].local;
+    fprintf(f, "  %d steps (summarised; --full prints every one)\n", tr->n);
+    trace_kinds(f, tr);
+    int picks[TD_TRACE_TOP + TD_TRACE_TAIL], np = trace_picks(tr, picks);
+    fprintf(f, "  the %d largest local terms and the last %d steps:\n", TD_TRACE_TOP, TD_TRACE_TAIL);
+    for (int i = 0; i < np; i++) trace_step_line(f, &tr->steps[picks[i]], picks[i]);
+    fprintf(f, "  total: local errors sum %.6g; bound after the last step %.6g\n", total, tr->steps[tr->n - 1].ek);
+}
+
+static void term_of(td_term *t, const td_trace_step *s, int step, int numbered) {
+    if (numbered) snprintf(t->op, sizeof t->op, "#%d %s", step + 1, s->op); /* its step, as explain numbers it */
+    else snprintf(t->op, sizeof t->op, "%s", s->op);
+    t->prop = s->prop;
+    t->local = s->local;
+    t->ek = s->ek;
+    t->n = s->n;
+}
+
+int td_trace_terms(const td_trace *tr, td_term *out, int max) {
+    if (tr->n <= TD_TRACE_FULL_MAX && tr->n <= max) {
+        for (int i = 0; i < tr->n; i++) term_of(&out[i], &tr->steps[i], i, 0);
+        return tr->n;
+    }
+    int picks[TD_TRACE_TOP + TD_TRACE_TAIL], np = trace_picks(tr, picks), n = 0;
+    for (int k = 0; k < np && n < max; k++, n++) term_of(&out[n], &tr->steps[picks[k]], picks[k], 1);
+    return n;
+}

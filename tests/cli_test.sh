@@ -38,7 +38,8 @@ else
 fi
 expect 2 "lane-dump" -- "$td" run $C --cases 1 --lane-dump "$tmp/no/such/dir/f"
 expect 1 "FINDING $C" -- "$td" run $C --kernel mut_mask_off_by_one --cases 50 --artifacts "$tmp/a1"
-art=$(ls "$tmp"/a1/*.tdf | head -1)
+# take the outside-write-set finding's reproducer, by the command printed for it
+art=$(sed -n 's/^    outside-write-set in out_ptr: .*; repro: tilediff repro //p' "$tmp/out")
 [ -n "$art" ] || { echo "FAIL: no artifact written"; fails=$((fails + 1)); }
 expect 1 "outside-write-set" -- "$td" repro "$art"
 "$td" repro "$art" >"$tmp/r1" 2>&1; "$td" repro "$art" >"$tmp/r2" 2>&1
@@ -78,15 +79,51 @@ expect 2 "no contract" -- "$td" corpus-stats "$tmp/cs"
 expect 2 "No such file" -- "$td" corpus-stats "$tmp/no_such_dir"
 # certify in two shards, then merged: every contract exactly once
 expect 0 "report:" -- "$td" certify --cases 10 --shard 1/2 --out "$tmp/s1"
+cp "$tmp/out" "$tmp/s1.out"
 expect 0 "report:" -- "$td" certify --cases 10 --shard 2/2 --out "$tmp/s2"
 expect 0 "report:" -- "$td" report merge "$tmp/s1" "$tmp/s2" --out "$tmp/m"
 n_all=$("$td" list | tail -n +2 | wc -l)
-n_merged=$(grep -c '"status":' "$tmp/m/report.json")
+n_merged=$(grep -o '"id":"[^"]*","file"' "$tmp/m/report.json" | sort -u | wc -l)
 [ "$n_all" = "$n_merged" ] && echo "ok: merged report has all $n_all contracts" || { echo "FAIL: merged $n_merged of $n_all"; fails=$((fails + 1)); }
 for f in report.md report.html junit.xml; do [ -s "$tmp/m/$f" ] || { echo "FAIL: merge wrote no $f"; fails=$((fails + 1)); }; done
 mkdir -p "$tmp/bad" && echo '{"schema":"other"}' >"$tmp/bad/report.json"
 expect 2 "not a tilediff certify report" -- "$td" report merge "$tmp/bad" --out "$tmp/m2"
 expect 2 "needs K/N" -- "$td" certify --shard 3/2
+# --help / -h on every command: its usage and options, exit 0
+for cmd in $("$td" --help | sed -n 's/^  tilediff \([a-z-]*\).*/\1/p'); do
+    expect 0 "usage: tilediff $cmd" -- "$td" "$cmd" --help
+    expect 0 "usage: tilediff $cmd" -- "$td" "$cmd" -h
+done
+expect 0 "--kernel VARIANT|GLOB" -- "$td" certify --help
+expect 0 "--full" -- "$td" help explain
+# run: one finding per root cause, naming its case and the exact command that replays it
+"$td" run $C --kernel mut_mask_off_by_one --cases 60 --artifacts "$tmp/a2" >"$tmp/run2" 2>&1
+roots=$(grep -c '^FINDING ' "$tmp/run2")
+grep -q "  $roots distinct finding" "$tmp/run2" && echo "ok: run reports each root cause once ($roots)" ||
+    { echo "FAIL: run printed $roots findings but no matching root-cause list"; fails=$((fails + 1)); }
+dis=$(sed -n 's/.* \([0-9]*\) disagreeing cases.*/\1/p' "$tmp/run2")
+[ "${dis:-0}" -gt "$roots" ] && echo "ok: $dis disagreeing cases grouped into $roots findings" ||
+    { echo "FAIL: $dis disagreeing cases, $roots findings: nothing was grouped"; fails=$((fails + 1)); }
+grep -q '^  case [0-9]* (seed 1), reproducer ' "$tmp/run2" && echo "ok: a finding names its case" ||
+    { echo "FAIL: no case index in the finding"; fails=$((fails + 1)); }
+cmd=$(sed -n 's/^  repro: //p' "$tmp/run2" | head -1)
+case "$cmd" in "tilediff repro "*) ;; *) echo "FAIL: no repro command printed"; fails=$((fails + 1)) ;; esac
+expect 1 "outside-write-set" -- "$td" ${cmd#tilediff }
+# certify: --kernel (repeatable, a glob) certifies those variants, each on its own row
+expect 1 "report:" -- "$td" certify --contracts $C --kernel triton --kernel 'mut_mask*' --cases 30 --out "$tmp/k1"
+grep -q "\"kernel\":\"triton\",\"status\":\"passed\"" "$tmp/k1/report.json" &&
+    grep -q "\"kernel\":\"mut_mask_off_by_one\",\"status\":\"failed\"" "$tmp/k1/report.json" &&
+    echo "ok: certify --kernel ran both variants on their own rows" || { echo "FAIL: certify --kernel rows"; fails=$((fails + 1)); }
+grep -q '"lane_in_tile":' "$tmp/k1/report.json" && echo "ok: findings carry their lane in the tile" ||
+    { echo "FAIL: no lane_in_tile in the findings"; fails=$((fails + 1)); }
+expect 2 "nothing was certified" -- "$td" certify --contracts $C --kernel nope --cases 5 --out "$tmp/k2"
+grep -q '"status":"not-covered"' "$tmp/k2/report.json" && echo "ok: nothing covered still writes the report" ||
+    { echo "FAIL: no report for a run that covers nothing"; fails=$((fails + 1)); }
+# the terminal table keeps its columns whatever the length of the ids
+awk '/^CONTRACT /{h=index($0,"STATUS")} h && /^[a-z]/ && !/^CONTRACT/ {
+       if (!match($0, / (passed|failed|not-covered|crashed|timeout) /)) next; if (RSTART + 1 != h) bad=1 }
+     END {exit bad || !h}' "$tmp/s1.out" && echo "ok: the table's STATUS column is aligned" ||
+    { echo "FAIL: table columns shift"; fails=$((fails + 1)); }
 expect 2 "no contract matches" -- "$td" certify --contracts 'nothing_*'
 echo "$fails failed"
 [ "$fails" = 0 ]
