@@ -44,14 +44,36 @@ static SPEC(wf) SPEC(wf_tree)(NCX *cx, const td_case *c, uint64_t base, int64_t 
     return SPEC(wf_combine)(cx, a, b);
 }
 
+/* The same statistics as any other competent kernel may compute them: the mean by
+ * any algorithm (N(mean): a sum in any order then one division, sum(x/n), textbook
+ * Welford), then sum (x - mean)^2 in any order, in which the mean's error e enters as
+ * n e^2 and 2 e |sum (x - mean)|: a near-constant row whose mean lands on one of its
+ * values loses its whole variance in a Welford update (m2 += d (x - mean) = 0), and
+ * this bound covers that where the tree of welford_combine is exact. */
+static NUM SPEC(twopass)(NCX *cx, const td_case *c, uint64_t base, int64_t rn, NUM *m2) {
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < rn; j++) N(acc_add)(cx, &acc, N(in)(cx, c, R_IN0, base + (uint64_t)j));
+    NUM mu = N(mean)(cx, N(acc_end)(cx, &acc), (long)rn);
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < rn; j++) {
+        NUM d = N(sub)(cx, N(in)(cx, c, R_IN0, base + (uint64_t)j), mu);
+        N(acc_add)(cx, &acc, N(mul)(cx, d, d));
+    }
+    *m2 = N(acc_end)(cx, &acc);
+    return mu;
+}
+
 static NUM SPEC(summary)(NCX *cx, const td_case *c, const td_olane *l) {
     uint64_t row = l->pid[0];
     int64_t rn = c->p[P_RNUMEL].i;
     NUM mean, rstd;
     if (!N(memo_get)(cx, LN_KEY(1, row), &mean) || !N(memo_get)(cx, LN_KEY(2, row), &rstd)) {
         SPEC(wf) t = SPEC(wf_tree)(cx, c, row * (uint64_t)rn, rn, 0, c->p[P_RBLOCK].i);
-        mean = t.mean;
-        NUM var = N(div)(cx, t.m2, N(exact)(cx, (double)rn));
+        NUM m2p, meanp = SPEC(twopass)(cx, c, row * (uint64_t)rn, rn, &m2p);
+        /* the port's welford_combine tree, or any other admissible algorithm */
+        mean = N(either)(cx, t.mean, meanp);
+        NUM var = N(either)(cx, N(div)(cx, t.m2, N(exact)(cx, (double)rn)), N(div)(cx, m2p, N(exact)(cx, (double)rn)));
         rstd = N(ln_rsqrt_floor)(cx, N(add)(cx, var, N(lit_dec)(cx, "1e-05")), (double)1e-05f, 0);
         N(memo_put)(cx, LN_KEY(1, row), mean);
         N(memo_put)(cx, LN_KEY(2, row), rstd);

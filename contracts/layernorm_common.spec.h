@@ -33,7 +33,7 @@ static inline void SPEC(ln_tile_stats)(NCX *cx, const td_case *c, int reg, uint6
         for (int64_t j = 0; j < m; j++) N(acc_add)(cx, &acc, N(in)(cx, c, reg, base + (uint64_t)j));
         sum = N(acc_end)(cx, &acc);
     }
-    NUM mu = N(div)(cx, sum, nn);
+    NUM mu = N(mean)(cx, sum, (long)n); /* any algorithm: sum/n, sum(x/n), Welford */
     int64_t terms = pad_var ? B : m;
     if (terms == 1) {
         NUM d = N(sub)(cx, N(in)(cx, c, reg, base), mu);

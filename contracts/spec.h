@@ -31,6 +31,7 @@
  *   N(rescaled)(cx, s, n, spread, base2, wmax)  a sum of exponentials that a kernel may
  *                                 accumulate online (running maximum, rescaled partials)
  *   N(either)(cx, a, b)           two algebraically equal forms a kernel may write
+ *   N(mean)(cx, sum, n)           sum / n by any algorithm (one division, sum(x/n), Welford)
  *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo of per-row
  *                                 quantities (both passes; the shadow's is off while
  *                                 explaining a lane, so its trace shows every step)

@@ -106,6 +106,8 @@ typedef struct td_mp_acc {
 void td_mp_acc_init(td_mpcx *cx, td_mp_acc *acc, td_order order, long block);
 void td_mp_acc_add(td_mpcx *cx, td_mp_acc *acc, td_mp t);
 td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc);
+/* sum / n, exactly (td_sh_mean) */
+static inline td_mp td_mp_mean(td_mpcx *cx, td_mp sum, long n) { return td_mp_div(cx, sum, td_mp_exact(cx, (double)n)); }
 /* Algebraically equal forms have one exact value (td_sh_either). */
 static inline td_mp td_mp_either(td_mpcx *cx, td_mp a, td_mp b) {
     (void)b;

@@ -105,10 +105,10 @@ static td_sh fn_result_loc(td_shcx *cx, const char *op, td_fn f, double v, doubl
                            double loc, double locp, bool exact_arg) {
     td_sh r;
     r.v = v;
-    r.es = es;
+    r.es = td_nonan(es);
     r.leaves = 0;
-    r.ek = td_up(P + loc);
-    r.ep = td_up(Pp + locp);
+    r.ek = td_nonan(td_up(P + loc));
+    r.ep = td_nonan(td_up(Pp + locp));
     if (r.ep > r.ek) r.ep = r.ek;
     r.fl = (exact_arg && cx->math->fn[f].correctly_rounded) ? TD_SH_CR : 0;
     if (mk >= cx->ovf) {
@@ -142,13 +142,19 @@ static double div_prop(double A, double B, double ma, double mb, double lb) {
  * budget's units), whichever is larger.  When |b| may exceed 2^126 the reciprocal is
  * subnormal and carries an absolute error of up to 2.5 ulp_min, times |a|; a model
  * whose division flushes there (div.approx.f32 returns 0 for |b| > 2^126) may lose
- * the whole quotient. */
-static double div_local(const td_shcx *cx, double mk, double ma, double mb) {
+ * the whole quotient.  When |b| may be below 2^-128, 1/b overflows and a * (1/b) may be
+ * infinite: no finite bound. */
+static double div_local(td_shcx *cx, double mk, double ma, double mb, double lbk) {
     td_fn_budget d = cx->math->fn[TD_FN_DIV];
     if (d.correctly_rounded) d.ulps = 0.5;
     d.correctly_rounded = false;
     d.ulps = fmax(d.ulps, 1.001);
     double e = budget_of(cx, &d, mk, ma);
+    if (lbk < 0x1p-128) {
+        /* 1/b overflows binary32 for |b| < 2^-128: a * (1/b) may be +-inf */
+        cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
+        return INFINITY;
+    }
     if (mb >= 0x1p126) {
         e = td_up(e + ma * 2.5 * cx->ulp_min);
         if (cx->math->fn[TD_FN_DIV].ftz) e = fmax(e, mk);
@@ -175,7 +181,8 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     if (cx->div_ieee) return td_sh_rounded(cx, "div", v, es, P, Pp, true, exact);
     /* mk bounds the kernel's quotient; its operands are at most Ma + A and Mb + B */
     double mk = fabs(v) + es + P;
-    double loc = div_local(cx, mk, ma + a.ek, mb + b.ek), locp = div_local(cx, fabs(v) + es + Pp, ma, mb);
+    double lbk = lb - b.ek; /* the kernel's divisor is at least this in magnitude */
+    double loc = div_local(cx, mk, ma + a.ek, mb + b.ek, lbk), locp = div_local(cx, fabs(v) + es + Pp, ma, mb, lbk);
     return fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false);
 }
 
@@ -299,9 +306,11 @@ static td_sh maxmin(td_shcx *cx, td_sh a, td_sh b, int want_max) {
     td_sh r;
     r.leaves = 0;
     r.v = want_max ? fmax(a.v, b.v) : fmin(a.v, b.v);
-    r.es = fmax(a.es, b.es);
-    r.ek = fmax(a.ek, b.ek);
-    r.ep = fmax(a.ep, b.ep);
+    /* fmax drops a NaN: a NaN shadow value or bound makes the result unknown */
+    r.es = (a.v != a.v || b.v != b.v || a.es != a.es || b.es != b.es) ? INFINITY : fmax(a.es, b.es);
+    r.ek = (a.ek != a.ek || b.ek != b.ek) ? INFINITY : fmax(a.ek, b.ek);
+    r.ep = (a.ep != a.ep || b.ep != b.ep) ? INFINITY : fmax(a.ep, b.ep);
+    if (!isfinite(r.ek)) cx->lane_flags |= TD_LF_UNBOUNDED;
     uint32_t fa = a.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : a.fl;
     uint32_t fb = b.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : b.fl;
     r.fl = fa & fb;
@@ -370,7 +379,13 @@ td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what) {
     r.fl = 0;
     r.leaves = 0;
     double rlo = castv(p, a.v - a.es), rhi = castv(p, a.v + a.es);
-    if (a.es == 0 || rlo == rhi || (isnan(rlo) && isnan(rhi))) {
+    if (a.v != a.v || !(a.es < INFINITY)) {
+        /* no binary64 approximation (an overflowed or undefined intermediate): the
+         * cast's exact value is unknown, never exactly NaN */
+        r.v = a.v;
+        r.es = INFINITY;
+        cx->lane_flags |= TD_LF_TIE;
+    } else if (a.es == 0 || rlo == rhi || (isnan(rlo) && isnan(rhi))) {
         r.v = castv(p, a.v);
         r.es = 0;
     } else {
@@ -521,6 +536,28 @@ td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, doub
     TD_SH_TRACE(cx, "online rescale", s, s.ek - loc, loc, (int)(n > 2147483647L ? 2147483647L : n),
                 "partial sums rescaled up to n-1 times");
     return s;
+}
+
+/* td_sh_mean: the division's own bound, plus what Welford's running mean
+ *     mu_k = mu_{k-1} + (x_k - mu_{k-1}) / k
+ * may add.  Step k rounds the difference (u |x_k - mu_{k-1}|), the quotient (u of it,
+ * plus half the smallest subnormal eta) and the sum (u |mu_k|); the later steps shrink
+ * that error by prod_{j>k} (1 - 1/j) = k/n.  With |mu_{k-1}| <= sum_{i<k} |x_i| / (k-1)
+ * and sum_k k |mu_k| <= n sum|x|:
+ *     |e_n| <= (2u/n)(1 + H_{n-1}) sum|x| + u sum|x| + eta (n+1)/2,
+ * H_{n-1} <= 1 + ln n, sum|x| bounded by the sum's leaves.  sum(x / n) is covered
+ * too (u sum|x| / n + n eta on top of the sum's bound). */
+td_sh td_sh_mean(td_shcx *cx, td_sh sum, long n) {
+    td_sh r = td_sh_div(cx, sum, td_sh_exact(cx, (double)n));
+    if (n <= 1 || !isfinite(r.ek)) return r;
+    double N = (double)n, mag = sum.leaves > 1 ? td_sh_leaf_mag(cx, sum) : fabs(sum.v) + sum.es + sum.ek;
+    double w = td_up(cx->u * mag * (1 + 2 * (2 + log(N)) / N) + cx->eta * (N + 1) / 2);
+    r.ek = td_up(r.ek + w);
+    r.ep = td_up(r.ep + w);
+    r.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    TD_SH_TRACE(cx, "mean (any algorithm)", r, r.ek - w, w, (int)(n > 2147483647L ? 2147483647L : n),
+                "Welford's running mean or sum(x/n)");
+    return r;
 }
 
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {

@@ -122,6 +122,11 @@ void td_shcx_memo_free(td_shcx *cx);
 
 typedef int td_shb; /* comparison result: see td_sh_cmp */
 
+/* An upper bound that is never NaN: a NaN (0 * inf: an exact 0 times an operand the
+ * kernel may hold as inf, whose product is NaN; inf - inf) is no bound, and fmax would
+ * silently drop it downstream. */
+static inline double td_nonan(double x) { return x == x ? x : INFINITY; }
+
 /* binary64 bound arithmetic, inflated so that the result is an upper bound. */
 static inline double td_up(double x) { return x * (1.0 + 0x1p-50) + 0x1p-1074; }
 static inline double td_mag(td_sh a) { return fabs(a.v) + a.es; } /* >= |x*| */
@@ -141,7 +146,7 @@ static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double 
                                   bool eta, bool exact_operands) {
     td_sh r;
     r.v = v;
-    r.es = es;
+    r.es = es = td_nonan(es);
     r.leaves = 0;
     double m = fabs(v) + es;
     if (m + P >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF;
@@ -150,18 +155,22 @@ static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double 
         double k = td_round_eval(cx, v);
         double d = fabs(k - v);
         r.ek = r.ep = isfinite(d) ? d : INFINITY;
+        if (!isfinite(d)) cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED; /* RN_eval(v) overflows */
         r.fl = (d == 0) ? (TD_SH_EXACTK | TD_SH_CR) : TD_SH_CR;
         TD_SH_TRACE(cx, op, r, 0, r.ek, 0, d == 0 ? "exact in the evaluation format" : "one rounding of an exact value");
         return r;
     }
     double e = eta ? cx->eta : 0.0;
+    P = td_nonan(P);
+    Pp = td_nonan(Pp);
     r.ek = td_up(P + cx->u * (m + P) + e);
     r.ep = td_up(Pp + cx->u * (m + Pp) + e);
     if (r.ep > r.ek) r.ep = r.ek;
     r.fl = exact_operands ? TD_SH_CR : 0;
-    if (m + P >= cx->ovf) {
-        /* the kernel's value may be +-inf: no finite bound (what follows an inf, e.g.
-         * 1/(1+inf) = 0, can still be right; the lane is then counted as unbounded) */
+    if (m + P >= cx->ovf || !(r.ek < INFINITY)) {
+        /* the kernel's value may be +-inf (or the shadow has no finite value): no finite
+         * bound (what follows an inf, e.g. 1/(1+inf) = 0, can still be right; the lane
+         * is then counted as unbounded) */
         r.ek = r.ep = INFINITY;
         cx->lane_flags |= TD_LF_UNBOUNDED;
     }
@@ -260,6 +269,10 @@ td_sh td_sh_ldexp(td_shcx *cx, td_sh a, int e);
 td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op);
 td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b);
 static inline bool td_sh_truth(td_shb c) { return c & 1; }
+
+/* The mean sum / n of n terms as any competent kernel may compute it: the sum then one
+ * division, sum(x / n), or Welford's running mean (see shadow.c). */
+td_sh td_sh_mean(td_shcx *cx, td_sh sum, long n);
 
 /* Two evaluations of the same real value (algebraically equal forms, e.g. b*m +
  * (1-b)*g and (m-g)*b + g, or a lerp m + (1-b)*(g-m)): a competent kernel may

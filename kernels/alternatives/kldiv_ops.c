@@ -1,0 +1,46 @@
+/* Alternatives for kldiv_ops (Liger's KL-divergence, reduction 'none', per row).
+ *
+ *   forward default, alt_lg2      y_true * (log(max(y_true, eps)) - y) with the log as
+ *                 log2f(v) * ln 2 (alt_a_kl.h).  Admissible: the lg2-based log.
+ *   forward log-target, alt_ex2approx  exp(y_true) * (y_true - y) with the exp the
+ *                 ex2.approx.f32 model after the binary32 multiply by log2 e.
+ *   backward log-target, alt_exp2  -exp(y_true) with exp2f(y_true * log2 e), the product
+ *                 rounded (Triton's lowering of tl.exp).
+ * Each row is walked in one sweep of n_cols (not in BLOCK_SIZE chunks): elementwise, the
+ * order cannot matter, and it exercises that.
+ * Parameter and region layouts as kernels/host/kldiv_ops.c. */
+#include "alt_a_kl.h"
+
+enum { PB_TSTRIDE, PB_GSTRIDE, PB_NCOLS, PB_BLOCK };
+enum { RB_T, RB_G };
+enum { PF_YSTRIDE, PF_GTSTRIDE, PF_LSTRIDE, PF_NCOLS, PF_BLOCK, PF_EPS };
+enum { RF_Y, RF_GT, RF_LOSS };
+
+static int klo_fwd(const td_abi_launch *L, aa_kl_term f, float eps) {
+    int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE), n = TL_I(L, PF_NCOLS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t c = 0; c < n; c++) {
+            float y = tl_load(L, RF_Y, (int64_t)pid * ys + c), yt = tl_load(L, RF_GT, (int64_t)pid * gs + c);
+            tl_store(L, RF_LOSS, (int64_t)pid * ls + c, f(y, yt, eps), tl_f32());
+        }
+    return 0;
+}
+
+static int klo_fwd_default(const td_abi_launch *L) { return klo_fwd(L, aa_kl_default, TL_R(L, PF_EPS)); }
+static int klo_fwd_log(const td_abi_launch *L) { return klo_fwd(L, aa_kl_log_ex2approx, 0.0f); }
+
+static int klo_bwd_log(const td_abi_launch *L) {
+    int64_t ts = TL_I(L, PB_TSTRIDE), gs = TL_I(L, PB_GSTRIDE), n = TL_I(L, PB_NCOLS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t c = 0; c < n; c++)
+            tl_store(L, RB_G, (int64_t)pid * gs + c, -aa_exp_tl(tl_load(L, RB_T, (int64_t)pid * ts + c)), tl_f32());
+    return 0;
+}
+
+TD_KERNEL(td_a_kldiv_ops_fwd_default_lg2) = {"kldiv_ops.kldiv_forward_default_none_compute_correct", "alt_lg2",
+                                             TD_ABI_HOST, NULL, NULL, NULL, 6, 3, klo_fwd_default, NULL};
+TD_KERNEL(td_a_kldiv_ops_fwd_log_ex2approx) = {"kldiv_ops.kldiv_forward_log_target_none_compute_correct",
+                                               "alt_ex2approx", TD_ABI_HOST, NULL, NULL, NULL, 5, 3, klo_fwd_log,
+                                               NULL};
+TD_KERNEL(td_a_kldiv_ops_bwd_log_exp2) = {"kldiv_ops.kldiv_backward_log_target_compute_correct", "alt_exp2",
+                                          TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klo_bwd_log, NULL};

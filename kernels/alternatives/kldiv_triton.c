@@ -1,0 +1,44 @@
+/* Alternatives for kldiv_triton (Liger's KL-divergence without the eps clamp,
+ * reduction 'none'; the backward writes the gradient into input_ptr).
+ *
+ *   forward default, alt_lg2       y_true * (log(y_true) - y), log as log2f(v) * ln 2.
+ *   forward log-target, alt_exp2   exp(y_true) * (y_true - y), exp as exp2f of the
+ *                 binary32 product y_true * log2 e (Triton's lowering of tl.exp).
+ *   backward log-target, alt_ex2approx  -exp(y_true) with the ex2.approx.f32 model.
+ * Rows are walked from the last to the first (programs run in any order).
+ * Parameter and region layouts as kernels/host/kldiv_triton.c. */
+#include "alt_a_kl.h"
+
+enum { PB_ISTRIDE, PB_TSTRIDE, PB_NCOLS, PB_BLOCK };
+enum { RB_IN, RB_T };
+enum { PF_YSTRIDE, PF_GTSTRIDE, PF_LSTRIDE, PF_NCOLS, PF_BLOCK };
+enum { RF_Y, RF_GT, RF_LOSS };
+
+static int klt_fwd(const td_abi_launch *L, aa_kl_term f) {
+    int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE), n = TL_I(L, PF_NCOLS);
+    for (int64_t pid = (int64_t)L->grid[0] - 1; pid >= 0; pid--)
+        for (int64_t c = 0; c < n; c++) {
+            float y = tl_load(L, RF_Y, pid * ys + c), yt = tl_load(L, RF_GT, pid * gs + c);
+            tl_store(L, RF_LOSS, pid * ls + c, f(y, yt, 0.0f), tl_f32());
+        }
+    return 0;
+}
+
+static int klt_fwd_default(const td_abi_launch *L) { return klt_fwd(L, aa_kl_default_noeps); }
+static int klt_fwd_log(const td_abi_launch *L) { return klt_fwd(L, aa_kl_log_exp2); }
+
+static int klt_bwd_log(const td_abi_launch *L) {
+    int64_t is = TL_I(L, PB_ISTRIDE), ts = TL_I(L, PB_TSTRIDE), n = TL_I(L, PB_NCOLS);
+    for (int64_t pid = (int64_t)L->grid[0] - 1; pid >= 0; pid--)
+        for (int64_t c = 0; c < n; c++)
+            tl_store(L, RB_IN, pid * is + c, -aa_exp_approx(tl_load(L, RB_T, pid * ts + c)), tl_f32());
+    return 0;
+}
+
+TD_KERNEL(td_a_kldiv_triton_fwd_default_lg2) = {"kldiv_triton.kldiv_forward_default_none_compute_correct", "alt_lg2",
+                                                TD_ABI_HOST, NULL, NULL, NULL, 5, 3, klt_fwd_default, NULL};
+TD_KERNEL(td_a_kldiv_triton_fwd_log_exp2) = {"kldiv_triton.kldiv_forward_log_target_none_compute_correct",
+                                             "alt_exp2", TD_ABI_HOST, NULL, NULL, NULL, 5, 3, klt_fwd_log, NULL};
+TD_KERNEL(td_a_kldiv_triton_bwd_log_ex2approx) = {"kldiv_triton.kldiv_backward_log_target_compute_correct",
+                                                  "alt_ex2approx", TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klt_bwd_log,
+                                                  NULL};

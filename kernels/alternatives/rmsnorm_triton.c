@@ -1,0 +1,38 @@
+/* Alternative for rmsnorm_triton.rmsnorm_full_output_summary (the rsqrt form:
+ * rstd = rsqrt(sum_k x_k^2 / N + eps), out = (x * rstd) * w, rows (batch, m) of a strided
+ * [batch, M, K] tensor whose elements may be binary16 / bfloat16).
+ *
+ *   alt_rev_fma_rsqrtapprox  the squares accumulated in binary32 from the last column to
+ *                 the first as an FMA chain (s = fmaf(x_k, x_k, s)): the fp32 accumulation
+ *                 of (possibly fp16) inputs in another order; rstd by the rsqrt.approx.f32
+ *                 model (relative error <= 2^-22.9, PTX ISA).  Admissible: any order,
+ *                 FMA, the GPU approximate rsqrt.
+ * Parameters: sxb, sxm, sxk, srw, sob, som, sok, N, BLOCK_SIZE, eps.  Regions: x, w, out. */
+#include "alt_a_norm.h"
+
+enum { P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM, P_SOK, P_N, P_B, P_EPS };
+enum { R_X, R_W, R_O };
+
+static int rnt_rev(const td_abi_launch *L) {
+    int64_t sxb = TL_I(L, P_SXB), sxm = TL_I(L, P_SXM), sxk = TL_I(L, P_SXK), srw = TL_I(L, P_SRW);
+    int64_t sob = TL_I(L, P_SOB), som = TL_I(L, P_SOM), sok = TL_I(L, P_SOK), N = TL_I(L, P_N);
+    float eps = TL_R(L, P_EPS);
+    td_profile store = {TL_FMT(L, R_O), TD_RNE, TD_OVF_INF, false};
+    for (uint32_t p0 = 0; p0 < L->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < L->grid[1]; p1++) {
+            int64_t xb = (int64_t)p0 * sxb + (int64_t)p1 * sxm, ob = (int64_t)p0 * sob + (int64_t)p1 * som;
+            float s = 0.0f;
+            for (int64_t k = N - 1; k >= 0; k--) {
+                float x = tl_load(L, R_X, xb + k * sxk);
+                s = fmaf(x, x, s);
+            }
+            float rstd = aa_rsqrt_approx(s / (float)N + eps);
+            for (int64_t k = 0; k < N; k++)
+                tl_store(L, R_O, ob + k * sok, (tl_load(L, R_X, xb + k * sxk) * rstd) * tl_load(L, R_W, k * srw),
+                         store);
+        }
+    return 0;
+}
+
+TD_KERNEL(td_a_rmsnorm_triton_rev_fma) = {"rmsnorm_triton.rmsnorm_full_output_summary", "alt_rev_fma_rsqrtapprox",
+                                          TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rnt_rev, NULL};
