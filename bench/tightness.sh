@@ -3,7 +3,7 @@
 # alternative (kernels/alternatives/: other admissible implementations), from CASES
 # cases per kernel (default 2000) with per-lane samples (`tilediff run --lane-dump`):
 #   - median and 99th percentile of err/tol over the INFORMATIVE lanes: those whose
-#     tolerance exceeds half an ulp of the output format at the reference (a lane whose
+#     tolerance exceeds half an ulp of the output format at the kernel's value (a lane whose
 #     bound is one final rounding saturates near 1 and says nothing about the bound);
 #   - the largest err/tol over the informative lanes and over all checked lanes;
 #   - the number of disagreeing cases (must be 0: every kernel here is correct).
@@ -83,7 +83,7 @@ sort -k1,1 -k2,2 "$tmp/rows" >"$tmp/sorted"
   echo
   echo "\`bench/tightness.sh --cases $cases\` ($(date -u +%Y-%m-%d), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))."
   echo "err/tol per checked lane; *informative* lanes have a tolerance above half an ulp of the output format"
-  echo "at the reference (a one-rounding bound saturates near 1 and says nothing).  median, p99 and max(inf.)"
+  echo "at the kernel's value (a one-rounding bound saturates near 1 and says nothing).  median, p99, max(inf.)"
   echo "are over the informative lanes, max(all) over every checked lane; FAIL = disagreeing cases (a FAIL"
   echo "of a port or an alternative is a false alarm).  Kernels: the port and kernels/alternatives/ (alt_*)."
   echo
@@ -100,7 +100,7 @@ sort -k1,1 -k2,2 "$tmp/rows" >"$tmp/sorted"
 cat "$tmp/section"
 if [ "$write_results" = 1 ]; then
   res=bench/RESULTS.md
-  [ -f "$res" ] || printf '# Benchmark results\n\n' >"$res"
+  [ -f "$res" ] || printf "# Benchmark results\n" >"$res"
   # replace the Tightness section (up to the next "## " heading), or append it
   awk -v sec="$tmp/section" '
     /^## Tightness$/ { while ((getline l < sec) > 0) print l; skip = 1; done = 1; next }
