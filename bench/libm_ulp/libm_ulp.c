@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "libm_measure.h" /* the measurement, shared with tests/oracle/test_budget.c */
+#include "libm_measure.h" /* the measurement, tests/oracle/libm_measure.h, shared with test_budget.c */
 
 int main(int argc, char **argv) {
     uint64_t step = 1;

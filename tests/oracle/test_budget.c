@@ -9,7 +9,7 @@
  *       pairs;
  *   test_budget --exhaustive FN...  (label "sweep") all 2^32 inputs of each FN.
  *
- * The measurement is bench/libm_ulp's (bench/libm_ulp/libm_measure.c): every input is
+ * The measurement is bench/libm_ulp's (tests/oracle/libm_measure.c): every input is
  * screened against the binary64 function, and every input whose screened error exceeds
  * budget - TD_LM_SCREEN (a bound on the screen's own error) is measured with MPFR and
  * must be within the budget.  The budget of function f at input x, in ulps of the exact
