@@ -17,20 +17,6 @@
 #include "common.h"
 #include "diff.h"
 
-#define NEED_ARG()                                                                                           \
-    do {                                                                                                     \
-        if (i + 1 >= argc) {                                                                                 \
-            fprintf(stderr, "tilediff %s: %s needs a value\n", argv[0], argv[i]);                            \
-            return TD_EXIT_USAGE;                                                                            \
-        }                                                                                                    \
-    } while (0)
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void jnum(FILE *f, double x) {
     if (isnan(x)) fputs("null", f);
     else if (isinf(x)) fputs(x > 0 ? "\"inf\"" : "\"-inf\"", f);
@@ -266,7 +252,7 @@ static int wait_child(const cert_env *env, const td_kernel *kern, pid_t pid, con
                       int *st) {
     for (;;) {
         if (waitpid(pid, st, WNOHANG) == pid) return 0;
-        if (now() - t0 > env->deadline) {
+        if (td_cli_now() - t0 > env->deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, st, 0);
             return 1;
@@ -285,7 +271,7 @@ static int run_row(const cert_env *env, const td_campaign_opts *co, const td_ker
     if (sp == MAP_FAILED) sp = NULL;
     if (sp) sp->case_index = 0;
     fflush(NULL);
-    double t0 = now();
+    double t0 = td_cli_now();
     pid_t pid = fork();
     if (pid == 0) run_child(env, co, kern, sp);
     if (pid < 0) {
@@ -297,7 +283,7 @@ static int run_row(const cert_env *env, const td_campaign_opts *co, const td_ker
     uint64_t inflight = sp ? sp->case_index : 0;
     if (sp) munmap(sp, sizeof *sp);
     if (timed_out || WIFSIGNALED(st)) {
-        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, now() - t0,
+        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, td_cli_now() - t0,
                    env->outdir, env->libarg);
         unlink(env->tmpjson);
         return 1;
@@ -580,7 +566,7 @@ static int finish(cert_opts *o, const char *started, double t0, const char *budg
                   int worst, int ncov) {
     const td_abi_table *t = o->cli.set.table;
     char *report = assemble(t && t->library ? t->library : "?", o->cli.backend == TD_ABI_CUDA ? "cuda" : "host",
-                            started, now() - t0, o->seed, budget_str, o->shard_k, o->shard_n, rows_json);
+                            started, td_cli_now() - t0, o->seed, budget_str, o->shard_k, o->shard_n, rows_json);
     int bstatus = td_baseline_finish(&o->bx, &report); /* 0, 1 gate failed, 2 refused */
     char err[1024];
     if (!report || td_write_reports(o->outdir, report, err, sizeof err) != 0) {
@@ -641,7 +627,7 @@ int td_cmd_certify(int argc, char **argv) {
     for (int i = 0; i < n; i++) env.total += rows[i].kern != NULL;
     snprintf(env.tmpjson, sizeof env.tmpjson, "%s/.contract.%ld.json", o.outdir, (long)getpid());
     iso_now(started, sizeof started);
-    double t0 = now();
+    double t0 = td_cli_now();
     char *cbuf = NULL;
     size_t clen = 0;
     FILE *cf = open_memstream(&cbuf, &clen);
@@ -778,7 +764,7 @@ static td_abi_launch_fn st_inner;
 static int st_fault_harness; /* test hook (TD_SELFTEST_FAULT=harness-abort), see st_launch */
 
 static int st_launch(const td_abi_launch *L) {
-    st_shared->launch_t0 = now();
+    st_shared->launch_t0 = td_cli_now();
     st_shared->in_kernel = 1;
     int rc = st_inner(L);
     st_shared->in_kernel = 0;
@@ -841,7 +827,7 @@ static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *c
                    double launch_limit, st_result *res) {
     memset((void *)res, 0, sizeof *res);
     fflush(NULL);
-    double t0 = now();
+    double t0 = td_cli_now();
     pid_t pid = fork();
     if (pid == 0) st_child(cli, kern, co, res);
     if (pid < 0) {
@@ -852,20 +838,20 @@ static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *c
     int st = 0;
     for (;;) {
         if (waitpid(pid, &st, WNOHANG) == pid) break;
-        double t = now();
+        double t = td_cli_now();
         int stuck = res->in_kernel && t - res->launch_t0 > launch_limit;
         if (stuck || t - t0 > deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, &st, 0);
             st_blame(res, 0, 1);
-            res->seconds = now() - t0;
+            res->seconds = td_cli_now() - t0;
             return;
         }
         usleep(10000);
     }
     if (!res->done) {
         st_blame(res, WIFSIGNALED(st) ? WTERMSIG(st) : 0, 0);
-        res->seconds = now() - t0;
+        res->seconds = td_cli_now() - t0;
     }
 }
 

@@ -11,14 +11,6 @@
 #include "campaign.h"
 #include "common.h"
 
-#define NEED_ARG()                                                                                           \
-    do {                                                                                                     \
-        if (i + 1 >= argc) {                                                                                 \
-            fprintf(stderr, "tilediff %s: %s needs a value\n", argv[0], argv[i]);                            \
-            return TD_EXIT_USAGE;                                                                            \
-        }                                                                                                    \
-    } while (0)
-
 static int mkdir_p(const char *dir) {
     char b[4096];
     snprintf(b, sizeof b, "%s", dir);

@@ -27,20 +27,6 @@
 #include "common.h"
 #include "diff.h"
 
-#define NEED_ARG()                                                                                           \
-    do {                                                                                                     \
-        if (i + 1 >= argc) {                                                                                 \
-            fprintf(stderr, "tilediff %s: %s needs a value\n", argv[0], argv[i]);                            \
-            return TD_EXIT_USAGE;                                                                            \
-        }                                                                                                    \
-    } while (0)
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void td_regress_defaults(td_regress_opts *o) {
     o->alpha = TD_REGRESS_ALPHA;
     o->min_growth = TD_REGRESS_MIN_GROWTH;
@@ -371,17 +357,17 @@ static int child_run(td_cli *cli, const dconf *cf, progress *pg, const char *pat
     d.s.pass = -1;
     d.s.same_ref = same_casts(cf->k[0], cf->k[1]);
     td_ctx_set_lane_observer(cx, observe, &d.s);
-    double t0 = now();
+    double t0 = td_cli_now();
     for (uint64_t i = 0;; i++) {
         if (cf->max_cases && i >= cf->max_cases) break;
-        if (cf->seconds > 0 && i > 0 && now() - t0 >= cf->seconds) break;
+        if (cf->seconds > 0 && i > 0 && td_cli_now() - t0 >= cf->seconds) break;
         pg->case_index = i;
         if (diff_case(cx, cf->k[0], cf->k[1], cf->seed, i, &d, pg) != 0) {
             d.harness_error = 1;
             break;
         }
     }
-    d.seconds = now() - t0;
+    d.seconds = td_cli_now() - t0;
     td_ctx_set_lane_observer(cx, NULL, NULL); /* the minimiser's runs are not statistics */
     FILE *f = fopen(path, "w");
     if (!f) return 3;
@@ -436,7 +422,7 @@ static int run_contract(td_cli *cli, const dconf *cf, double deadline, const cha
     if (pg == MAP_FAILED) return 3;
     memset((void *)pg, 0, sizeof *pg);
     fflush(NULL);
-    double t0 = now();
+    double t0 = td_cli_now();
     pid_t pid = fork();
     if (pid == 0) _exit(child_run(cli, cf, pg, tmpjson));
     if (pid < 0) {
@@ -445,7 +431,7 @@ static int run_contract(td_cli *cli, const dconf *cf, double deadline, const cha
     }
     int st = 0, timed_out = 0;
     while (waitpid(pid, &st, WNOHANG) != pid) {
-        if (now() - t0 > deadline) {
+        if (td_cli_now() - t0 > deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, &st, 0);
             timed_out = 1;
@@ -455,7 +441,7 @@ static int run_contract(td_cli *cli, const dconf *cf, double deadline, const cha
     }
     int rc = 0;
     if (timed_out || WIFSIGNALED(st)) {
-        death_json(out, cf, !timed_out, timed_out ? 0 : WTERMSIG(st), pg, now() - t0);
+        death_json(out, cf, !timed_out, timed_out ? 0 : WTERMSIG(st), pg, td_cli_now() - t0);
     } else {
         char err[512];
         char *text = td_read_file(tmpjson, NULL, err, sizeof err);

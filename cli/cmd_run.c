@@ -11,14 +11,6 @@
 #include "common.h"
 #include "emit_python.h"
 
-#define NEED_ARG()                                                                                           \
-    do {                                                                                                     \
-        if (i + 1 >= argc) {                                                                                 \
-            fprintf(stderr, "tilediff %s: %s needs a value\n", argv[0], argv[i]);                            \
-            return TD_EXIT_USAGE;                                                                            \
-        }                                                                                                    \
-    } while (0)
-
 static void fmt_list(const td_contract *k, char *buf, size_t n) {
     size_t o = 0;
     buf[0] = 0;

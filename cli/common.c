@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int td_parse_u64(const char *s, uint64_t *out) {
@@ -171,3 +172,9 @@ void td_watchdog_arm(unsigned seconds, const char *artifact_dir, const td_kernel
 }
 
 void td_watchdog_disarm(void) { alarm(0); }
+
+double td_cli_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}

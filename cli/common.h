@@ -36,6 +36,16 @@ const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet);
 /* The exact command that replays artifact `path` with this CLI's library and backend. */
 void td_cli_repro_cmd(const td_cli *c, const char *path, char *out, size_t n);
 
+/* In an option loop over argv with index i: the option argv[i] needs a value. */
+#define NEED_ARG()                                                                                           \
+    do {                                                                                                     \
+        if (i + 1 >= argc) {                                                                                 \
+            fprintf(stderr, "tilediff %s: %s needs a value\n", argv[0], argv[i]);                            \
+            return TD_EXIT_USAGE;                                                                            \
+        }                                                                                                    \
+    } while (0)
+/* Monotonic seconds, for budgets and reports. */
+double td_cli_now(void);
 int td_parse_u64(const char *s, uint64_t *out);
 int td_parse_double(const char *s, double *out);
 /* glob match of contract ids ("softmax_*", "all" matches everything) */

@@ -313,13 +313,9 @@ const td_kernel *td_kernels_find(const td_kernel_set *set, const char *contract,
     return NULL;
 }
 
-int td_builtin_library_path(int backend, char *out, size_t n) {
-    const char *lib = backend == TD_ABI_CUDA ? "libtilediff_kernels_cuda.so" : "libtilediff_kernels.so";
-    const char *env = getenv(backend == TD_ABI_CUDA ? "TILEDIFF_CUDA_KERNELS" : "TILEDIFF_KERNELS");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
+/* `lib` next to the running executable (a build tree) or in <prefix>/lib/tilediff/ (an
+ * install): 0 with its path in out, or -1 (out then holds the first candidate). */
+static int find_beside_exe(const char *lib, char *out, size_t n) {
     char exe[4096];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0) return -1;
@@ -327,7 +323,6 @@ int td_builtin_library_path(int backend, char *out, size_t n) {
     char *slash = strrchr(exe, '/');
     if (!slash) return -1;
     *slash = 0;
-    /* build tree: next to the binary; installed: <prefix>/lib/tilediff/ */
     const char *cands[] = {"%s/%s", "%s/../" TD_LIBDIR "/tilediff/%s", "%s/../lib/tilediff/%s"};
     for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
         snprintf(out, n, cands[i], exe, lib);
@@ -337,23 +332,21 @@ int td_builtin_library_path(int backend, char *out, size_t n) {
     return -1;
 }
 
+int td_builtin_library_path(int backend, char *out, size_t n) {
+    const char *lib = backend == TD_ABI_CUDA ? "libtilediff_kernels_cuda.so" : "libtilediff_kernels.so";
+    const char *env = getenv(backend == TD_ABI_CUDA ? "TILEDIFF_CUDA_KERNELS" : "TILEDIFF_KERNELS");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    return find_beside_exe(lib, out, n);
+}
+
 int td_triton_bridge_path(char *out, size_t n) {
     const char *env = getenv("TILEDIFF_TRITON_BRIDGE");
     if (env && *env) {
         snprintf(out, n, "%s", env);
         return access(out, R_OK) == 0 ? 0 : -1;
     }
-    char exe[4096];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0) return -1;
-    exe[len] = 0;
-    char *slash = strrchr(exe, '/');
-    if (!slash) return -1;
-    *slash = 0;
-    const char *cands[] = {"%s/%s", "%s/../" TD_LIBDIR "/tilediff/%s", "%s/../lib/tilediff/%s"};
-    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
-        snprintf(out, n, cands[i], exe, TD_TB_LIBRARY);
-        if (access(out, R_OK) == 0) return 0;
-    }
-    return -1;
+    return find_beside_exe(TD_TB_LIBRARY, out, n);
 }
