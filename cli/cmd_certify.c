@@ -129,11 +129,14 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
                           const char *libarg) {
     const td_contract *k = kern->k;
     contract_head(f, k, kern->abi->variant);
-    char why[256] = ""; /* mostly unbounded lanes: not checked (td_stats_unchecked) */
-    const char *status = c->harness_error                              ? "harness-error"
-                         : c->nf                                       ? "failed"
+    char why[512] = ""; /* mostly unbounded lanes: not checked (td_stats_unchecked) */
+    int nc = c->cases && c->st.cases_not_covered == c->cases; /* the backend ran no case */
+    if (nc) snprintf(why, sizeof why, "%s", c->not_covered_msg);
+    const char *status = c->harness_error                                    ? "harness-error"
+                         : c->nf                                             ? "failed"
+                         : nc                                                ? "not-covered"
                          : td_stats_unchecked(&c->st, why, sizeof why) ? "not-checked"
-                                                                       : "passed";
+                                                                             : "passed";
     fprintf(f, ",\"status\":\"%s\",\"cases\":%" PRIu64 ",\"lanes\":%" PRIu64 ",\"disagreements\":%" PRIu64
                ",\"warns\":%" PRIu64 ",\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64,
             status, c->cases, c->st.lanes, c->st.cases_with_finding, c->st.lanes_warn, c->st.lanes_mpfr,

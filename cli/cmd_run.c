@@ -133,6 +133,7 @@ typedef struct run_state {
     uint64_t finding_cases, other_roots; /* cases whose root did not fit in `roots` */
     int printed, nroots;
     run_root roots[RUN_MAX_ROOTS];
+    char not_covered[512]; /* the first "not covered on this backend: ..." */
 } run_state;
 
 /* "case 17 (seed 1)" and the exact replay command, or why there is none. */
@@ -225,7 +226,10 @@ static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s)
                " lanes accepted by a special-value rule (an admissible inf/NaN, or max finite against inf)\n",
                st->lanes_unbounded, st->lanes_overflow_ok);
     char why[256];
-    if (td_stats_unchecked(st, why, sizeof why)) printf("  not checked: %s\n", why);
+    if (st->cases_not_covered)
+        printf("  %" PRIu64 " of %" PRIu64 " cases %s\n", st->cases_not_covered, st->cases, s->not_covered);
+    else if (td_stats_unchecked(st, why, sizeof why))
+        printf("  not checked: %s\n", why);
     if (s->nroots)
         printf("  %d distinct finding%s (same contract, class, region and first bad lane in the tile):\n", s->nroots,
                s->nroots > 1 ? "s" : "");
@@ -254,6 +258,7 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
         int rc = td_run_bytes(cx, kern, bytes, sizeof bytes, &r);
         td_watchdog_disarm();
         td_stats_merge(&s->st, &r.st);
+        if (r.st.cases_not_covered && !s->not_covered[0]) snprintf(s->not_covered, sizeof s->not_covered, "%.500s", r.msg);
         if (rc == TD_RUN_HARNESS_ERROR) {
             fprintf(stderr, "tilediff %s: %s: internal error on case %" PRIu64 ": %s\n", cli->cmd, kern->k->id, i, r.msg);
             td_result_free(&r);

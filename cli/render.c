@@ -99,7 +99,8 @@ void td_render_table(FILE *f, const td_json *r) {
                 td_json_str(c, "kernel", "-"), status_of(c), td_json_num(c, "cases", 0), td_json_num(c, "lanes", 0),
                 td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0), td_json_num(c, "lanes_unbounded", 0), e, u,
                 td_json_num(c, "seconds", 0));
-        if (td_json_str(c, "reason", NULL)) fprintf(f, "    not checked: %s\n", td_json_str(c, "reason", ""));
+        if (td_json_str(c, "reason", NULL))
+            fprintf(f, "    %s%s\n", strcmp(status_of(c), "not-covered") ? "not checked: " : "", td_json_str(c, "reason", ""));
     }
     table_findings(f, cs);
     const td_json *s = td_json_get(r, "summary");

@@ -174,6 +174,8 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
         c->cases_digest = fold_digest(c->cases_digest, r.case_digest);
         c->cases++;
         td_stats_merge(&c->st, &r.st);
+        if (r.st.cases_not_covered && !c->not_covered_msg[0])
+            snprintf(c->not_covered_msg, sizeof c->not_covered_msg, "%.500s", r.msg);
         if (x == TD_RUN_HARNESS_ERROR) {
             c->harness_error = 1;
             snprintf(c->harness_msg, sizeof c->harness_msg, "case %llu: %.450s", (unsigned long long)i, r.msg);

@@ -55,6 +55,7 @@ typedef struct td_campaign {
     int nf, capf;
     int harness_error;
     char harness_msg[512];
+    char not_covered_msg[512]; /* the first "not covered on this backend: ..." */
     /* the worst lanes over the campaign (for the reports), worst first */
     td_lane_report worst[8];
     int nworst;

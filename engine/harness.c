@@ -62,6 +62,7 @@ void td_stats_merge(td_stats *a, const td_stats *s) {
     a->lanes_warn += s->lanes_warn;
     for (int i = 0; i < TD_VC_COUNT; i++) a->findings[i] += s->findings[i];
     a->cases_with_finding += s->cases_with_finding;
+    a->cases_not_covered += s->cases_not_covered;
     if (s->worst_err_over_tol > a->worst_err_over_tol) a->worst_err_over_tol = s->worst_err_over_tol;
     if (s->worst_ulps > a->worst_ulps) a->worst_ulps = s->worst_ulps;
     a->classes |= s->classes;
@@ -230,6 +231,13 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
                        (uint32_t)k->nparams, params, (uint32_t)k->nregions, regs,
                        cx->dev ? cx->dev->stream : NULL, kerr, sizeof kerr};
     int rc = kern->abi->launch(&L);
+    if (rc == TD_ABI_NOT_COVERED) {
+        kerr[sizeof kerr - 1] = 0;
+        /* the bridge may already say it; say it once */
+        const char *why = strncmp(kerr, "not covered on this backend: ", 29) ? kerr : kerr + 29;
+        snprintf(msg, msglen, "not covered on this backend: %s", why[0] ? why : "no reason given");
+        return 1;
+    }
     if (rc != 0) {
         kerr[sizeof kerr - 1] = 0;
         snprintf(msg, msglen, "launch failed (%d): %s", rc, kerr[0] ? kerr : "no message");
@@ -844,11 +852,20 @@ static int run_write_set(run *R) {
 }
 
 /* Region images with guards and sentinels, then the kernel.  A launch error is a finding. */
+/* run_launch's answer for a launch the backend cannot run: td_run_bytes turns it into
+ * TD_RUN_OK with res->st.cases_not_covered = 1 and nothing judged. */
+#define RUN_NOT_COVERED 100
+
 static int run_launch(run *R) {
     td_case_result *res = R->res;
     R->t = now();
     if (images_prepare(R->cx, &R->c, R->im, 0, res->msg, sizeof res->msg) != 0) return TD_RUN_HARNESS_ERROR;
-    if (launch(R->cx, R->kern, &R->c, R->im, res->msg, sizeof res->msg) != 0) {
+    int lr = launch(R->cx, R->kern, &R->c, R->im, res->msg, sizeof res->msg);
+    if (lr == 1) { /* not covered: no lane is judged, nothing is a finding (res->msg says why) */
+        res->st.cases_not_covered = 1;
+        return RUN_NOT_COVERED;
+    }
+    if (lr != 0) {
         region_report(R->cx, res, TD_VC_LAUNCH, 0, 0, 0, res->msg);
         res->finding = 1;
         res->st.cases_with_finding = 1;
@@ -1022,6 +1039,7 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
     if (rc == TD_RUN_OK) rc = run_write_set(&R);
     if (rc == TD_RUN_OK) rc = run_launch(&R);
     if (rc == TD_RUN_OK) rc = run_check(&R);
+    if (rc == RUN_NOT_COVERED) rc = TD_RUN_OK;
     for (int i = 0; i < TD_MAX_REGIONS; i++) free(R.inwrite[i]);
     images_free(cx, R.im2, R.k->nregions);
     images_free(cx, R.im, R.k->nregions);

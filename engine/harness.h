@@ -68,6 +68,7 @@ typedef struct td_stats {
     uint64_t cases, lanes, lanes_mpfr, lanes_unbounded, lanes_overflow_ok, lanes_warn;
     uint64_t findings[TD_VC_COUNT]; /* lanes (or regions) per class */
     uint64_t cases_with_finding;
+    uint64_t cases_not_covered; /* launches that returned TD_ABI_NOT_COVERED */
     double worst_err_over_tol;  /* among checked lanes (PASS and WARN and FAIL) */
     double worst_ulps;
     uint64_t classes;           /* boundary classes covered */
@@ -147,7 +148,9 @@ int td_lane_obs_closer(const td_lane_obs *o, double a, double b);
 #define TD_RUN_USAGE 2 /* bad input (e.g. an explain lane out of range) */
 #define TD_RUN_HARNESS_ERROR 3
 /* Decodes `data`, runs kernel `kern` on it and checks every lane.  Returns one of
- * TD_RUN_*; on TD_RUN_HARNESS_ERROR, res->msg says what is wrong. */
+ * TD_RUN_*; on TD_RUN_HARNESS_ERROR, res->msg says what is wrong.  A launch the backend
+ * cannot run (TD_ABI_NOT_COVERED) is TD_RUN_OK with res->st.cases_not_covered = 1, no
+ * lane judged, and the reason in res->msg. */
 int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res);
 
 /* Decodes only (for explain, corpus-stats, the generator tests). */

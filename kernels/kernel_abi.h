@@ -84,6 +84,12 @@ typedef struct td_abi_launch {
     size_t errlen;
 } td_abi_launch;
 
+/* A launch that cannot run on this backend at all (an interpreter limit, an
+ * instruction the device lacks: not the kernel's fault) returns TD_ABI_NOT_COVERED
+ * with the reason in err.  tilediff reports the kernel "not covered on this backend:
+ * <reason>", never as a finding, and goes on with the other contracts. */
+#define TD_ABI_NOT_COVERED 77
+
 typedef int (*td_abi_launch_fn)(const td_abi_launch *launch);
 
 typedef struct td_abi_kernel {

@@ -82,6 +82,12 @@ run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_ba
 check "parameter count mismatch: exit 2" test "$(rc)" = 2 -a -n "$(says 'expects 3 parameters' && echo y)"
 run "$T" run add_example.add_kernel_correctness --kernels "$tmp/no_such_lib.so" --cases 1
 check "missing library: exit 2, named" test "$(rc)" = 2 -a -n "$(says 'no_such_lib.so' && echo y)"
+run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_not_covered.so" --cases 3 --no-artifacts
+check "a launch the backend cannot run: not a finding (exit 0), the reason said" test "$(rc)" = 0 -a -n "$(says '3 of 3 cases not covered on this backend: no tensor cores' && echo y)"
+run "$T" certify --kernels "$plugins/libtdtest_not_covered.so" --cases 20 --out "$tmp/nc"
+check "certify: that contract not covered, with the reason; the other one still passes" \
+  grep -q '"id":"add_example.add_kernel_correctness".*"status":"not-covered".*"reason":"not covered on this backend: no tensor cores' "$tmp/nc/report.json"
+check "certify: the other contract of the library still certified" grep -q '"id":"add_value.puzzle1_kernel_correctness".*"status":"passed"' "$tmp/nc/report.json"
 run "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_launch_error.so" --cases 3 --no-artifacts
 check "launch error: a finding (exit 1) with the kernel's message" test "$(rc)" = 1 -a -n "$(says 'device out of memory (simulated)' && echo y)"
 run "$T" certify --kernels "$plugins/libtdtest_crash.so" --cases 200 --out "$tmp/crash"

@@ -42,6 +42,6 @@ typedef const td_abi_table *(*td_tb_open_fn)(const char *script, int backend, td
 
 /* Return value of a launch the backend cannot run (an interpreter limit, no GPU); the
  * message starts with "not covered on this backend: ". */
-#define TD_TB_UNSUPPORTED 77
+#define TD_TB_UNSUPPORTED TD_ABI_NOT_COVERED
 
 #endif

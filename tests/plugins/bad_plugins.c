@@ -18,6 +18,9 @@ static int add_kernel(const td_abi_launch *L) {
 #if defined(FLAVOUR_LAUNCH_ERROR)
     snprintf(L->err, L->errlen, "device out of memory (simulated)");
     return 2;
+#elif defined(FLAVOUR_NOT_COVERED)
+    snprintf(L->err, L->errlen, "no tensor cores on this device (simulated)");
+    return TD_ABI_NOT_COVERED;
 #elif defined(FLAVOUR_CRASH)
     if (n > 100) raise(SIGSEGV); /* a kernel that crashes on larger inputs */
 #elif defined(FLAVOUR_HANG)

@@ -48,8 +48,14 @@ for cfg in "BLOCK_SIZE=64,num_warps=2" "BLOCK_SIZE=256,num_warps=4" "BLOCK_SIZE=
 done
 # twins: more cases, a planted bug may need a tail or a particular label to show
 for b in "${bugs[@]}"; do run 1 "${b%%:*}" --kernel "${b##*:}" --cases 40; done
-# the fp8 store: the interpreter's fp32 -> e4m3 conversion is not compiled Triton's
-run 1 triton_matmul.triton_matmul_f8_closed_form_correct
-grep -q "not covered on this backend: interpreter deviates from compiled Triton" "$out/log" ||
+# the fp8 store: the interpreter's fp32 -> e4m3 conversion is not compiled Triton's:
+# not covered on this backend (not a finding of the kernel, exit 0), with the reason
+run 0 triton_matmul.triton_matmul_f8_closed_form_correct
+grep -q "cases not covered on this backend: interpreter deviates from compiled Triton" "$out/log" ||
   { echo "FAIL: the fp8 matmul was not reported as an interpreter deviation"; fail=1; }
+(cd "$out" && "$td" certify --kernels "$lib" --contracts 'triton_matmul.triton_matmul_f8_closed_form_correct' \
+  --cases "$cases" --out cert) >"$out/log" 2>&1
+grep -q '"status":"not-covered","cases":[0-9]*.*"reason":"not covered on this backend: interpreter deviates' \
+  "$out/cert/report.json" ||
+  { echo "FAIL: certify did not report the fp8 matmul as not covered, with the reason"; tail -5 "$out/log"; fail=1; }
 exit $fail
