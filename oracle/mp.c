@@ -14,10 +14,12 @@ void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec) {
     memset(cx, 0, sizeof *cx);
     cx->prec = prec;
     /* The reference is the REAL value: MPFR's default exponent range (2^-2^30) would
-     * underflow e^-1e9 (an additive mask of -1e9) to 0 and make a real softmax 0/0.
-     * The widest range MPFR has holds every value a spec meets. */
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
+     * underflow e^-1e9 = 2^-1.44e9 (an additive mask of -1e9) to 0 and make a real
+     * softmax 0/0.  2^+-2^31 holds it.  Not MPFR's widest range: an exact sum
+     * (mpfr_sum) needs memory in proportion to its terms' exponent span, 2^32 bits =
+     * 512 MiB at most here, and 2^62 bits with the widest range. */
+    mpfr_set_emin(-((mpfr_exp_t)1 << 31));
+    mpfr_set_emax((mpfr_exp_t)1 << 31);
     mpfr_init2(cx->last_cast_in.x, prec);
 }
 

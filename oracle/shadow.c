@@ -408,7 +408,7 @@ td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what) {
             if (klo == khi && klo == r.v) r.ek = r.ep = 0;
             else {
                 r.ek = r.ep = INFINITY;
-                cx->lane_flags |= TD_LF_MAYOVF;
+                cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
             }
         } else {
             if (!isfinite(klo) || !isfinite(khi)) {
