@@ -409,6 +409,9 @@ td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what) {
             else {
                 r.ek = r.ep = INFINITY;
                 cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
+                /* a bounded value whose cast may or may not overflow: only +-inf or the
+                 * format's largest finite value are admissible (harness rule) */
+                if (a.ek < INFINITY && a.es < INFINITY) cx->lane_flags |= TD_LF_CASTOVF;
             }
         } else {
             if (!isfinite(klo) || !isfinite(khi)) {

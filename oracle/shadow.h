@@ -60,6 +60,7 @@ typedef struct td_sh {
 #define TD_LF_UNBOUNDED 2u  /* the model cannot bound the error (e.g. a divisor whose interval holds 0) */
 #define TD_LF_DOMAIN 4u     /* an argument may leave a function's domain (log of <= 0, sqrt of < 0) */
 #define TD_LF_TIE 8u        /* a comparison or cast whose outcome the shadow cannot decide */
+#define TD_LF_CASTOVF 16u   /* only a final cast's overflow is unbounded: the kernel's value before it is bounded */
 
 /* How a kernel's sums associate.  A kernel that declares nothing may use any order
  * and tree shape, split-K partials combined in any order included: TD_ORDER_ANY.  A
