@@ -21,7 +21,10 @@ const char *td_bclass_name(int bit) {
     static const char *names[TD_BC_COUNT] = {
         "single-lane", "one-program",   "tail-below",     "exact-multiple", "tail-above",
         "tail",        "block-gt-n",    "in-place",       "stride-gt-row",  "metadata-extreme",
-        "fully-masked", "values-special", "values-large", "multi-tile",
+        "fully-masked", "values-special", "values-large", "multi-tile",  "offset-2^31",
+        "idx-permutation", "idx-first-last", "idx-repeats", "seq-empty", "seq-single",
+        "seq-block-edge", "seq-ends-at-end", "pos-extreme", "pos-nonmonotone", "adapter-none",
+        "slice-edge", "mask-pattern",
     };
     return (bit >= 0 && bit < TD_BC_COUNT) ? names[bit] : "?";
 }

@@ -101,6 +101,20 @@ enum td_bclass {
     TD_BC_VALUES_SPECIAL,  /* values at format thresholds, ties, subnormals, +-0 */
     TD_BC_VALUES_LARGE,    /* values large enough to overflow a naive exp */
     TD_BC_MULTI_TILE,      /* a loop over several tiles / steps */
+    TD_BC_OFFSET_2_31,     /* an element offset beyond 2^31 (large strides over sparse memory) */
+    /* metadata classes (contracts/gen_meta.h): index tensors, ragged batches, positions */
+    TD_BC_IDX_PERMUTATION, /* destination slots are a permutation of the whole cache */
+    TD_BC_IDX_FIRST_LAST,  /* the first and the last legal slot / index are both used */
+    TD_BC_IDX_REPEATS,     /* an index repeated (gather / embedding lookups of one token) */
+    TD_BC_SEQ_EMPTY,       /* a sequence of length 0 in a ragged batch */
+    TD_BC_SEQ_SINGLE,      /* a sequence of length 1 */
+    TD_BC_SEQ_BLOCK_EDGE,  /* a sequence length of B - 1, B or B + 1 for the kernel's block B */
+    TD_BC_SEQ_ENDS_AT_END, /* the last sequence ends exactly at the end of its buffer */
+    TD_BC_POS_EXTREME,     /* position id 0 and the largest legal position */
+    TD_BC_POS_NONMONOTONE, /* position ids not increasing along the sequence */
+    TD_BC_ADAPTER_NONE,    /* LoRA: a token with "no adapter" */
+    TD_BC_SLICE_EDGE,      /* LoRA: a rank or slice at the edge of the output slice */
+    TD_BC_MASK_PATTERN,    /* a boolean mask all false, all true, alternating or one true at the end */
     TD_BC_COUNT
 };
 const char *td_bclass_name(int bit);
