@@ -431,6 +431,7 @@ static int parse_number_opt(cert_opts *o, const char *a, const char *v) {
 static int parse_name_opt(cert_opts *o, const char *a, const char *v) {
     if (!strcmp(a, "--kernels")) o->cli.kernels = v;
     else if (!strcmp(a, "--backend")) return td_cli_backend(&o->cli, v) ? TD_EXIT_USAGE : 0;
+    else if (!strcmp(a, "--against")) return td_cli_against(&o->cli, v) ? TD_EXIT_USAGE : 0;
     else if (!strcmp(a, "--contracts")) o->pattern = v;
     else if (!strcmp(a, "--out")) o->outdir = v;
     else if (!strcmp(a, "--kernel")) {
@@ -443,7 +444,7 @@ static int parse_name_opt(cert_opts *o, const char *a, const char *v) {
 
 static int takes_value(const char *a) {
     static const char *const v[] = {"--budget", "--cases", "--seed",      "--timeout", "--shard",
-                                    "--kernels", "--backend", "--contracts", "--out",   "--kernel"};
+                                    "--kernels", "--backend", "--contracts", "--out",   "--kernel", "--against"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!strcmp(a, v[i])) return 1;
     return 0;
@@ -509,7 +510,7 @@ static int push_row(cert_row **rows, int *n, int *cap, cert_row r) {
  * time budget is split evenly between the covered contracts, and a contract's share
  * evenly between its kernels, so adding alternatives to one contract neither steals
  * time from the others nor makes the run longer.  Returns the row count, or -1. */
-static int select_rows(const cert_opts *o, cert_row **rows, int *ncov) {
+static int select_rows(cert_opts *o, cert_row **rows, int *ncov) {
     int n = 0, cap = 0;
     *rows = NULL;
     *ncov = 0;
@@ -517,10 +518,12 @@ static int select_rows(const cert_opts *o, cert_row **rows, int *ncov) {
         const td_contract *k = td_contract_at(i);
         if (!td_match(o->pattern, k->id) || m++ % o->shard_n != o->shard_k - 1) continue;
         int first = n;
-        for (int j = 0; j < o->cli.set.n; j++)
-            if (o->cli.set.kernels[j].k == k && kernel_wanted(o, &o->cli.set.kernels[j]) &&
-                push_row(rows, &n, &cap, (cert_row){k, &o->cli.set.kernels[j], 0}))
-                return -1;
+        for (int j = 0; j < o->cli.set.n; j++) {
+            const td_kernel *kn = &o->cli.set.kernels[j];
+            if (kn->k != k || !kernel_wanted(o, kn)) continue;
+            if (!(kn = td_cli_as(&o->cli, kn, 1))) break; /* no intent spec: not covered */
+            if (push_row(rows, &n, &cap, (cert_row){k, kn, 0})) return -1;
+        }
         if (n == first && push_row(rows, &n, &cap, (cert_row){k, NULL, 0})) return -1;
         *ncov += n > first && (*rows)[first].kern;
     }
@@ -534,7 +537,9 @@ static int select_rows(const cert_opts *o, cert_row **rows, int *ncov) {
 
 static void not_covered_row(FILE *f, const cert_opts *o, const td_contract *k) {
     char msg[512];
-    if (!o->nkpat) snprintf(msg, sizeof msg, "the kernel library implements no kernel for this contract");
+    if (o->cli.against_intent && !k->intent)
+        snprintf(msg, sizeof msg, "--against intent: the contract has no intent spec (tilediff audit -v)");
+    else if (!o->nkpat) snprintf(msg, sizeof msg, "the kernel library implements no kernel for this contract");
     else {
         int w = snprintf(msg, sizeof msg, "the kernel library has no kernel for this contract matching --kernel");
         for (int i = 0; i < o->nkpat && w > 0 && (size_t)w < sizeof msg; i++)

@@ -298,7 +298,7 @@ static int run_bad(const char *opt, const char *what, const char *v) {
 
 static int run_takes_value(const char *a) {
     static const char *const v[] = {"--backend", "--kernel",  "--kernels",  "--artifacts",
-                                    "--cases",   "--seed",    "--timeout", "--lane-dump"};
+                                    "--cases",   "--seed",    "--timeout", "--lane-dump", "--against"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!strcmp(a, v[i])) return 1;
     return 0;
@@ -308,6 +308,7 @@ static int run_takes_value(const char *a) {
 static int parse_run_value(run_args *r, const char *a, const char *v) {
     uint64_t t;
     if (!strcmp(a, "--backend")) return td_cli_backend(&r->cli, v) ? TD_EXIT_USAGE : 0;
+    if (!strcmp(a, "--against")) return td_cli_against(&r->cli, v) ? TD_EXIT_USAGE : 0;
     if (!strcmp(a, "--kernel")) r->cli.variant = v;
     else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
     else if (!strcmp(a, "--artifacts")) r->o.artifacts = v;
@@ -369,7 +370,8 @@ static int run_matched(run_args *r, td_ctx *cx, int matched, td_stats *tot, int 
         if (!td_match(r->pattern, k->id)) continue;
         for (int j = 0; r->all_variants && j < r->cli.set.n; j++) {
             const td_kernel *kern = &r->cli.set.kernels[j];
-            if (kern->k != k || (int)kern->abi->backend != r->cli.backend) continue;
+            if (strcmp(kern->k->id, k->id) || (int)kern->abi->backend != r->cli.backend) continue;
+            if (!(kern = td_cli_as(&r->cli, kern, 0))) return TD_EXIT_USAGE;
             int s = run_kernel(&r->cli, cx, kern, &r->o, tot);
             if (s > status) status = s;
             (*ran)++;
@@ -439,7 +441,7 @@ static const td_kernel *repro_kernel(td_cli *cli, const td_contract *k, const ch
     if (!kern)
         fprintf(stderr, "tilediff %s: the kernel library has no %s kernel %s%s%s for %s\n", cli->cmd,
                 cli->backend == TD_ABI_CUDA ? "cuda" : "host", v ? "'" : "", v ? v : "", v ? "'" : "", k->id);
-    return kern;
+    return td_cli_as(cli, kern, 0);
 }
 
 typedef struct repro_args {
@@ -457,7 +459,7 @@ static int parse_repro_opt(repro_args *r, int argc, char **argv, int *i) {
     if (!strcmp(a, "--json")) r->json = 1;
     else if (!strcmp(a, "--mpfr-all")) r->mpfr_all = 1;
     else if (strcmp(a, "--backend") && strcmp(a, "--kernel") && strcmp(a, "--kernels") && strcmp(a, "--contract") &&
-             strcmp(a, "--emit-python")) {
+             strcmp(a, "--emit-python") && strcmp(a, "--against")) {
         fprintf(stderr, "tilediff repro: unknown option '%s'\n", a);
         return TD_EXIT_USAGE;
     } else if (*i + 1 >= argc) {
@@ -468,6 +470,8 @@ static int parse_repro_opt(repro_args *r, int argc, char **argv, int *i) {
         if (!strcmp(a, "--backend")) {
             if (td_cli_backend(&r->cli, v)) return TD_EXIT_USAGE;
             r->backend_given = 1;
+        } else if (!strcmp(a, "--against")) {
+            if (td_cli_against(&r->cli, v)) return TD_EXIT_USAGE;
         } else if (!strcmp(a, "--kernel")) r->cli.variant = v;
         else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
         else if (!strcmp(a, "--emit-python")) r->emit_py = v;

@@ -21,5 +21,6 @@ int td_cmd_corpus_seed(int argc, char **argv);
 int td_cmd_corpus_regress(int argc, char **argv);
 int td_cmd_regress(int argc, char **argv);
 int td_cmd_diff(int argc, char **argv);
+int td_cmd_audit(int argc, char **argv);
 
 #endif

@@ -1,4 +1,5 @@
 #include "common.h"
+#include "audit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +96,29 @@ td_ctx *td_cli_ctx(td_cli *c, const td_ctx_opts *o) {
     return cx;
 }
 
+int td_cli_against(td_cli *c, const char *v) {
+    if (strcmp(v, "intent") && strcmp(v, "contract")) {
+        fprintf(stderr, "tilediff %s: --against takes intent or contract, not '%s'\n", c->cmd, v);
+        return -1;
+    }
+    c->against_intent = !strcmp(v, "intent");
+    return 0;
+}
+
+const td_kernel *td_cli_as(td_cli *c, const td_kernel *kern, int quiet) {
+    if (!kern || !c->against_intent) return kern;
+    td_kernel *mk = &c->set.kernels[kern - c->set.kernels]; /* the set's own, writable copy */
+    const td_contract *base = td_contract_find(kern->k->id), *in = td_intent_contract(base);
+    if (!in) {
+        if (!quiet)
+            fprintf(stderr, "tilediff %s: %s has no intent spec (tilediff audit -v lists those that have one)\n",
+                    c->cmd, kern->k->id);
+        return NULL;
+    }
+    mk->k = in;
+    return mk;
+}
+
 const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet) {
     const td_kernel *kern = td_kernels_find(&c->set, k->id, c->variant, c->backend);
     if (!kern && !quiet) {
@@ -105,12 +129,12 @@ const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet) {
             fprintf(stderr, "tilediff %s: the kernel library implements no %s kernel for %s\n", c->cmd,
                     c->backend == TD_ABI_CUDA ? "cuda" : "host", k->id);
     }
-    return kern;
+    return td_cli_as(c, kern, quiet);
 }
 
 void td_cli_repro_cmd(const td_cli *c, const char *path, char *out, size_t n) {
-    snprintf(out, n, "tilediff repro%s%s%s %s", c->kernels ? " --kernels " : "", c->kernels ? c->kernels : "",
-             c->backend == TD_ABI_CUDA ? " --backend cuda" : "", path);
+    snprintf(out, n, "tilediff repro%s%s%s%s %s", c->kernels ? " --kernels " : "", c->kernels ? c->kernels : "",
+             c->backend == TD_ABI_CUDA ? " --backend cuda" : "", c->against_intent ? " --against intent" : "", path);
 }
 
 /* ---- watchdog (the CLI owns this process-wide state) ---- */

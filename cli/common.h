@@ -19,7 +19,15 @@ typedef struct td_cli {
     int have_set;
     td_backend_ops dev;
     int have_dev;
+    int against_intent;     /* --against intent: judge kernels by their contract's intent spec */
 } td_cli;
+
+/* Parses "--against intent|contract"; 0, or prints an error and returns -1. */
+int td_cli_against(td_cli *c, const char *v);
+/* The kernel as this CLI judges it: itself, or (--against intent) the same kernel bound
+ * to its contract's intent (engine/audit.h); NULL with a message (unless quiet) when
+ * the contract has no intent spec. */
+const td_kernel *td_cli_as(td_cli *c, const td_kernel *kern, int quiet);
 
 /* Parses "--backend host|cuda"; returns 0 or prints an error and returns -1. */
 int td_cli_backend(td_cli *c, const char *v);

@@ -73,6 +73,16 @@ static const td_command commands[] = {
      "  --budget SECONDS | --cases N  how long / how many cases per contract\n"
      "  --seed S              campaign seed (default 1)\n"
      "  --out DIR             the diff report\n" REGRESS_OPTS},
+    {"audit", td_cmd_audit,
+     "audit [GLOB] [--cases N] [--seed S] [--markdown] [-v]  each contract's spec against the operation it is read as",
+     "  GLOB                  the contracts to audit (default all)\n"
+     "  --cases N             generated contract-valid cases per contract (default 200)\n"
+     "  --seed S              campaign seed (default 1); case i of seed S is always the same case\n"
+     "  --markdown            a table of the contracts that differ (docs/intent.md)\n"
+     "  -v, --verbose         also list the contracts without an intent spec\n"
+     "A contract differs where the operation's exact value, rounded once to the output, fails the contract's\n"
+     "own tolerance, where the operation needs inputs the launch does not read, or where the write sets differ.\n"
+     "exit status 1 when a contract differs from its intent\n"},
     {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report",
      "  --out DIR             where the merged reports go\n"},
     {"selftest", td_cmd_selftest,

@@ -122,6 +122,19 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* Layer norm needs every column of a row; the launch's one tile reads BLOCK_SIZE of them. */
+static const char *row_gap(const td_case *c) {
+    return c->p[P_N].i > c->p[P_BLOCK].i ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
+                                         : NULL;
+}
+
+static const td_intent intent = {
+    .operation = "layer norm of each row over its n_cols columns (biased variance), with its mean and 1/std",
+    .definition = "torch.nn.functional.layer_norm over the last dimension (PyTorch documentation; Ba et al. 2016)",
+    TD_SPECS(intent),
+    .gap = row_gap,
+};
+
 const td_contract td_c_fast_layernorm_fwd = {
     .id = "fast_layernorm.layernorm_forward_correctness",
     .file = "fast_layernorm",
@@ -136,6 +149,7 @@ const td_contract td_c_fast_layernorm_fwd = {
     .regions = regions,
     .sv = TD_SV_REAL,
     .sv_note = "n_cols >= 1 and eps > 0 (Lean's x/0 = 0 is avoided); |x| <= 2^40: every sum of squares is finite",
+    .intent = &intent,
     .error_model = "kernel order: tree mean (prefix of min(n,B) leaves), tree variance over B lanes incl. the padded "
                    "mean^2 lanes, rsqrt budget of the backend, affine ((x-mean)*rstd)*w+b; mean error carried",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),

@@ -15,3 +15,14 @@ static NUM SPEC(fwd)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(ln_affine)(cx, x, mean, rstd, N(in)(cx, c, R_W, l->j), N(in)(cx, c, R_B, l->j));
 }
 
+
+/* The intent (layernorm_common.spec.h): layer norm of each row over its n_cols columns. */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    uint64_t row = l->pid[0], base = row * (uint64_t)c->p[P_XS].i;
+    NUM mean, rstd;
+    SPEC(ln_intent_stats)(cx, c, R_X, base, c->p[P_N].i, c->p[P_EPS].r, row, &mean, &rstd);
+    if (l->o == 1) return rstd;
+    if (l->o == 2) return mean;
+    return SPEC(ln_affine)(cx, N(in)(cx, c, R_X, base + l->j), mean, rstd, N(in)(cx, c, R_W, l->j),
+                           N(in)(cx, c, R_B, l->j));
+}

@@ -152,6 +152,19 @@ static void writes_fwd(const td_case *c, td_wset *ws) {
     }
 }
 
+/* Layer norm needs every column of a row; the launch's one tile reads BLOCK_SIZE of them. */
+static const char *row_gap(const td_case *c) {
+    return c->p[P_N].i > c->p[P_BLOCK].i ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
+                                         : NULL;
+}
+
+static const td_intent intent = {
+    .operation = "layer norm of each row over its n_cols columns (biased variance), with its mean and 1/std",
+    .definition = "torch.nn.functional.layer_norm over the last dimension (PyTorch documentation; Ba et al. 2016)",
+    TD_SPECS(intent),
+    .gap = row_gap,
+};
+
 const td_contract td_c_liger_fwd = {
     .id = "layer_norm_liger.layer_norm_liger_forward_output_summary",
     .file = "layer_norm_liger",
@@ -173,6 +186,7 @@ const td_contract td_c_liger_fwd = {
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(fwd),
+    .intent = &intent,
 };
 
 /* statistics-like values: the menu (signs, ties, wide exponents), subnormals, +-0 */

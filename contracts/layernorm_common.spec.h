@@ -66,3 +66,29 @@ static inline NUM SPEC(ln_affine)(NCX *cx, NUM x, NUM mean, NUM rstd, NUM w, NUM
     return N(add)(cx, N(mul)(cx, N(mul)(cx, N(sub)(cx, x, mean), rstd), w), b);
 }
 
+
+/* ---- the intent: layer norm as PyTorch documents torch.nn.functional.layer_norm over
+ * the last dimension (and Ba, Kiros & Hinton 2016): for the n values x_j of a row,
+ *   mean = (1/n) sum x_j,  var = (1/n) sum (x_j - mean)^2 (biased),
+ *   y_j = (x_j - mean) / sqrt(var + eps) * w_j + b_j.
+ * The shadow's bound is that of any admissible evaluation: sums in any order, the mean by
+ * any algorithm, rsqrt or 1/sqrt.  Memo tags 9 and 10: never a contract's. */
+static inline void SPEC(ln_intent_stats)(NCX *cx, const td_case *c, int reg, uint64_t base, int64_t n, double eps,
+                                         uint64_t row, NUM *mean, NUM *rstd) {
+    if (N(memo_get)(cx, LN_KEY(9, row), mean) && N(memo_get)(cx, LN_KEY(10, row), rstd)) return;
+    NACC acc, av;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < n; j++) N(acc_add)(cx, &acc, N(in)(cx, c, reg, base + (uint64_t)j));
+    NUM mu = N(mean)(cx, N(acc_end)(cx, &acc), (long)n);
+    N(acc_init)(cx, &av, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < n; j++) {
+        NUM d = N(sub)(cx, N(in)(cx, c, reg, base + (uint64_t)j), mu);
+        N(acc_add)(cx, &av, N(mul)(cx, d, d));
+    }
+    NUM arg = N(add)(cx, N(div)(cx, N(acc_end)(cx, &av), N(exact)(cx, (double)n)), N(exact)(cx, eps));
+    NUM r = N(either)(cx, N(ln_rsqrt_floor)(cx, arg, eps, 0), N(ln_rsqrt_floor)(cx, arg, eps, 1));
+    N(memo_put)(cx, LN_KEY(9, row), mu);
+    N(memo_put)(cx, LN_KEY(10, row), r);
+    *mean = mu;
+    *rstd = r;
+}

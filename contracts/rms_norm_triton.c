@@ -116,6 +116,18 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+/* RMS norm needs every column of a row; the launch's one tile reads BLOCK_SIZE of them. */
+static const char *row_gap(const td_case *c) {
+    return c->p[P_N].i > c->p[P_B].i ? "N > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's N columns" : NULL;
+}
+
+static const td_intent intent = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent),
+    .gap = row_gap,
+};
+
 const td_contract td_c_rms_norm_triton = {
     .id = "rms_norm_triton.rms_norm_kernel_correctness",
     .file = "rms_norm_triton",
@@ -136,4 +148,5 @@ const td_contract td_c_rms_norm_triton = {
     .check = check,
     .writes = writes,
     TD_SPECS(rms_norm),
+    .intent = &intent,
 };

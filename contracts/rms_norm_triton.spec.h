@@ -19,3 +19,11 @@ static NUM SPEC(rms_norm)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(mul)(cx, N(mul)(cx, x, rrms), w);
 }
 
+
+/* The intent (rmsnorm_common.spec.h): RMS norm of each row over its N columns. */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t pid = l->idx[0], j = l->idx[1], xsc = c->p[P_XSC].i;
+    uint64_t xb = (uint64_t)(pid * c->p[P_XSR].i);
+    NUM x = N(in)(cx, c, R_X, (uint64_t)((int64_t)xb + j * xsc)), w = N(in)(cx, c, R_W, (uint64_t)j);
+    return SPEC(rn_intent)(cx, c, R_X, xb, xsc, c->p[P_N].i, x, w, c->p[P_EPS].r, (uint64_t)pid);
+}

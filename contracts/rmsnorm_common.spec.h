@@ -117,3 +117,25 @@ static inline NUM SPEC(rn_l2_bwd)(NCX *cx, const td_case *c, const td_olane *l, 
     return N(sub)(cx, N(mul)(cx, dy, rstd), N(mul)(cx, cc, x));
 }
 
+
+/* ---- the intent: RMS norm as torch.nn.RMSNorm documents it (Zhang & Sennrich 2019):
+ * for the n values x_k of a row, y_k = x_k / sqrt(mean(x^2) + eps) * w_k.  The shadow's
+ * bound is that of any admissible evaluation: the squares summed in any order, 1/sqrt or
+ * rsqrt, x * r * w in either association.  Memo tag RN_TAG_INTENT: never a contract's. */
+#define RN_TAG_INTENT 15u
+static inline NUM SPEC(rn_intent)(NCX *cx, const td_case *c, int rx, uint64_t xrow, int64_t sx, int64_t n, NUM x,
+                                  NUM w, double eps, uint64_t row) {
+    NUM r;
+    if (!N(memo_get)(cx, rn_key(RN_TAG_INTENT, row), &r)) {
+        NACC acc;
+        N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+        for (int64_t k = 0; k < n; k++) {
+            NUM a = N(in)(cx, c, rx, (uint64_t)((int64_t)xrow + k * sx));
+            N(acc_add)(cx, &acc, N(mul)(cx, a, a));
+        }
+        NUM arg = N(add)(cx, N(div)(cx, N(acc_end)(cx, &acc), N(exact)(cx, (double)n)), N(exact)(cx, eps));
+        r = N(either)(cx, N(rsqrt)(cx, arg), N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, arg)));
+        N(memo_put)(cx, rn_key(RN_TAG_INTENT, row), r);
+    }
+    return N(either)(cx, N(mul)(cx, N(mul)(cx, x, r), w), N(mul)(cx, x, N(mul)(cx, r, w)));
+}

@@ -1032,6 +1032,17 @@ static int run_check(run *R) {
     return run_record(R);
 }
 
+/* A kernel judged by its contract's intent: a case on which the operation is not defined
+ * (the intent's gap: it needs inputs the launch does not read) is not covered. */
+static int run_intent_gap(run *R) {
+    const td_contract *k = R->k;
+    const char *why = k->by_intent && k->intent->gap ? k->intent->gap(&R->c) : NULL;
+    if (!why) return TD_RUN_OK;
+    R->res->st.cases_not_covered = 1;
+    snprintf(R->res->msg, sizeof R->res->msg, "not covered by the intent: %s", why);
+    return RUN_NOT_COVERED;
+}
+
 int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res) {
     memset(res, 0, sizeof *res);
     run R;
@@ -1041,6 +1052,7 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
     R.k = kern->k;
     R.res = res;
     int rc = run_decode(&R, data, size);
+    if (rc == TD_RUN_OK) rc = run_intent_gap(&R);
     if (rc == TD_RUN_OK) rc = run_write_set(&R);
     if (rc == TD_RUN_OK) rc = run_launch(&R);
     if (rc == TD_RUN_OK) rc = run_check(&R);
@@ -1048,6 +1060,39 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
     for (int i = 0; i < TD_MAX_REGIONS; i++) free(R.inwrite[i]);
     images_free(cx, R.im2, R.k->nregions);
     images_free(cx, R.im, R.k->nregions);
+    td_case_free(&R.c);
+    return rc;
+}
+
+/* Every lane the source gives a value: judged as if a kernel had written it. */
+static int judge_source_lanes(run *R, const td_value_source *src) {
+    for (size_t i = 0; i < R->cx->ws.n; i++) {
+        const td_olane *ol = &R->cx->ws.v[i];
+        uint64_t b;
+        if (src->value(src->user, &R->c, ol, &b) != 0) continue;
+        char msg[512] = "";
+        if (judge_lane(R->cx, R->kern, &R->c, ol, b, R->res, R->cx->o.mpfr_all, msg, sizeof msg) == TD_VC_COUNT)
+            return run_fail(R, msg);
+    }
+    return TD_RUN_OK;
+}
+
+int td_judge_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, const td_value_source *src,
+                   td_case_result *res) {
+    memset(res, 0, sizeof *res);
+    run R;
+    memset(&R, 0, sizeof R);
+    R.cx = cx;
+    R.kern = kern;
+    R.k = kern->k;
+    R.res = res;
+    int rc = run_decode(&R, data, size);
+    if (rc == TD_RUN_OK) rc = run_write_set(&R);
+    if (rc == TD_RUN_OK && src->begin(src->user, &R.c, &cx->ws) != 0) rc = RUN_NOT_COVERED;
+    if (rc == TD_RUN_OK) rc = judge_source_lanes(&R, src);
+    if (rc == TD_RUN_OK) rc = run_record(&R);
+    if (rc == RUN_NOT_COVERED) rc = TD_RUN_OK, res->st.cases_not_covered = 1;
+    for (int i = 0; i < TD_MAX_REGIONS; i++) free(R.inwrite[i]);
     td_case_free(&R.c);
     return rc;
 }

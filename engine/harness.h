@@ -153,6 +153,21 @@ int td_lane_obs_closer(const td_lane_obs *o, double a, double b);
  * lane judged, and the reason in res->msg. */
 int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res);
 
+/* The contract's verdict on values that come from a source instead of a launched
+ * kernel: `tilediff audit` judges what a textbook implementation of a contract's intent
+ * writes (engine/audit.c).  Decodes `data`, builds and checks the write set exactly as
+ * td_run_bytes does, calls src->begin once with the case and its write set (a non-zero
+ * return skips the case: the source cannot define it), then judges every lane the source
+ * gives a value (src->value returns 0 with the value's bits in the output region's
+ * format; 1 leaves the lane out).  No region checks: nothing was launched. */
+typedef struct td_value_source {
+    void *user;
+    int (*begin)(void *user, const td_case *c, const td_wset *ws);
+    int (*value)(void *user, const td_case *c, const td_olane *ol, uint64_t *bits);
+} td_value_source;
+int td_judge_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, const td_value_source *src,
+                   td_case_result *res);
+
 /* Decodes only (for explain, corpus-stats, the generator tests). */
 int td_decode_case(const td_contract *k, const uint8_t *data, size_t size, td_case *c, char *err, size_t errlen);
 

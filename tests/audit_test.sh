@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# tilediff audit over every contract on a small budget (issue 19): the contracts that
+# differ from their intent are exactly those docs/intent.md lists (a new difference, or
+# one that vanished, fails), and the command's usage errors give their exit codes.
+# The deliberately wrong intent that audit must flag is in tests/test_audit.c.
+set -euo pipefail
+td=$1 src=$2
+rc=0
+out=$("$td" audit --cases 100 --markdown) || rc=$?
+[ "$rc" = 1 ] || { echo "tilediff audit exited $rc; want 1 (catalogue contracts differ from their intent)"; exit 1; }
+ids() { grep -o '^| `[^`]*`' | tr -d '|` ' | sort; }
+got=$(printf '%s\n' "$out" | ids)
+want=$(ids <"$src/docs/intent.md")
+if [ "$got" != "$want" ]; then
+  echo "the contracts that differ from their intent are not those docs/intent.md lists:"
+  diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") || true
+  exit 1
+fi
+"$td" audit --help | grep -q -- '--against\|--cases'
+rc=0; "$td" audit 'no_such_contract*' 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || { echo "audit of no contract exited $rc, want 2"; exit 1; }
+"$td" audit 'add_example*' -v | grep -q 'no intent spec'
+rc=0; "$td" run add_example.add_kernel_correctness --against intent --cases 1 --no-artifacts 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || { echo "run --against intent of a contract without one exited $rc, want 2"; exit 1; }
+echo "audit: $(printf '%s\n' "$got" | wc -l) contracts differ from their intent, as docs/intent.md says"

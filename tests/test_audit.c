@@ -1,0 +1,106 @@
+/* tilediff audit (engine/audit.h): a contract's spec against its intent.
+ *  - an intent equal to the contract's spec agrees on every case;
+ *  - a deliberately wrong intent (the spec doubled where n_elements > BLOCK_SIZE) is
+ *    flagged, with that condition named and a smallest case;
+ *  - the catalogue contracts named in issue 19 differ under their known conditions:
+ *    fast_layernorm / layer_norm_liger (padded lanes in the variance, a row wider than the
+ *    tile: n_cols != BLOCK_SIZE) and rms_norm_triton (a row wider than the tile).
+ *  - certify --against intent's contract copy judges by the intent. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "audit.h"
+
+static const td_contract *add_example(void) {
+    const td_contract *k = td_contract_find("add_example.add_kernel_correctness");
+    assert_non_null(k);
+    return k;
+}
+
+static td_audit_result audit(const td_contract *k, uint64_t cases) {
+    char err[256];
+    td_ctx *cx = td_ctx_new(NULL, err, sizeof err);
+    assert_non_null(cx);
+    td_audit_opts o = {cases, 1, 0};
+    td_audit_result r;
+    assert_int_equal(td_audit_contract(cx, k, &o, &r), 0);
+    td_ctx_free(cx);
+    return r;
+}
+
+static td_spec_sh_fn base_sh;
+static td_spec_mp_fn base_mp;
+
+/* wrong on purpose: twice the sum wherever the launch has more than one program's worth */
+static td_sh wrong_sh(td_shcx *cx, const td_case *c, const td_olane *l) { return base_sh(cx, c, l); }
+static td_mp wrong_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    td_mp v = base_mp(cx, c, l);
+    return c->p[0].i > c->p[1].i ? td_mp_mul(cx, v, td_mp_exact(cx, 2.0)) : v;
+}
+
+static void an_intent_equal_to_the_spec_agrees(void **st) {
+    (void)st;
+    td_contract k = *add_example();
+    td_intent in = {"x + y", "the spec itself", k.spec_sh, k.spec_mp, NULL, NULL};
+    k.intent = &in;
+    td_audit_result r = audit(&k, 150);
+    assert_int_equal(r.cases, 150);
+    assert_int_equal(r.cases_differ, 0);
+    assert_true(r.lanes > 0);
+    assert_int_equal(r.smallest, -1);
+}
+
+static void a_wrong_intent_is_flagged_with_its_condition(void **st) {
+    (void)st;
+    td_contract k = *add_example();
+    base_sh = k.spec_sh, base_mp = k.spec_mp;
+    td_intent in = {"2 (x + y) past one block", "deliberately wrong", wrong_sh, wrong_mp, NULL, NULL};
+    k.intent = &in;
+    td_audit_result r = audit(&k, 300);
+    assert_true(r.cases_differ > 0);
+    assert_true(r.lanes_differ > 0);
+    assert_string_equal(r.condition, "n_elements > BLOCK_SIZE");
+    assert_true(r.smallest >= 0);
+    assert_true(r.lane.has_lane);
+}
+
+static void the_catalogue_quirks_are_reported(void **st) {
+    (void)st;
+    static const struct {
+        const char *id, *cond;
+    } want[] = {{"fast_layernorm.layernorm_forward_correctness", "n_cols != BLOCK_SIZE"},
+                {"layer_norm_liger.layer_norm_liger_forward_output_summary", "n_cols != BLOCK_SIZE"},
+                {"rms_norm_triton.rms_norm_kernel_correctness", "N > BLOCK_SIZE"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const td_contract *k = td_contract_find(want[i].id);
+        assert_non_null(k);
+        td_audit_result r = audit(k, 200);
+        assert_true(r.cases_differ > 0);
+        assert_string_equal(r.condition, want[i].cond);
+    }
+}
+
+static void the_intent_copy_judges_by_the_intent(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find("rms_norm_triton.rms_norm_kernel_correctness");
+    const td_contract *in = td_intent_contract(k);
+    assert_non_null(in);
+    assert_true(in->by_intent);
+    assert_ptr_equal(in->spec_mp, k->intent->spec_mp);
+    assert_ptr_equal(td_intent_contract(k), in); /* one copy per contract */
+    assert_null(td_intent_contract(add_example()));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_intent_equal_to_the_spec_agrees),
+        cmocka_unit_test(a_wrong_intent_is_flagged_with_its_condition),
+        cmocka_unit_test(the_catalogue_quirks_are_reported),
+        cmocka_unit_test(the_intent_copy_judges_by_the_intent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
