@@ -46,6 +46,20 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+/* Softmax needs every column of a row; the launch's one tile reads BLOCK_SIZE of them. */
+static const char *row_gap(const td_case *c) {
+    return c->p[P_NCOLS].i > c->p[P_BLOCK].i
+               ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
+               : NULL;
+}
+
+static const td_intent intent = {
+    .operation = "softmax of each row over its n_cols columns",
+    .definition = "torch.softmax(x, dim=-1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent),
+    .gap = row_gap,
+};
+
 /* The contract's fields after its .id and .file */
 #define SM_TUT_FIELDS                                                                                              \
     .family = "softmax", .io_class = "MaskedKernelIO_1 (softmaxIO)", .kind = "exact",                              \
@@ -55,4 +69,4 @@ static void writes(const td_case *c, td_wset *ws) {
     .sv_note = "exp(x - max) <= 1 and the sum >= 1: no overflow, no division by 0; n_cols = 0 writes nothing",     \
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",         \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,             \
-    .check = check, .writes = writes, TD_SPECS(softmax_tut)
+    .check = check, .writes = writes, TD_SPECS(softmax_tut), .intent = &intent
