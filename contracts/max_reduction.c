@@ -158,6 +158,18 @@ const td_contract td_c_max_kernel_1 = {
     TD_SPECS(max1),
 };
 
+/* The maximum of an empty row is undefined (torch.max raises on it). */
+static const char *empty_gap(const td_case *c) {
+    return c->p[P_N].i == 0 ? "N = 0: the maximum of an empty row is undefined (the kernel writes -inf and 0)" : NULL;
+}
+
+static const td_intent intent_k = {
+    .operation = "the maximum of each row over its N entries and the index of the first maximal one",
+    .definition = "torch.max(x, dim=1) (PyTorch documentation: values and the indices of the first maximum)",
+    TD_SPECS(maxk_intent),
+    .gap = empty_gap,
+};
+
 const td_contract td_c_max_kernel = {
     .id = "max_reduction.max_kernel_output_summary",
     .file = "max_reduction",
@@ -178,4 +190,5 @@ const td_contract td_c_max_kernel = {
     .check = check,
     .writes = writes,
     TD_SPECS(maxk),
+    .intent = &intent_k,
 };

@@ -20,3 +20,14 @@ static NUM SPEC(maxk)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(in)(cx, c, R_INP, base + (uint64_t)(at * K));
 }
 
+
+/* The intent of max_kernel: torch.max(x, dim=1) on x of shape [M, N, K] (PyTorch
+ * documentation: the maximum of each row over its N entries and the index of the first
+ * maximal one), over all N entries. */
+static NUM SPEC(maxk_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t N = c->p[P_N].i, K = c->p[P_K].i, m = l->idx[0], k = l->idx[1];
+    uint64_t base = (uint64_t)(m * N * K + k);
+    int64_t at = rc_first_max(c, R_INP, base, (uint64_t)K, N);
+    if (l->o == 1) return N(exact)(cx, (double)at);
+    return N(in)(cx, c, R_INP, base + (uint64_t)(at * K));
+}

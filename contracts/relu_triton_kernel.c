@@ -50,6 +50,24 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* The intent writes every one of the N elements (torch.relu is elementwise over the
+ * whole tensor), where the contract's writeMask keeps program 0's lanes only. */
+static void intent_writes(const td_case *c, td_wset *ws) {
+    int64_t n = c->p[P_N].i, B = c->p[P_BLOCK].i;
+    for (int64_t i = 0; i < n; i++) {
+        td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)i, .pid = {(uint32_t)(i / B), 0, 0},
+                      .j = (uint64_t)(i % B), .idx = {i}};
+        td_wset_add(ws, &l);
+    }
+}
+
+static const td_intent intent = {
+    .operation = "relu of each of the N elements: max(0, x)",
+    .definition = "torch.relu (PyTorch documentation): elementwise max(0, x) over the whole tensor",
+    TD_SPECS(relu),
+    .writes = intent_writes,
+};
+
 const td_contract td_c_relu_triton_kernel = {
     .id = "relu_triton_kernel.relu_kernel_correctness",
     .file = "relu_triton_kernel",
@@ -69,4 +87,5 @@ const td_contract td_c_relu_triton_kernel = {
     .check = check,
     .writes = writes,
     TD_SPECS(relu),
+    .intent = &intent,
 };

@@ -118,29 +118,77 @@ static int holds(const case_rec *r, int a, int b, int op) {
     }
 }
 
-/* Among the predicates that hold in every differing case, the one that holds in the
- * fewest agreeing cases; named only when it rules out at least half of them. */
-static void name_condition(const td_contract *k, const case_rec *recs, uint64_t n, td_audit_result *out) {
-    uint64_t best = UINT64_MAX, agree = 0;
-    for (uint64_t i = 0; i < n; i++) agree += !recs[i].differ;
-    for (int a = 0; a < k->nparams; a++) {
-        if (k->params[a].kind != TD_P_INT) continue;
-        for (int b = -1; b < k->nparams; b++) {
-            if (b == a || (b >= 0 && k->params[b].kind != TD_P_INT)) continue;
+/* One candidate predicate and the cases it holds in (a bitset over the records). */
+enum { WORDS = MAX_RECS / 64 };
+typedef struct pred {
+    int a, b, op;
+    uint64_t bits[WORDS];
+} pred;
+
+static int enum_preds(const td_contract *k, const case_rec *recs, uint64_t n, pred **out) {
+    int cap = 0, np = 0;
+    *out = NULL;
+    for (int a = 0; a < k->nparams; a++)
+        for (int b = -1; b < k->nparams; b++)
             for (int op = 0; op < OP_COUNT; op++) {
-                uint64_t hd = 0, ha = 0;
+                if (k->params[a].kind != TD_P_INT || b == a || (b >= 0 && k->params[b].kind != TD_P_INT)) continue;
+                if (np == cap) {
+                    pred *v = realloc(*out, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
+                    if (!v) return np;
+                    *out = v;
+                }
+                pred *p = &(*out)[np++];
+                *p = (pred){a, b, op, {0}};
                 for (uint64_t i = 0; i < n; i++)
-                    if (holds(&recs[i], a, b, op)) recs[i].differ ? hd++ : ha++;
-                if (hd != n - agree || ha >= best) continue;
-                best = ha;
-                snprintf(out->condition, sizeof out->condition, op_fmt[op], k->params[a].name,
-                         b >= 0 ? k->params[b].name : "1");
-                out->cond_differ = hd, out->cond_agree = ha;
+                    if (holds(&recs[i], a, b, op)) p->bits[i / 64] |= 1ull << (i % 64);
             }
-        }
+    return np;
+}
+
+/* cases of `bits` among the differing (d) and agreeing ones */
+static void count(const uint64_t *bits, const uint64_t *d, uint64_t *hd, uint64_t *ha) {
+    *hd = *ha = 0;
+    for (int w = 0; w < WORDS; w++) {
+        *hd += (uint64_t)__builtin_popcountll(bits[w] & d[w]);
+        *ha += (uint64_t)__builtin_popcountll(bits[w] & ~d[w]);
     }
-    out->agree = agree;
-    if (best == UINT64_MAX || 2 * best > agree) out->condition[0] = 0;
+}
+
+static int pred_str(const td_contract *k, const pred *p, char *buf, size_t n) {
+    return snprintf(buf, n, op_fmt[p->op], k->params[p->a].name, p->b >= 0 ? k->params[p->b].name : "1");
+}
+
+/* The predicate (or the disjunction of two, when no single one does) that holds in every
+ * differing case and in the fewest agreeing ones, simplest first; named only when it
+ * rules out at least half of the agreeing cases. */
+static void name_condition(const td_contract *k, const case_rec *recs, uint64_t n, td_audit_result *out) {
+    uint64_t d[WORDS] = {0}, ndiff = 0, best = UINT64_MAX, hd, ha;
+    for (uint64_t i = 0; i < n; i++)
+        if (recs[i].differ) d[i / 64] |= 1ull << (i % 64), ndiff++;
+    out->agree = n - ndiff;
+    pred *ps;
+    int np = enum_preds(k, recs, n, &ps), bi = -1, bj = -1;
+    for (int i = 0; i < np; i++) {
+        count(ps[i].bits, d, &hd, &ha);
+        if (hd == ndiff && ha < best) best = ha, bi = i;
+    }
+    for (int i = 0; best > 0 && i < np; i++) /* a disjunction only where it does better */
+        for (int j = i + 1; j < np; j++) {
+            uint64_t u[WORDS];
+            for (int w = 0; w < WORDS; w++) u[w] = ps[i].bits[w] | ps[j].bits[w];
+            count(u, d, &hd, &ha);
+            if (hd == ndiff && ha < best) best = ha, bi = i, bj = j;
+        }
+    out->condition[0] = 0;
+    if (bi >= 0 && 2 * best <= out->agree) {
+        int w = pred_str(k, &ps[bi], out->condition, sizeof out->condition);
+        if (bj >= 0 && w > 0 && (size_t)w < sizeof out->condition) {
+            snprintf(out->condition + w, sizeof out->condition - (size_t)w, " or ");
+            pred_str(k, &ps[bj], out->condition + w + 4, sizeof out->condition - (size_t)w - 4);
+        }
+        out->cond_differ = ndiff, out->cond_agree = best;
+    }
+    free(ps);
 }
 
 /* ---- the audit ---- */
