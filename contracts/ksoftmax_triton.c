@@ -97,6 +97,12 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+static const td_intent intent = {
+    .operation = "softmax of each row over its K entries",
+    .definition = "torch.softmax(x, dim=-1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent),
+};
+
 const td_contract td_c_ksoftmax = {
     .id = "ksoftmax_triton.ksoftmax_forward_plain_correctness",
     .file = "ksoftmax_triton",
@@ -117,4 +123,5 @@ const td_contract td_c_ksoftmax = {
     .check = check,
     .writes = writes,
     TD_SPECS(ksoftmax),
+    .intent = &intent,
 };

@@ -11,3 +11,10 @@ static NUM SPEC(ksoftmax)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(sm_softmax)(cx, c, &r, l->idx[2]);
 }
 
+
+/* Intent: torch.softmax over each row's K entries (the kernel's tile covers DEPTH). */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    sm_row r = sm_row_plain(R_X, (uint64_t)(l->idx[0] * c->p[P_SXM].i + l->idx[1] * c->p[P_SXN].i), 1, c->p[P_K].i,
+                            (uint64_t)(l->idx[0] * c->grid[1] + l->idx[1]));
+    return SPEC(sm_intent_softmax)(cx, c, r, l->idx[2]);
+}

@@ -144,6 +144,17 @@ static void writes_reg(const td_case *c, td_wset *ws, int reg) {
 static void writes_fwd(const td_case *c, td_wset *ws) { writes_reg(c, ws, RF_OUT); }
 static void writes_bwd(const td_case *c, td_wset *ws) { writes_reg(c, ws, RB_IG); }
 
+static const td_intent intent_fwd = {
+    .operation = "log-softmax over the N entries of dim 1 of x[M, N, K]",
+    .definition = "torch.log_softmax(x, dim=1) (PyTorch documentation): x_i - log sum_j exp(x_j)",
+    TD_SPECS(intent_fwd),
+};
+static const td_intent intent_bwd = {
+    .operation = "the gradient of log-softmax over the N entries of dim 1: g - exp(out) * sum(g)",
+    .definition = "the derivative of torch.log_softmax (PyTorch autograd: grad_in = g - exp(out) * g.sum(dim))",
+    TD_SPECS(intent_bwd),
+};
+
 const td_contract td_c_log_softmax = {
     .id = "log_softmax.log_softmax_kernel_correctness",
     .file = "log_softmax",
@@ -165,6 +176,7 @@ const td_contract td_c_log_softmax = {
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(log_softmax_fwd),
+    .intent = &intent_fwd,
 };
 
 const td_contract td_c_log_softmax_bwd = {
@@ -186,4 +198,5 @@ const td_contract td_c_log_softmax_bwd = {
     .check = check_bwd,
     .writes = writes_bwd,
     TD_SPECS(log_softmax_bwd),
+    .intent = &intent_bwd,
 };

@@ -22,3 +22,22 @@ static NUM SPEC(log_softmax_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(sub)(cx, g, N(mul)(cx, N(exp)(cx, o), scale));
 }
 
+
+/* Intents, over all N entries of the reduced dimension (x of shape [M, N, K], dim = 1):
+ * torch.log_softmax (log(exp(x_i) / sum_j exp(x_j))) and its gradient as PyTorch's
+ * autograd defines it for log_softmax, grad_in_i = g_i - exp(out_i) * sum_j g_j. */
+static NUM SPEC(intent_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    sm_row r = SPEC(ls_row)(c, l, RF_IN);
+    r.n = c->p[P_N].i;
+    return N(log)(cx, SPEC(sm_intent_softmax)(cx, c, r, l->idx[1]));
+}
+static NUM SPEC(intent_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    sm_row r = SPEC(ls_row)(c, l, RB_OG);
+    r.n = c->p[P_N].i;
+    r.order = TD_ORDER_ANY;
+    r.key |= 1ull << 58;
+    NUM scale = SPEC(sm_rowsum)(cx, c, &r);
+    uint64_t off = r.base + (uint64_t)(l->idx[1] * r.stride);
+    NUM g = N(in)(cx, c, RB_OG, off), o = N(in)(cx, c, RB_OUT, off);
+    return N(sub)(cx, g, N(mul)(cx, N(exp)(cx, o), scale));
+}

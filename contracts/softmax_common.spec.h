@@ -94,3 +94,16 @@ static inline NUM SPEC(sm_rowsum)(NCX *cx, const td_case *c, const sm_row *r) {
     return s;
 }
 
+
+/* ---- intents (docs/intent.md) ----
+ * The softmax of a row as torch.softmax(x, dim) documents it: exp(x_i) / sum_j exp(x_j)
+ * over ALL the row's entries (r->n: the caller passes the operation's row, not the
+ * kernel's tile).  The shadow's bound is any admissible evaluation's (any order, online
+ * or two-pass).  Bit 58 of the memo key keeps the intent's row quantities apart from the
+ * contract's (row ids stay below 2^50). */
+static inline NUM SPEC(sm_intent_softmax)(NCX *cx, const td_case *c, sm_row r, int64_t i) {
+    r.order = TD_ORDER_ANY;
+    r.block = 0;
+    r.key |= 1ull << 58;
+    return SPEC(sm_softmax)(cx, c, &r, i);
+}

@@ -258,6 +258,27 @@ static void writes_bwd_non_inner(const td_case *c, td_wset *ws) { writes_non_inn
 #define BWD_NOTE "|out| <= 2^10, |out_grad| <= 2^20: every intermediate finite; masked lanes load 0 (s.undef = 0)"
 #define FLAGGEMS_COMMON .file = "softmax_flaggems", .family = "softmax", .kind = "exact"
 
+static const td_intent intent_fwd_inner = {
+    .operation = "softmax of each row over its N entries",
+    .definition = "torch.softmax(x, dim=-1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent_inner),
+};
+static const td_intent intent_fwd_non_inner = {
+    .operation = "softmax over the N entries of dim 1 of x[M, N, K]",
+    .definition = "torch.softmax(x, dim=1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent_non_inner),
+};
+static const td_intent intent_bwd_inner = {
+    .operation = "the gradient of softmax over each row's N entries: out * (g - sum(out * g))",
+    .definition = "the derivative of torch.softmax (PyTorch autograd: out * (g - (out * g).sum(dim)))",
+    TD_SPECS(intent_bwd_inner),
+};
+static const td_intent intent_bwd_non_inner = {
+    .operation = "the gradient of softmax over the N entries of dim 1: out * (g - sum(out * g))",
+    .definition = "the derivative of torch.softmax (PyTorch autograd: out * (g - (out * g).sum(dim)))",
+    TD_SPECS(intent_bwd_non_inner),
+};
+
 const td_contract td_c_flaggems_inner_cc = {
     .id = "softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct",
     .io_class = "ComputeCorrect (BlockState), one program per row",
@@ -269,7 +290,7 @@ const td_contract td_c_flaggems_inner_cc = {
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_inner_cc, .check = check_inner_cc, .writes = writes_inner,
-    FLAGGEMS_COMMON, TD_SPECS(fg_inner),
+    FLAGGEMS_COMMON, TD_SPECS(fg_inner), .intent = &intent_fwd_inner,
 };
 
 const td_contract td_c_flaggems_inner_io = {
@@ -283,7 +304,7 @@ const td_contract td_c_flaggems_inner_io = {
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_inner_io, .check = check_inner_io, .writes = writes_inner,
-    FLAGGEMS_COMMON, TD_SPECS(fg_inner),
+    FLAGGEMS_COMMON, TD_SPECS(fg_inner), .intent = &intent_fwd_inner,
 };
 
 const td_contract td_c_flaggems_non_inner = {
@@ -297,7 +318,7 @@ const td_contract td_c_flaggems_non_inner = {
     .error_model = "column softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum over n, div",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_non_inner, .check = check_non_inner, .writes = writes_non_inner,
-    FLAGGEMS_COMMON, TD_SPECS(fg_non_inner),
+    FLAGGEMS_COMMON, TD_SPECS(fg_non_inner), .intent = &intent_fwd_non_inner,
 };
 
 const td_contract td_c_flaggems_bwd_inner = {
@@ -311,7 +332,7 @@ const td_contract td_c_flaggems_bwd_inner = {
     .error_model = "products, pairwise-tree sum over the row, sub, mul: each one binary32 rounding",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_bwd_inner, .check = check_bwd_inner, .writes = writes_bwd_inner,
-    FLAGGEMS_COMMON, TD_SPECS(fg_bwd_inner),
+    FLAGGEMS_COMMON, TD_SPECS(fg_bwd_inner), .intent = &intent_bwd_inner,
 };
 
 const td_contract td_c_flaggems_bwd_non_inner = {
@@ -325,5 +346,5 @@ const td_contract td_c_flaggems_bwd_non_inner = {
     .error_model = "products, pairwise-tree sum over n, sub, mul: each one binary32 rounding",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_bwd_non_inner, .check = check_bwd_non_inner, .writes = writes_bwd_non_inner,
-    FLAGGEMS_COMMON, TD_SPECS(fg_bwd_non_inner),
+    FLAGGEMS_COMMON, TD_SPECS(fg_bwd_non_inner), .intent = &intent_bwd_non_inner,
 };

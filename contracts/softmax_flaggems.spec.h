@@ -36,3 +36,29 @@ static NUM SPEC(fg_bwd_non_inner)(NCX *cx, const td_case *c, const td_olane *l) 
     return SPEC(fg_vjp)(cx, c, &r, l->idx[1]);
 }
 
+
+/* Intents over the whole reduced dimension: torch.softmax(x, dim) and its gradient as
+ * PyTorch's autograd defines it, grad_in_i = out_i * (g_i - sum_j out_j g_j). */
+static inline sm_row SPEC(fg_full)(sm_row r, int64_t n) {
+    r.n = n;
+    r.order = TD_ORDER_ANY;
+    r.key |= 1ull << 58;
+    return r;
+}
+static NUM SPEC(intent_inner)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t N = c->p[PI_N].i;
+    sm_row r = sm_row_plain(RF_IN, (uint64_t)(l->idx[0] * N), 1, N, (uint64_t)l->idx[0]);
+    return SPEC(sm_intent_softmax)(cx, c, r, l->idx[1]);
+}
+static NUM SPEC(intent_non_inner)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(sm_intent_softmax)(cx, c, SPEC(fg_full)(SPEC(fg_column)(c, l, RF_IN), c->p[PN_N].i), l->idx[1]);
+}
+static NUM SPEC(intent_bwd_inner)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t N = c->p[PB_N].i;
+    sm_row r = SPEC(fg_full)(sm_row_plain(RB_OUT, (uint64_t)(l->idx[0] * N), 1, N, (uint64_t)l->idx[0]), N);
+    return SPEC(fg_vjp)(cx, c, &r, l->idx[1]);
+}
+static NUM SPEC(intent_bwd_non_inner)(NCX *cx, const td_case *c, const td_olane *l) {
+    sm_row r = SPEC(fg_full)(SPEC(fg_column)(c, l, RB_OUT), c->p[PN_N].i);
+    return SPEC(fg_vjp)(cx, c, &r, l->idx[1]);
+}

@@ -173,6 +173,17 @@ static void writes_full(const td_case *c, td_wset *ws) { writes_rows(c, ws, c->p
 
 #define ONE_TILE_NOTE "exp(x - max) <= 1 and the sum >= 1: no overflow, no division by 0; N = 0 writes nothing"
 
+static const td_intent intent_one_tile = {
+    .operation = "softmax of each row over its N entries",
+    .definition = "torch.softmax(x, dim=-1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent_one_tile),
+};
+static const td_intent intent_full = {
+    .operation = "softmax of each row over its N entries",
+    .definition = "torch.softmax(x, dim=-1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent_full),
+};
+
 const td_contract td_c_softmax_optimize_summary = {
     .id = "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
     .io_class = "ComputeCorrect (BlockState), one program per row",
@@ -189,6 +200,7 @@ const td_contract td_c_softmax_optimize_summary = {
     .writes = writes_one_tile,
     SOFTMAX_OPTIMIZE_COMMON,
     TD_SPECS(opt_one_tile),
+    .intent = &intent_one_tile,
 };
 
 const td_contract td_c_softmax_optimize_io = {
@@ -207,6 +219,7 @@ const td_contract td_c_softmax_optimize_io = {
     .writes = writes_one_tile,
     SOFTMAX_OPTIMIZE_COMMON,
     TD_SPECS(opt_one_tile),
+    .intent = &intent_one_tile,
 };
 
 const td_contract td_c_softmax_optimize_full = {
@@ -229,4 +242,5 @@ const td_contract td_c_softmax_optimize_full = {
     .writes = writes_full,
     SOFTMAX_OPTIMIZE_COMMON,
     TD_SPECS(opt_full),
+    .intent = &intent_full,
 };

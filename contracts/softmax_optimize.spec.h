@@ -46,3 +46,15 @@ static NUM SPEC(opt_full)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(div)(cx, N(exp)(cx, N(sub)(cx, SPEC(sm_elem)(cx, c, &r, l->idx[1]), M)), Z);
 }
 
+
+/* Intent: torch.softmax(x, dim=-1) of each row over its N entries. */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l, int64_t N) {
+    sm_row r = sm_row_plain(R_IN, (uint64_t)(l->idx[0] * N), 1, N, (uint64_t)l->idx[0]);
+    return SPEC(sm_intent_softmax)(cx, c, r, l->idx[1]);
+}
+static NUM SPEC(intent_one_tile)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(intent)(cx, c, l, c->p[P1_N].i);
+}
+static NUM SPEC(intent_full)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(intent)(cx, c, l, c->p[PF_N].i);
+}

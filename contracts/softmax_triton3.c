@@ -110,6 +110,25 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,          \
     .check = check, .writes = writes
 
+/* Softmax needs every column of a row; the launch's one tile reads BLOCK_SIZE of them. */
+static const char *row_gap(const td_case *c) {
+    return c->p[P_NCOLS].i > c->p[P_BLOCK].i
+               ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
+               : NULL;
+}
+static const td_intent intent_t3 = {
+    .operation = "softmax of each row over its n_cols columns",
+    .definition = "torch.softmax(x, dim=-1) (PyTorch documentation): exp(x_i) / sum_j exp(x_j)",
+    TD_SPECS(intent_t3),
+    .gap = row_gap,
+};
+static const td_intent intent_t3_masked = {
+    .operation = "softmax of each row plus its additive mask over its n_cols columns",
+    .definition = "torch.softmax(x + mask, dim=-1) (PyTorch documentation; an additive attention mask)",
+    TD_SPECS(intent_t3_masked),
+    .gap = row_gap,
+};
+
 const td_contract td_c_softmax_triton3 = {
     .id = "softmax_triton3.softmax_kernel_correctness",
     .io_class = "MaskedKernelIO_1 (softmaxIO, USE_MASK = false)",
@@ -120,6 +139,7 @@ const td_contract td_c_softmax_triton3 = {
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
     SOFTMAX_TRITON3_COMMON,
     TD_SPECS(softmax_t3),
+    .intent = &intent_t3,
 };
 
 const td_contract td_c_softmax_triton3_masked = {
@@ -133,4 +153,5 @@ const td_contract td_c_softmax_triton3_masked = {
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, + mask, exp, pairwise-tree sum, div",
     SOFTMAX_TRITON3_COMMON,
     TD_SPECS(softmax_t3_masked),
+    .intent = &intent_t3_masked,
 };

@@ -23,3 +23,16 @@ static NUM SPEC(softmax_t3_masked)(NCX *cx, const td_case *c, const td_olane *l)
     return SPEC(sm_softmax)(cx, c, &r, l->idx[1]);
 }
 
+
+/* Intents: torch.softmax(x, dim=-1) and torch.softmax(x + mask, dim=-1) of each row over
+ * its n_cols columns. */
+static NUM SPEC(intent_t3)(NCX *cx, const td_case *c, const td_olane *l) {
+    sm_row r = SPEC(t3_row)(c, l, 0);
+    r.n = c->p[P_NCOLS].i;
+    return SPEC(sm_intent_softmax)(cx, c, r, l->idx[1]);
+}
+static NUM SPEC(intent_t3_masked)(NCX *cx, const td_case *c, const td_olane *l) {
+    sm_row r = SPEC(t3_row)(c, l, 1);
+    r.n = c->p[P_NCOLS].i;
+    return SPEC(sm_intent_softmax)(cx, c, r, l->idx[1]);
+}
