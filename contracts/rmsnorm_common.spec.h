@@ -139,3 +139,25 @@ static inline NUM SPEC(rn_intent)(NCX *cx, const td_case *c, int rx, uint64_t xr
     }
     return N(either)(cx, N(mul)(cx, N(mul)(cx, x, r), w), N(mul)(cx, x, N(mul)(cx, r, w)));
 }
+
+/* The intent at a streamed kernel's lane (p0, p1, k) and at a fused kernel's (row, i):
+ * rn_intent over the row's N entries, then the output's own rounding when the contract
+ * stores to a narrower format (slot 0: a textbook kernel rounds once, at the store). */
+static inline NUM SPEC(rn_stream_intent)(NCX *cx, const td_case *c, const td_olane *l, const rn_stream_layout *y,
+                                         int cast) {
+    int64_t p0 = l->idx[0], p1 = l->idx[1], k = l->idx[2], sxk = c->p[y->p_sxk].i;
+    uint64_t xrow = (uint64_t)(p0 * c->p[y->p_sxb].i + p1 * c->p[y->p_sxm].i);
+    NUM x = N(in)(cx, c, y->r_x, (uint64_t)((int64_t)xrow + k * sxk));
+    NUM w = N(in)(cx, c, y->r_w, (uint64_t)(k * c->p[y->p_srw].i));
+    NUM out = SPEC(rn_intent)(cx, c, y->r_x, xrow, sxk, c->p[y->p_n].i, x, w, c->p[y->p_eps].r,
+                              (uint64_t)p0 * c->grid[1] + (uint64_t)p1);
+    return cast ? N(cast)(cx, out, 0) : out;
+}
+static inline NUM SPEC(rn_fused_intent)(NCX *cx, const td_case *c, const td_olane *l, const rn_fused_layout *y,
+                                        int cast) {
+    int64_t row = l->idx[0], i = l->idx[1];
+    uint64_t base = (uint64_t)(row * c->p[y->p_stride].i);
+    NUM x = N(in)(cx, c, y->r_x, base + (uint64_t)i), w = N(in)(cx, c, y->r_w, (uint64_t)i);
+    NUM out = SPEC(rn_intent)(cx, c, y->r_x, base, 1, c->p[y->p_n].i, x, w, c->p[y->p_eps].r, (uint64_t)row);
+    return cast ? N(cast)(cx, out, 0) : out;
+}

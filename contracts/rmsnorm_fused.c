@@ -56,6 +56,17 @@ static void writes(const td_case *c, td_wset *ws) { rn_fused_writes(c, ws, &LAYO
     .sv_note = "eps > 0 binary32, |x|, |w| <= 2^40: every intermediate finite; zero rows give exactly 0",          \
     .classes = RN_CLASSES_ONE_TILE, .gen = gen, .check = check, .writes = writes
 
+static const td_intent intent_sum_ = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent_sum),
+};
+static const td_intent intent_io_ = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent_io),
+};
+
 const td_contract td_c_rmsnorm_fused_summary = {
     .id = "rmsnorm_fused.rms_norm_fwd_fused_output_summary",
     .io_class = "Realizes_without_Rounding (writeIf i < N at yOffset s stride i)",
@@ -64,6 +75,7 @@ const td_contract td_c_rmsnorm_fused_summary = {
     .error_model = "tl.sum's tree of RN(x*x), / N, + eps, sqrt, 1 /, (x * rstd) * w",
     RMSNORM_FUSED_COMMON,
     TD_SPECS(fused_sum),
+    .intent = &intent_sum_,
 };
 const td_contract td_c_rmsnorm_fused_io = {
     .id = "rmsnorm_fused.rms_norm_fwd_fused_io_correctness",
@@ -76,4 +88,5 @@ const td_contract td_c_rmsnorm_fused_io = {
     .error_model = "the binary32 y as in the summary, then the binary32 store cast of the exact value",
     RMSNORM_FUSED_COMMON,
     TD_SPECS(fused_io),
+    .intent = &intent_io_,
 };

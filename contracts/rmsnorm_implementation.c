@@ -67,6 +67,17 @@ static void writes(const td_case *c, td_wset *ws) { rn_stream_writes(c, ws, &LAY
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,            \
     .check = check, .writes = writes
 
+static const td_intent intent_sum_ = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent_sum),
+};
+static const td_intent intent_io_ = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent_io),
+};
+
 const td_contract td_c_rmsnorm_implementation_summary = {
     .id = "rmsnorm_implementation.rmsnorm_implementation_output_summary",
     .io_class = "Realizes_without_Rounding (writeIf True at outColOffset s sob som sok i)",
@@ -76,6 +87,7 @@ const td_contract td_c_rmsnorm_implementation_summary = {
     .error_model = "per-lane sequential folds of RN(x*x), tl.sum's tree, / N, + eps, sqrt, x / std, * w",
     RMSNORM_IMPL_COMMON,
     TD_SPECS(impl_sum),
+    .intent = &intent_sum_,
 };
 const td_contract td_c_rmsnorm_implementation_io = {
     .id = "rmsnorm_implementation.rmsnorm_implementation_io_correctness",
@@ -89,4 +101,5 @@ const td_contract td_c_rmsnorm_implementation_io = {
     .error_model = "the binary32 value as in the summary, then the bfloat16 store cast of the exact value",
     RMSNORM_IMPL_COMMON,
     TD_SPECS(impl_io),
+    .intent = &intent_io_,
 };

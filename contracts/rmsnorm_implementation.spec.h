@@ -11,3 +11,11 @@ static NUM SPEC(impl_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(rn_stream)(cx, c, l, &LAYOUT, 1, 1);
 }
 
+
+/* Intents (rmsnorm_common.spec.h): RMS norm of each row over its N columns. */
+static NUM SPEC(intent_sum)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rn_stream_intent)(cx, c, l, &LAYOUT, 0);
+}
+static NUM SPEC(intent_io)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rn_stream_intent)(cx, c, l, &LAYOUT, 1);
+}

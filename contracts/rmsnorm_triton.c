@@ -74,6 +74,17 @@ static void writes(const td_case *c, td_wset *ws) { rn_stream_writes(c, ws, &L_S
                "(io) writes nothing",                                                                               \
     .writes = writes
 
+static const td_intent intent_sum_ = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent_sum),
+};
+static const td_intent intent_io_ = {
+    .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",
+    .definition = "torch.nn.RMSNorm (PyTorch documentation; Zhang and Sennrich 2019)",
+    TD_SPECS(intent_io),
+};
+
 const td_contract td_c_rmsnorm_triton_summary = {
     .id = "rmsnorm_triton.rmsnorm_full_output_summary",
     .io_class = "Realizes_without_Rounding (writeIf True at outOff s sob som sok k)",
@@ -86,6 +97,7 @@ const td_contract td_c_rmsnorm_triton_summary = {
     .check = check_sum,
     RMSNORM_TRITON_COMMON,
     TD_SPECS(rms_sum),
+    .intent = &intent_sum_,
 };
 const td_contract td_c_rmsnorm_triton_io = {
     .id = "rmsnorm_triton.rmsnorm_full_io_correctness",
@@ -102,4 +114,5 @@ const td_contract td_c_rmsnorm_triton_io = {
     .check = check_io,
     RMSNORM_TRITON_COMMON,
     TD_SPECS(rms_io),
+    .intent = &intent_io_,
 };

@@ -219,6 +219,8 @@ int td_audit_contract(td_ctx *cx, const td_contract *k, const td_audit_opts *o, 
     if (textbook_kernel(k, &abi, &kern, out->msg, sizeof out->msg) != 0) return -1;
     intent_src s = {.in = k->intent};
     td_mpcx_init(&s.mp, o->mpfr_prec ? o->mpfr_prec : 640);
+    s.mp.casts = kern.casts; /* the contract's default profiles: an intent may round its output */
+    s.mp.ncasts = k->ncasts;
     td_value_source src = {&s, src_begin, src_value};
     case_rec *recs = calloc(MAX_RECS, sizeof *recs);
     int rc = recs ? 0 : -1;
