@@ -73,6 +73,12 @@ static void gen_n(td_producer *p, td_case *c) { ln_ind_gen_norm(p, c, &map_n); }
 static const char *check_n(const td_case *c) { return ln_ind_check_norm(c, &map_n); }
 static void writes_n(const td_case *c, td_wset *ws) { ln_ind_writes_norm(c, ws, &map_n); }
 
+static const td_intent intent = {
+    .operation = "layer norm of each row over its rnumel columns (biased variance, eps 1e-5), with its mean and 1/std",
+    .definition = "torch.nn.LayerNorm(rnumel) (PyTorch documentation; what Inductor compiled these kernels from)",
+    TD_SPECS(intent),
+};
+
 const td_contract td_c_fused_ln_summary = {
     .id = "fused_layernorm_triton.fused_layernorm_triton_output_summary_general",
     .file = "fused_layernorm_triton",
@@ -95,6 +101,7 @@ const td_contract td_c_fused_ln_summary = {
     .check = check_s,
     .writes = writes_s,
     TD_SPECS(summary),
+    .intent = &intent,
 };
 
 const td_contract td_c_fused_ln_normalize = {

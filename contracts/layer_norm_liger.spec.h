@@ -19,7 +19,8 @@ static NUM SPEC(fwd)(NCX *cx, const td_case *c, const td_olane *l) {
 static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
     uint64_t row = l->pid[0], base = row * (uint64_t)c->p[P_XS].i;
     NUM mean, rstd;
-    SPEC(ln_intent_stats)(cx, c, R_X, base, c->p[P_N].i, c->p[P_EPS].r, row, &mean, &rstd);
+    SPEC(ln_intent_stats)(cx, c, R_X, base, c->p[P_N].i, N(exact)(cx, c->p[P_EPS].r), c->p[P_EPS].r, row, &mean,
+                          &rstd);
     if (l->o == 1) return mean;
     if (l->o == 2) return rstd;
     return SPEC(ln_affine)(cx, N(in)(cx, c, R_X, base + l->j), mean, rstd, N(in)(cx, c, R_W, l->j),

@@ -22,3 +22,8 @@ static NUM SPEC(normalize)(NCX *cx, const td_case *c, const td_olane *l) {
                            N(in)(cx, c, R_IN1, col), N(in)(cx, c, R_IN2, col));
 }
 
+
+/* Intent (layernorm_common.spec.h): layer norm of each row over its rnumel columns. */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(ln_inductor_intent)(cx, c, l, R_IN0, R_IN1, R_IN2, c->p[P_RNUMEL].i);
+}

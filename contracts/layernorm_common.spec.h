@@ -73,8 +73,8 @@ static inline NUM SPEC(ln_affine)(NCX *cx, NUM x, NUM mean, NUM rstd, NUM w, NUM
  *   y_j = (x_j - mean) / sqrt(var + eps) * w_j + b_j.
  * The shadow's bound is that of any admissible evaluation: sums in any order, the mean by
  * any algorithm, rsqrt or 1/sqrt.  Memo tags 9 and 10: never a contract's. */
-static inline void SPEC(ln_intent_stats)(NCX *cx, const td_case *c, int reg, uint64_t base, int64_t n, double eps,
-                                         uint64_t row, NUM *mean, NUM *rstd) {
+static inline void SPEC(ln_intent_stats)(NCX *cx, const td_case *c, int reg, uint64_t base, int64_t n, NUM eps,
+                                         double eps_floor, uint64_t row, NUM *mean, NUM *rstd) {
     if (N(memo_get)(cx, LN_KEY(9, row), mean) && N(memo_get)(cx, LN_KEY(10, row), rstd)) return;
     NACC acc, av;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
@@ -85,10 +85,23 @@ static inline void SPEC(ln_intent_stats)(NCX *cx, const td_case *c, int reg, uin
         NUM d = N(sub)(cx, N(in)(cx, c, reg, base + (uint64_t)j), mu);
         N(acc_add)(cx, &av, N(mul)(cx, d, d));
     }
-    NUM arg = N(add)(cx, N(div)(cx, N(acc_end)(cx, &av), N(exact)(cx, (double)n)), N(exact)(cx, eps));
-    NUM r = N(either)(cx, N(ln_rsqrt_floor)(cx, arg, eps, 0), N(ln_rsqrt_floor)(cx, arg, eps, 1));
+    NUM arg = N(add)(cx, N(div)(cx, N(acc_end)(cx, &av), N(exact)(cx, (double)n)), eps);
+    NUM r = N(either)(cx, N(ln_rsqrt_floor)(cx, arg, eps_floor, 0), N(ln_rsqrt_floor)(cx, arg, eps_floor, 1));
     N(memo_put)(cx, LN_KEY(9, row), mu);
     N(memo_put)(cx, LN_KEY(10, row), r);
     *mean = mu;
     *rstd = r;
+}
+
+/* The intent at an Inductor summary kernel's lane (fused_layernorm_triton,
+ * layer_norm_welfold): outputs mean (o = 0), rstd (1) and y (2) of row pid over its
+ * rnumel columns, eps = 1e-5 (torch.nn.LayerNorm's default, which the kernels hard-code). */
+static inline NUM SPEC(ln_inductor_intent)(NCX *cx, const td_case *c, const td_olane *l, int rx, int rw, int rb,
+                                          int64_t rn) {
+    uint64_t row = l->pid[0];
+    NUM mean, rstd;
+    SPEC(ln_intent_stats)(cx, c, rx, row * (uint64_t)rn, rn, N(lit_dec)(cx, "1e-05"), (double)1e-05f, row, &mean, &rstd);
+    if (l->o == 0) return mean;
+    if (l->o == 1) return rstd;
+    return SPEC(ln_affine)(cx, N(in)(cx, c, rx, l->off), mean, rstd, N(in)(cx, c, rw, l->j), N(in)(cx, c, rb, l->j));
 }

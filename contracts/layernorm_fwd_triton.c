@@ -145,6 +145,17 @@ static void writes(const td_case *c, td_wset *ws) {
     .sv_note = "N >= 1 and eps > 0 (Lean's x/0 = 0 is avoided); |x| <= 2^40: every sum of squares is finite",   \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen_with, .check = check, .writes = writes
 
+static const td_intent intent = {
+    .operation = "layer norm of each row over its N entries, scaled by w (no bias)",
+    .definition = "torch.nn.functional.layer_norm(x, (N,), weight=w, bias=None) (PyTorch documentation)",
+    TD_SPECS(intent),
+};
+static const td_intent intent_io = {
+    .operation = "layer norm of each row over its N entries, scaled by w (no bias)",
+    .definition = "torch.nn.functional.layer_norm(x, (N,), weight=w, bias=None) (PyTorch documentation)",
+    TD_SPECS(intent_io),
+};
+
 const td_contract td_c_lnfwd_summary = {
     .id = "layernorm_fwd_triton.layernorm_fwd_triton_output_summary",
     .io_class = "ComputeCorrect (BlockState) + lowering",
@@ -156,6 +167,7 @@ const td_contract td_c_lnfwd_summary = {
                    "variance's deviations carry the mean's error; 1/sqrt as two correctly rounded operations",
     LNFWD_COMMON,
     TD_SPECS(y),
+    .intent = &intent,
 };
 
 const td_contract td_c_lnfwd_io = {
@@ -169,4 +181,5 @@ const td_contract td_c_lnfwd_io = {
     .error_model = "the binary32 model of the exact contract, then the bf16 store cast of its interval",
     LNFWD_COMMON,
     TD_SPECS(y_io),
+    .intent = &intent_io,
 };

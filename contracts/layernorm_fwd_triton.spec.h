@@ -58,3 +58,18 @@ static NUM SPEC(y)(NCX *cx, const td_case *c, const td_olane *l) {
 }
 static NUM SPEC(y_io)(NCX *cx, const td_case *c, const td_olane *l) { return N(cast)(cx, SPEC(y)(cx, c, l), C_STORE); }
 
+
+/* Intent: torch.nn.functional.layer_norm(x, (N,), weight=w, bias=None) of row (s, k):
+ * (x - mean) / sqrt(var + eps) * w over its N entries; the io twin stores it once. */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    uint64_t s = l->pid[0], k = l->pid[1], i = (uint64_t)l->idx[2];
+    uint64_t base = s * (uint64_t)c->p[P_SXN].i + k * (uint64_t)c->p[P_SXH].i;
+    NUM mean, rstd;
+    SPEC(ln_intent_stats)(cx, c, R_X, base, c->p[P_N].i, N(exact)(cx, c->p[P_EPS].r), c->p[P_EPS].r,
+                          s * c->grid[1] + k, &mean, &rstd);
+    NUM xhat = N(mul)(cx, N(sub)(cx, N(in)(cx, c, R_X, base + i), mean), rstd);
+    return N(mul)(cx, xhat, N(in)(cx, c, R_W, k * (uint64_t)c->p[P_SWH].i + i));
+}
+static NUM SPEC(intent_io)(NCX *cx, const td_case *c, const td_olane *l) {
+    return N(cast)(cx, SPEC(intent)(cx, c, l), C_STORE);
+}
