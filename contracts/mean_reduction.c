@@ -90,6 +90,17 @@ static void writes(const td_case *c, td_wset *ws) {
     .sv_note = "N = 0: the kernel's 0.0 / 0 = NaN (Lean's x / 0 = 0): the oracle follows the kernel",               \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED), .gen = gen, .check = check, .writes = writes
 
+static const td_intent intent = {
+    .operation = "the mean of each row of x[M, N] over its N entries",
+    .definition = "torch.mean(x, dim=1) (PyTorch documentation)",
+    TD_SPECS(intent),
+};
+static const td_intent intent_io = {
+    .operation = "the mean of each row of x[M, N] over its N entries",
+    .definition = "torch.mean(x, dim=1) (PyTorch documentation)",
+    TD_SPECS(intent_io),
+};
+
 const td_contract td_c_mean_summary = {
     .id = "mean_reduction.mean_dim_kernel_output_summary",
     .io_class = "Realizes_without_Rounding (mean_dim_kernel_correct_target)",
@@ -99,6 +110,7 @@ const td_contract td_c_mean_summary = {
     .error_model = "per-lane sequential sums over the column steps, tl.sum's tree over the lanes, one division",
     MEAN_COMMON,
     TD_SPECS(mean),
+    .intent = &intent,
 };
 const td_contract td_c_mean_io = {
     .id = "mean_reduction.mean_dim_kernel_io_correctness",
@@ -111,4 +123,5 @@ const td_contract td_c_mean_io = {
     .error_model = "the binary32 mean as in the summary, then the binary16 store cast of the exact mean",
     MEAN_COMMON,
     TD_SPECS(mean_io),
+    .intent = &intent_io,
 };

@@ -21,3 +21,16 @@ static NUM SPEC(mean_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, SPEC(mean)(cx, c, l), C_STORE);
 }
 
+
+/* Intent: torch.mean(x, dim=1) of x[M, N] (PyTorch documentation): the mean of each row's
+ * N entries, in any order and by any algorithm; the io twin stores it once. */
+static NUM SPEC(intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t N = c->p[P_N].i, m = l->idx[0];
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < N; j++) N(acc_add)(cx, &acc, N(in)(cx, c, R_X, (uint64_t)(m * N + j)));
+    return N(mean)(cx, N(acc_end)(cx, &acc), (long)N);
+}
+static NUM SPEC(intent_io)(NCX *cx, const td_case *c, const td_olane *l) {
+    return N(cast)(cx, SPEC(intent)(cx, c, l), C_STORE);
+}

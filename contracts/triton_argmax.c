@@ -253,6 +253,12 @@ const td_contract td_c_argmax2 = {
     .writes = writes2,
     TD_SPECS(a2),
 };
+static const td_intent intent_dim = {
+    .operation = "the index of the first maximum of each row of x[M, N, K] along dim 1",
+    .definition = "torch.argmax(x, dim=1) (PyTorch documentation: the first maximal value's index)",
+    TD_SPECS(intent_dim),
+};
+
 const td_contract td_c_argmax_dim = {
     .id = "triton_argmax.argmax_kernel_dim_single_block_compute_correct",
     .file = "triton_argmax",
@@ -272,4 +278,5 @@ const td_contract td_c_argmax_dim = {
     .check = checkd,
     .writes = writesd,
     TD_SPECS(ad),
+    .intent = &intent_dim,
 };

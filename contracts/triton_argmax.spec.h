@@ -23,3 +23,14 @@ static NUM SPEC(ad)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(exact)(cx, (double)rc_first_max(c, RD_INP, (uint64_t)(m * N * K + k), (uint64_t)K, N));
 }
 
+
+/* Intent of argmax_kernel_dim: torch.argmax(x, dim=1) of x[M, N, K] (PyTorch
+ * documentation: the index of the first maximal value along the dimension). */
+static NUM SPEC(intent_dim)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t N = c->p[PD_N].i, K = c->p[PD_K].i, m = l->idx[0], k = l->idx[1];
+    uint64_t base = (uint64_t)(m * N * K + k);
+    int64_t best = 0;
+    for (int64_t j = 1; j < N; j++)
+        if (td_get(c, RD_INP, base + (uint64_t)(j * K)) > td_get(c, RD_INP, base + (uint64_t)(best * K))) best = j;
+    return N(exact)(cx, (double)best);
+}
