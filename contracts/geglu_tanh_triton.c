@@ -52,6 +52,12 @@
     .nregions = NR, .sv = TD_SV_REAL,                                                                         \
     .sv_note = "|a| <= 2^10, |b|, |dc| <= 2^40: every intermediate finite; tanh is finite everywhere"
 
+static const td_intent intent_f = {
+    .operation = "GEGLU with the tanh GELU: gelu_tanh(a) * b",
+    .definition = "torch.nn.functional.gelu(a, approximate='tanh') * b (PyTorch documentation; Shazeer 2020)",
+    TD_SPECS(intent_fwd),
+};
+
 const td_contract td_c_geglu_tanh_fwd = {
     .classes = EW_BCLASSES_ROWS1D,
     .id = "geglu_tanh_triton.geglu_tanh_forward_kernel_correctness",
@@ -64,6 +70,13 @@ const td_contract td_c_geglu_tanh_fwd = {
     .writes = writes_fwd,
     GEGLU_COMMON,
     TD_SPECS(geglu_fwd),
+    .intent = &intent_f,
+};
+
+static const td_intent intent_b = {
+    .operation = "the gradients of gelu_tanh(a) * b with respect to a and b",
+    .definition = "the derivative of torch.nn.functional.gelu(a, approximate='tanh') * b",
+    TD_SPECS(intent_bwd),
 };
 
 const td_contract td_c_geglu_tanh_bwd = {
@@ -78,4 +91,5 @@ const td_contract td_c_geglu_tanh_bwd = {
     .writes = writes_bwd,
     GEGLU_COMMON,
     TD_SPECS(geglu_bwd),
+    .intent = &intent_b,
 };

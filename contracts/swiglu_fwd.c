@@ -69,6 +69,12 @@ static void writes(const td_case *c, td_wset *ws) {
     ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 1, outs, st);
 }
 
+static const td_intent intent_f = {
+    .operation = "SwiGLU: silu(x) * y",
+    .definition = "torch.nn.functional.silu(x) * y (PyTorch documentation; Shazeer 2020)",
+    TD_SPECS(intent),
+};
+
 const td_contract td_c_swiglu_fwd = {
     .id = "swiglu_fwd.swiglu_fwd_kernel_correctness",
     .file = "swiglu_fwd",
@@ -89,4 +95,5 @@ const td_contract td_c_swiglu_fwd = {
     .check = check,
     .writes = writes,
     TD_SPECS(swiglu),
+    .intent = &intent_f,
 };

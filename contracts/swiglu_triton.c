@@ -46,6 +46,12 @@
     .sv_note = "|a| <= 87 keeps exp(-a) finite (the kernel's sigmoid saturation to 0 via inf is not generated); " \
                "|b|, |dc| <= 2^60: every product finite"
 
+static const td_intent intent_f = {
+    .operation = "SwiGLU: silu(a) * b",
+    .definition = "torch.nn.functional.silu(a) * b (PyTorch documentation; Shazeer 2020)",
+    TD_SPECS(intent_fwd),
+};
+
 const td_contract td_c_swiglu_triton_fwd = {
     .classes = EW_BCLASSES_ROWS1D,
     .id = "swiglu_triton.swiglu_forward_kernel_correctness",
@@ -58,6 +64,13 @@ const td_contract td_c_swiglu_triton_fwd = {
     .writes = writes_fwd,
     SWIGLU_TRITON_COMMON,
     TD_SPECS(swiglu_fwd),
+    .intent = &intent_f,
+};
+
+static const td_intent intent_b = {
+    .operation = "the gradients of silu(a) * b with respect to a and b",
+    .definition = "the derivative of torch.nn.functional.silu(a) * b",
+    TD_SPECS(intent_bwd),
 };
 
 const td_contract td_c_swiglu_triton_bwd = {
@@ -72,4 +85,5 @@ const td_contract td_c_swiglu_triton_bwd = {
     .writes = writes_bwd,
     SWIGLU_TRITON_COMMON,
     TD_SPECS(swiglu_bwd),
+    .intent = &intent_b,
 };
