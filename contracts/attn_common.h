@@ -138,8 +138,8 @@ static inline int at_fill_qk(td_vgen *g, double *q, int64_t nq, double *k, int64
         break;
     }
     default:
-        for (int64_t i = 0; i < nq * D; i++) q[i] = td_vgen_value(g, f);
-        for (int64_t j = 0; j < nk * D; j++) k[j] = td_vgen_value(g, f);
+        td_vgen_values(g, f, q, (size_t)(nq * D));
+        td_vgen_values(g, f, k, (size_t)(nk * D));
         break;
     }
     g->bound = saved;

@@ -129,6 +129,31 @@ void td_set(td_case *c, int reg, size_t off, double v) {
     store_bits(R, off, td_encode_f64(td_profile_default(R->fmt), v));
 }
 
+/* Encoded bits stored at their width, the width switched on once per call. */
+static void store_bits_array(td_region *R, size_t off, const uint64_t *bits, size_t n) {
+    uint8_t *p = (uint8_t *)R->data + off * td_fmt_get(R->fmt)->bytes;
+    switch (td_fmt_get(R->fmt)->bytes) {
+    case 1: for (size_t i = 0; i < n; i++) p[i] = (uint8_t)bits[i]; break;
+    case 2: for (size_t i = 0; i < n; i++) { uint16_t v = (uint16_t)bits[i]; memcpy(p + 2 * i, &v, 2); } break;
+    case 4: for (size_t i = 0; i < n; i++) { uint32_t v = (uint32_t)bits[i]; memcpy(p + 4 * i, &v, 4); } break;
+    default: memcpy(p, bits, 8 * n); break;
+    }
+}
+
+void td_set_array(td_case *c, int reg, size_t off, const double *v, size_t n) {
+    td_region *R = &c->r[reg];
+    if (off > R->len || n > R->len - off) abort(); /* as td_set: a contract writing outside its region */
+    uint64_t bits[256];
+    for (size_t at = 0; at < n; at += 256) {
+        size_t m = n - at < 256 ? n - at : 256;
+        const double *x = v + at;
+        if (R->fmt == TD_F64) memcpy(bits, x, 8 * m);
+        else if (R->fmt == TD_I64) for (size_t i = 0; i < m; i++) bits[i] = (uint64_t)(int64_t)x[i];
+        else td_encode_f64_array(td_profile_default(R->fmt), x, bits, m);
+        store_bits_array(R, off + at, bits, m);
+    }
+}
+
 void td_seti(td_case *c, int reg, size_t off, int64_t v) {
     td_region *R = &c->r[reg];
     if (off >= R->len) abort();

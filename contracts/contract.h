@@ -233,6 +233,9 @@ double td_get(const td_case *c, int reg, size_t off);
 int64_t td_geti(const td_case *c, int reg, size_t off);
 void td_set(td_case *c, int reg, size_t off, double v); /* v must be representable (cast RNE otherwise) */
 void td_seti(td_case *c, int reg, size_t off, int64_t v);
+/* Elements [off, off + n) of region reg set to v[0..n): the same as n calls of td_set,
+ * with the format dispatched once (bulk value generation stores through it). */
+void td_set_array(td_case *c, int reg, size_t off, const double *v, size_t n);
 /* The whole case, decoded, for reports: "n_elements=37 BLOCK_SIZE=16 grid=[3,1,1] ..." */
 void td_case_describe(const td_case *c, char *buf, size_t n);
 /* Integer parameter by name, or def. */

@@ -52,8 +52,15 @@ typedef struct td_vgen {
 void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, double bound);
 /* One value for a region of format f (exactly representable in f). */
 double td_vgen_value(td_vgen *g, td_fmt f);
-/* Fills elements [0, len) of region reg. */
+/* n values for a region of format f: exactly the values of n calls of td_vgen_value,
+ * leaving the generator where those calls would, but generated in bulk (the menu and
+ * the format are dispatched once per chunk, not once per value). */
+void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n);
+/* Fills elements [0, len) of region reg (td_vgen_values, then td_set_array). */
 void td_vgen_fill(td_vgen *g, td_case *c, int reg);
+/* Fills elements [off, off + n) of region reg with values drawn for format f: what
+ * td_set(c, reg, off + i, td_vgen_value(g, f)) for i = 0 .. n-1 does, in bulk. */
+void td_vgen_fill_as(td_vgen *g, td_case *c, int reg, size_t off, size_t n, td_fmt f);
 /* A binary32 value in [lo, hi] (for real parameters such as p, lr, eps). */
 double td_gen_real(td_producer *p, double lo, double hi);
 

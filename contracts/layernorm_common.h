@@ -123,7 +123,7 @@ static inline void ln_fill_row(ln_rows *r, td_case *c, int reg, uint64_t base, u
         return;
     }
     default:
-        for (uint64_t j = 0; j < n; j++) td_set(c, reg, base + j, td_vgen_value(&r->g, f));
+        td_vgen_fill_as(&r->g, c, reg, base, n, f);
         return;
     }
 }
@@ -133,7 +133,7 @@ static inline void ln_fill_row(ln_rows *r, td_case *c, int reg, uint64_t base, u
 static inline void ln_fill_menu(ln_rows *r, td_case *c, int reg, double bound) {
     double keep = r->g.bound;
     r->g.bound = bound;
-    for (size_t i = 0; i < c->r[reg].len; i++) td_set(c, reg, i, td_vgen_value(&r->g, c->r[reg].fmt));
+    td_vgen_fill(&r->g, c, reg);
     r->g.bound = keep;
 }
 

@@ -169,8 +169,17 @@ static inline double mm_pick_bound(td_producer *p, td_fmt f) {
 /* Fills the cells of a strided 2-D view [rows, cols] of region reg (other cells stay 0). */
 static inline void mm_fill_view(td_vgen *g, td_case *c, int reg, int64_t rows, int64_t cols, int64_t srow,
                                 int64_t scol) {
+    double v[256]; /* a row's values drawn in bulk, in the order one by one would draw them */
     for (int64_t r = 0; r < rows; r++)
-        for (int64_t k = 0; k < cols; k++) td_set(c, reg, (size_t)(r * srow + k * scol), td_vgen_value(g, c->r[reg].fmt));
+        for (int64_t k0 = 0; k0 < cols; k0 += 256) {
+            size_t m = (size_t)(cols - k0 < 256 ? cols - k0 : 256);
+            td_vgen_values(g, c->r[reg].fmt, v, m);
+            if (scol == 1) {
+                td_set_array(c, reg, (size_t)(r * srow + k0), v, m);
+                continue;
+            }
+            for (size_t i = 0; i < m; i++) td_set(c, reg, (size_t)(r * srow + (k0 + (int64_t)i) * scol), v[i]);
+        }
 }
 
 /* i*sm + j*sn injective on [0,BM) x [0,BN) (the hInj / hOutInj hypotheses): a direct

@@ -51,31 +51,3 @@ static uint64_t splitmix64(uint64_t *x) {
 void td_rng_seed(td_rng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
 }
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t td_rng_next(td_rng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-double td_rng_unit(td_rng *r) { return (double)(td_rng_next(r) >> 11) * 0x1p-53; }
-
-uint64_t td_rng_below(td_rng *r, uint64_t n) {
-    if (n <= 1) return 0;
-    /* Lemire's multiply-shift with rejection keeps it unbiased */
-    for (;;) {
-        uint64_t x = td_rng_next(r);
-        __uint128_t m = (__uint128_t)x * n;
-        uint64_t l = (uint64_t)m;
-        if (l >= n || l >= (uint64_t)(-n) % n) return (uint64_t)(m >> 64);
-    }
-}

@@ -32,8 +32,36 @@ typedef struct td_rng {
     uint64_t s[4];
 } td_rng;
 void td_rng_seed(td_rng *r, uint64_t seed);
-uint64_t td_rng_next(td_rng *r);
-double td_rng_unit(td_rng *r);            /* [0, 1) with 53 random bits */
-uint64_t td_rng_below(td_rng *r, uint64_t n); /* [0, n) */
+
+/* The generator's steps are inline: bulk value generation (gen.c) draws one or two
+ * numbers per value, and a call per draw cost more than the draw itself. */
+static inline uint64_t td_rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t td_rng_next(td_rng *r) {
+    uint64_t *s = r->s;
+    uint64_t result = td_rng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = td_rng_rotl(s[3], 45);
+    return result;
+}
+
+/* [0, 1) with 53 random bits */
+static inline double td_rng_unit(td_rng *r) { return (double)(td_rng_next(r) >> 11) * 0x1p-53; }
+
+/* [0, n): Lemire's multiply-shift with rejection keeps it unbiased */
+static inline uint64_t td_rng_below(td_rng *r, uint64_t n) {
+    if (n <= 1) return 0;
+    for (;;) {
+        uint64_t x = td_rng_next(r);
+        __uint128_t m = (__uint128_t)x * n;
+        uint64_t l = (uint64_t)m;
+        if (l >= n || l >= (uint64_t)(-n) % n) return (uint64_t)(m >> 64);
+    }
+}
 
 #endif

@@ -114,7 +114,16 @@ static inline int rn_fill_row(td_vgen *g, td_case *c, int reg, uint64_t off0, in
     double dom = big[td_rng_below(r, 3)];
     int64_t kd = (int64_t)td_rng_below(r, (uint64_t)(n > 0 ? n : 1));
     double se = sqrt(eps);
-    for (int64_t k = 0; k < n; k++) {
+    if (pat == RN_ROW_MENU) { /* in bulk: the same draws as one value at a time */
+        double m[256];
+        for (int64_t k0 = 0; k0 < n; k0 += 256) {
+            size_t cnt = (size_t)(n - k0 < 256 ? n - k0 : 256);
+            td_vgen_values(g, f, m, cnt);
+            for (size_t i = 0; i < cnt; i++)
+                td_set(c, reg, (size_t)((int64_t)off0 + (k0 + (int64_t)i) * step), rn_fmt(f, m[i], bound));
+        }
+    }
+    for (int64_t k = 0; k < n && pat != RN_ROW_MENU; k++) {
         double v;
         switch (pat) {
         case RN_ROW_EQUAL: v = same; break;

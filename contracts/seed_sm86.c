@@ -413,7 +413,7 @@ static void sb_gen_common(td_producer *p, td_case *c, int key_pass, sb_geo *g, t
     }
     double saved = vg->bound;
     vg->bound = 2;
-    for (size_t e = 0; e < c->r[rdo].len; e++) td_set(c, rdo, e, td_vgen_value(vg, TD_F16));
+    td_vgen_fill_as(vg, c, rdo, 0, c->r[rdo].len, TD_F16);
     vg->bound = saved;
     free(qa);
     free(ka);

@@ -135,6 +135,25 @@ static inline double sm_value(sm_vals *v) {
     }
 }
 
+/* n values of the pattern stored at base + j * stride: the menu in bulk, the other
+ * patterns one by one (the draws are the same either way). */
+static inline void sm_store_values(sm_vals *v, td_case *c, int reg, uint64_t base, int64_t stride, int64_t n) {
+    if (v->pattern != SM_P_MENU) {
+        for (int64_t j = 0; j < n; j++) td_set(c, reg, base + (uint64_t)(j * stride), sm_value(v));
+        return;
+    }
+    double m[256];
+    for (int64_t j0 = 0; j0 < n; j0 += 256) {
+        size_t cnt = (size_t)(n - j0 < 256 ? n - j0 : 256);
+        td_vgen_values(&v->g, TD_F32, m, cnt);
+        if (stride == 1) {
+            td_set_array(c, reg, base + (uint64_t)j0, m, cnt);
+            continue;
+        }
+        for (size_t i = 0; i < cnt; i++) td_set(c, reg, base + (uint64_t)((j0 + (int64_t)i) * stride), m[i]);
+    }
+}
+
 /* Fills the n elements base + j * stride of region reg (binary32) with one row. */
 static inline void sm_fill_row(sm_vals *v, td_case *c, int reg, uint64_t base, int64_t stride, int64_t n) {
     if (n <= 0) return;
@@ -143,7 +162,7 @@ static inline void sm_fill_row(sm_vals *v, td_case *c, int reg, uint64_t base, i
         for (int64_t j = 0; j < n; j++) td_set(c, reg, base + (uint64_t)(j * stride), x);
         return;
     }
-    for (int64_t j = 0; j < n; j++) td_set(c, reg, base + (uint64_t)(j * stride), sm_value(v));
+    sm_store_values(v, c, reg, base, stride, n);
     if (v->pattern == SM_P_DOMINANT) {
         uint64_t k = td_rng_below(&v->g.rng, (uint64_t)n);
         td_set(c, reg, base + k * (uint64_t)stride, sm_f32(v->a));
@@ -153,7 +172,7 @@ static inline void sm_fill_row(sm_vals *v, td_case *c, int reg, uint64_t base, i
 /* Fills every element of a region that no row covers with menu values (cells a
  * correct kernel never reads; a kernel reading the wrong cells sees other numbers). */
 static inline void sm_fill_all(sm_vals *v, td_case *c, int reg) {
-    for (size_t i = 0; i < c->r[reg].len; i++) td_set(c, reg, i, sm_value(v));
+    sm_store_values(v, c, reg, 0, 1, (int64_t)c->r[reg].len);
 }
 
 /* A power-of-two tile width for a row of n (n >= 0) columns, favouring the

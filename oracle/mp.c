@@ -23,10 +23,18 @@ void td_mpcx_init(td_mpcx *cx, mpfr_prec_t prec) {
     mpfr_init2(cx->last_cast_in.x, prec);
 }
 
-void td_mpcx_free(td_mpcx *cx) {
+/* The memo's table, and the MPFR values its entries hold, released (it grows again
+ * on demand: the memo only saves work, so its size changes no value). */
+static void memo_release(td_mpcx *cx) {
     for (size_t i = 0; i < cx->memo_cap; i++)
         if (cx->memo[i].init) mpfr_clear(cx->memo[i].v.x);
     free(cx->memo);
+    cx->memo = NULL;
+    cx->memo_cap = cx->memo_n = 0;
+}
+
+void td_mpcx_free(td_mpcx *cx) {
+    memo_release(cx);
     for (int c = 0; c < cx->nchunks; c++) {
         for (int i = 0; i < CHUNK; i++) mpfr_clear(cx->chunks[c][i].x);
         free(cx->chunks[c]);
@@ -44,6 +52,15 @@ void td_mpcx_reset(td_mpcx *cx) {
 }
 
 void td_mpcx_memo_clear(td_mpcx *cx) {
+    /* Called for every case: a case that used no memo (memo_n counts the used entries)
+     * has nothing to clear, and a table grown by one large case is released once
+     * mostly empty, so that clearing costs what a case uses, not what the largest
+     * case needed (it was a tenth of test_contracts' time, issue 20). */
+    if (!cx->memo_n) return;
+    if (cx->memo_cap > 4096 && cx->memo_n * 16 < cx->memo_cap) {
+        memo_release(cx);
+        return;
+    }
     for (size_t i = 0; i < cx->memo_cap; i++) cx->memo[i].used = 0;
     cx->memo_n = 0;
 }

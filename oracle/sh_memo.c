@@ -48,6 +48,13 @@ void td_sh_memo_put(td_shcx *cx, uint64_t key, td_sh v) {
 }
 
 void td_shcx_memo_clear(td_shcx *cx) {
+    /* Called for every case: a table grown by one large case is released once mostly
+     * empty, so that clearing costs what a case uses, not what the largest case
+     * needed (the memo only saves work: its size changes no value). */
+    if (cx->memo_n && cx->memo_cap > 4096 && cx->memo_n * 16 < cx->memo_cap) {
+        td_shcx_memo_free(cx);
+        return;
+    }
     if (cx->memo_n) memset(cx->memo, 0, cx->memo_cap * sizeof *cx->memo);
     cx->memo_n = 0;
 }

@@ -563,6 +563,25 @@ td_sh td_sh_mean(td_shcx *cx, td_sh sum, long n) {
     return r;
 }
 
+/* min(gamma, gamma~) of a sum: the probabilistic gamma costs a log, an expm1 and two
+ * square roots, and the sums of a case (every lane's dot product of length K, every
+ * row's reduction) mostly share their sizes, so the last result is kept per thread.
+ * A pure function of its arguments: the cached value is the value. */
+static double sum_gamma_prob(const td_shcx *cx, long neff, long nl, double g) {
+    static _Thread_local struct {
+        long neff, nl;
+        double u, lambda_n, g, gp;
+        int valid;
+    } last;
+    if (last.valid && last.neff == neff && last.nl == nl && last.u == cx->u && last.lambda_n == cx->lambda_n &&
+        last.g == g)
+        return last.gp;
+    double gp = fmin(g, td_gamma_prob(neff, cx->u, td_lambda(nl, cx->lambda_n)));
+    last.neff = neff, last.nl = nl, last.u = cx->u, last.lambda_n = cx->lambda_n, last.g = g, last.gp = gp;
+    last.valid = 1;
+    return gp;
+}
+
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     td_sh r;
     long n = acc->n, nl = acc->leaves;
@@ -573,8 +592,7 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     /* every leaf of every term may be added in any order the kernel's declaration allows */
     long neff = td_sum_neff(acc->order, nl, acc->block);
     double g = td_gamma(neff, cx->u);
-    double lam = td_lambda(nl, cx->lambda_n);
-    double gp = fmin(g, td_gamma_prob(neff, cx->u, lam));
+    double gp = sum_gamma_prob(cx, neff, nl, g);
     /* sum(|t^_k|) <= sum(|v_k| + es_k + ek_k) <= sleaf */
     double loc = td_up(g * acc->sleaf);
     r.ek = td_up(acc->sek + loc);
