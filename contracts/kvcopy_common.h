@@ -17,8 +17,8 @@
 #define KV_VALUE_BOUND 0x1.fffffep127
 
 /* A logical extent n in [1, max] and the power-of-two block B >= n a Triton launch uses
- * for it: next_power_of_2(n) as the hosts call it, or twice that (a padded tile: a whole
- * half of the lanes masked off).  Marks the tail classes of (n, B). */
+ * for it: next_power_of_2(n) as the hosts call it, or two or four times that (a padded
+ * tile: half or three quarters of the lanes masked off).  Marks the tail classes of (n, B). */
 static inline void kv_dim_block(td_producer *p, int64_t max, int64_t *n, int64_t *B, uint64_t *classes) {
     static const unsigned w[] = {2, 2, 1, 3}; /* 1, max, a power of two, free */
     int64_t v;
@@ -31,7 +31,9 @@ static inline void kv_dim_block(td_producer *p, int64_t max, int64_t *n, int64_t
     v = v > max ? max : v;
     int64_t b = 1;
     while (b < v) b *= 2;
-    if (td_prod_u32(p, 0, 4) == 0) b *= 2;
+    uint32_t pad = td_prod_u32(p, 0, 5); /* a padded tile: half or three quarters of it masked */
+    if (pad == 0) b *= 2;
+    else if (pad == 1) b *= 4;
     *n = v, *B = b;
     if (b > v) *classes |= TD_BC(TD_BC_TAIL);
     if (b >= 4 * v) *classes |= TD_BC(TD_BC_BLOCK_GT_N);
