@@ -179,3 +179,25 @@ void td_gen_mask(td_producer *p, td_rng *r, uint8_t *out, int64_t n, uint64_t *c
     }
     if (pat < 4) *classes |= TD_BC(TD_BC_MASK_PATTERN);
 }
+
+int64_t td_gen_layout(td_producer *p, int k, const int64_t *n, int64_t *stride, int unit_inner, uint64_t *classes) {
+    int ord[4] = {0, 1, 2, 3}; /* ord[0] outermost; default: the logical order (contiguous) */
+    if (k > 4) k = 4;
+    if (td_prod_u32(p, 0, 2) == 0) /* any other nesting: a Fisher-Yates shuffle from the bytes */
+        for (int i = k - 1; i > 0; i--) {
+            int j = (int)td_prod_u32(p, 0, (uint32_t)i), t = ord[i];
+            ord[i] = ord[j], ord[j] = t;
+        }
+    int64_t st = (unit_inner || td_prod_u32(p, 0, 5)) ? 1 : 2;
+    if (st > 1) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    for (int t = k - 1; t >= 0; t--) {
+        int d = ord[t];
+        stride[d] = st;
+        int64_t pad = td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 3) : 0;
+        if (pad && t > 0) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+        st = st * n[d] + pad;
+    }
+    int64_t span = 1;
+    for (int d = 0; d < k; d++) span += (n[d] - 1) * stride[d];
+    return span;
+}

@@ -47,4 +47,12 @@ void td_gen_adapters(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_t
 /* n booleans (0/1): all false, all true, alternating, one true at the end, random density. */
 void td_gen_mask(td_producer *p, td_rng *r, uint8_t *out, int64_t n, uint64_t *classes);
 
+/* A strided layout for k <= 4 logical dims of extents n[0..k) (n[d] >= 1), as the
+ * tensors of a KV cache come: the dims nested in an order the bytes choose (contiguous,
+ * head-major, dims transposed: any permutation), each optional padding (a stride larger
+ * than the row: TD_BC_STRIDE_GT_ROW), the innermost stride 1 (or 2 unless unit_inner).
+ * Mixed radix, so the map from indices to offsets is injective by construction.  Writes
+ * stride[d] for the logical dim d and returns the elements the layout spans. */
+int64_t td_gen_layout(td_producer *p, int k, const int64_t *n, int64_t *stride, int unit_inner, uint64_t *classes);
+
 #endif
