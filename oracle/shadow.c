@@ -491,6 +491,7 @@ void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block) {
     acc->order = cx->order;
     acc->block = cx->block;
     acc->exact = 1;
+    acc->same = 1;
 }
 
 /* The magnitude of the leaves of a sum t (t.leaves > 1): its local error was charged
@@ -681,7 +682,9 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     long neff = td_sum_neff(acc->order, nl, acc->block);
     double g = td_gamma(neff, cx->u);
     double lam = td_lambda(nl, cx->lambda_n);
-    double gp = fmin(g, td_gamma_prob(neff, cx->u, lam));
+    /* equal terms (acc->same): their partial sums' roundings are correlated, the rigorous
+     * bound is the only one that holds */
+    double gp = acc->same && n > 1 ? g : fmin(g, td_gamma_prob(neff, cx->u, lam));
     /* sum(|t^_k|) <= sum(|v_k| + es_k + ek_k) <= sleaf */
     double loc = td_up(g * acc->sleaf);
     r.ek = td_up(acc->sek + loc);

@@ -330,10 +330,18 @@ typedef struct td_sh_acc {
     td_order order;
     long block;
     int exact;
+    /* every term so far has the shadow value v0 (a constant row, a constant vector's dot
+     * product): the rounding errors of its partial sums are then not independent (the
+     * same operands at every step: Higham & Mary's model does not apply), so the
+     * probabilistic bound falls back to the rigorous one (td_sh_acc_end) */
+    int same;
+    double v0;
 } td_sh_acc;
 void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block);
 double td_sh_leaf_mag(const td_shcx *cx, td_sh t);
 static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
+    if (acc->n == 0) acc->v0 = t.v;
+    else if (t.v != acc->v0 || t.leaves > 1) acc->same = 0;
     acc->sleaf += t.leaves > 1 ? td_sh_leaf_mag(cx, t) : fabs(t.v) + t.es + t.ek;
     acc->leaves += t.leaves > 1 ? t.leaves : 1;
     acc->sv += t.v;
