@@ -339,7 +339,16 @@ static void mp_to_str(mpfr_srcptr x, char *buf, size_t n) {
     else mpfr_snprintf(buf, n, "%.20Rg", x);
 }
 
-static void copy_terms(td_lane_report *l, const td_trace *t) { l->nterms = td_trace_terms(t, l->terms, TD_MAX_TERMS); }
+/* The lane's terms as a report keeps them, and the summary of its whole trace (the
+ * kinds and the total explain prints for a long reduction). */
+void td_lane_terms(td_lane_report *l, const td_trace *t) {
+    l->nterms = td_trace_terms(t, l->terms, TD_MAX_TERMS);
+    l->nsteps = t->n;
+    l->local_sum = 0;
+    for (int i = 0; i < t->n; i++) l->local_sum += t->steps[i].local;
+    l->bound_last = t->n ? t->steps[t->n - 1].ek : 0;
+    l->nkinds = td_trace_kinds(t, l->kinds, TD_MAX_TERM_KINDS);
+}
 
 static double ulp_out(td_fmt f, double ref) {
     const td_fmt_info *fi = td_fmt_get(f);
@@ -689,7 +698,7 @@ static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case
     snprintf(l->ref_exact, sizeof l->ref_exact, "%s", L->ref_exact);
     snprintf(l->ref_precast, sizeof l->ref_precast, "%s", L->ref_precast);
     (void)trace_replay(cx, k, c, L->ol);
-    copy_terms(l, &cx->trace);
+    td_lane_terms(l, &cx->trace);
 }
 
 /* The lane's verdict (TD_VC_COUNT on an oracle bug, message in msg), counted in res;
@@ -988,7 +997,7 @@ static void top_lane_details(run *R) {
     td_lane_report *t = &R->res->top;
     (void)mp_reference(R->cx, R->k, &R->c, &t->lane, t->ref_exact, t->ref_precast);
     (void)trace_replay(R->cx, R->k, &R->c, &t->lane);
-    copy_terms(t, &R->cx->trace);
+    td_lane_terms(t, &R->cx->trace);
 }
 
 /* The worst report first (insertion sort: at most max_reports of them). */
