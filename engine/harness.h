@@ -205,5 +205,11 @@ int td_artifact_read(const char *path, uint8_t **data, size_t *size, char *contr
 uint64_t td_fnv1a(const uint8_t *data, size_t size);
 /* The bytes of case i of a campaign with seed `seed` (reproducible). */
 void td_case_bytes(uint64_t seed, uint64_t i, uint8_t *out, size_t n);
+/* Case i of a campaign of contract k (run, certify, selftest, diff): td_case_bytes,
+ * except that every TD_FAR_EVERY-th case (i % TD_FAR_EVERY == TD_FAR_EVERY - 1) of a
+ * contract with a far hook is of the far tier (contracts/gen_far.h): its offsets pass
+ * 2^31 over sparse regions. */
+#define TD_FAR_EVERY 16
+void td_campaign_case_bytes(const td_contract *k, uint64_t seed, uint64_t i, uint8_t *out, size_t n);
 
 #endif
