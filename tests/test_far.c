@@ -35,6 +35,7 @@ static const far_contract FAR[] = {
     {"rms_norm_triton.rms_norm_kernel_correctness", "x_stride_r", 1},
     {"cross_entropy2.cross_entropy_fwd_correctness", "logits_row_stride", 3},
     {"cross_entropy_ops.cross_entropy_fwd_correctness", "logits_row_stride", 3},
+    {"layer_norm_liger.layer_norm_liger_forward_output_summary", "X_row_stride", 1},
 };
 #define NFAR (sizeof FAR / sizeof FAR[0])
 
