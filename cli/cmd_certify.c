@@ -189,7 +189,7 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
 static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uint64_t idx, uint64_t seed,
                        double seconds, const char *outdir, const char *libarg) {
     uint8_t b[64];
-    td_case_bytes(seed, idx, b, sizeof b);
+    td_campaign_case_bytes(kern->k, seed, idx, b, sizeof b);
     char rel[4400] = "", cmd[8800] = "", summary[512];
     save_repro(outdir, kern, b, sizeof b, rel, sizeof rel, cmd, sizeof cmd, libarg);
     if (crashed)

@@ -83,6 +83,8 @@ int td_cmd_list(int argc, char **argv) {
                 printf("    cast %s: %s (%s)\n", k->casts[c].slot, k->casts[c].dflt, k->casts[c].where);
             printf("    policy: %s; %s\n    error model: %s\n", k->sv == TD_SV_IEEE ? "ieee" : "real",
                    k->sv_note ? k->sv_note : "", k->error_model ? k->error_model : "");
+            printf("    offsets beyond 2^31: %s\n", k->far ? "far cases (every 16th case; sparse, a few MiB)"
+                                                         : "not reached (no far cases)");
         }
         shown++;
     }
@@ -253,7 +255,7 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
     if (!s) return TD_EXIT_INTERNAL;
     for (uint64_t i = 0; i < o->cases; i++) {
         uint8_t bytes[64];
-        td_case_bytes(o->seed, i, bytes, sizeof bytes);
+        td_campaign_case_bytes(kern->k, o->seed, i, bytes, sizeof bytes);
         td_case_result r;
         td_watchdog_arm(o->timeout, o->artifacts, kern, bytes, sizeof bytes);
         int rc = td_run_bytes(cx, kern, bytes, sizeof bytes, &r);

@@ -19,6 +19,12 @@ typedef struct {
     "  --alpha A             significance level of the paired accuracy test (default 1e-4)\n"                        \
     "  --min-growth G        smallest median err/tol growth flagged as a regression (default 1.25)\n"
 
+/* the memory far cases need (contracts/gen_far.h) */
+#define FAR_NOTE                                                                                               \
+    "far cases: of a contract whose strides can pass 2^31 elements (tilediff list -v says which), every 16th\n"   \
+    "  case puts its rows 2^31 elements or more apart over a sparse mapping: up to 24 GiB of address space\n"    \
+    "  reserved per region (MAP_NORESERVE: needs vm.overcommit_memory 0 or 1), a few MiB committed\n"
+
 static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends",
      "  --family F            only the contracts of family F\n"
@@ -38,7 +44,8 @@ static const td_command commands[] = {
                  "  --quiet               print findings only, not warnings\n"
                  "  --strict              a WARN (error above the probabilistic bound, within the rigorous\n"
                  "                        one) counts as a disagreement: exit 1\n"
-                 "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"},
+                 "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"
+                 FAR_NOTE},
     {"repro", td_cmd_repro,
      "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json] [--emit-python S.py]",
      KERNEL_OPTS "  --contract C          the contract of a raw fuzz input (artifacts name theirs)\n"
@@ -64,7 +71,7 @@ static const td_command commands[] = {
      "  --strict              a WARN (above the probabilistic bound, within the rigorous one) fails its row\n"
      REGRESS_OPTS
      "  --baseline FILE       a stored report.json: rerun its cases (its seed) and report what changed\n"
-     "exit status 2 also when the library covers none of the selected contracts\n"},
+     "exit status 2 also when the library covers none of the selected contracts\n" FAR_NOTE},
     {"diff", td_cmd_diff,
      "diff --kernels OLD --kernels NEW [--old-kernel V] [--new-kernel V] [--backend host|cuda] [--contracts GLOB]\n"
      "                  [--budget SECONDS | --cases N] [--seed S] [--out DIR] [--alpha A] [--min-growth G]\n"
