@@ -62,7 +62,8 @@ static const td_param_decl params[NP_MAX] = {
     {"start_nn", TD_P_INT}};
 static const td_region_decl regions[NR] = {
     {"weight", TD_F32, TD_R_IN}, {"input_ids", TD_I32, TD_R_META}, {"out", TD_F32, TD_R_OUT}};
-static const td_cast_decl casts[1] = {{"store", "fp32:rne:inf", "R.round .real of the stored output (a binary32 store)"}};
+static const td_cast_decl casts[1] = {
+    {"store", "fp32:rne:inf", "R.round .real of the stored output (a binary32 store)"}};
 
 /* The index classes of the final ids (after the out-of-shard replacements): the shard's
  * first and last rows both looked up, an in-shard id repeated. */
@@ -145,7 +146,8 @@ static const char *check_blocks(const td_case *c) {
     if (c->k->nparams == NP_SUMMARY && bnn != 1) return "hOne: BLOCK_NN = 1";
     if (emb_is_body(c)) {
         int64_t s = c->p[P_START_NN].i;
-        if (s < 0 || s % bnn || s + bnn > bn) return "start_nn a loop value: BLOCK_NN | start_nn, start_nn + BLOCK_NN <= BLOCK_N";
+        if (s < 0 || s % bnn || s + bnn > bn)
+            return "start_nn a loop value: BLOCK_NN | start_nn, start_nn + BLOCK_NN <= BLOCK_N";
     }
     int64_t tile_rows = emb_is_body(c) ? bnn : bn;
     if (tile_rows > 1 && c->p[P_SO].i < bd) return "hOutInj: (r, d) -> r*stride_out_seq + d injective on the tile";

@@ -20,7 +20,8 @@ static void token_row(const td_abi_launch *L, int64_t t) {
     for (int64_t d = 0; d < cols; d++) tl_store(L, R_OUT, t * so + d, 0.0f, tl_f32());
     int64_t id = tl_load_int(L, R_IDS, t);
     if (id < vs || id >= ve) return;
-    for (int64_t d = cols - 1; d >= 0; d--) tl_store(L, R_OUT, t * so + d, tl_load(L, R_WEIGHT, (id - vs) * sw + d), tl_f32());
+    for (int64_t d = cols - 1; d >= 0; d--)
+        tl_store(L, R_OUT, t * so + d, tl_load(L, R_WEIGHT, (id - vs) * sw + d), tl_f32());
 }
 
 static int rows(const td_abi_launch *L, int64_t first, int64_t count) {
@@ -35,12 +36,11 @@ static int rows(const td_abi_launch *L, int64_t first, int64_t count) {
 static int whole(const td_abi_launch *L) { return rows(L, 0, TL_I(L, P_BN)); }
 static int body(const td_abi_launch *L) { return rows(L, TL_I(L, P_START_NN), TL_I(L, P_BNN)); }
 
-#define EMB "embedding_triton_kernel."
-TD_KERNEL(td_a_embedding_summary) = {EMB "embedding_kernel_output_summary", "alt_row_copy", TD_ABI_HOST, NULL, NULL,
-                                     NULL, 9, 3, whole, NULL};
-TD_KERNEL(td_a_embedding_body) = {EMB "embedding_body_io_correctness", "alt_row_copy", TD_ABI_HOST, NULL, NULL, NULL, 10,
-                                  3, body, NULL};
-TD_KERNEL(td_a_embedding_body_r) = {EMB "embedding_body_io_correctnessR", "alt_row_copy", TD_ABI_HOST,
-                                    "store=fp32:rne:inf", NULL, NULL, 10, 3, body, NULL};
-TD_KERNEL(td_a_embedding_whole_r) = {EMB "embedding_kernel_whole_io_correctnessR", "alt_row_copy", TD_ABI_HOST,
-                                     "store=fp32:rne:inf", NULL, NULL, 8, 3, whole, NULL};
+TD_KERNEL(td_a_embedding_summary) = {"embedding_triton_kernel.embedding_kernel_output_summary", "alt_row_copy",
+                                     TD_ABI_HOST, NULL, NULL, NULL, 9, 3, whole, NULL};
+TD_KERNEL(td_a_embedding_body) = {"embedding_triton_kernel.embedding_body_io_correctness", "alt_row_copy", TD_ABI_HOST,
+                                  NULL, NULL, NULL, 10, 3, body, NULL};
+TD_KERNEL(td_a_embedding_body_r) = {"embedding_triton_kernel.embedding_body_io_correctnessR", "alt_row_copy",
+                                    TD_ABI_HOST, "store=fp32:rne:inf", NULL, NULL, 10, 3, body, NULL};
+TD_KERNEL(td_a_embedding_whole_r) = {"embedding_triton_kernel.embedding_kernel_whole_io_correctnessR", "alt_row_copy",
+                                     TD_ABI_HOST, "store=fp32:rne:inf", NULL, NULL, 8, 3, whole, NULL};
