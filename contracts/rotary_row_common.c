@@ -32,20 +32,23 @@ static int64_t rr_layout(td_producer *p, int64_t S, int64_t nh, int64_t D, int64
     return (varlen ? 0 : (nb - 1) * st[0]) + (S - 1) * st[1] + (nh - 1) * st[2] + (D - 1) * st[3] + 1;
 }
 
-/* cos / sin tables of real angles: row r, column i holds cos / sin(r * 10000^(-i/rdh)) in
- * binary32 (what the host computes for a rotary embedding), or general values. */
+/* cos / sin tables: row t holds the angles of position t (td_gen_rotary_table: real RoPE
+ * frequencies, three bases), or general values (the statements hold for any table). */
 static void rr_tables(td_vgen *g, td_producer *p, td_case *c, const rr_idx *ix, int64_t rows, int64_t rdh) {
-    if (td_prod_u32(p, 0, 3) == 0) {
+    if (td_prod_u32(p, 0, 3) == 0 || rows <= 0) {
         td_vgen_fill(g, c, ix->r_cos);
         td_vgen_fill(g, c, ix->r_sin);
         return;
     }
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t i = 0; i < rdh; i++) {
-            double inv = pow(10000.0, -(double)i / (double)rdh), ang = (double)r * inv;
-            td_set(c, ix->r_cos, (size_t)(r * rdh + i), (float)cos(ang));
-            td_set(c, ix->r_sin, (size_t)(r * rdh + i), (float)sin(ang));
-        }
+    int64_t *pos = malloc((size_t)rows * sizeof *pos);
+    double *cs = malloc((size_t)(rows * rdh) * sizeof *cs), *sn = malloc((size_t)(rows * rdh) * sizeof *sn);
+    if (!pos || !cs || !sn) abort();
+    for (int64_t t = 0; t < rows; t++) pos[t] = t;
+    td_gen_rotary_table(p, pos, rows, rdh, cs, sn);
+    for (int64_t k = 0; k < rows * rdh; k++) td_set(c, ix->r_cos, (size_t)k, cs[k]), td_set(c, ix->r_sin, (size_t)k, sn[k]);
+    free(pos);
+    free(cs);
+    free(sn);
 }
 
 /* Classes of the sequence lengths against BLOCK_M (the row slice writes row pid0*BM). */

@@ -28,8 +28,8 @@
  * and OUT with padding, OUT in another layout than X; sequence lengths at BLOCK_M edges,
  * 0 and 1, surplus row blocks; SEQLEN_OFFSETS 0 or > 0, seqlen_ro exactly the last row
  * used (position extreme), shorter (rows past the table take cos = 1, sin = 0) or longer;
- * varlen batches from td_gen_ragged.  COS/SIN are cos/sin(pos * 10000^(-2i/d)) rounded to
- * binary32 (the host builds them so), or general values.
+ * varlen batches from td_gen_ragged.  COS/SIN are cos/sin of real RoPE angles rounded to
+ * binary32 (td_gen_rotary_table, row t at position t), or general values.
  */
 #ifndef TD_ROTARY_ROW_COMMON_H
 #define TD_ROTARY_ROW_COMMON_H
