@@ -1,6 +1,7 @@
 /* Metadata generators (see gen_meta.h): the index patterns real bugs need. */
 #include "gen_meta.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Fisher-Yates prefix: the first n entries of a random permutation of [0, cap), drawn
@@ -145,6 +146,24 @@ void td_gen_positions(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_
     for (int64_t i = 0; i < n; i++) lo |= out[i] == 0, hi |= out[i] == max_pos, down |= i && out[i] < out[i - 1];
     if (lo && hi) *classes |= TD_BC(TD_BC_POS_EXTREME);
     if (down) *classes |= TD_BC(TD_BC_POS_NONMONOTONE);
+}
+
+void td_gen_rotary_table(td_producer *p, const int64_t *pos, int64_t n, int64_t half, double *cos_out,
+                         double *sin_out) {
+    static const double bases[] = {10000.0, 500000.0, 100.0};
+    static const unsigned w[] = {3, 2, 1};
+    double base = bases[td_prod_pick(p, w, 3)];
+    for (int64_t i = 0; i < half; i++) {
+        double theta = pow(base, -(double)i / (double)half);
+        for (int64_t t = 0; t < n; t++) {
+            double a = (double)pos[t] * theta;
+            /* volatile: GCC 12's SLP vectorizer may drop a (double)(float) rounding when it
+             * pairs two such stores (contracts/attn_common.h, at_f32) */
+            volatile float cf = (float)cos(a), sf = (float)sin(a);
+            cos_out[t * half + i] = cf;
+            sin_out[t * half + i] = sf;
+        }
+    }
 }
 
 void td_gen_adapters(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_t n_adapters, int none_ok,
