@@ -81,7 +81,8 @@ static void gen(td_producer *p, td_case *c) {
     int nb = (int)td_prod_u32(p, 1, TA_MAXB);
     int64_t Hkv = td_prod_u32(p, 1, 2), kvg = td_prod_u32(p, 1, 3), Hq = Hkv * kvg;
     int64_t BN = td_gen_pow2(p, 0, 5), BD = td_gen_pow2(p, 0, 6);
-    int64_t mil = (int64_t)td_prod_u32(p, 1, 3) * BN + (int64_t)td_prod_u32(p, 0, 2) - 1;
+    int64_t nfull = td_prod_u32(p, 1, 3); /* one draw per statement: C leaves operand order open */
+    int64_t mil = nfull * BN + (int64_t)td_prod_u32(p, 0, 2) - 1; /* k*BN - 1, k*BN, k*BN + 1 */
     if (mil < 1) mil = 1;
     td_rng r;
     td_rng_seed(&r, td_prod_u64(p));
