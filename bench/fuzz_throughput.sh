@@ -5,6 +5,9 @@
 # cells outside the write set) and oracle (shadow evaluation, MPFR for the lanes that
 # need it).  Every column of a row comes from one run of its target.
 #
+# EXEC/S is executions per wall second, EXEC/CPUS per second of the process's CPU time
+# (on a shared machine the second is the one to compare; the shares below are of the
+# harness's own clock, so a loaded machine blurs them a little).
 # ORACLE/KERNEL is oracle time / kernel time: what checking every lane costs against
 # the kernel alone.  (Dividing by decode + kernel, as this script once did, hides the
 # oracle's cost behind a slow decode.)  HARNESS/KERNEL is the whole case (decode +
@@ -35,8 +38,8 @@ if [ -z "$b" ]; then
   cmake --build $b -j"$(nproc)" --target tilediff >/dev/null
 fi
 [ -f "$b/fuzz/targets.txt" ] || { echo "bench/fuzz_throughput.sh: $b is not a libFuzzer build" >&2; exit 2; }
-printf '%-64s %8s %8s %7s %7s %7s %7s %13s %14s\n' TARGET EXEC/S LANES/EX DECODE% KERNEL% COMPARE% ORACLE% \
-  ORACLE/KERNEL HARNESS/KERNEL
+printf '%-64s %8s %9s %8s %7s %7s %7s %7s %13s %14s\n' TARGET EXEC/S EXEC/CPUS LANES/EX DECODE% KERNEL% COMPARE% \
+  ORACLE% ORACLE/KERNEL HARNESS/KERNEL
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -53,8 +56,9 @@ while read -r target contract; do
   seeds=()
   [ -d "corpus/$contract" ] && seeds=("corpus/$contract")
   t0=$(date +%s.%N)
-  if ! TILEDIFF_FUZZ_PROFILE=1 "$b/fuzz/$target" -runs="$runs" -max_len=256 -seed=1 "$tmp/$contract" "${seeds[@]}" \
-    >"$tmp/log" 2>&1; then
+  TIMEFORMAT='%U %S' # the process's CPU time: exec/s per CPU second does not depend on the machine's load
+  if ! { time TILEDIFF_FUZZ_PROFILE=1 "$b/fuzz/$target" -runs="$runs" -max_len=256 -seed=1 "$tmp/$contract" \
+    "${seeds[@]}" >"$tmp/log" 2>&1; } 2>"$tmp/cpu"; then
     echo "$contract: the target failed (run a fuzz campaign on it); its log:" >&2
     tail -20 "$tmp/log" >&2
     status=1
@@ -68,11 +72,12 @@ while read -r target contract; do
     status=1
     continue
   fi
+  cpu=$(awk '{print $1 + $2}' "$tmp/cpu")
   awk -v c="$contract" -v n="$cases" -v l="$lanes" -v d="$dec" -v k="$ker" -v m="$cmp" -v o="$ora" -v t="$tot" \
-      -v w0="$t0" -v w1="$t1" 'function ratio(a, b) { return b > 0 ? sprintf("%.2fx", a / b) : "-" }
+      -v w0="$t0" -v w1="$t1" -v cpu="$cpu" 'function ratio(a, b) { return b > 0 ? sprintf("%.2fx", a / b) : "-" }
       BEGIN {
         wall = w1 - w0; tt = (t > 0 ? t : 1);
-        printf "%-64s %8.0f %8.0f %7.1f %7.1f %7.1f %7.1f %13s %14s\n", c, n / wall, (n > 0 ? l / n : 0),
-               100 * d / tt, 100 * k / tt, 100 * m / tt, 100 * o / tt, ratio(o, k), ratio(t, k) }'
+        printf "%-64s %8.0f %9.0f %8.0f %7.1f %7.1f %7.1f %7.1f %13s %14s\n", c, n / wall, (cpu > 0 ? n / cpu : 0),
+               (n > 0 ? l / n : 0), 100 * d / tt, 100 * k / tt, 100 * m / tt, 100 * o / tt, ratio(o, k), ratio(t, k) }'
 done <"$b/fuzz/targets.txt"
 exit $status

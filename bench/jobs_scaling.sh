@@ -25,15 +25,27 @@ T=$build/tilediff
 [ -x "$T" ] || { echo "bench/jobs_scaling.sh: no $T (build first)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-wall() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t0 $t1" | awk '{printf "%.2f", $2 - $1}'; }
+# "WALL CPU": seconds of wall clock and of CPU (user + system, the workers included)
+wall() {
+  local t0 t1 cpu
+  TIMEFORMAT='%U %S'
+  t0=$(date +%s.%N)
+  cpu=$({ time "$@" >/dev/null 2>&1; } 2>&1 | awk '{print $1 + $2}') || true
+  t1=$(date +%s.%N)
+  echo "$t0 $t1 $cpu" | awk '{printf "%.2f %.2f", $2 - $1, $3}'
+}
 IFS=, read -ra globs <<<"$contracts"
-printf '%-10s %-28s %10s %10s %8s\n' COMMAND CONTRACTS "JOBS=1 s" "JOBS=$jobs s" SPEEDUP
+# CPU/WALL is the cores' worth a run got: where the machine is shared (other sessions'
+# processes, autogroup scheduling) it caps the speed-up whatever --jobs asks for.
+printf '%-10s %-20s %9s %8s %9s %8s %8s %9s\n' COMMAND CONTRACTS "J=1 WALL" "J=1 CPU" "J=$jobs WALL" "J=$jobs CPU" \
+  SPEEDUP "CPU/WALL"
 row() { # row COMMAND LABEL ARGS... (the args without --jobs)
   local cmd=$1 label=$2; shift 2
   local a b
   a=$(wall "$T" "$cmd" "$@" --jobs 1)
   b=$(wall "$T" "$cmd" "$@" --jobs "$jobs")
-  printf '%-10s %-28s %10s %10s %7.2fx\n' "$cmd" "$label" "$a" "$b" "$(echo "$a $b" | awk '{print ($2 > 0 ? $1 / $2 : 0)}')"
+  echo "$a $b" | awk -v c="$cmd" -v l="$label" '{printf "%-10s %-20s %9.2f %8.2f %9.2f %8.2f %7.2fx %4.2f/%4.2f\n",
+    c, l, $1, $2, $3, $4, ($3 > 0 ? $1 / $3 : 0), ($1 > 0 ? $2 / $1 : 0), ($3 > 0 ? $4 / $3 : 0)}'
 }
 for g in "${globs[@]}"; do
   row run "$g" "$g" --cases "$cases" --artifacts "$tmp/art" --quiet
