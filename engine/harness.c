@@ -1008,7 +1008,9 @@ static int sample_lanes(run *R) {
         cx->pickcap = cx->ws.n;
     }
     td_sample_info info;
-    if (td_sample_pick(cx->ws.v, cx->ws.n, R->c.grid, cx->sample, cx->pick, &info) != 0) return -1;
+    td_sample_opts o = *cx->sample;
+    o.seed ^= R->res->case_digest; /* each case its own draw, the same one for the same bytes */
+    if (td_sample_pick(cx->ws.v, cx->ws.n, R->c.grid, &o, cx->pick, &info) != 0) return -1;
     td_sample_info_add(&cx->sampled, &info);
     return 0;
 }

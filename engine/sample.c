@@ -97,7 +97,8 @@ void td_sample_info_add(td_sample_info *a, const td_sample_info *s) {
 void td_sample_describe(const td_sample_info *s, const td_sample_opts *o, char *buf, size_t n) {
     int w = snprintf(buf, n,
                      "stratified lane sample: %llu of %llu lanes judged by the oracle: every lane of %llu programs "
-                     "(the first, the last and %d drawn at random; %llu lanes), every lane of %llu further programs "
+                     "(the first, the last and %d drawn at random, duplicates counted once; %llu lanes), every lane "
+                     "of %llu further programs "
                      "with a partial (masked) tile (%llu lanes), and %llu of the other %llu lanes drawn uniformly "
                      "(seed %llu). ",
                      (unsigned long long)s->judged, (unsigned long long)s->lanes, (unsigned long long)s->full_programs,
