@@ -323,6 +323,7 @@ static int read_all(int fd, void *p, size_t n) {
 }
 
 static void run_worker(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t w, uint64_t n, int fd) {
+    td_watchdog_quiet(1);
     for (uint64_t i = w; i < o->cases; i += n) {
         run_out c;
         char *text;

@@ -3,9 +3,11 @@
 # only their timings (seconds, started) differ.  Each command runs with --jobs 1 and
 # --jobs 2 on a correct kernel and on a mutant (findings, reproducers, repro commands)
 # and the outputs are compared byte for byte after the timing fields are blanked.
-# Usage: jobs_test.sh TILEDIFF
+# A kernel that crashes or hangs: a worker that dies says nothing, the parent runs the
+# case itself, so the output (and the reproducer of the hang) is that of --jobs 1.
+# Usage: jobs_test.sh TILEDIFF PLUGIN_DIR (where libtdtest_crash.so and libtdtest_hang.so are)
 set -u
-T=$1
+T=$1 plugins=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -55,6 +57,22 @@ for j in 1 2; do
 done
 check "selftest: same matrices for --jobs 1 and 2" same st1.txt st2.txt
 check "selftest: mutants listed" grep -q 'mut_last_program_skipped' st2.txt
+
+for j in 1 2; do
+    "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_crash.so" --cases 20 --jobs $j \
+        --no-artifacts >crash$j.txt 2>&1
+    echo "exit $?" >>crash$j.txt
+    "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_hang.so" --cases 10 --timeout 1 \
+        --jobs $j --artifacts hang$j >hang$j.txt 2>&1
+    echo "exit $?" >>hang$j.txt
+    sed -i "s#hang$j/#hang/#g" hang$j.txt
+    ls hang$j >hangfiles$j.txt 2>&1
+done
+check "run: a crashing kernel, the same output and exit for --jobs 1 and 2" same crash1.txt crash2.txt
+check "run: the crash kills tilediff as it would without --jobs" grep -qv '^exit 0$' crash2.txt
+check "run: a hanging kernel, the same output for --jobs 1 and 2" same hang1.txt hang2.txt
+check "run: the hang is reported once" test "$(grep -c 'hang: the kernel did not return' hang2.txt)" = 1
+check "run: the same reproducers for --jobs 1 and 2 (the hang's)" same hangfiles1.txt hangfiles2.txt
 
 "$T" run add_example.add_kernel_correctness --jobs 0 >/dev/null 2>&1
 check "--jobs 0 is bad usage (exit 2)" test $? = 2
