@@ -12,7 +12,7 @@ struct rmr_args {
     float eps;
 };
 
-__global__ void rms_matmul_rbe_kernel(const __half *x, const __half *w, const __half *rms, __half *out, rmr_args a) {
+static __global__ void rms_matmul_rbe_kernel(const __half *x, const __half *w, const __half *rms, __half *out, rmr_args a) {
     int64_t gn = (a.N + a.BN - 1) / a.BN, pm = blockIdx.y / gn, pn = blockIdx.y % gn;
     for (int64_t l = threadIdx.x; l < a.BM * a.BN; l += blockDim.x) {
         int64_t i = l / a.BN, j = l % a.BN, m = pm * a.BM + i, n = pn * a.BN + j;

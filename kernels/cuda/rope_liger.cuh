@@ -6,7 +6,7 @@
 
 #include "tlc.cuh"
 
-__global__ void rope_liger_kernel(float *X, const float *cosb, const float *sinb, int64_t rs, int64_t cs, int64_t ss,
+static __global__ void rope_liger_kernel(float *X, const float *cosb, const float *sinb, int64_t rs, int64_t cs, int64_t ss,
                                   int64_t sl, int64_t H, int64_t hd, int bwd) {
     int64_t row = blockIdx.x, half = hd / 2, cr = row % sl;
     for (int64_t e = threadIdx.x; e < H * half; e += blockDim.x) {

@@ -7,7 +7,7 @@
 
 #include "tlc.cuh"
 
-__global__ void rope_unsloth_kernel(float *Q, const float *cosb, const float *sinb, int64_t qs, int64_t cs, int64_t ss,
+static __global__ void rope_unsloth_kernel(float *Q, const float *cosb, const float *sinb, int64_t qs, int64_t cs, int64_t ss,
                                     int64_t seq, int64_t hd, int64_t nh, int64_t G, int64_t B, int bwd) {
     int64_t row = blockIdx.x, half = hd / 2, pos = row % seq;
     int64_t h0 = (int64_t)blockIdx.y * G, h1 = h0 + G < nh ? h0 + G : nh;

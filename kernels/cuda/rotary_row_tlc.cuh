@@ -13,7 +13,7 @@ struct rr_args {
     int varlen;
 };
 
-__global__ void rotary_row_kernel(float *out, const float *x, const float *cosv, const float *sinv, const int32_t *cu,
+static __global__ void rotary_row_kernel(float *out, const float *x, const float *cosv, const float *sinv, const int32_t *cu,
                                   rr_args a) {
     int64_t head = a.head >= 0 ? a.head : (int64_t)blockIdx.z;
     int64_t xb, ob, seqlen = a.seqlen;
