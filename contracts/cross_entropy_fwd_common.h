@@ -73,6 +73,16 @@ static void gen(td_producer *p, td_case *c) { rc_ce_gen(p, c, &CE); }
 static const char *check(const td_case *c) { return rc_ce_check(c, &CE); }
 static void writes(const td_case *c, td_wset *ws) { rc_ce_writes(c, ws, &CE); }
 
+static const char *ce_partial(const td_case *c) { return rc_ce_partial(c, &CE); }
+static const td_intent ce_intent = {
+    .operation = "cross-entropy of each row over its n_cols classes (label smoothing, ignore_index), plus the "
+                 "z-loss lse_square_scale * lse^2, with its log-sum-exp",
+    .definition = "torch.nn.functional.cross_entropy(logits * logit_scale, labels, label_smoothing, ignore_index, "
+                  "reduction='none') and torch.logsumexp; the z-loss as flash-attn's CrossEntropyLoss documents it",
+    TD_SPECS(ce_intent),
+    .partial = ce_partial,
+};
+
 /* The contract's fields after its .id and .file */
 #define CE_FWD_FIELDS                                                                                              \
     .family = "loss", .io_class = "MetaMasked2DKernelIO_2x3 (crossEntropyFwdIO)", .kind = "exact",                 \
@@ -84,4 +94,4 @@ static void writes(const td_case *c, td_wset *ws) { rc_ce_writes(c, ws, &CE); }
     .error_model = "scaled logits, max-shifted log-sum-exp with tl.sum trees, exp/log budgets, loss ops in the "   \
                    "kernel's order",                                                                               \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME), .gen = gen,             \
-    .check = check, .writes = writes, TD_SPECS(ce)
+    .check = check, .writes = writes, TD_SPECS(ce), .intent = &ce_intent
