@@ -126,14 +126,14 @@ static int save_repro(const char *outdir, const td_kernel *kern, const uint8_t *
 }
 
 static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, const char *outdir,
-                          const char *libarg) {
+                          const char *libarg, int strict) {
     const td_contract *k = kern->k;
     contract_head(f, k, kern->abi->variant);
     char why[512] = ""; /* mostly unbounded lanes: not checked (td_stats_unchecked) */
     int nc = c->cases && c->st.cases_not_covered == c->cases; /* the backend ran no case */
     if (nc) snprintf(why, sizeof why, "%s", c->not_covered_msg);
     const char *status = c->harness_error                                    ? "harness-error"
-                         : c->nf                                             ? "failed"
+                         : c->nf || (strict && c->st.lanes_warn)             ? "failed"
                          : nc                                                ? "not-covered"
                          : td_stats_unchecked(&c->st, why, sizeof why) ? "not-checked"
                                                                              : "passed";
@@ -189,7 +189,7 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
 static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uint64_t idx, uint64_t seed,
                        double seconds, const char *outdir, const char *libarg) {
     uint8_t b[64];
-    td_case_bytes(seed, idx, b, sizeof b);
+    td_campaign_case_bytes(kern->k, seed, idx, b, sizeof b);
     char rel[4400] = "", cmd[8800] = "", summary[512];
     save_repro(outdir, kern, b, sizeof b, rel, sizeof rel, cmd, sizeof cmd, libarg);
     if (crashed)
@@ -228,6 +228,7 @@ typedef struct cert_env {
     const char *libarg;     /* the library as `repro --kernels` must name it, or NULL */
     char tmpjson[4400];
     int progress, done, total;
+    int strict; /* --strict: a WARN lane fails its row */
 } cert_env;
 
 /* The child: runs the campaign and writes its JSON to env->tmpjson; exits 0 passed,
@@ -243,8 +244,9 @@ static void run_child(const cert_env *env, const td_campaign_opts *co, const td_
     int rc = td_campaign_run(cx, kern, &opts, &c);
     FILE *f = fopen(env->tmpjson, "w");
     if (!f) _exit(3);
-    campaign_json(f, kern, &c, env->outdir, env->libarg);
+    campaign_json(f, kern, &c, env->outdir, env->libarg, env->strict);
     int bad = fclose(f) != 0;
+    if (env->strict && c.st.lanes_warn && rc == TD_RUN_OK) rc = TD_RUN_FINDING; /* --strict */
     td_campaign_free(&c);
     td_ctx_free(cx);
     _exit(bad ? 3 : rc == TD_RUN_HARNESS_ERROR ? 3 : rc == TD_RUN_FINDING ? 1 : 0);
@@ -391,6 +393,7 @@ typedef struct cert_opts {
     uint64_t cases, seed;
     int shard_k, shard_n, budget_given, seed_given;
     td_baseline_run bx; /* --baseline, --alpha, --min-growth (cli/baseline.c) */
+    int strict;         /* --strict: a WARN fails the row (status "failed", exit 1) */
 } cert_opts;
 
 /* One row of the report: one kernel of one contract, or a contract not covered. */
@@ -452,8 +455,12 @@ static int takes_value(const char *a) {
 
 /* Returns 0, or the exit status of a usage error (with its message printed). */
 static int parse_certify(int argc, char **argv, cert_opts *o) {
-    for (int i = 1; i < argc; i++) { /* every option takes a value */
+    for (int i = 1; i < argc; i++) { /* every option but --strict takes a value */
         const char *a = argv[i];
+        if (!strcmp(a, "--strict")) {
+            o->strict = 1;
+            continue;
+        }
         int brc = td_baseline_arg(&o->bx, argc, argv, &i); /* --baseline, --alpha, --min-growth */
         if (brc < 0) return TD_EXIT_USAGE;
         if (brc > 0) continue;
@@ -631,7 +638,7 @@ int td_cmd_certify(int argc, char **argv) {
                  o.budget, ncov ? o.budget / ncov : 0);
     if (o.cli.kernels && !realpath(o.cli.kernels, libabs)) snprintf(libabs, sizeof libabs, "%s", o.cli.kernels);
     cert_env env = {.cli = &o.cli, .co = {.seed = o.seed, .max_cases = o.cases, .minimize = 1}, .outdir = o.outdir,
-                    .libarg = o.cli.kernels ? libabs : NULL, .progress = isatty(2)};
+                    .libarg = o.cli.kernels ? libabs : NULL, .progress = isatty(2), .strict = o.strict};
     for (int i = 0; i < n; i++) env.total += rows[i].kern != NULL;
     snprintf(env.tmpjson, sizeof env.tmpjson, "%s/.contract.%ld.json", o.outdir, (long)getpid());
     iso_now(started, sizeof started);

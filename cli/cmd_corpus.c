@@ -10,6 +10,7 @@
 
 #include "campaign.h"
 #include "common.h"
+#include "gen_far.h"
 
 static int mkdir_p(const char *dir) {
     char b[4096];
@@ -229,6 +230,34 @@ int td_cmd_corpus_stats(int argc, char **argv) {
     return bad ? TD_EXIT_USAGE : TD_EXIT_OK;
 }
 
+/* The seed of class offset-2^31: a far-tier input (contracts/gen_far.h), the magic then
+ * the bytes of try i (n bytes in all), when its case reaches the class.  0, or an exit
+ * status. */
+static int far_seed(const td_contract *k, uint64_t i, size_t n, const char *dir, uint64_t *have) {
+    uint8_t b[256];
+    if (n <= TD_FAR_MAGIC_LEN || n > sizeof b) return 0;
+    memcpy(b, TD_FAR_MAGIC, TD_FAR_MAGIC_LEN);
+    td_case_bytes(7, i, b + TD_FAR_MAGIC_LEN, n - TD_FAR_MAGIC_LEN);
+    td_case c;
+    char err[1024];
+    if (td_decode_case(k, b, n, &c, err, sizeof err)) {
+        fprintf(stderr, "tilediff corpus-seed: %s\n", err);
+        td_case_free(&c);
+        return TD_EXIT_INTERNAL;
+    }
+    int hit = (c.classes & TD_BC(TD_BC_OFFSET_2_31)) != 0;
+    td_case_free(&c);
+    if (!hit) return 0;
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, td_bclass_name(TD_BC_OFFSET_2_31));
+    if (write_file(p, NULL, b, n)) {
+        fprintf(stderr, "tilediff corpus-seed: cannot write %s\n", p);
+        return TD_EXIT_USAGE;
+    }
+    *have |= TD_BC(TD_BC_OFFSET_2_31);
+    return 0;
+}
+
 /* Seed corpora: for each contract and each boundary class its generator can hit, the
  * first of the seed's cases that hits it, as corpus/<contract>/<class>, plus a
  * libFuzzer options file corpus/<contract>.options. */
@@ -287,6 +316,8 @@ int td_cmd_corpus_seed(int argc, char **argv) {
                 }
                 have |= 1ull << bit;
             }
+            int fs = k->far && (want & ~have & TD_BC(TD_BC_OFFSET_2_31)) ? far_seed(k, i, n, dir, &have) : 0;
+            if (fs) return fs;
         }
         char opt[4400];
         snprintf(opt, sizeof opt, "%s/%s.options", out, k->id);

@@ -171,7 +171,7 @@ static void note_findings(dresult *d, const td_kernel *knew, const uint8_t *b, u
 static int diff_case(td_ctx *cx, const td_kernel *ko, const td_kernel *kn, uint64_t seed, uint64_t i, dresult *d,
                      progress *pg) {
     uint8_t b[64];
-    td_case_bytes(seed, i, b, sizeof b);
+    td_campaign_case_bytes(ko->k, seed, i, b, sizeof b);
     td_case_result ro, rn;
     dstate *s = &d->s;
     s->case_old = s->case_new = 0;
@@ -384,7 +384,7 @@ static int child_run(td_cli *cli, const dconf *cf, progress *pg, const char *pat
 static void death_json(FILE *f, const dconf *cf, int crashed, int sig, const progress *pg, double secs) {
     const td_kernel *kern = cf->k[pg->side ? 1 : 0];
     uint8_t b[64];
-    td_case_bytes(cf->seed, pg->case_index, b, sizeof b);
+    td_campaign_case_bytes(kern->k, cf->seed, pg->case_index, b, sizeof b);
     char adir[4200], path[4400] = "", abs[4400] = "", rel[4400] = "", msg[600];
     snprintf(adir, sizeof adir, "%s/artifacts", cf->outdir);
     if (td_artifact_write(adir, kern, b, sizeof b, path, sizeof path) == 0) {

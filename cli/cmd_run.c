@@ -83,6 +83,8 @@ int td_cmd_list(int argc, char **argv) {
                 printf("    cast %s: %s (%s)\n", k->casts[c].slot, k->casts[c].dflt, k->casts[c].where);
             printf("    policy: %s; %s\n    error model: %s\n", k->sv == TD_SV_IEEE ? "ieee" : "real",
                    k->sv_note ? k->sv_note : "", k->error_model ? k->error_model : "");
+            printf("    offsets beyond 2^31: %s\n", k->far ? "far cases (every 16th case; sparse, a few MiB)"
+                                                         : "not reached (no far cases)");
         }
         shown++;
     }
@@ -98,6 +100,7 @@ int td_cmd_list(int argc, char **argv) {
 typedef struct run_opts {
     uint64_t cases, seed;
     int json, mpfr_all, quiet;
+    int strict; /* --strict: a WARN lane fails the run (exit 1) */
     unsigned timeout;
     const char *artifacts;
     int max_print;
@@ -252,7 +255,7 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
     if (!s) return TD_EXIT_INTERNAL;
     for (uint64_t i = 0; i < o->cases; i++) {
         uint8_t bytes[64];
-        td_case_bytes(o->seed, i, bytes, sizeof bytes);
+        td_campaign_case_bytes(kern->k, o->seed, i, bytes, sizeof bytes);
         td_case_result r;
         td_watchdog_arm(o->timeout, o->artifacts, kern, bytes, sizeof bytes);
         int rc = td_run_bytes(cx, kern, bytes, sizeof bytes, &r);
@@ -268,6 +271,18 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
         if (rc == TD_RUN_FINDING) {
             status = TD_EXIT_FINDING;
             on_finding(cli, kern, o, s, bytes, sizeof bytes, &r, i);
+        } else if (r.st.lanes_warn && o->strict) {
+            /* --strict: a WARN is a finding (reported and exit 1; no reproducer: a WARN
+             * lane's err is within the rigorous bound) */
+            status = TD_EXIT_FINDING;
+            s->finding_cases++;
+            if (s->printed < o->max_print) {
+                if (o->json) td_report_json(stdout, kern, &r, NULL);
+                else
+                    td_report_text(stdout, kern, &r),
+                        printf("  case %" PRIu64 " (seed %" PRIu64 "), a WARN under --strict\n", i, o->seed);
+                s->printed++;
+            }
         } else if (r.st.lanes_warn && !o->quiet && s->printed < o->max_print) {
             if (o->json) td_report_json(stdout, kern, &r, NULL);
             else td_report_text(stdout, kern, &r), printf("  case %" PRIu64 " (seed %" PRIu64 ")\n", i, o->seed);
@@ -329,6 +344,7 @@ static int parse_run_flag(run_args *r, const char *a) {
     else if (!strcmp(a, "--mpfr-all")) r->o.mpfr_all = 1;
     else if (!strcmp(a, "--all-variants")) r->all_variants = 1;
     else if (!strcmp(a, "--quiet")) r->o.quiet = 1;
+    else if (!strcmp(a, "--strict")) r->o.strict = 1;
     else return 0;
     return 1;
 }

@@ -125,6 +125,13 @@ int td_emit_python(const char *path, const td_kernel *kern, const uint8_t *data,
     }
     td_case c;
     if (td_decode_case(k, data, size, &c, err, errlen) != 0) return -1;
+    for (int i = 0; i < k->nregions; i++)
+        if (c.r[i].mapped) { /* numpy would hold the whole region, and the script spell out every byte */
+            snprintf(err, errlen, "--emit-python: region %s is a sparse region of %zu elements (a case with offsets "
+                     "beyond 2^31); a standalone script cannot hold it", k->regions[i].name, c.r[i].len);
+            td_case_free(&c);
+            return -1;
+        }
     FILE *f = fopen(path, "w");
     if (!f) {
         snprintf(err, errlen, "cannot write %s", path);

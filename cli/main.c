@@ -19,13 +19,19 @@ typedef struct {
     "  --alpha A             significance level of the paired accuracy test (default 1e-4)\n"                        \
     "  --min-growth G        smallest median err/tol growth flagged as a regression (default 1.25)\n"
 
+/* the memory far cases need (contracts/gen_far.h) */
+#define FAR_NOTE                                                                                               \
+    "far cases: of a contract whose strides can pass 2^31 elements (tilediff list -v says which), every 16th\n"   \
+    "  case puts its rows 2^31 elements or more apart over a sparse mapping: up to 24 GiB of address space\n"    \
+    "  reserved per region (MAP_NORESERVE: needs vm.overcommit_memory 0 or 1), a few MiB committed\n"
+
 static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends",
      "  --family F            only the contracts of family F\n"
      "  -v, --verbose         also each contract's io class, spec, parameters, regions, casts and error model\n"},
     {"run", td_cmd_run,
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
-     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--lane-dump FILE]",
+     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--strict] [--lane-dump FILE]",
      KERNEL_OPTS "  --kernel VARIANT      the variant to run (default: the one that claims to meet the contract)\n"
                  "  --all-variants        run every variant, mutants included\n"
                  "  --cases N             random contract-valid cases (default 200)\n"
@@ -36,7 +42,10 @@ static const td_command commands[] = {
                  "  --timeout S           a case that runs longer is a hang finding\n"
                  "  --mpfr-all            decide every lane with MPFR too (slow; checks the fast path)\n"
                  "  --quiet               print findings only, not warnings\n"
-                 "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"},
+                 "  --strict              a WARN (error above the probabilistic bound, within the rigorous\n"
+                 "                        one) counts as a disagreement: exit 1\n"
+                 "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"
+                 FAR_NOTE},
     {"repro", td_cmd_repro,
      "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json] [--emit-python S.py]",
      KERNEL_OPTS "  --contract C          the contract of a raw fuzz input (artifacts name theirs)\n"
@@ -46,7 +55,7 @@ static const td_command commands[] = {
                  "  --emit-python S.py    write a standalone numpy script that replays the case on the kernel\n"},
     {"certify", td_cmd_certify,
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--kernel VARIANT|GLOB]...\n"
-     "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S]\n"
+     "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S] [--strict]\n"
      "                  [--baseline DIR/report.json [--alpha A] [--min-growth G]]",
      KERNEL_OPTS
      "  --contracts GLOB      the contracts to certify (default all)\n"
@@ -59,9 +68,10 @@ static const td_command commands[] = {
      "  --shard K/N           the K-th of N slices of the contracts (join them with `report merge`)\n"
      "  --out DIR             report.json, report.md, report.html, junit.xml, artifacts/ (default tilediff-certify)\n"
      "  --timeout S           a kernel's campaign that runs longer is a timeout (default 3x its share + 30 s)\n"
+     "  --strict              a WARN (above the probabilistic bound, within the rigorous one) fails its row\n"
      REGRESS_OPTS
      "  --baseline FILE       a stored report.json: rerun its cases (its seed) and report what changed\n"
-     "exit status 2 also when the library covers none of the selected contracts\n"},
+     "exit status 2 also when the library covers none of the selected contracts\n" FAR_NOTE},
     {"diff", td_cmd_diff,
      "diff --kernels OLD --kernels NEW [--old-kernel V] [--new-kernel V] [--backend host|cuda] [--contracts GLOB]\n"
      "                  [--budget SECONDS | --cases N] [--seed S] [--out DIR] [--alpha A] [--min-growth G]\n"

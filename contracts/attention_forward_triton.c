@@ -25,8 +25,10 @@
  * binary32 accumulation in this port), and the Out store (o = torch.empty_like(q,
  * dtype=torch.float16); outDType .real in the IO class).  A real fp16 store rounds, so
  * the kernel is checked under the profile it implements, fp16:rne:inf for the three cast
- * slots "p", "pv", "store": the contract's value with each conversion applied as the
- * kernel's R rounds it (MPFR exactly, the shadow interval-aware).
+ * slots "p", "pv", "store".  The store is the contract's output cast (MPFR exactly, the
+ * shadow interval-aware); P and the P.V partials are roundings the real spec does not
+ * make, at scales that depend on the kernel's KV blocking: kernel-side (the reference
+ * does not round them; attn_online_common.h, "Admissible blockings").
  *
  * Error model (attn_online_common.h): a binary32 dot over HEAD_ACTIVE lanes (the masked
  * lanes are exact zeros; gamma_{HEAD_ACTIVE-1} sum|q k|), two binary32 scale products,
@@ -89,7 +91,7 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
     .sv = TD_SV_REAL, .classes = AFT_CLASSES,                                                                       \
     .sv_note = "finite inputs, bounded scores; every row keeps every key, so l >= 1 (no 0/0)",                     \
     .error_model = "online softmax in kernel order: binary32 dot (gamma_{HEAD_ACTIVE-1}) * q_scale * k_scale, exp2 " \
-                   "budget, tree row sums, fp16 P (interval), fp16 P.V per block, acc*alpha, one division, fp16 store"
+                   "budget, tree row sums, fp16 P (any scale; any KV blocking), fp16 P.V per block, acc*alpha, one division, fp16 store"
 
 const td_contract td_c_attention_forward_triton_cf = {
     .id = "attention_forward_triton.attention_forward_triton_closed_form_correct",

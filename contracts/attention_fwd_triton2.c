@@ -67,7 +67,7 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
     .casts = casts, .sv = TD_SV_REAL, .classes = AF2_CLASSES,                                                       \
     .sv_note = "finite inputs, bounded scores; every row keeps every key, so l >= 1 (no 0/0)",                     \
     .error_model = "online softmax in kernel order: binary32 dot (gamma_{HEAD_ACTIVE-1}) * q_scale * k_scale, exp2 " \
-                   "budget, tree row sums, fp16 P (interval), fp16 P.V per block, acc*alpha, one division, bf16 store"
+                   "budget, tree row sums, fp16 P (any scale; any KV blocking), fp16 P.V per block, acc*alpha, one division, bf16 store"
 
 const td_contract td_c_attention_fwd_triton2_os = {
     .id = "attention_fwd_triton2.attention_fwd_triton2_output_summary_general",

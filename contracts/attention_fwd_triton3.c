@@ -331,7 +331,7 @@ T3_FNS(4)
     .casts = casts,                                                                                                 \
     .gen = gen_##n, .check = check_##n, .writes = writes_##n, .sv = TD_SV_REAL,                                     \
     .error_model = "online softmax in kernel order: binary32 dot * qk_scale, exp2 budget, tree row sums, fp16 P "  \
-                   "(interval), binary32 P.V, acc*alpha, one division, fp16 store; M = m + log2 l"
+                   "(any scale; any KV blocking), binary32 P.V, acc*alpha, one division, fp16 store; M = m + log2 l"
 #define T3_SV_WINDOW "finite inputs, bounded scores; a row with no kept key stores Out = 0 and M = -inf (the kernel's m_i)"
 #define T3_SV_FULL "finite inputs, bounded scores; every key is kept, so l >= 1"
 #define T3_SV_RESUME "finite seeds with L > 0; a row with no kept key in its window stores Out = acc0/l0, M = m0 + log2 l0"

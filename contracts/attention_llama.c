@@ -249,7 +249,7 @@ static const char *check_c(const td_case *c) { return al_check(c, 1); }
     .sv = TD_SV_REAL, .writes = al_writes,                                                                          \
     .sv_note = "finite inputs, bounded scores; key 0 is kept in every row, so l >= 1 (no 0/0)",                    \
     .error_model = "FlashAttention-1 online softmax in kernel order: binary32 dot * sm_scale, expf budget, tree row " \
-                   "sum + l_prev, 1/l, p*l_rcp, acc*(l_prev*l_rcp) + P.V, fp16 P (interval), fp16 store"
+                   "sum + l_prev, 1/l, p*l_rcp, acc*(l_prev*l_rcp) + P.V, fp16 P (any scale; any KV blocking), fp16 store"
 
 const td_contract td_c_attention_llama_nc = {
     .id = "attention_llama.attention_llama_fwd_closed_form_correct",

@@ -5,6 +5,35 @@
 /* kernel-side rounding to fp16 (see the header comment) */
 static inline NUM SPEC(k16)(NCX *cx, NUM a) { return SPEC(attn2_kround)(cx, a, attn2_fp16); }
 
+/* The P operand of a P.V dot, rounded to fp16 by the kernel (p.to(fp16)) at the scale
+ * its own blocking gives it: no rounding boundary can be placed (td_sh_kround); the
+ * subnormal parts are charged at the final scale by SPEC(a2_reblock). */
+static inline NUM SPEC(p16)(NCX *cx, NUM a) { return N(kround_to)(cx, a, attn2_fp16); }
+
+/* upper bound of a kernel weight e^(s - m) (2^(s - m)) at the final max m (see
+ * attn_online_common.spec.h: at_wbound) */
+static inline double SPEC(a2_wb)(NCX *cx, NUM s, double mlo, int base2) {
+    double d = N(up)(cx, s) - mlo;
+    return (d >= 0 ? 1.0 : (base2 ? exp2(d) : exp(d))) * (1 + 0x1p-8);
+}
+
+/* The row's accumulator and denominator as any blocking leaves them (td_sh_reblock;
+ * the terms' magnitudes smag = sum_j pm_j |v_j|, lmag = sum_j pm_j over the n live keys,
+ * vsum = sum_j |v_j| the subnormal parts of the fp16 P at the final scale).  norm: the
+ * weights are normalised every step (the context kernels: p * beta / l_new, acc *
+ * (l / l_new) alpha): 4 roundings and 2 divisions per step, smag / l. */
+static inline void SPEC(a2_reblock)(NCX *cx, long n, double smag, double lmag, double vsum, double vmax, int base2,
+                                    int norm, NUM *acc, NUM *l) {
+    if (norm) *acc = N(reblock)(cx, *acc, n, smag, vmax, base2, 4, 2);
+    else {
+        *acc = N(reblock)(cx, *acc, n, smag, vmax, base2, 1, 0);
+        *l = N(reblock)(cx, *l, n, lmag, 1.0, base2, 1, 0);
+        /* the row sum may add the fp16 P the dot takes (see attn_online_common.spec.h) */
+        *l = N(kround_abs_to)(cx, *l, attn2_fp16, (double)n, lmag);
+    }
+    *acc = N(kround_abs_to)(cx, *acc, attn2_fp16, vsum, 0.0);
+}
+
 /* The running-max update of an online softmax: m_new = max(m_old, m_blk).  The kernel's
  * maximum IS one of its operands, so one of alpha = exp(m_old - m_new) and
  * beta = exp(m_blk - m_new) is exp(0) = 1 exactly; which one is a comparison, and where
@@ -111,7 +140,7 @@ static inline NUM SPEC(a2k_out)(NCX *cx, const td_case *c, const attn2_ak *k, in
             for (int64_t n = 0; n < BN; n++) {
                 NUM pj = N(exp2)(cx, N(sub)(cx, SPEC(a2k_score)(cx, c, k, p1, r, t * BN + n, row), m_new));
                 N(acc_add)(cx, &ls, pj);
-                p16[n] = SPEC(k16)(cx, pj); /* p.to(OUT_DTYPE) */
+                p16[n] = SPEC(p16)(cx, pj); /* p.to(OUT_DTYPE) */
                 N(memo_put)(cx, attn2_key(A2K_P16, row, (uint64_t)(t * BN + n), 0), p16[n]);
             }
             NUM l_ij = N(acc_end)(cx, &ls);
@@ -128,6 +157,13 @@ static inline NUM SPEC(a2k_out)(NCX *cx, const td_case *c, const attn2_ak *k, in
         acc = t == 0 ? dv : N(add)(cx, N(mul)(cx, acc, alpha), dv); /* acc *= alpha; acc += tl.dot */
         m = m_new, l = l_new;
     }
+    double mlo = N(down)(cx, m), smag = 0, lmag = 0, vsum = 0, vmax = 0;
+    for (int64_t j = 0; j < k->nB * BN; j++) {
+        double w = SPEC(a2_wb)(cx, SPEC(a2k_score)(cx, c, k, p1, r, j, row), mlo, 1);
+        double v = fabs(td_get(c, A2K_V, (size_t)(kvh + j * k->HD + d)));
+        smag += w * v, lmag += w, vsum += v, vmax = v > vmax ? v : vmax;
+    }
+    SPEC(a2_reblock)(cx, (long)(k->nB * BN), smag, lmag, vsum, vmax, 1, 0, &acc, &l);
     return N(div)(cx, acc, l);
 }
 
@@ -220,7 +256,7 @@ static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, i
             }
             for (int64_t j = t * B; j < (t + 1) * B; j++)
                 if (a2c_live(x, gi, j)) { /* p = p * p_scale; p.to(v.dtype) */
-                    p16[j - t * B] = SPEC(k16)(cx, N(mul)(cx, p[j - t * B], p_scale));
+                    p16[j - t * B] = SPEC(p16)(cx, N(mul)(cx, p[j - t * B], p_scale));
                     N(memo_put)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), p16[j - t * B]);
                 }
             N(memo_put)(cx, attn2_key(A2C_MNEW, row, kt, 0), m_new);
@@ -242,6 +278,15 @@ static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, i
         acc = state == 2 ? N(add)(cx, N(mul)(cx, acc, acc_scale), dv) : dv;
         m = m_new, l = l_new, state = 2;
     }
+    double mlo = N(down)(cx, m), llo = N(down)(cx, l), smag = 0, vsum = 0, vmax = 0;
+    long n = 0;
+    for (int64_t j = P * B; j < T * B; j++)
+        if (a2c_live(x, gi, j)) {
+            double w = SPEC(a2_wb)(cx, SPEC(a2c_score)(cx, c, x, gi, j), mlo, 0) / (llo > 0 ? llo : 0.0);
+            double v = fabs(td_get(c, x->rv, (size_t)((x->start + j) * x->rs + x->h * x->hs + d)));
+            smag += (w < 1 ? w : 1) * v, vsum += v, vmax = v > vmax ? v : vmax, n++;
+        }
+    SPEC(a2_reblock)(cx, n, smag, 0, vsum, vmax, 0, 1, &acc, &l);
     return acc;
 }
 

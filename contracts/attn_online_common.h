@@ -14,13 +14,28 @@
  *     alpha = 2^(m_prev - m)  or  e^(m_prev - m)       (the kernel's exp2 / exp)
  *     p_j   = 2^(s_j - m)     or  e^(s_j - m)
  *     l     = l_prev * alpha + tl.sum(p)               (tree over BLOCK_N lanes)
- *     acc   = acc * alpha + dot(cast_fp16(p), v)       (the P cast is a declared cast)
+ *     acc   = acc * alpha + dot(fp16(p), v)            (the P rounding: kernel-side)
  *     out   = cast_store(acc / l)
  * (AT_NORM_STEP is attention_llama's FlashAttention-1 variant that normalises every
  * step: l_rcp = 1/l, p *= l_rcp, acc *= l_prev * l_rcp.)  In exact arithmetic with
  * the casts taken as the identity this is softmax(scores) . V, the contract's value;
- * MPFR evaluates it with the casts the kernel declares (interval-aware in the shadow),
- * and the shadow type bounds the kernel's binary32 evaluation operation by operation.
+ * MPFR evaluates it with the casts the kernel declares, and the shadow type bounds the
+ * kernel's binary32 evaluation operation by operation.
+ *
+ * Admissible blockings.  The contract (hfp16: R.round .fp16 = id; the closed form over
+ * the reals) fixes the value, not the KV block size or the order of the blocks: a kernel
+ * may rescale at other keys, so its fp16 P (and its fp16 P.V partials where tl.dot has
+ * out_dtype=fp16) are rounded at other scales, and its sums associate differently.  So
+ *   - the P and P.V roundings are kernel-side (N(kround): the reference does not round
+ *     them, the shadow charges u16 (|x| + ek) at any scale; the subnormal parts, eta16
+ *     per p_j times |v_j| and per partial, once at the final scale, where they are
+ *     largest, since a rounding at the running max m' <= m is scaled by e^(m' - m) <= 1);
+ *   - the row's l and every lane's acc are widened by N(reblock) (oracle/shadow.c: up to
+ *     n-1 rescales, any-order sums, the exp's absolute terms at the final scale), with
+ *     the terms' magnitudes bounded by pm_j >= e^(s_j - m) (at_pmag);
+ *   - the argument roundings need nothing more: those a term goes through telescope to
+ *     m - s_j in every blocking.
+ * The store stays a declared cast (judged against the admissible interval).
  *
  * Masked keys contribute exact zeros in every kernel of the family (exp2(-inf) = 0,
  * tl.where(mask, p, 0), or exp2(qk - 1e6 - m) = 0 for the bounded scores the
@@ -40,9 +55,9 @@
  * (c_v), the store (c_store).
  *
  * Known looseness: a sum of terms that happen to be exact in binary32 (small integers,
- * fp16 products on a common grid) is still charged gamma_{n-1} sum|t|, and a term whose
- * fp16 cast the model cannot place on one side of a rounding boundary carries one fp16
- * ulp; both only widen a bound.
+ * fp16 products on a common grid) is still charged gamma_{n-1} sum|t|, and the port's
+ * own blocking is charged twice (its chain, then N(reblock)'s); both only widen a
+ * bound.
  *
  * Per-row quantities (every block's alpha, the cast weights, the final l and m) are
  * memoised in the shadow pass, keyed by the row (at_row.key) and a tag; the MPFR pass
@@ -123,7 +138,7 @@ static inline void at_plan(const at_row *R, uint8_t kind[AT_MAXB]) {
 static inline int at_kept(const at_row *R, int j) { return j >= 0 && j < R->nkeys && R->keep[j]; }
 
 /* memo keys: row, tag, index */
-enum { AT_T_DONE, AT_T_ALPHA, AT_T_ONE, AT_T_P, AT_T_L, AT_T_M };
+enum { AT_T_DONE, AT_T_ALPHA, AT_T_ONE, AT_T_P, AT_T_L, AT_T_M, AT_T_PMAG };
 static inline uint64_t at_mkey(const at_row *R, int tag, int idx) {
     return (R->key << 20) | ((uint64_t)tag << 16) | (uint64_t)idx;
 }

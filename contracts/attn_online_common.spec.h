@@ -7,6 +7,8 @@ typedef struct SPEC(at_st) {
     uint8_t one[AT_MAXB];  /* AT_NORM_END: alpha is exactly 1 (the running max did not move) */
     NUM p[AT_MAXS];        /* the weights as the P . V product consumes them (after the P cast) */
     NUM l, m;
+    double pm[AT_MAXS];    /* >= the kernel's e^(s_j - m) (2^...) at the final max m, any blocking */
+    double pm_seed;        /* the same for a seeded row's stored state, e^(m0 - m) */
     int any;               /* some block was processed (or the row is seeded) */
 } SPEC(at_st);
 
@@ -29,6 +31,28 @@ static inline NUM SPEC(at_score)(NCX *cx, const td_case *c, const at_row *R, con
     }
 }
 
+/* Upper bounds of every kept key's weight e^(s_j - m) (2^(s_j - m)) at the row's final
+ * maximum, as ANY kernel holds it: s_j at most up(s_j), its final max at least down(m)
+ * (the max of its scores, each within its bound of the exact one), and at most 1 (m is
+ * one of the scores); the factor 1 + 2^-8 covers the exp's own error and a kernel-side
+ * fp16 rounding (both far below 2^-8 relative).  They size the terms of td_sh_reblock
+ * (magnitudes only: a looser bound only widens). */
+static inline double SPEC(at_wbound)(double d, int base2) {
+    double w = d >= 0 ? 1.0 : (base2 ? exp2(d) : exp(d));
+    return w * (1 + 0x1p-8);
+}
+static inline void SPEC(at_pmag)(NCX *cx, const at_row *R, const uint8_t *kind, const NUM *s, SPEC(at_st) *S) {
+    double mlo = N(down)(cx, S->m);
+    for (int b = 0; b < R->nblk; b++) {
+        if (kind[b] != AT_B_FIRST && kind[b] != AT_B_NEXT) continue;
+        for (int k = 0; k < R->bn; k++) {
+            int j = R->blk_lo[b] + k;
+            if (at_kept(R, j)) S->pm[j] = SPEC(at_wbound)(N(up)(cx, s[j]) - mlo, R->base2);
+        }
+    }
+    S->pm_seed = R->seeded ? SPEC(at_wbound)(R->m0 - mlo, R->base2) : 0.0;
+}
+
 /* The row's statistics (memoised in the shadow pass). */
 static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, const uint8_t *kind, SPEC(at_st) *S) {
     NUM t;
@@ -47,6 +71,9 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
         }
         N(memo_get)(cx, at_mkey(R, AT_T_L, 0), &S->l);
         N(memo_get)(cx, at_mkey(R, AT_T_M, 0), &S->m);
+        for (int j = 0; j < R->nkeys; j++)
+            if (at_kept(R, j) && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, j), &t)) S->pm[j] = N(up)(cx, t);
+        S->pm_seed = R->seeded && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, AT_MAXS), &t) ? N(up)(cx, t) : 0.0;
         return;
     }
     NUM q16[AT_MAXD];
@@ -109,7 +136,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
                 if (!S->one[b]) S->a[b] = alpha;
             }
             for (int k = 0; k < R->bn; k++)
-                if (at_kept(R, lo + k)) S->p[lo + k] = R->c_p >= 0 ? N(cast)(cx, p[lo + k], R->c_p) : p[lo + k];
+                if (at_kept(R, lo + k)) S->p[lo + k] = R->c_p >= 0 ? N(kround)(cx, p[lo + k], R->c_p) : p[lo + k];
         } else {
             /* l_prev *= e^(m_prev - m); l_curr = tl.sum(p) + l_prev; l_rcp = 1 / l_curr;
              * p *= l_rcp; acc *= l_prev * l_rcp */
@@ -127,7 +154,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
             for (int k = 0; k < R->bn; k++)
                 if (at_kept(R, lo + k)) {
                     NUM w = N(mul)(cx, p[lo + k], rcp);
-                    S->p[lo + k] = R->c_p >= 0 ? N(cast)(cx, w, R->c_p) : w;
+                    S->p[lo + k] = R->c_p >= 0 ? N(kround)(cx, w, R->c_p) : w;
                 }
             l = lcur;
         }
@@ -135,6 +162,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
     }
     S->l = l;
     S->m = m;
+    SPEC(at_pmag)(cx, R, kind, s, S);
     /* memoise (a no-op in the MPFR pass) */
     for (int b = 0; b < R->nblk; b++) {
         if (kind[b] == AT_B_NEXT || kind[b] == AT_B_RATIO) {
@@ -147,7 +175,57 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
     }
     N(memo_put)(cx, at_mkey(R, AT_T_L, 0), S->l);
     N(memo_put)(cx, at_mkey(R, AT_T_M, 0), S->m);
+    for (int j = 0; j < R->nkeys; j++)
+        if (at_kept(R, j)) N(memo_put)(cx, at_mkey(R, AT_T_PMAG, j), N(exact)(cx, S->pm[j]));
+    if (R->seeded) N(memo_put)(cx, at_mkey(R, AT_T_PMAG, AT_MAXS), N(exact)(cx, S->pm_seed));
     N(memo_put)(cx, at_mkey(R, AT_T_DONE, 0), S->l);
+}
+
+/* The accumulator of output column d as any blocking leaves it (td_sh_reblock), and
+ * the subnormal parts of the kernel-side roundings at the final scale:
+ *   terms     w_j = |v_j| (|v_j| (1 + 2^-10) after a V cast: one fp16 rounding of a
+ *             bfloat16 value), at weight pm_j; normalised every step (AT_NORM_STEP):
+ *             weights pm_j / l (l >= down(l) > 0), and each step makes 4 roundings (l
+ *             alpha, p rcp, l_prev rcp, acc a) and one reciprocal besides its exp; the
+ *             steps are counted over every key (a block without a kept key still
+ *             multiplies acc by l (1/l)), not only the kept ones;
+ *   P cast    each p_j rounded at a scale c >= 1 of the final one: at most eta_f per
+ *             key at the final scale (normalised: the weights are already at it),
+ *             sum_j |v_j| in all;
+ *   P.V cast  one rounding per block of at most one key each: nkept subnormal parts,
+ *             and relative parts on partial products whose magnitudes add up to at
+ *             most sum_j pm_j |v_j| (the spec's own per-block charge covers its
+ *             partials only, which may cancel where another blocking's do not). */
+static inline NUM SPEC(at_reblock_acc)(NCX *cx, const td_case *c, const at_row *R, const SPEC(at_st) *S, NUM acc) {
+    double smag = 0, vsum = 0, wmax = 0;
+    long nkept = 0;
+    double norm = 1.0;
+    if (R->norm == AT_NORM_STEP) {
+        double llo = N(down)(cx, S->l);
+        norm = llo > 0 ? 1.0 / llo : INFINITY;
+    }
+    for (int j = 0; j < R->nkeys; j++) {
+        if (!at_kept(R, j)) continue;
+        double v = fabs(td_get(c, R->v_reg, (size_t)R->v_off[j]));
+        if (R->c_v >= 0) v *= 1 + 0x1p-10;
+        double w = S->pm[j] * norm;
+        smag += (w < 1 ? w : 1) * v;
+        vsum += v;
+        wmax = v > wmax ? v : wmax;
+        nkept++;
+    }
+    long n = nkept;
+    if (R->seeded) {
+        double a0 = fabs(td_get(c, R->o_reg, (size_t)R->acc0_off));
+        smag += S->pm_seed * norm * a0;
+        wmax = a0 > wmax ? a0 : wmax;
+        n++;
+    }
+    if (R->norm == AT_NORM_STEP) acc = N(reblock)(cx, acc, R->nkeys + R->seeded, smag, wmax, R->base2, 4, 1);
+    else acc = N(reblock)(cx, acc, n, smag, wmax, R->base2, 1, 0);
+    if (R->c_p >= 0) acc = N(kround_abs)(cx, acc, R->c_p, vsum, 0.0);
+    if (R->c_pv >= 0) acc = N(kround_abs)(cx, acc, R->c_pv, (double)nkept, smag);
+    return acc;
 }
 
 /* The lane: an output column d of the row, or the row statistic m + log2(l). */
@@ -156,6 +234,19 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
     at_plan(R, kind);
     SPEC(at_st) S;
     SPEC(at_stats)(cx, c, R, kind, &S);
+    /* The spec follows ONE blocking (the port's BLOCK_N and order); a kernel may take
+     * another one (td_sh_reblock): l is a sum of the nl kept weights (and a seed's l0). */
+    long nl = R->seeded;
+    double lmag = R->seeded ? S.pm_seed * fabs(R->l0) : 0.0;
+    for (int j = 0; j < R->nkeys; j++)
+        if (at_kept(R, j)) nl++, lmag += S.pm[j];
+    S.l = N(reblock)(cx, S.l, nl, lmag, R->seeded && fabs(R->l0) > 1 ? fabs(R->l0) : 1.0, R->base2, 1, 0);
+    /* A kernel may also sum the fp16 P it feeds the dot (l_ij = tl.sum(p) after p =
+     * p.to(fp16), as FlashAttention-style kernels that cast P once write it): the same
+     * rounding of the same weights at the same scale as the P operand's, which the
+     * contract (hfp16: R.round .fp16 = id) does not distinguish from the binary32 sum:
+     * u16 of each weight plus one subnormal part each (N(kround_abs)). */
+    if (R->c_p >= 0) S.l = N(kround_abs)(cx, S.l, R->c_p, (double)nl, lmag);
     if (R->out == AT_OUT_LSE) {
         /* no kept key and no seed: m = -inf, l = 1 in the kernel; m + log2(1) = -inf */
         if (!S.any) return N(exact)(cx, -INFINITY);
@@ -179,10 +270,11 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
             N(acc_add)(cx, &dot, N(mul)(cx, S.p[j], v));
         }
         NUM pv = N(acc_end)(cx, &dot);
-        if (R->c_pv >= 0) pv = N(cast)(cx, pv, R->c_pv);
+        if (R->c_pv >= 0) pv = N(kround)(cx, pv, R->c_pv);
         if (kind[b] == AT_B_FIRST) acc = pv;
         else acc = N(add)(cx, S.one[b] ? acc : N(mul)(cx, acc, S.a[b]), pv);
     }
+    acc = SPEC(at_reblock_acc)(cx, c, R, &S, acc);
     NUM o = R->norm == AT_NORM_END ? N(div)(cx, acc, S.l) : acc;
     return R->c_store >= 0 ? N(cast)(cx, o, R->c_store) : o;
 }

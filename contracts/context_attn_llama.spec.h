@@ -58,7 +58,7 @@ static NUM SPEC(ll_out)(NCX *cx, const td_case *c, const td_olane *lane) {
                 }
                 NUM pj = N(exp2)(cx, N(sub)(cx, SPEC(ll_score)(cx, c, b, h, gi, j, row), m_new)); /* exp2(qk - m_ij) */
                 N(acc_add)(cx, &ls, pj);
-                p16[j - t * BN] = SPEC(k16)(cx, pj); /* p.to(v.dtype) */
+                p16[j - t * BN] = SPEC(p16)(cx, pj); /* p.to(v.dtype) */
                 N(memo_put)(cx, attn2_key(TAG_P16, row, (uint64_t)j, 0), p16[j - t * BN]);
             }
             NUM l_ij = N(acc_end)(cx, &ls);
@@ -79,6 +79,14 @@ static NUM SPEC(ll_out)(NCX *cx, const td_case *c, const td_olane *lane) {
         acc = N(acc_end)(cx, &dot);
         m = m_new, l = l_new;
     }
+    double mlo = N(down)(cx, m), smag = 0, lmag = 0, vsum = 0, vmax = 0;
+    for (int64_t j = 0; j <= last; j++) {
+        int64_t slot = td_geti(c, R_REQ, (size_t)(req * c->p[P_SREQB].i + j * c->p[P_SREQS].i));
+        double w = SPEC(a2_wb)(cx, SPEC(ll_score)(cx, c, b, h, gi, j, row), mlo, 1);
+        double v = fabs(td_get(c, R_V, (size_t)(slot * c->p[P_SVBS].i + h * c->p[P_SVH].i + d * c->p[P_SVD].i)));
+        smag += w * v, lmag += w, vsum += v, vmax = v > vmax ? v : vmax;
+    }
+    SPEC(a2_reblock)(cx, (long)(last + 1), smag, lmag, vsum, vmax, 1, 0, &acc, &l);
     return N(div)(cx, acc, l);
 }
 static NUM SPEC(llama)(NCX *cx, const td_case *c, const td_olane *l) {

@@ -83,6 +83,7 @@ typedef struct td_region {
     td_fmt fmt;
     size_t len;   /* elements */
     void *data;   /* initial contents (what the kernel reads), owned by the case */
+    size_t mapped; /* bytes of a sparse mapping (td_case_alloc_sparse), else 0 (heap) */
 } td_region;
 
 /* Boundary classes a case can hit (bit numbers); names in td_bclass_name(). */
@@ -206,6 +207,12 @@ struct td_contract {
     /* NULL when every precondition holds; otherwise the failing hypothesis' name. */
     const char *(*check)(const td_case *c);
     void (*writes)(const td_case *c, td_wset *ws);
+    /* Optional (contracts/gen_far.h): moves a decoded case to element offsets beyond
+     * 2^31 (class TD_BC_OFFSET_2_31) with large strides over sparse regions; called
+     * after gen, only for inputs of the far tier (td_far_tier), so every other input
+     * decodes as before.  Leaves the case unchanged where its shape cannot reach such
+     * offsets (one row, nothing read). */
+    void (*far)(td_producer *p, td_case *c);
     td_spec_sh_fn spec_sh;
     td_spec_mp_fn spec_mp;
     /* Optional: a per-case pre-pass for specs that need per-row data computed once
@@ -234,6 +241,17 @@ void td_case_init(td_case *c, const td_contract *k);
 void td_case_free(td_case *c);
 /* Allocates region `reg` with `len` elements (zeroed). Aborts on out-of-memory. */
 void *td_case_alloc(td_case *c, int reg, size_t len);
+/* The same as a sparse mapping (MAP_NORESERVE: reserved, not committed; every page
+ * reads as zero until written), so a region of 2^31 elements of which a few rows are
+ * written costs those rows' pages.  NULL (the region left empty) when the address
+ * space cannot be reserved. */
+void *td_case_alloc_sparse(td_case *c, int reg, size_t len);
+/* For a page-aligned mapping [base, base + bytes) (a sparse region, or an image of
+ * one): calls fn(user, lo, hi) for the byte ranges of the pages that were touched and
+ * hold a nonzero byte; every other page reads as zero. */
+void td_touched_pages(const void *base, size_t bytes, void (*fn)(void *, size_t, size_t), void *user);
+/* Frees a region's contents (heap or mapping). */
+void td_region_release(td_region *R);
 /* Element access (exact decoded value / raw integer). */
 double td_get(const td_case *c, int reg, size_t off);
 int64_t td_geti(const td_case *c, int reg, size_t off);

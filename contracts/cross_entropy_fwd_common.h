@@ -33,6 +33,7 @@
  * the kernel multiplies the -inf of masked lanes by it, which stays -inf only for a
  * positive scale (Lean's masked lanes are bottom for any scale).  total_classes >= 1.
  */
+#include "gen_far.h"
 #include "reduce_common.h"
 
 enum {
@@ -83,6 +84,22 @@ static const td_intent ce_intent = {
     .partial = ce_partial,
 };
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of logits at a
+ * logits_row_stride near 2^31 over a sparse region, as a kernel that forms
+ * row_idx * logits_row_stride in int32 gets wrong; the outputs (pid1 * n_rows + pid0)
+ * and the labels follow n_rows. */
+static void far(td_producer *p, td_case *c) {
+    int64_t R = c->p[P_NROWS].i, n = c->p[P_NCOLS].i;
+    if (R < 2 || n <= 0) return;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, n);
+    if (td_far_restride(c, R_LOGITS, R, n, c->p[P_STRIDE].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_NROWS].i = R;
+    c->p[P_STRIDE].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* The contract's fields after its .id and .file */
 #define CE_FWD_FIELDS                                                                                              \
     .family = "loss", .io_class = "MetaMasked2DKernelIO_2x3 (crossEntropyFwdIO)", .kind = "exact",                 \
@@ -93,5 +110,7 @@ static const td_intent ce_intent = {
                "binary32); logit_scale > 0; ignored label -> loss = z_loss = 0 exactly; total_classes >= 1",       \
     .error_model = "scaled logits, max-shifted log-sum-exp with tl.sum trees, exp/log budgets, loss ops in the "   \
                    "kernel's order",                                                                               \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME), .gen = gen,             \
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) |                       \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                            \
+    .gen = gen, .far = far,                                                                                         \
     .check = check, .writes = writes, TD_SPECS(ce), .intent = &ce_intent

@@ -26,9 +26,11 @@
  * kernel is checked under the profile it implements, fp16:rne:inf for all three
  * (cast slots "q": (q*qk_scale).to(fp16); "p": the P operand of the P.V dot; "store":
  * O), i.e. the contract's value with each fp16 conversion applied as the kernel's R
- * rounds it.  The reference applies them exactly (MPFR), the shadow interval-aware: a
- * cast costs nothing unless the kernel's error interval straddles an fp16 rounding
- * boundary, and then one fp16 ulp of that value, propagated.  The P cast is only in
+ * rounds it.  The reference applies "q" and "store" exactly (MPFR), the shadow
+ * interval-aware: a cast costs nothing unless the kernel's error interval straddles an
+ * fp16 rounding boundary, and then one fp16 ulp of that value, propagated.  "p" is
+ * rounded at the running max of the kernel's own KV blocking: kernel-side, charged at
+ * any scale, the reference unrounded (attn_online_common.h, "Admissible blockings").  The P cast is only in
  * the numerator (the kernel's l sums the binary32 p), which is what makes "P rounded to
  * fp16 in the row sum too" a detectable bug.
  *
@@ -295,7 +297,7 @@ static void writes_io(const td_case *c, td_wset *ws) { fa_writes(c, ws, &X_IO); 
     .sv = TD_SV_REAL,                                                                                               \
     .sv_note = "finite inputs with bounded scores; every row has a kept key (key 0), so l >= 1 and no 0/0 or log 0", \
     .error_model = "online softmax in kernel order: q16 cast, binary32 dot (gamma_{DIM-1}), exp2 budget, tree "    \
-                   "row sums, fp16 P cast (interval), acc*alpha + P.V, one division, fp16 store; L = m + log2 l"
+                   "row sums, fp16 P cast (any scale; any KV blocking), acc*alpha + P.V, one division, fp16 store; L = m + log2 l"
 
 const td_contract td_c_flash_attn_out = {
     .id = "flash_attn.flash_attn_genuine_output_compute_correct_general",

@@ -1,6 +1,7 @@
 /* Metadata generators (see gen_meta.h): the index patterns real bugs need. */
 #include "gen_meta.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Fisher-Yates prefix: the first n entries of a random permutation of [0, cap), drawn
@@ -147,6 +148,24 @@ void td_gen_positions(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_
     if (down) *classes |= TD_BC(TD_BC_POS_NONMONOTONE);
 }
 
+void td_gen_rotary_table(td_producer *p, const int64_t *pos, int64_t n, int64_t half, double *cos_out,
+                         double *sin_out) {
+    static const double bases[] = {10000.0, 500000.0, 100.0};
+    static const unsigned w[] = {3, 2, 1};
+    double base = bases[td_prod_pick(p, w, 3)];
+    for (int64_t i = 0; i < half; i++) {
+        double theta = pow(base, -(double)i / (double)half);
+        for (int64_t t = 0; t < n; t++) {
+            double a = (double)pos[t] * theta;
+            /* volatile: GCC 12's SLP vectorizer may drop a (double)(float) rounding when it
+             * pairs two such stores (contracts/attn_common.h, at_f32) */
+            volatile float cf = (float)cos(a), sf = (float)sin(a);
+            cos_out[t * half + i] = cf;
+            sin_out[t * half + i] = sf;
+        }
+    }
+}
+
 void td_gen_adapters(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_t n_adapters, int none_ok,
                      uint64_t *classes) {
     static const unsigned w[] = {2, 3, 2};
@@ -178,4 +197,26 @@ void td_gen_mask(td_producer *p, td_rng *r, uint8_t *out, int64_t n, uint64_t *c
         }
     }
     if (pat < 4) *classes |= TD_BC(TD_BC_MASK_PATTERN);
+}
+
+int64_t td_gen_layout(td_producer *p, int k, const int64_t *n, int64_t *stride, int unit_inner, uint64_t *classes) {
+    int ord[4] = {0, 1, 2, 3}; /* ord[0] outermost; default: the logical order (contiguous) */
+    if (k > 4) k = 4;
+    if (td_prod_u32(p, 0, 2) == 0) /* any other nesting: a Fisher-Yates shuffle from the bytes */
+        for (int i = k - 1; i > 0; i--) {
+            int j = (int)td_prod_u32(p, 0, (uint32_t)i), t = ord[i];
+            ord[i] = ord[j], ord[j] = t;
+        }
+    int64_t st = (unit_inner || td_prod_u32(p, 0, 5)) ? 1 : 2;
+    if (st > 1) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    for (int t = k - 1; t >= 0; t--) {
+        int d = ord[t];
+        stride[d] = st;
+        int64_t pad = td_prod_u32(p, 0, 3) == 0 ? (int64_t)td_prod_u32(p, 1, 3) : 0;
+        if (pad && t > 0) *classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+        st = st * n[d] + pad;
+    }
+    int64_t span = 1;
+    for (int d = 0; d < k; d++) span += (n[d] - 1) * stride[d];
+    return span;
 }

@@ -39,6 +39,17 @@ int64_t td_gen_ragged(td_producer *p, td_rng *r, int64_t *lens, int64_t *starts,
 void td_gen_positions(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_t max_pos, int nonmonotone_ok,
                       uint64_t *classes);
 
+/* Rotary (RoPE) cos/sin tables from real angles: for table row t < n and pair i < half,
+ *   angle = pos[t] * theta_i,  theta_i = base^(-i/half)  (the RoPE frequencies base^(-2i/d),
+ *   d = 2*half), cos_out[t*half + i] = RN32(cos(angle)), sin_out likewise.
+ * The base is drawn from the bytes (10000 as in LLaMA, 500000 as in LLaMA 3, and 100 for
+ * high frequencies in every pair); pos comes from the caller (td_gen_positions), so position
+ * 0 (cos 1, sin 0 exactly) and the largest position are reached through it.  Values are
+ * binary32 (the table format of every rotary kernel), computed in binary64 with the host's
+ * libm then rounded once: the same bytes give the same table with every compiler. */
+void td_gen_rotary_table(td_producer *p, const int64_t *pos, int64_t n, int64_t half, double *cos_out,
+                         double *sin_out);
+
 /* n adapter ids in [0, n_adapters) or -1 ("no adapter") when none_ok: one adapter for all,
  * random, and some tokens without an adapter. */
 void td_gen_adapters(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_t n_adapters, int none_ok,
@@ -46,5 +57,13 @@ void td_gen_adapters(td_producer *p, td_rng *r, int64_t *out, int64_t n, int64_t
 
 /* n booleans (0/1): all false, all true, alternating, one true at the end, random density. */
 void td_gen_mask(td_producer *p, td_rng *r, uint8_t *out, int64_t n, uint64_t *classes);
+
+/* A strided layout for k <= 4 logical dims of extents n[0..k) (n[d] >= 1), as the
+ * tensors of a KV cache come: the dims nested in an order the bytes choose (contiguous,
+ * head-major, dims transposed: any permutation), each optional padding (a stride larger
+ * than the row: TD_BC_STRIDE_GT_ROW), the innermost stride 1 (or 2 unless unit_inner).
+ * Mixed radix, so the map from indices to offsets is injective by construction.  Writes
+ * stride[d] for the logical dim d and returns the elements the layout spans. */
+int64_t td_gen_layout(td_producer *p, int k, const int64_t *n, int64_t *stride, int unit_inner, uint64_t *classes);
 
 #endif

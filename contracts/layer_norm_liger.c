@@ -38,6 +38,7 @@
  * statistics-like values (menu values, subnormals, +-0) generated for the slice.
  * Special values: n_cols >= 1 and eps > 0 (Lean's 0/0 = 0 is avoided); finite values.
  */
+#include "gen_far.h"
 #include "layernorm_common.h"
 
 enum { P_YS, P_XS, P_WS, P_BS, P_MS, P_RS, P_N, P_BLOCK, P_EPS, NP };
@@ -110,6 +111,39 @@ static void gen_fwd(td_producer *p, td_case *c) {
     ln_fill_menu(&g, c, R_B, LN_WBOUND);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of X at an X_row_stride
+ * near 2^31 over a sparse region, as a kernel that forms row * X_row_stride in int32
+ * gets wrong; Y, Mean and RSTD keep their strides. */
+static void far_fwd(td_producer *p, td_case *c) {
+    int64_t w = (int64_t)width(c), R = c->grid[0];
+    if (R < 2 || w <= 0) return;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_X, R, w, c->p[P_XS].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_XS].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+/* |x| <= LN_XDOMAIN over the bytes [lo, hi) of X; of a sparse X only the written pages
+ * are scanned (the others read as zero). */
+typedef struct x_scan {
+    const td_case *c;
+    int bad;
+} x_scan;
+static void x_span(void *u, size_t lo, size_t hi) {
+    x_scan *q = u;
+    for (size_t i = lo / 4; i < hi / 4 && i < q->c->r[R_X].len && !q->bad; i++)
+        q->bad = !(fabs(td_get(q->c, R_X, i)) <= LN_XDOMAIN);
+}
+static int x_in_domain(const td_case *c) {
+    x_scan q = {c, 0};
+    size_t bytes = c->r[R_X].len * 4; /* X is binary32 */
+    if (c->r[R_X].mapped) td_touched_pages(c->r[R_X].data, bytes, x_span, &q);
+    else x_span(&q, 0, bytes);
+    return !q.bad;
+}
+
 static const char *check_fwd(const td_case *c) {
     int64_t n = c->p[P_N].i, B = c->p[P_BLOCK].i;
     uint64_t rows = c->grid[0], w = width(c);
@@ -130,8 +164,7 @@ static const char *check_fwd(const td_case *c) {
     if (c->r[R_MEAN].len < (rows - 1) * ms + 1 || c->r[R_RSTD].len < (rows - 1) * rs + 1)
         return "Mean and RSTD hold every program's cell";
     /* hYMean, hYRSTD, hMeanY, hMeanRSTD, hRSTDY: distinct declared regions; hOutInj: i -> pid*stride + i */
-    for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
+    if (!x_in_domain(c)) return "|X| <= 2^40 (finite sums of squares)";
     for (size_t i = 0; i < w; i++)
         if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN && fabs(td_get(c, R_B, i)) <= LN_XDOMAIN))
             return "|W|, |B| <= 2^40 (a finite affine output)";
@@ -181,8 +214,9 @@ const td_contract td_c_liger_fwd = {
     .sv_note = "n_cols >= 1 and eps > 0 (Lean's x/0 = 0 is avoided); |x| <= 2^40: every sum of squares is finite",
     .error_model = "kernel order: tree mean (prefix of min(n,B) leaves), tree variance over B lanes incl. the padded "
                    "mean^2 lanes, rsqrt budget of the backend, affine ((x-mean)*rstd)*W+B; mean error carried",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_fwd,
+    .far = far_fwd,
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(fwd),

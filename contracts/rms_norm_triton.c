@@ -27,6 +27,7 @@
  * every other column or column-major (y_stride_c = M); X rows also broadcast (stride 0)
  * and x_stride_c in {0, 1, 2}.
  */
+#include "gen_far.h"
 #include "rmsnorm_common.h"
 
 enum { P_YSR, P_YSC, P_XSR, P_XSC, P_N, P_B, P_EPS, NP };
@@ -80,6 +81,20 @@ static void gen(td_producer *p, td_case *c) {
     for (int64_t r = 0; r < rows; r++) rn_fill_row(&g, c, R_X, (uint64_t)(r * xsr), xsc, L, eps, bound);
     rn_fill_weights(&g, c, R_W, bound);
     rn_mark_shape(c, N, B, (uint64_t)rows, (uint64_t)(rows * L), 0);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of X at an x_stride_r
+ * near 2^31 over a sparse region (x_stride_c kept), as a kernel that forms
+ * pid * x_stride_r in int32 gets wrong; Y and W keep their layout. */
+static void far(td_producer *p, td_case *c) {
+    int64_t L = cols_of(c), R = c->grid[0], xsc = c->p[P_XSC].i;
+    if (R < 2 || L <= 0) return; /* one row, or nothing read */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t xw = (L - 1) * xsc + 1, s = td_far_stride(p, R, xw);
+    if (td_far_restride(c, R_X, R, xw, c->p[P_XSR].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_XSR].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -143,8 +158,9 @@ const td_contract td_c_rms_norm_triton = {
     .sv_note = "eps > 0 binary32, |x|, |w| <= 2^40: every intermediate finite; zero rows give exactly 0; N = 0 "
                "writes nothing",
     .error_model = "tl.sum's tree of the min(N, B) squares RN(x*x), / N, + eps, sqrt, 1 /, (x * rrms) * w",
-    .classes = RN_CLASSES_ONE_TILE | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = RN_CLASSES_ONE_TILE | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(rms_norm),

@@ -147,6 +147,7 @@ static inline int64_t fa1_nvalid(const fa1_geo *g, int64_t i) {
 #define FA1_TAG_P 1
 #define FA1_TAG_A 2
 #define FA1_TAG_L 3
+#define FA1_TAG_PM 4 /* naive kernels: the weight bounds e^(s_j - max s) of the online form */
 
 #define TD_SPEC_FILE "seed_fa1.spec.h"
 #include "spec_instantiate.h"

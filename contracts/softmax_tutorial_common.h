@@ -5,6 +5,7 @@
  * comment (the statement and its reading), its id and .file.  Such a file includes
  * this header only: it instantiates softmax_tutorial_common.spec.h itself.
  */
+#include "gen_far.h"
 #include "softmax_common.h"
 
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_NCOLS, P_BLOCK, NP };
@@ -29,6 +30,20 @@ static void gen(td_producer *p, td_case *c) {
     sm_vals_init(&v, p, c, 0x1p20);
     sm_alloc_fill_rows(&v, c, R_IN, &s, slack);
     td_case_alloc(c, R_OUT, (size_t)((s.R - 1) * s.sout + s.w + slack));
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS input rows at a row stride
+ * near 2^31 over a sparse region, as a kernel that forms pid * input_row_stride in
+ * int32 gets wrong; the output keeps its stride (its cells stay dense and checked). */
+static void far(td_producer *p, td_case *c) {
+    int64_t n = c->p[P_NCOLS].i, B = c->p[P_BLOCK].i, w = n < B ? n : B, R = c->grid[0];
+    if (R < 2 || w <= 0) return; /* one row, or nothing read: no offset to move */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_IN, R, w, c->p[P_IN_STRIDE].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_IN_STRIDE].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -68,5 +83,7 @@ static const td_intent intent = {
     .nparams = NP, .params = params, .nregions = NR, .regions = regions, .sv = TD_SV_REAL,                         \
     .sv_note = "exp(x - max) <= 1 and the sum >= 1: no overflow, no division by 0; n_cols = 0 writes nothing",     \
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",         \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,             \
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) |                       \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                            \
+    .gen = gen, .far = far,                                                                                         \
     .check = check, .writes = writes, TD_SPECS(softmax_tut), .intent = &intent

@@ -30,6 +30,14 @@
  *                                 the order given here documents the source only)
  *   N(rescaled)(cx, s, n, spread, base2, wmax)  a sum of exponentials that a kernel may
  *                                 accumulate online (running maximum, rescaled partials)
+ *   N(reblock)(cx, s, n, smag, wmax, base2, muls, divs)  an online softmax-weighted sum
+ *                                 the spec evaluates in one blocking, widened to any other
+ *                                 (KV block size, order); N(reblock_loc) its widening alone
+ *   N(kround)(cx, x, slot) / N(kround_to)(cx, x, profile)  a rounding the kernel makes
+ *                                 and the contract does not, at a scale of its choosing;
+ *                                 N(kround_abs[_to]) its subnormal parts at the final scale
+ *   N(widen)(cx, x, e, why)       x's bound widened by a term the spec derives
+ *   N(hi) N(up) N(down)           binary64 bounds of |x|, x (magnitudes for those terms)
  *   N(either)(cx, a, b)           two algebraically equal forms a kernel may write
  *   N(mean)(cx, sum, n)           sum / n by any algorithm (one division, sum(x/n), Welford)
  *   N(memo_get)(cx, key, &v) / N(memo_put)(cx, key, v)   per-case memo of per-row

@@ -164,7 +164,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
         if (o->seconds > 0 && i > 0 && i >= o->min_cases && now() - t0 >= o->seconds) break;
         if (o->progress) *o->progress = i;
         uint8_t b[64];
-        td_case_bytes(o->seed, i, b, sizeof b);
+        td_campaign_case_bytes(kern->k, o->seed, i, b, sizeof b);
         td_case_result r;
         case_acc acc = {&c->eot, 0, 0};
         td_ctx_set_lane_observer(cx, observe, &acc); /* this case only: not the minimiser's runs */

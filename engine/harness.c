@@ -8,11 +8,13 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "gen_far.h"
 #include "spec.h"
 
 #define GUARD_BYTES 256
@@ -116,9 +118,12 @@ static double now(void) {
 
 int td_decode_case(const td_contract *k, const uint8_t *data, size_t size, td_case *c, char *err, size_t errlen) {
     td_producer p;
+    int far = k->far && td_far_tier(data, size); /* the far tier: gen, then the far hook */
+    if (far) data += TD_FAR_MAGIC_LEN, size -= TD_FAR_MAGIC_LEN;
     td_prod_init(&p, data, size);
     td_case_init(c, k);
     k->gen(&p, c);
+    if (far) k->far(&p, c);
     for (int i = 0; i < k->nregions; i++)
         if (!c->r[i].data) td_case_alloc(c, i, 0);
     const char *bad = k->check ? k->check(c) : NULL;
@@ -137,6 +142,7 @@ typedef struct image {
     uint8_t *buf;   /* guard | data | guard */
     size_t bytes;   /* data bytes */
     void *dev;      /* device copy (CUDA) */
+    size_t mapped;  /* bytes of buf when it is a sparse mapping (of a sparse read-only region), else 0 */
 } image;
 
 static uint64_t load_raw(const uint8_t *p, unsigned bytes) {
@@ -173,34 +179,99 @@ static uint64_t sentinel(td_fmt f, int which) {
     }
 }
 
+/* ---- sparse regions (offsets beyond 2^31, contracts/gen_far.h) ----
+ * A read-only region the case holds as a sparse mapping gets a sparse image: only the
+ * pages the generator wrote are copied, and afterwards only the pages someone touched
+ * are compared, so a case of 2^31 elements costs its rows' pages, not 8 GiB. */
+typedef struct copy_to {
+    uint8_t *d;
+    const uint8_t *src;
+} copy_to;
+static void copy_range(void *u, size_t lo, size_t hi) {
+    copy_to *c = u;
+    memcpy(c->d + lo, c->src + lo, hi - lo);
+}
+
+/* A fresh image buffer of `bytes` data bytes and its guards: a sparse mapping for a
+ * sparse read-only region (remapped for every run: a kernel that wrote into it leaves
+ * nothing behind), else the heap. */
+static int image_alloc(image *m, const td_region *R, td_role role, size_t bytes) {
+    if (m->mapped) munmap(m->buf, m->mapped), m->buf = NULL, m->mapped = 0;
+    if (m->buf) return 0;
+    if (!R->mapped) return (m->buf = malloc(bytes + 2 * GUARD_BYTES)) ? 0 : -1;
+    if (role & (TD_R_OUT | TD_R_SCRATCH)) return -1; /* a sparse output: no sentinel check could cover it */
+    void *p = mmap(NULL, bytes + 2 * GUARD_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) return -1;
+    m->buf = p;
+    m->mapped = bytes + 2 * GUARD_BYTES;
+    return 0;
+}
+
+static void image_fill(image *m, const td_case *c, int i, int which) {
+    unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
+    uint8_t *d = m->buf + GUARD_BYTES;
+    if (c->k->regions[i].role == TD_R_OUT) {
+        uint64_t s = sentinel(c->r[i].fmt, which);
+        for (size_t e = 0; e < c->r[i].len; e++) store_raw(d + e * eb, eb, s);
+    } else if (c->r[i].mapped) {
+        copy_to ct = {d, c->r[i].data};
+        td_touched_pages(c->r[i].data, m->bytes, copy_range, &ct);
+    } else if (m->bytes) {
+        memcpy(d, c->r[i].data, m->bytes);
+    }
+}
+
+/* A sparse image on a device goes over as its guards and the pages the case wrote, up
+ * and back: staging the whole reservation would cost its 8 GiB or more in transfers
+ * and, downloaded, in host memory.  The device's holes hold what its allocator left
+ * (no correct kernel reads them); a device kernel's stray write into a hole is not
+ * seen (on the host backend every page is checked). */
+typedef struct dev_xfer {
+    td_ctx *cx;
+    image *m;
+    int up, rc;
+    char *err;
+    size_t errlen;
+} dev_xfer;
+static void dev_xfer_range(void *u, size_t lo, size_t hi) { /* [lo, hi): bytes of the image's buffer */
+    dev_xfer *x = u;
+    if (x->rc) return;
+    const td_backend_ops *d = x->cx->dev;
+    uint8_t *h = x->m->buf + lo, *dv = (uint8_t *)x->m->dev + lo;
+    x->rc = x->up ? d->upload(d->state, dv, h, hi - lo, x->err, x->errlen)
+                  : d->download(d->state, h, dv, hi - lo, x->err, x->errlen);
+}
+static void dev_xfer_data(void *u, size_t lo, size_t hi) { dev_xfer_range(u, lo + GUARD_BYTES, hi + GUARD_BYTES); }
+static int dev_sparse(td_ctx *cx, image *m, const td_region *R, int up, char *err, size_t errlen) {
+    dev_xfer x = {cx, m, up, 0, err, errlen};
+    dev_xfer_range(&x, 0, GUARD_BYTES);
+    dev_xfer_range(&x, GUARD_BYTES + m->bytes, 2 * GUARD_BYTES + m->bytes);
+    td_touched_pages(R->data, m->bytes, dev_xfer_data, &x);
+    return x.rc;
+}
+
 static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, char *err, size_t errlen) {
     const td_contract *k = c->k;
     for (int i = 0; i < k->nregions; i++) {
-        unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
-        size_t bytes = c->r[i].len * eb;
-        if (!im[i].buf) {
-            im[i].buf = malloc(bytes + 2 * GUARD_BYTES);
-            if (!im[i].buf) {
-                snprintf(err, errlen, "out of memory for region %s", k->regions[i].name);
-                return -1;
-            }
+        size_t bytes = c->r[i].len * td_fmt_get(c->r[i].fmt)->bytes;
+        if (image_alloc(&im[i], &c->r[i], k->regions[i].role, bytes)) {
+            snprintf(err, errlen, "%s for region %s (%zu bytes)",
+                     c->r[i].mapped ? "cannot map a sparse image" : "out of memory", k->regions[i].name, bytes);
+            return -1;
         }
         im[i].bytes = bytes;
         for (size_t g = 0; g < GUARD_BYTES; g++) {
             im[i].buf[g] = GUARD_BYTE(g);
             im[i].buf[GUARD_BYTES + bytes + g] = GUARD_BYTE(g + 101);
         }
-        uint8_t *d = im[i].buf + GUARD_BYTES;
-        if (k->regions[i].role == TD_R_OUT) {
-            uint64_t s = sentinel(c->r[i].fmt, which);
-            for (size_t e = 0; e < c->r[i].len; e++) store_raw(d + e * eb, eb, s);
-        } else if (bytes) {
-            memcpy(d, c->r[i].data, bytes);
-        }
+        image_fill(&im[i], c, i, which);
         if (cx->dev) {
             if (!im[i].dev && cx->dev->alloc(cx->dev->state, bytes + 2 * GUARD_BYTES, &im[i].dev, err, errlen))
                 return -1;
-            if (cx->dev->upload(cx->dev->state, im[i].dev, im[i].buf, bytes + 2 * GUARD_BYTES, err, errlen)) return -1;
+            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], 1, err, errlen)
+                             : cx->dev->upload(cx->dev->state, im[i].dev, im[i].buf, bytes + 2 * GUARD_BYTES, err, errlen))
+                return -1;
         }
     }
     return 0;
@@ -208,7 +279,8 @@ static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, ch
 
 static void images_free(td_ctx *cx, image *im, int n) {
     for (int i = 0; i < n; i++) {
-        free(im[i].buf);
+        if (im[i].mapped) munmap(im[i].buf, im[i].mapped);
+        else free(im[i].buf);
         if (im[i].dev && cx->dev) cx->dev->release(cx->dev->state, im[i].dev);
     }
 }
@@ -250,8 +322,9 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
             return -1;
         }
         for (int i = 0; i < k->nregions; i++)
-            if (cx->dev->download(cx->dev->state, im[i].buf, im[i].dev, im[i].bytes + 2 * GUARD_BYTES, kerr,
-                                  sizeof kerr)) {
+            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], 0, kerr, sizeof kerr)
+                             : cx->dev->download(cx->dev->state, im[i].buf, im[i].dev, im[i].bytes + 2 * GUARD_BYTES,
+                                                 kerr, sizeof kerr)) {
                 snprintf(msg, msglen, "copying region %s back failed: %s", k->regions[i].name, kerr);
                 return -1;
             }
@@ -340,7 +413,16 @@ static void mp_to_str(mpfr_srcptr x, char *buf, size_t n) {
     else mpfr_snprintf(buf, n, "%.20Rg", x);
 }
 
-static void copy_terms(td_lane_report *l, const td_trace *t) { l->nterms = td_trace_terms(t, l->terms, TD_MAX_TERMS); }
+/* The lane's terms as a report keeps them, and the summary of its whole trace (the
+ * kinds and the total explain prints for a long reduction). */
+void td_lane_terms(td_lane_report *l, const td_trace *t) {
+    l->nterms = td_trace_terms(t, l->terms, TD_MAX_TERMS);
+    l->nsteps = t->n;
+    l->local_sum = 0;
+    for (int i = 0; i < t->n; i++) l->local_sum += t->steps[i].local;
+    l->bound_last = t->n ? t->steps[t->n - 1].ek : 0;
+    l->nkinds = td_trace_kinds(t, l->kinds, TD_MAX_TERM_KINDS);
+}
 
 static double ulp_out(td_fmt f, double ref) {
     const td_fmt_info *fi = td_fmt_get(f);
@@ -690,7 +772,7 @@ static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case
     snprintf(l->ref_exact, sizeof l->ref_exact, "%s", L->ref_exact);
     snprintf(l->ref_precast, sizeof l->ref_precast, "%s", L->ref_precast);
     (void)trace_replay(cx, k, c, L->ol);
-    copy_terms(l, &cx->trace);
+    td_lane_terms(l, &cx->trace);
 }
 
 /* The lane's verdict (TD_VC_COUNT on an oracle bug, message in msg), counted in res;
@@ -781,6 +863,24 @@ static uint64_t lane_cell(const image *im, const td_case *c, const td_olane *ol)
     return load_raw(im[ol->region].buf + GUARD_BYTES + ol->off * eb, eb);
 }
 
+/* A hash of a region's contents; of a sparse one, its nonzero pages and where they
+ * are (hashing every byte of 8 GiB would cost seconds per case). */
+typedef struct page_hash {
+    const uint8_t *base;
+    uint64_t h;
+} page_hash;
+static void hash_range(void *u, size_t lo, size_t hi) {
+    page_hash *ph = u;
+    ph->h = (ph->h ^ td_fnv1a(ph->base + lo, hi - lo)) * 0x100000001b3ull + lo;
+}
+static uint64_t region_hash(const td_region *R) {
+    size_t bytes = R->len * td_fmt_get(R->fmt)->bytes;
+    if (!R->mapped) return td_fnv1a(R->data, bytes);
+    page_hash ph = {R->data, 0xcbf29ce484222325ull ^ bytes};
+    td_touched_pages(R->data, bytes, hash_range, &ph);
+    return ph.h;
+}
+
 /* One case in flight through td_run_bytes. */
 typedef struct run {
     td_ctx *cx;
@@ -808,7 +908,7 @@ static int run_decode(run *R, const uint8_t *data, size_t size) {
     res->case_digest = td_fnv1a((const uint8_t *)res->desc, strlen(res->desc));
     for (int i = 0; i < R->k->nregions; i++)
         if (R->c.r[i].len)
-            res->case_digest ^= td_fnv1a(R->c.r[i].data, R->c.r[i].len * td_fmt_get(R->c.r[i].fmt)->bytes) * (uint64_t)(2 * i + 3);
+            res->case_digest ^= region_hash(&R->c.r[i]) * (uint64_t)(2 * i + 3);
     memcpy(res->grid, R->c.grid, sizeof res->grid);
     res->st.cases = 1;
     res->st.classes = R->c.classes;
@@ -906,14 +1006,51 @@ static void check_guards(run *R, int i) {
         }
 }
 
-/* A read-only region i holds its initial contents, cell by cell. */
-static void check_read_only(run *R, int i) {
+/* A read-only region i holds its initial contents, cell by cell: over the data bytes
+ * [lo, hi) of its image. */
+static void read_only_range(run *R, int i, size_t lo, size_t hi) {
     const uint8_t *d = R->im[i].buf + GUARD_BYTES, *init = R->c.r[i].data;
     unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
-    if (!R->im[i].bytes || memcmp(d, init, R->im[i].bytes) == 0) return;
-    for (size_t e = 0; e < R->c.r[i].len; e++)
+    if (hi <= lo || memcmp(d + lo, init + lo, hi - lo) == 0) return;
+    for (size_t e = lo / eb; e < R->c.r[i].len && e * eb < hi; e++)
         if (memcmp(d + e * eb, init + e * eb, eb))
             region_report(R->cx, R->res, TD_VC_INPUT, (uint32_t)i, e, load_raw(d + e * eb, eb), "read-only region modified");
+}
+
+typedef struct ro_pages {
+    run *R;
+    int i;
+} ro_pages;
+/* [lo, hi) of the image's mapping (guards included) -> its data bytes */
+static void read_only_page(void *u, size_t lo, size_t hi) {
+    ro_pages *q = u;
+    size_t n = q->R->im[q->i].bytes;
+    lo = lo > GUARD_BYTES ? lo - GUARD_BYTES : 0;
+    hi = hi > GUARD_BYTES ? hi - GUARD_BYTES : 0;
+    read_only_range(q->R, q->i, lo, hi < n ? hi : n);
+}
+
+static void read_only_zeroed(void *u, size_t lo, size_t hi) {
+    ro_pages *q = u;
+    const uint8_t *d = q->R->im[q->i].buf + GUARD_BYTES + lo;
+    for (size_t b = 0; b < hi - lo; b++)
+        if (d[b]) return;
+    read_only_range(q->R, q->i, lo, hi);
+}
+
+/* Of a sparse image only the pages someone touched can differ (the others read as
+ * zero in the image and in the case); a page written back to all zeros differs where
+ * the case's page held something, and every page the case wrote is compared. */
+static void check_read_only(run *R, int i) {
+    const image *m = &R->im[i];
+    if (!m->mapped) {
+        read_only_range(R, i, 0, m->bytes);
+        return;
+    }
+    ro_pages q = {R, i};
+    td_touched_pages(m->buf, m->mapped, read_only_page, &q);
+    /* pages the case wrote and the kernel zeroed: nonzero in the case, zero in the image */
+    td_touched_pages(R->c.r[i].data, m->bytes, read_only_zeroed, &q);
 }
 
 /* The cells of output region i outside the write set are untouched (the sentinel, or
@@ -997,7 +1134,7 @@ static void top_lane_details(run *R) {
     td_lane_report *t = &R->res->top;
     (void)mp_reference(R->cx, R->k, &R->c, &t->lane, t->ref_exact, t->ref_precast);
     (void)trace_replay(R->cx, R->k, &R->c, &t->lane);
-    copy_terms(t, &R->cx->trace);
+    td_lane_terms(t, &R->cx->trace);
 }
 
 /* The worst report first (insertion sort: at most max_reports of them). */
@@ -1274,3 +1411,14 @@ void td_case_bytes(uint64_t seed, uint64_t i, uint8_t *out, size_t n) {
     }
 }
 
+/* Case i of a contract's campaign: of a contract with a far hook, every TD_FAR_EVERY-th
+ * case is of the far tier (offsets beyond 2^31: the magic, then case i's bytes); every
+ * other case is td_case_bytes(seed, i), as for every other contract. */
+void td_campaign_case_bytes(const td_contract *k, uint64_t seed, uint64_t i, uint8_t *out, size_t n) {
+    if (!k->far || i % TD_FAR_EVERY != TD_FAR_EVERY - 1 || n <= TD_FAR_MAGIC_LEN) {
+        td_case_bytes(seed, i, out, n);
+        return;
+    }
+    memcpy(out, TD_FAR_MAGIC, TD_FAR_MAGIC_LEN);
+    td_case_bytes(seed, i, out + TD_FAR_MAGIC_LEN, n - TD_FAR_MAGIC_LEN);
+}

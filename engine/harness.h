@@ -39,6 +39,15 @@ typedef struct td_term {
     int n;
 } td_term;
 
+/* One kind of step (op name) of a lane's trace: how many, their local errors' sum and
+ * the largest (explain's and repro's "by kind" lines). */
+typedef struct td_term_kind {
+    char op[32];
+    int n;
+    double sum, max;
+} td_term_kind;
+#define TD_MAX_TERM_KINDS 12
+
 typedef struct td_lane_report {
     td_vclass cls;
     td_olane lane;
@@ -57,6 +66,11 @@ typedef struct td_lane_report {
     uint32_t lane_flags;
     int nterms;
     td_term terms[TD_MAX_TERMS];
+    /* the whole trace, summarised as explain summarises it: steps, kinds, total */
+    int nsteps;
+    double local_sum, bound_last;
+    int nkinds;
+    td_term_kind kinds[TD_MAX_TERM_KINDS];
     char note[160];
 } td_lane_report;
 
@@ -187,6 +201,12 @@ void td_trace_print(FILE *f, const td_trace *tr, int full);
  * short trace; of a long one the same steps explain's summary shows (the largest local
  * terms and the last steps, named "#step op").  Returns how many. */
 int td_trace_terms(const td_trace *tr, td_term *out, int max);
+/* Fills a lane report's terms (td_trace_terms) and the summary of its whole trace
+ * (steps, kinds, total), which finding reports print as explain does. */
+void td_lane_terms(td_lane_report *l, const td_trace *t);
+/* The kinds of step of a trace, in order of first appearance (at most `max`).  Returns
+ * how many. */
+int td_trace_kinds(const td_trace *tr, td_term_kind *out, int max);
 
 /* Artifacts: a self-describing reproducer ("TDFZ1 <contract> <variant> <backend>\n" + the bytes).
  * Writes dir/<contract>.<variant>.<hash>.tdf under a temporary name and renames it.
@@ -200,5 +220,11 @@ int td_artifact_read(const char *path, uint8_t **data, size_t *size, char *contr
 uint64_t td_fnv1a(const uint8_t *data, size_t size);
 /* The bytes of case i of a campaign with seed `seed` (reproducible). */
 void td_case_bytes(uint64_t seed, uint64_t i, uint8_t *out, size_t n);
+/* Case i of a campaign of contract k (run, certify, selftest, diff): td_case_bytes,
+ * except that every TD_FAR_EVERY-th case (i % TD_FAR_EVERY == TD_FAR_EVERY - 1) of a
+ * contract with a far hook is of the far tier (contracts/gen_far.h): its offsets pass
+ * 2^31 over sparse regions. */
+#define TD_FAR_EVERY 16
+void td_campaign_case_bytes(const td_contract *k, uint64_t seed, uint64_t i, uint8_t *out, size_t n);
 
 #endif

@@ -32,6 +32,9 @@ static void got_str(td_fmt f, uint64_t bits, char *buf, size_t n) {
     else td_format_value(f, bits, buf, n);
 }
 
+static void summary_head(FILE *f, const char *in, int nsteps, const td_term_kind *k, int nk, const char *how);
+static void summary_total(FILE *f, const char *in, double local_sum, double bound_last);
+
 void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r) {
     const td_contract *k = kern->k;
     if (!r->finding && !r->nrep) return;
@@ -79,11 +82,14 @@ void td_report_text(FILE *f, const td_kernel *kern, const td_case_result *r) {
         if (l->ref_precast[0]) fprintf(f, "    expected  %s exact before the cast, %s after it\n", l->ref_precast, l->ref_exact);
         else fprintf(f, "    expected  %s (exact)\n", l->ref_exact[0] ? l->ref_exact : "?");
         fprintf(f, "    tolerance %.6g worst case, %.6g probabilistic\n", l->tol, l->tol_p);
+        int sum = l->nterms < l->nsteps; /* the report keeps some of the steps: say what the rest hold */
+        if (sum) summary_head(f, "      ", l->nsteps, l->kinds, l->nkinds, "tilediff explain --full");
         for (int t = 0; t < l->nterms; t++) {
             const td_term *tm = &l->terms[t];
             if (tm->n) fprintf(f, "      %-18s n=%-6d propagated %.3g + local %.3g -> %.3g\n", tm->op, tm->n, tm->prop, tm->local, tm->ek);
             else fprintf(f, "      %-18s propagated %.3g + local %.3g -> %.3g\n", tm->op, tm->prop, tm->local, tm->ek);
         }
+        if (sum) summary_total(f, "      ", l->local_sum, l->bound_last);
         char fl[160];
         flags_str(l->lane_flags, fl, sizeof fl);
         char et[64];
@@ -179,6 +185,21 @@ void td_report_json(FILE *f, const td_kernel *kern, const td_case_result *r, con
                 fputc('}', f);
             }
             fputc(']', f);
+            if (l->nterms < l->nsteps) { /* the summary of the steps the terms leave out */
+                fprintf(f, ",\"steps\":%d,\"local_sum\":", l->nsteps);
+                json_num(f, l->local_sum);
+                fprintf(f, ",\"kinds\":[");
+                for (int t = 0; t < l->nkinds; t++) {
+                    fprintf(f, "%s{\"op\":", t ? "," : "");
+                    json_str(f, l->kinds[t].op);
+                    fprintf(f, ",\"steps\":%d,\"local_sum\":", l->kinds[t].n);
+                    json_num(f, l->kinds[t].sum);
+                    fprintf(f, ",\"largest\":");
+                    json_num(f, l->kinds[t].max);
+                    fputc('}', f);
+                }
+                fputc(']', f);
+            }
         } else {
             fprintf(f, ",\"note\":");
             json_str(f, l->note);
@@ -311,23 +332,35 @@ static void trace_step_line(FILE *f, const td_trace_step *t, int i) {
     fputc('\n', f);
 }
 
-/* One line per kind of step (op name): how many, their local errors' sum, the largest. */
-static void trace_kinds(FILE *f, const td_trace *tr) {
-    fprintf(f, "  by kind:\n");
+int td_trace_kinds(const td_trace *tr, td_term_kind *out, int max) {
+    int nk = 0;
     for (int i = 0; i < tr->n; i++) {
-        int first = 1;
-        for (int p = 0; p < i && first; p++) first = strcmp(tr->steps[p].op, tr->steps[i].op) != 0;
-        if (!first) continue;
-        int cnt = 0;
-        double sum = 0, mx = 0;
-        for (int j = i; j < tr->n; j++)
-            if (!strcmp(tr->steps[j].op, tr->steps[i].op)) {
-                cnt++;
-                sum += tr->steps[j].local;
-                if (tr->steps[j].local > mx) mx = tr->steps[j].local;
-            }
-        fprintf(f, "    %-18s %7d steps, local errors sum %-10.3g largest %.3g\n", tr->steps[i].op, cnt, sum, mx);
+        int at = 0;
+        while (at < nk && strncmp(out[at].op, tr->steps[i].op, sizeof out[at].op - 1)) at++;
+        if (at == nk) {
+            if (nk == max) continue; /* more kinds than a summary keeps */
+            memset(&out[nk], 0, sizeof out[nk]);
+            snprintf(out[nk].op, sizeof out[nk].op, "%s", tr->steps[i].op);
+            nk++;
+        }
+        out[at].n++;
+        out[at].sum += tr->steps[i].local;
+        if (tr->steps[i].local > out[at].max) out[at].max = tr->steps[i].local;
     }
+    return nk;
+}
+
+/* The lines a summary prints before and after its terms, shared by explain and by the
+ * finding reports (repro, run), so both say the same. */
+static void summary_head(FILE *f, const char *in, int nsteps, const td_term_kind *k, int nk, const char *how) {
+    fprintf(f, "%s%d steps (summarised; %s prints every one)\n%sby kind:\n", in, nsteps, how, in);
+    for (int i = 0; i < nk; i++)
+        fprintf(f, "%s  %-18s %7d steps, local errors sum %-10.3g largest %.3g\n", in, k[i].op, k[i].n, k[i].sum,
+                k[i].max);
+    fprintf(f, "%sthe %d largest local terms and the last %d steps:\n", in, TD_TRACE_TOP, TD_TRACE_TAIL);
+}
+static void summary_total(FILE *f, const char *in, double local_sum, double bound_last) {
+    fprintf(f, "%stotal: local errors sum %.6g; bound after the last step %.6g\n", in, local_sum, bound_last);
 }
 
 /* The indices of the TD_TRACE_TOP largest local terms, largest first. */
@@ -367,12 +400,12 @@ void td_trace_print(FILE *f, const td_trace *tr, int full) {
     /* a long reduction: a summary a reader can take in, and the way to see it all */
     double total = 0;
     for (int i = 0; i < tr->n; i++) total += tr->steps[i].local;
-    fprintf(f, "  %d steps (summarised; --full prints every one)\n", tr->n);
-    trace_kinds(f, tr);
+    td_term_kind k[TD_MAX_TERM_KINDS];
+    int nk = td_trace_kinds(tr, k, TD_MAX_TERM_KINDS);
+    summary_head(f, "  ", tr->n, k, nk, "--full");
     int picks[TD_TRACE_TOP + TD_TRACE_TAIL], np = trace_picks(tr, picks);
-    fprintf(f, "  the %d largest local terms and the last %d steps:\n", TD_TRACE_TOP, TD_TRACE_TAIL);
     for (int i = 0; i < np; i++) trace_step_line(f, &tr->steps[picks[i]], picks[i]);
-    fprintf(f, "  total: local errors sum %.6g; bound after the last step %.6g\n", total, tr->steps[tr->n - 1].ek);
+    summary_total(f, "  ", total, tr->steps[tr->n - 1].ek);
 }
 
 static void term_of(td_term *t, const td_trace_step *s, int step, int numbered) {

@@ -308,3 +308,16 @@ td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc) {
     acc->n = acc->cap = 0;
     return r;
 }
+
+double td_mp_hi(td_mpcx *cx, td_mp a) {
+    (void)cx;
+    return fabs(mpfr_get_d(a->x, mpfr_sgn(a->x) < 0 ? MPFR_RNDD : MPFR_RNDU));
+}
+double td_mp_up(td_mpcx *cx, td_mp a) {
+    (void)cx;
+    return mpfr_get_d(a->x, MPFR_RNDU);
+}
+double td_mp_down(td_mpcx *cx, td_mp a) {
+    (void)cx;
+    return mpfr_get_d(a->x, MPFR_RNDD);
+}

@@ -120,5 +120,46 @@ static inline td_mp td_mp_rescaled(td_mpcx *cx, td_mp s, long n, td_mp spread, i
     cx->have_cast_in = s == cx->cast_out;
     return s;
 }
+/* Roundings the contract does not make, widened bounds and other blockings leave the
+ * exact value as it is (td_sh_kround, td_sh_widen, td_sh_reblock). */
+static inline td_mp td_mp_kround(td_mpcx *cx, td_mp a, int slot) {
+    (void)slot;
+    cx->have_cast_in = a == cx->cast_out;
+    return a;
+}
+static inline td_mp td_mp_kround_abs(td_mpcx *cx, td_mp a, int slot, double count, double relmag) {
+    (void)slot, (void)count, (void)relmag;
+    cx->have_cast_in = a == cx->cast_out;
+    return a;
+}
+static inline td_mp td_mp_kround_to(td_mpcx *cx, td_mp a, td_profile p) {
+    (void)p;
+    cx->have_cast_in = a == cx->cast_out;
+    return a;
+}
+static inline td_mp td_mp_kround_abs_to(td_mpcx *cx, td_mp a, td_profile p, double count, double relmag) {
+    (void)p, (void)count, (void)relmag;
+    cx->have_cast_in = a == cx->cast_out;
+    return a;
+}
+static inline td_mp td_mp_widen(td_mpcx *cx, td_mp a, double e, const char *why) {
+    (void)e, (void)why;
+    cx->have_cast_in = a == cx->cast_out;
+    return a;
+}
+static inline td_mp td_mp_reblock(td_mpcx *cx, td_mp s, long n, double smag, double wmax, int base2, int muls, int divs) {
+    (void)n, (void)smag, (void)wmax, (void)base2, (void)muls, (void)divs;
+    cx->have_cast_in = s == cx->cast_out;
+    return s;
+}
+static inline double td_mp_reblock_loc(td_mpcx *cx, long n, double smag, double wmax, int base2, int muls, int divs,
+                                       int args) {
+    (void)cx, (void)n, (void)smag, (void)wmax, (void)base2, (void)muls, (void)divs, (void)args;
+    return 0.0;
+}
+/* value bounds (td_sh_hi, td_sh_up, td_sh_down): the exact value, rounded outward */
+double td_mp_hi(td_mpcx *cx, td_mp a);
+double td_mp_up(td_mpcx *cx, td_mp a);
+double td_mp_down(td_mpcx *cx, td_mp a);
 
 #endif

@@ -491,6 +491,7 @@ void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block) {
     acc->order = cx->order;
     acc->block = cx->block;
     acc->exact = 1;
+    acc->same = 1;
 }
 
 /* The magnitude of the leaves of a sum t (t.leaves > 1): its local error was charged
@@ -538,6 +539,113 @@ td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, doub
     s.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
     TD_SH_TRACE(cx, "online rescale", s, s.ek - loc, loc, (int)(n > 2147483647L ? 2147483647L : n),
                 "partial sums rescaled up to n-1 times");
+    return s;
+}
+
+td_sh td_sh_kround_to(td_shcx *cx, td_sh a, td_profile p) {
+    const td_fmt_info *fi = td_fmt_get(p.fmt);
+    /* round to nearest: |fl_f(y) - y| <= 2^-prec |y| for y in the normal range, at most
+     * half the smallest subnormal below it (charged by the caller); a directed or
+     * stochastic rounding errs by up to one ulp: 2^(1-prec) */
+    double uf = ldexp(1.0, p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec);
+    td_sh r = a;
+    double m = td_magk(a);
+    r.ek = td_up(a.ek + uf * m);
+    r.ep = fmin(r.ek, td_up(a.ep + uf * m));
+    r.fl = 0;
+    r.leaves = 0;
+    if (!(m < fi->max_finite)) {
+        /* the value may reach the format's overflow threshold at some scale */
+        r.ek = r.ep = INFINITY;
+        cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
+    }
+    TD_SH_TRACE(cx, "kernel rounding (any scale)", r, a.ek, r.ek - a.ek, 0,
+                "a cast the kernel makes and the real spec does not");
+    return r;
+}
+
+td_sh td_sh_kround(td_shcx *cx, td_sh a, int slot) {
+    if (slot < 0 || slot >= cx->ncasts) abort(); /* a contract bug: a cast slot it did not declare */
+    return td_sh_kround_to(cx, a, cx->casts[slot]);
+}
+
+td_sh td_sh_kround_abs_to(td_shcx *cx, td_sh a, td_profile p, double count, double relmag) {
+    const td_fmt_info *fi = td_fmt_get(p.fmt);
+    double eta_f = p.rnd == TD_RNE ? fi->min_subnormal / 2 : fi->min_subnormal;
+    if (p.ftz) eta_f = fi->min_normal; /* a flushed subnormal */
+    double uf = ldexp(1.0, p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec);
+    return td_sh_widen(cx, a, td_up(count * eta_f + uf * relmag), "the kernel's roundings at its own scales (td_sh_kround)");
+}
+
+td_sh td_sh_kround_abs(td_shcx *cx, td_sh a, int slot, double count, double relmag) {
+    if (slot < 0 || slot >= cx->ncasts) abort();
+    return td_sh_kround_abs_to(cx, a, cx->casts[slot], count, relmag);
+}
+
+td_sh td_sh_widen(td_shcx *cx, td_sh a, double e, const char *why) {
+    e = td_nonan(e);
+    a.ek = td_up(a.ek + e);
+    a.ep = td_up(a.ep + e);
+    if (e > 0) a.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    if (!(a.ek < INFINITY)) cx->lane_flags |= TD_LF_UNBOUNDED;
+    TD_SH_TRACE(cx, "widen", a, a.ek - e, e, 0, why);
+    return a;
+}
+
+/* td_sh_reblock.  A kernel may split the n terms of an online softmax-weighted sum into
+ * any blocks (one key each, up to all of them) in any order, and sum each block and
+ * the partials in any order.  Against the spec's own blocking, which the caller's bound
+ * already covers term by term (each term's score, its exp, the argument roundings), a
+ * kernel's other blocking changes:
+ *   - the order of the additions: at most n - 1 on any term's path, gamma_{n-1} smag
+ *     (Higham ASNA sec. 4.2; the spec's blocked path is shorter);
+ *   - the number of rescales a term goes through: up to n - 1, each one exp (relative
+ *     fn_rel = 2u ulps + rel, as in td_sh_rescaled), `muls` roundings u and `divs`
+ *     divisions (2u ulps + rel of the model's division), compounding:
+ *     expm1((n-1)(fn_rel + step_rel)) smag;
+ *   - the absolute errors at each rescale's scale: the exp's absolute budget fn_abs
+ *     times a partial sum of at most n wmax, and one eta of the rescaled product, at
+ *     most (n-1)(n wmax fn_abs + eta) at the final scale (the later factors are <= 1);
+ *   - each term's own exp at the kernel's running max m' <= m, and its one product
+ *     (a weight times a value, a p times a reciprocal): absolute budgets of at most
+ *     (fn_abs + eta) wmax at the final scale (the spec charges them at its own, possibly
+ *     smaller, scale): n wmax (fn_abs + eta).
+ * The argument roundings do not depend on the blocking: the arguments a term's value
+ * goes through (x_j - m', then the rescales m'_old - m'_new) telescope to m - x_j, so
+ * their relative errors u |arg| (and the exp's |x| term) add up to the same in every
+ * blocking, which the spec charges on its path.  A spec that subtracts no maximum at
+ * all (a naive e^(x_j) / sum e^(x_k)) charges none of them: `args` adds them (see
+ * td_sh_reblock_loc). */
+double td_sh_reblock_loc(td_shcx *cx, long n, double smag, double wmax, int base2, int muls, int divs,
+                         int args) {
+    if (n <= 1) return 0.0;
+    const td_fn_budget *b = &cx->math->fn[base2 ? TD_FN_EXP2 : TD_FN_EXP];
+    double u = cx->u, R = (double)(n - 1), N = (double)n;
+    double fn_rel = b->correctly_rounded ? u : 2 * u * b->ulps + b->rel;
+    double fn_abs = b->correctly_rounded ? cx->eta : b->ulps * cx->ulp_min + b->abs;
+    if (b->ftz) fn_abs += 0x1p-126;
+    const td_fn_budget *dv = &cx->math->fn[TD_FN_DIV];
+    double div_rel = (dv->correctly_rounded || cx->div_ieee) ? u : 2 * u * dv->ulps + dv->rel;
+    double step_rel = muls * u + divs * div_rel;
+    double relc = td_up(expm1(td_up(R * (fn_rel + step_rel))));
+    double order = td_up(td_gamma(n - 1, u) * smag * (1 + relc));
+    double abs = td_up(R * (N * wmax * fn_abs + cx->eta) + N * wmax * (fn_abs + cx->eta));
+    /* the arguments m - x_j of a spec that has none (no max subtracted): relative
+     * (u + 2u ulps_per_absx) d_j on a weight e^-d_j, at most 1/e of it per term */
+    double per_d = u + 2 * u * b->ulps_per_absx;
+    double argt = args ? td_up(N * wmax * per_d * 0.3678794411714424 * (1 + relc)) : 0.0;
+    return td_up(relc * smag + order + abs + argt);
+}
+
+td_sh td_sh_reblock(td_shcx *cx, td_sh s, long n, double smag, double wmax, int base2, int muls, int divs) {
+    if (n <= 1 || !isfinite(s.ek)) return s;
+    double loc = td_sh_reblock_loc(cx, n, smag, wmax, base2, muls, divs, 0);
+    s.ek = td_up(s.ek + loc);
+    s.ep = td_up(s.ep + loc);
+    s.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    s.leaves = 0;
+    TD_SH_TRACE(cx, "other blocking", s, s.ek - loc, loc, (int)(n > 2147483647L ? 2147483647L : n),
+                "any KV block size and order: n-1 rescales, any-order sum");
     return s;
 }
 
@@ -592,7 +700,9 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     /* every leaf of every term may be added in any order the kernel's declaration allows */
     long neff = td_sum_neff(acc->order, nl, acc->block);
     double g = td_gamma(neff, cx->u);
-    double gp = sum_gamma_prob(cx, neff, nl, g);
+    /* equal terms (acc->same): their partial sums' roundings are correlated, the rigorous
+     * bound is the only one that holds */
+    double gp = acc->same && n > 1 ? g : sum_gamma_prob(cx, neff, nl, g);
     /* sum(|t^_k|) <= sum(|v_k| + es_k + ek_k) <= sleaf */
     double loc = td_up(g * acc->sleaf);
     r.ek = td_up(acc->sek + loc);

@@ -295,6 +295,20 @@ static inline td_sh td_sh_either(td_shcx *cx, td_sh a, td_sh b) {
  * costs nothing; a kernel value that is exactly x* costs nothing. */
 td_sh td_sh_cast(td_shcx *cx, td_sh a, int slot);
 td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what);
+/* |value| bounds of a for magnitude estimates: hi >= max(|x*|, |kernel value|) */
+static inline double td_sh_hi(td_shcx *cx, td_sh a) {
+    (void)cx;
+    return td_up(td_magk(a));
+}
+/* upper / lower bounds of the exact and the kernel's value (signed) */
+static inline double td_sh_up(td_shcx *cx, td_sh a) {
+    (void)cx;
+    return td_up(a.v + a.es + a.ek);
+}
+static inline double td_sh_down(td_shcx *cx, td_sh a) {
+    (void)cx;
+    return -td_up(-a.v + a.es + a.ek);
+}
 
 /* ---- sums ----
  * A sum of n terms (a reduction, a dot product): each term's kernel error is carried,
@@ -316,10 +330,18 @@ typedef struct td_sh_acc {
     td_order order;
     long block;
     int exact;
+    /* every term so far has the shadow value v0 (a constant row, a constant vector's dot
+     * product): the rounding errors of its partial sums are then not independent (the
+     * same operands at every step: Higham & Mary's model does not apply), so the
+     * probabilistic bound falls back to the rigorous one (td_sh_acc_end) */
+    int same;
+    double v0;
 } td_sh_acc;
 void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block);
 double td_sh_leaf_mag(const td_shcx *cx, td_sh t);
 static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
+    if (acc->n == 0) acc->v0 = t.v;
+    else if (t.v != acc->v0 || t.leaves > 1) acc->same = 0;
     acc->sleaf += t.leaves > 1 ? td_sh_leaf_mag(cx, t) : fabs(t.v) + t.es + t.ek;
     acc->leaves += t.leaves > 1 ? t.leaves : 1;
     acc->sv += t.v;
@@ -338,6 +360,39 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc);
  * e^(m_old - m_new) whenever the maximum grows: at most n-1 times, the maxima growing
  * by at most `spread` in all) or in several passes: the bound covers both. */
 td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, double wmax);
+/* A rounding the kernel makes and the contract does not (the catalogue's hfp16:
+ * R.round .fp16 = id: the fp16 P operand of an attention's P.V dot, the fp16 result
+ * of tl.dot(..., out_dtype=fp16)), to the format of cast slot `slot`, applied to a
+ * value the kernel may hold at ANY scale c >= 1 of the spec's (an online softmax casts
+ * p = e^(s - m') at its running max m' <= the final max m, then rescales by
+ * e^(m' - m)).  Where the kernel casts depends on its blocking, so no rounding
+ * boundary can be placed: the relative part u_f (|x| + ek) is always charged.  The
+ * absolute part (subnormal results of the format: eta_f at the cast's scale, at most
+ * eta_f at the final scale since c >= 1) is NOT charged here: the caller adds it at
+ * the final scale (td_sh_widen), where it is largest.  The reference does not round
+ * (td_mp_kround). */
+td_sh td_sh_kround(td_shcx *cx, td_sh a, int slot);
+td_sh td_sh_kround_to(td_shcx *cx, td_sh a, td_profile p); /* the same to a profile the contract names */
+/* a widened by `count` times the absolute error of one such rounding in the range of
+ * subnormals of slot's format (half its smallest subnormal; the smallest normal where
+ * the slot flushes), plus the relative part of roundings of values of total magnitude
+ * relmag (where the values a kernel rounds depend on its blocking: the partial P.V
+ * products of its blocks, whose magnitudes add up to at most relmag) */
+td_sh td_sh_kround_abs(td_shcx *cx, td_sh a, int slot, double count, double relmag);
+td_sh td_sh_kround_abs_to(td_shcx *cx, td_sh a, td_profile p, double count, double relmag);
+/* a's kernel error bound widened by e >= 0 (a term the caller derives; `why` names it
+ * in traces); the reference is unchanged */
+td_sh td_sh_widen(td_shcx *cx, td_sh a, double e, const char *why);
+/* The output of an online softmax-weighted sum s = sum_{j<n} w_j e^(x_j - m) (base2:
+ * 2^(x_j - m)), m = max_j x_j, evaluated by the spec in ONE blocking (its port's),
+ * widened to cover every other blocking and order a kernel may choose (shadow.c):
+ * smag >= sum_j |w_j| e^(x_j - m) (kernel magnitudes), |w_j| <= wmax; one rescale step
+ * makes `muls` roundings (u each: acc * alpha, l * alpha ...) and `divs` divisions or
+ * reciprocals (the math model's budget) besides its exp. */
+td_sh td_sh_reblock(td_shcx *cx, td_sh s, long n, double smag, double wmax, int base2, int muls, int divs);
+/* The widening td_sh_reblock adds, at the scale where the largest weight is 1; `args`:
+ * also the argument roundings of the running maxima (for a spec that has none). */
+double td_sh_reblock_loc(td_shcx *cx, long n, double smag, double wmax, int base2, int muls, int divs, int args);
 /* neff of an accumulation scheme (exposed for tests and explain). */
 long td_sum_neff(td_order order, long n, long block);
 double td_gamma(long n, double u);

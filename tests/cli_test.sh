@@ -96,6 +96,14 @@ for cmd in $("$td" --help | sed -n 's/^  tilediff \([a-z-]*\).*/\1/p'); do
 done
 expect 0 "--kernel VARIANT|GLOB" -- "$td" certify --help
 expect 0 "--full" -- "$td" help explain
+# offsets beyond 2^31: which contracts reach them, what a far case costs, and the
+# int32-offset mutant killed by case 15 of seed 1 (the first far case), replayed
+S=softmax_triton1.softmax_kernel_correctness
+expect 0 "offsets beyond 2^31: far cases" -- "$td" list -v
+expect 0 "24 GiB of address space" -- "$td" run --help
+expect 1 "case 15 (seed 1)" -- "$td" run $S --kernel mut_offset_int32 --cases 16 --artifacts "$tmp/far"
+expect 1 "illegal memory access: program 1" -- "$td" repro "$tmp"/far/*.tdf
+expect 0 "0 disagreeing cases" -- "$td" run $S --cases 16 --no-artifacts
 # run: one finding per root cause, naming its case and the exact command that replays it
 "$td" run $C --kernel mut_mask_off_by_one --cases 60 --artifacts "$tmp/a2" >"$tmp/run2" 2>&1
 roots=$(grep -c '^FINDING ' "$tmp/run2")

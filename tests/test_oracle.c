@@ -95,6 +95,38 @@ static void test_sums_and_lambda(void **st) {
     assert_true(td_gamma_prob(10000, u, 8) < td_gamma(10000, u));
 }
 
+/* The probabilistic (WARN) bound of a sum assumes independent rounding errors (Higham &
+ * Mary 2019); a sum of equal terms (a constant row, a constant vector's dot product)
+ * rounds the same way at every step, and binary32's sequential sum of 4096 copies of
+ * RN(0.1) errs far beyond it (a WARN on a correct kernel).  Such a sum keeps ep = ek;
+ * a sum of distinct terms keeps its probabilistic bound below the rigorous one (the
+ * WARN tier), so dropping either rule fails here. */
+static void test_equal_terms_rigorous(void **st) {
+    (void)st;
+    td_shcx s;
+    init_sh(&s, &f32p, 1);
+    const long n = 4096;
+    const float x = 0.1f;
+    float seq = 0.0f;
+    td_sh_acc acc, mix;
+    td_sh_acc_init(&s, &acc, TD_ORDER_SEQ, 0);
+    td_sh_acc_init(&s, &mix, TD_ORDER_SEQ, 0);
+    for (long i = 0; i < n; i++) {
+        seq += x;
+        td_sh_acc_add(&s, &acc, td_sh_exact(&s, x));
+        td_sh_acc_add(&s, &mix, td_sh_exact(&s, i % 2 ? x : 0.3f));
+    }
+    td_sh r = td_sh_acc_end(&s, &acc), m = td_sh_acc_end(&s, &mix);
+    double err = fabs((double)seq - (double)n * (double)x);
+    double lam = td_lambda(n, s.lambda_n);
+    double ep_indep = td_gamma_prob(n - 1, s.u, lam) * (double)n * (double)x;
+    assert_true(err > ep_indep); /* the independent-error bound fails on this sum */
+    assert_true(err <= r.ek);
+    assert_true(err <= r.ep);               /* equal terms: the rigorous bound, no WARN */
+    assert_true(r.ep >= r.ek * (1 - 0x1p-40));
+    assert_true(m.ep < 0.5 * m.ek);         /* distinct terms keep the WARN tier */
+}
+
 static void test_consts(void **st) {
     (void)st;
     mpfr_t x;
@@ -675,6 +707,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_sharpening), cmocka_unit_test(test_cast_interval),
         cmocka_unit_test(test_sums_and_lambda), cmocka_unit_test(test_consts),
+        cmocka_unit_test(test_equal_terms_rigorous),
         cmocka_unit_test(test_pinned_findings), cmocka_unit_test(test_random_expressions),
         cmocka_unit_test(test_random_expressions_libm),
         cmocka_unit_test(test_admissible_rewrites),

@@ -111,6 +111,69 @@ static void test_report_terms_match_explain(void **st) {
     free(t.steps);
 }
 
+const td_abi_table *td_builtin_host_table(void);
+
+/* The lines of `s` that start (after their indentation) with `prefix`, each checked to
+ * appear in `in` with the same text after the indentation. */
+static int lines_found_in(const char *s, const char *prefix, const char *in) {
+    int n = 0;
+    for (const char *l = s; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        while (*l == ' ') l++;
+        size_t len = strcspn(l, "\n");
+        if (strncmp(l, prefix, strlen(prefix))) continue;
+        char line[256];
+        snprintf(line, sizeof line, "%.*s\n", (int)len, l);
+        assert_non_null(strstr(in, line));
+        n++;
+    }
+    return n;
+}
+
+/* repro (a finding report) prints the same summary of a long reduction as explain:
+ * the steps by kind and the total, beside the kept terms. */
+static void test_repro_summary_matches_explain(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    const td_kernel *kern = td_kernels_find(&set, "softmax_triton1.softmax_kernel_correctness", "triton", TD_ABI_HOST);
+    assert_non_null(kern);
+    td_trace t = long_trace();
+    td_lane_report l = {.cls = TD_VC_FAIL, .has_lane = 1, .region = 0, .tol = 1, .err = 2, .err_over_tol = 2};
+    td_lane_terms(&l, &t);
+    td_case_result r = {.finding = 1, .worst = TD_VC_FAIL, .rep = &l, .nrep = 1, .caprep = 1, .nbad = 1};
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    td_report_text(f, kern, &r);
+    long len = ftell(f);
+    char *rep = calloc(1, (size_t)len + 1);
+    assert_non_null(rep);
+    rewind(f);
+    assert_int_equal(fread(rep, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    char *ex = print_trace(&t, 0);
+    assert_int_equal(lines_found_in(ex, "add ", rep) + lines_found_in(ex, "cast store ", rep), 2); /* by kind */
+    assert_int_equal(lines_found_in(ex, "total: ", rep), 1);
+    assert_non_null(strstr(rep, "4097 steps (summarised; tilediff explain --full prints every one)"));
+    /* a short trace is reported whole, with no summary */
+    t.n = 12;
+    td_lane_terms(&l, &t);
+    f = tmpfile();
+    td_report_text(f, kern, &r);
+    len = ftell(f);
+    char *rep2 = calloc(1, (size_t)len + 1);
+    rewind(f);
+    assert_int_equal(fread(rep2, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    assert_null(strstr(rep2, "summarised"));
+    assert_null(strstr(rep2, "total:"));
+    free(rep2);
+    free(rep);
+    free(ex);
+    free(t.steps);
+    td_kernels_close(&set);
+}
+
 static void test_root_cause_key(void **st) {
     (void)st;
     td_fkey a = {.cls = TD_VC_FAIL, .region = 2, .lc = TD_LC_FIRST, .rel = 3};
@@ -132,6 +195,7 @@ int main(void) {
         cmocka_unit_test(test_errtol_zero_tolerance_in_words),
         cmocka_unit_test(test_long_reduction_is_summarised),
         cmocka_unit_test(test_report_terms_match_explain),
+        cmocka_unit_test(test_repro_summary_matches_explain),
         cmocka_unit_test(test_root_cause_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,43 @@ static void test_online_kernel_passes_same_inputs(void **st) {
     td_ctx_free(cxm);
 }
 
+/* seed_fa1.naive_causal_reference_correctness: the spec has no max subtraction; a kernel
+ * that subtracts it (alt_online16: the online softmax over blocks of 16 keys) holds its
+ * weights at another scale, where they may be subnormal.  Case 1995 of seed 1 has an
+ * output lane whose exact value is subnormal (~1e-45): its err/tol was 1.025 against
+ * the naive evaluation's bound, which charges no subnormal weights, rescales or
+ * argument roundings of a max-subtracting evaluation.  With the model of any stable
+ * evaluation (fa1_naive_any) it passes, and a real bug on the same contract (the
+ * causal mask taken on the tile-local row) is still flagged within the first cases. */
+#define NAIVE_CAUSAL_ID "seed_fa1.naive_causal_reference_correctness"
+static void test_naive_stable_alternative_subnormal_lane(void **st) {
+    (void)st;
+    const td_kernel *alt = td_kernels_find(&set, NAIVE_CAUSAL_ID, "alt_online16", TD_ABI_HOST);
+    const td_kernel *bug = td_kernels_find(&set, NAIVE_CAUSAL_ID, "mut_causal_local_row", TD_ABI_HOST);
+    assert_non_null(alt);
+    assert_non_null(bug);
+    td_ctx_opts o = {.mpfr_all = 1};
+    char err[256];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    assert_non_null(cx);
+    uint8_t b[64];
+    td_case_bytes(1, 1995, b, sizeof b);
+    td_case_result r;
+    int rc = td_run_bytes(cx, alt, b, sizeof b, &r);
+    if (rc != TD_RUN_OK) td_report_text(stderr, alt, &r);
+    assert_int_equal(rc, TD_RUN_OK);
+    assert_int_equal(r.st.lanes_unbounded, 0);
+    td_result_free(&r);
+    int found = 0;
+    for (uint64_t i = 0; i < 40 && !found; i++) {
+        td_case_bytes(1, i, b, sizeof b);
+        found = td_run_bytes(cx, bug, b, sizeof b, &r) == TD_RUN_FINDING;
+        td_result_free(&r);
+    }
+    assert_true(found);
+    td_ctx_free(cx);
+}
+
 static int setup(void **st) {
     (void)st;
     char err[512];
@@ -108,6 +145,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_naive_kernel_overflows),
         cmocka_unit_test(test_online_kernel_passes_same_inputs),
+        cmocka_unit_test(test_naive_stable_alternative_subnormal_lane),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,6 +14,7 @@ import elementwise as ew
 import losses
 import matmul
 import norms
+import rotary
 
 
 def cdiv(a, b):
@@ -160,3 +161,20 @@ _ATT = "attention_forward_triton.attention_forward_triton_closed_form_correct"
 td.kernel(_ATT)(lambda grid, p, r: _attn(grid, p, r, False))
 td.kernel(_ATT, variant="bug_no_rescale", mutant="the accumulator is not rescaled when the row max grows")(
     lambda grid, p, r: _attn(grid, p, r, True))
+
+
+# ---- rotary: the metadata statement (varlen through cu_seqlens, head HEAD_IDX) ----
+_ROT = "rotary_transform.rotary_transform_meta_implements"
+
+
+def _rotary(grid, p, r, bug):
+    rotary.rotary_row_kernel[grid](r.OUT, r.X, r.COS, r.SIN, r.CU_SEQLENS, p.HEAD_IDX, p.SEQLEN_OFFSETS, p.seqlen,
+                                   p.rotary_dim_half, p.seqlen_ro, p.stride_out_batch, p.stride_out_seqlen,
+                                   p.stride_out_nheads, p.stride_out_headdim, p.stride_x_batch, p.stride_x_seqlen,
+                                   p.stride_x_nheads, p.stride_x_headdim, BLOCK_M=p.BLOCK_M, BLOCK_HALF=p.BLOCK_HALF,
+                                   IS_VARLEN=bool(p.IS_VARLEN), BUG_NO_OFFSET=bug)
+
+
+td.kernel(_ROT)(lambda grid, p, r: _rotary(grid, p, r, False))
+td.kernel(_ROT, variant="bug_no_offset", mutant="SEQLEN_OFFSETS ignored: cos/sin read at table row rm")(
+    lambda grid, p, r: _rotary(grid, p, r, True))

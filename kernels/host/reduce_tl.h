@@ -58,7 +58,8 @@ enum {
     RTL_CE_LABEL_UNSCALED,     /* the gathered label logit is not multiplied by logit_scale */
     RTL_CE_SUM_UNMASKED,       /* sum_logits sums the -inf padded tile (no tl.where) */
     RTL_CE_F16_SUM,            /* the exp tile is summed in binary16 */
-    RTL_CE_NO_CLASS_OFFSET     /* class_start_idx is not subtracted from the label */
+    RTL_CE_NO_CLASS_OFFSET,    /* class_start_idx is not subtracted from the label */
+    RTL_CE_OFFSET_I32          /* row_idx * logits_row_stride formed in int32 (wraps beyond 2^31) */
 };
 typedef struct rtl_ce_layout {
     int p_smoothing, p_logit_scale, p_lss, p_ignored, p_total, p_csi, p_ncols, p_nrows, p_stride, p_block,
@@ -80,6 +81,14 @@ static inline int rtl_ce_fwd(const td_abi_launch *L, const rtl_ce_layout *y, int
     for (uint32_t row = 0; row < L->grid[0]; row++)
         for (uint32_t blk = 0; blk < L->grid[1]; blk++) {
             int64_t base = (int64_t)row * stride; /* logits_ptr + row_idx * logits_row_stride */
+            if (bug == RTL_CE_OFFSET_I32) {
+                int64_t c0 = (int64_t)blk * B, nc = n_cols - c0 < B ? n_cols - c0 : B;
+                base = tl_i32((int64_t)row * tl_i32(stride));
+                if (tl_fault(L, y->r_logits, base + c0, nc, 1, row)) {
+                    free(z), free(e), free(w);
+                    return 1;
+                }
+            }
             int64_t label = tl_load_int(L, y->r_labels, row);
             for (int64_t j = 0; j < B; j++) {
                 int64_t col = (int64_t)blk * B + j;

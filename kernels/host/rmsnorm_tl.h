@@ -29,7 +29,8 @@ enum {
     RN_BUG_L2_MEAN,           /* the L2 norm divides the sum of squares by N (an RMS) */
     RN_BUG_BWD_NO_QINV,       /* the backward drops the 1 / (var + eps) factor */
     RN_BUG_BWD_NO_RSTD,       /* the backward drops the rstd factor of the correction term */
-    RN_BUG_NORM_TAIL_DROPPED  /* the normalise loop stops at N // BLOCK * BLOCK: the tail is never stored */
+    RN_BUG_NORM_TAIL_DROPPED, /* the normalise loop stops at N // BLOCK * BLOCK: the tail is never stored */
+    RN_BUG_OFFSET_I32         /* pid * x_stride_r formed in int32 (wraps beyond 2^31 elements) */
 };
 
 /* binary32 -> binary16 (RNE, overflow to inf) -> binary32 */
@@ -150,6 +151,13 @@ static inline int rn_rms_norm_program(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, sq, B);
     for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
         int64_t xb = (int64_t)pid * xsr, yb = (int64_t)pid * ysr;
+        if (bug == RN_BUG_OFFSET_I32) {
+            xb = tl_i32((int64_t)pid * tl_i32(xsr));
+            if (tl_fault(L, RN_R_X, xb, N < B ? N : B, xsc, pid)) {
+                free(x), free(sq);
+                return 1;
+            }
+        }
         for (int64_t j = 0; j < B; j++) {
             x[j] = j < N ? tl_load(L, RN_R_X, xb + j * xsc) : 0.0f; /* other=0.0, .to(tl.float32) */
             sq[j] = x[j] * x[j];

@@ -106,6 +106,26 @@ static inline float tl_max(const float *x, int64_t n) {
     return a > b ? a : b;
 }
 
+/* Offsets formed in int32 (the int32-offset mutants; class offset-2^31).  Triton
+ * types a program id and every integer argument below 2^31 as int32, so pid * stride
+ * and pid * BLOCK + j are int32 products unless a kernel casts to int64 first: past 2^31
+ * elements they wrap.  tl_i32 is what int32 arithmetic leaves of an offset. */
+static inline int64_t tl_i32(int64_t off) { return (int64_t)(int32_t)(uint32_t)(uint64_t)off; }
+/* A wrapped offset outside the buffer is, on a GPU, an access to an unmapped address:
+ * the launch fails with an illegal address (cudaErrorIllegalAddress).  A host kernel
+ * cannot make that access (it would touch memory outside its region), so it checks
+ * elements off, off + step, ..., off + (n - 1) * step against region `reg` first and
+ * fails its launch the way the device does (returns 1, the message in L->err); a
+ * wrapped offset inside the buffer is accessed, and reads or writes another row. */
+static inline int tl_fault(const td_abi_launch *L, int reg, int64_t off, int64_t n, int64_t step, uint32_t pid) {
+    int64_t last = off + (n > 0 ? (n - 1) * step : 0);
+    uint64_t len = L->regions[reg].len;
+    if (n <= 0 || (off >= 0 && last >= 0 && (uint64_t)off < len && (uint64_t)last < len)) return 0;
+    snprintf(L->err, L->errlen, "illegal memory access: program %u addresses region %d at element offset %lld",
+             pid, reg, (long long)off);
+    return 1;
+}
+
 /* Tiles are allocated per program; a kernel that cannot allocate reports it. */
 #define TL_ALLOC(L, ptr, n)                                                                                    \
     do {                                                                                                       \

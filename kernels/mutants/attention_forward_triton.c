@@ -1,16 +1,15 @@
-/* attention_forward_triton mutants: switches of the port (see attn_online_tl.h). */
+/* attention_forward_triton mutants: switches of the port (see attn_online_tl.h).
+ * mut_rowsum_fp16_p moved to the alternatives (alt_rowsum_fp16_p,
+ * kernels/alternatives/attention_forward_triton.c: an admissible P rounding). */
 #include "../host/attn_online_tl.h"
 
 #define AFT_CASTS "p=fp16:rne:inf;pv=fp16:rne:inf;store=fp16:rne:inf"
 #define ID_CF "attention_forward_triton.attention_forward_triton_closed_form_correct"
 #define ID_IO "attention_forward_triton.attention_forward_triton_io_correctness"
 
-static int cf_rowsum_p16(const td_abi_launch *L) { return td_hk_attention_forward_triton(L, 0, SG_MUT_ROWSUM_P16); }
 static int io_head_mask(const td_abi_launch *L) { return td_hk_attention_forward_triton(L, 1, SG_MUT_HEAD_MASK); }
 static int io_no_rescale(const td_abi_launch *L) { return td_hk_attention_forward_triton(L, 1, SG_MUT_NO_RESCALE_L); }
 
-TD_KERNEL(td_m_aft_cf_rowsum_p16) = {ID_CF, "mut_rowsum_fp16_p", TD_ABI_HOST, AFT_CASTS, NULL,
-                                     "l_ij = tl.sum(p.to(fp16)): the row sum adds the fp16 P too", 11, 6, cf_rowsum_p16, NULL};
 TD_KERNEL(td_m_aft_io_head_mask) = {ID_IO, "mut_head_mask_off_by_one", TD_ABI_HOST, AFT_CASTS, NULL,
                                     "head-lane mask offs_k <= HEAD_ACTIVE: one lane past the active head is read and "
                                     "stored", 11, 6, io_head_mask, NULL};

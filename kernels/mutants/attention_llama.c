@@ -1,4 +1,6 @@
-/* attention_llama mutants: switches of the port (see attn_online_tl.h). */
+/* attention_llama mutants: switches of the port (see attn_online_tl.h).
+ * mut_p_cast_before_normalise moved to the alternatives (alt_p_cast_before_normalise,
+ * kernels/alternatives/attention_llama.c: an admissible P rounding). */
 #include "../host/attn_online_tl.h"
 
 #define AL_CASTS "p=fp16:rne:inf;store=fp16:rne:inf"
@@ -8,7 +10,6 @@
 static int nc_no_rescale(const td_abi_launch *L) { return td_hk_attention_llama(L, 0, AL_MUT_NO_RESCALE_L); }
 static int nc_scale_twice(const td_abi_launch *L) { return td_hk_attention_llama(L, 0, AL_MUT_SCALE_TWICE); }
 static int c_causal_gt(const td_abi_launch *L) { return td_hk_attention_llama(L, 1, AL_MUT_CAUSAL_GT); }
-static int c_p_cast_early(const td_abi_launch *L) { return td_hk_attention_llama(L, 1, AL_MUT_P_CAST_EARLY); }
 
 TD_KERNEL(td_m_al_nc_no_rescale) = {ID_NC, "mut_l_not_rescaled", TD_ABI_HOST, AL_CASTS, NULL,
                                     "l_prev is not multiplied by exp(m_prev - m_curr) when the running max moves", 25,
@@ -18,6 +19,3 @@ TD_KERNEL(td_m_al_nc_scale_twice) = {ID_NC, "mut_scale_twice", TD_ABI_HOST, AL_C
 TD_KERNEL(td_m_al_c_causal_gt) = {ID_C, "mut_causal_diag_off_by_one", TD_ABI_HOST, AL_CASTS, NULL,
                                   "causal mask offs_m > start_n + offs_n + start_position: each row loses its "
                                   "diagonal key", 25, 4, c_causal_gt, NULL};
-TD_KERNEL(td_m_al_c_p_cast_early) = {ID_C, "mut_p_cast_before_normalise", TD_ABI_HOST, AL_CASTS, NULL,
-                                     "p.to(fp16) taken before p *= l_rcp: the fp16 rounding hits the unnormalised P",
-                                     25, 4, c_p_cast_early, NULL};

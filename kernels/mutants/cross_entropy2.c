@@ -9,6 +9,7 @@ static const rtl_ce_layout CE = {P_SMOOTHING, P_SCALE, P_LSS,  P_IGNORED, P_TOTA
 
 static int ce_label_unscaled(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, RTL_CE_LABEL_UNSCALED); }
 static int ce_sum_unmasked(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, RTL_CE_SUM_UNMASKED); }
+static int ce_offset_int32(const td_abi_launch *L) { return rtl_ce_fwd(L, &CE, RTL_CE_OFFSET_I32); }
 
 TD_KERNEL(td_m_ce2_label_unscaled) = {"cross_entropy2.cross_entropy_fwd_correctness", "mut_label_unscaled",
                                       TD_ABI_HOST, NULL, "libm",
@@ -18,3 +19,7 @@ TD_KERNEL(td_m_ce2_sum_unmasked) = {"cross_entropy2.cross_entropy_fwd_correctnes
                                     NULL, "libm",
                                     "sum_logits = tl.sum(logits) over the -inf padded tile (no tl.where)", 12, 5,
                                     ce_sum_unmasked, NULL};
+TD_KERNEL(td_m_ce2_offset_int32) = {"cross_entropy2.cross_entropy_fwd_correctness", "mut_offset_int32", TD_ABI_HOST,
+                                    NULL, "libm",
+                                    "row_idx * logits_row_stride computed in int32 (wraps beyond 2^31 elements)", 12, 5,
+                                    ce_offset_int32, NULL};

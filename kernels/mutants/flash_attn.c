@@ -1,5 +1,6 @@
 /* flash_attn mutants: the port with one seeded bug each (switches of td_hk_flash_attn,
- * see kernels/host/attn_online_tl.h). */
+ * see kernels/host/attn_online_tl.h).  mut_rowsum_fp16_p moved to the alternatives
+ * (alt_rowsum_fp16_p, kernels/alternatives/flash_attn.c: an admissible P rounding). */
 #include "../host/attn_online_tl.h"
 
 #define FA_CASTS "q=fp16:rne:inf;p=fp16:rne:inf;store=fp16:rne:inf"
@@ -10,7 +11,6 @@
 #define ID_IO "flash_attn.flash_attn_io_correctness"
 
 static int gen_causal_gt(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_GENUINE, FA_MUT_CAUSAL_GT); }
-static int gen_rowsum_p16(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_GENUINE, FA_MUT_ROWSUM_P16); }
 static int gen_no_rescale(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_GENUINE, FA_MUT_NO_RESCALE_L); }
 static int gen_l_natlog(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_GENUINE, FA_MUT_L_NATLOG); }
 static int c1_causal_gt(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_CASE1, FA_MUT_CAUSAL_GT); }
@@ -18,13 +18,10 @@ static int c1_skip_last(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_
 static int c2_scale_twice(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_CASE2, FA_MUT_SCALE_TWICE); }
 static int c2_no_rescale(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_CASE2, FA_MUT_NO_RESCALE_L); }
 static int io_skip_last(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_IO, FA_MUT_SKIP_LAST); }
-static int io_rowsum_p16(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_IO, FA_MUT_ROWSUM_P16); }
 
 TD_KERNEL(td_m_fa_out_causal_gt) = {ID_OUT, "mut_causal_diag_off_by_one", TD_ABI_HOST, FA_CASTS, NULL,
                                     "causal mask off_m > start_n + off_n: each row loses its diagonal key", 15, 5,
                                     gen_causal_gt, NULL};
-TD_KERNEL(td_m_fa_out_rowsum_p16) = {ID_OUT, "mut_rowsum_fp16_p", TD_ABI_HOST, FA_CASTS, NULL,
-                                     "the row sum adds P after its fp16 cast too", 15, 5, gen_rowsum_p16, NULL};
 TD_KERNEL(td_m_fa_l_no_rescale) = {ID_L, "mut_l_not_rescaled", TD_ABI_HOST, FA_CASTS, NULL,
                                    "denom += rowsum(p) without the alpha rescale when the running max moves", 15, 5,
                                    gen_no_rescale, NULL};
@@ -44,5 +41,3 @@ TD_KERNEL(td_m_fa_c2_no_rescale) = {ID_C2, "mut_l_not_rescaled", TD_ABI_HOST, FA
 TD_KERNEL(td_m_fa_io_skip_last) = {ID_IO, "mut_drop_last_kv_block", TD_ABI_HOST, FA_CASTS, NULL,
                                    "the K loop stops BLOCK_N early: the last KV block is never visited", 12, 5,
                                    io_skip_last, NULL};
-TD_KERNEL(td_m_fa_io_rowsum_p16) = {ID_IO, "mut_rowsum_fp16_p", TD_ABI_HOST, FA_CASTS, NULL,
-                                    "the row sum adds P after its fp16 cast too", 12, 5, io_rowsum_p16, NULL};

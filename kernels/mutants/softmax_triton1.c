@@ -38,6 +38,28 @@ static int output_uses_input_stride(const td_abi_launch *L) {
     return 0;
 }
 
+/* The row offset pid * input_row_stride formed in int32 (tl_i32): below 2^31
+ * elements it is the port; beyond, the load wraps to a negative offset (a device
+ * fault) or into another row. */
+static int offset_int32(const td_abi_launch *L) {
+    int64_t is = TL_I(L, P_IN_STRIDE), os = TL_I(L, P_OUT_STRIDE), n = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
+    int64_t w = n < B ? n : B;
+    float *row;
+    TL_ALLOC(L, row, B);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t base = tl_i32((int64_t)pid * tl_i32(is));
+        if (tl_fault(L, R_IN, base, w, 1, pid)) {
+            free(row);
+            return 1;
+        }
+        sm_load_tile(L, R_IN, base, 1, n, B, -INFINITY, row);
+        sm_tile_softmax(row, B);
+        for (int64_t j = 0; j < B && j < n; j++) tl_store(L, R_OUT, (int64_t)pid * os + j, row[j], tl_f32());
+    }
+    free(row);
+    return 0;
+}
+
 TD_KERNEL(td_m_softmax_triton1_nomax) = {"softmax_triton1.softmax_kernel_correctness", "mut_no_max_subtraction",
                                          TD_ABI_HOST, NULL, NULL,
                                          "exp(x) / sum exp(x) without subtracting the row max", 4, 2,
@@ -46,3 +68,7 @@ TD_KERNEL(td_m_softmax_triton1_stride) = {"softmax_triton1.softmax_kernel_correc
                                           TD_ABI_HOST, NULL, NULL,
                                           "the output row addressed with input_row_stride", 4, 2,
                                           output_uses_input_stride, NULL};
+TD_KERNEL(td_m_softmax_triton1_int32) = {"softmax_triton1.softmax_kernel_correctness", "mut_offset_int32",
+                                         TD_ABI_HOST, NULL, NULL,
+                                         "pid * input_row_stride computed in int32 (wraps beyond 2^31)", 4, 2,
+                                         offset_int32, NULL};

@@ -32,14 +32,16 @@ correct=(add_example.add_kernel_correctness relu_triton_kernel.relu_kernel_corre
   triton_matmul.triton_matmul_f16_closed_form_correct
   flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general
   fast_layernorm.layernorm_forward_correctness
-  attention_forward_triton.attention_forward_triton_closed_form_correct)
+  attention_forward_triton.attention_forward_triton_closed_form_correct
+  rotary_transform.rotary_transform_meta_implements)
 bugs=(add_example.add_kernel_correctness:bug_tail relu_triton_kernel.relu_kernel_correctness:bug_inverted
   softmax_triton1.softmax_kernel_correctness:bug_other0 rms_norm_triton.rms_norm_kernel_correctness:bug_count
   swiglu_fwd.swiglu_fwd_kernel_correctness:bug_no_gate cross_entropy1.cross_entropy_fwd_correctness:bug_label_shift
   triton_matmul.triton_matmul_f16_closed_form_correct:bug_last_k
   flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general:bug_sum_row
   fast_layernorm.layernorm_forward_correctness:bug_no_bias
-  attention_forward_triton.attention_forward_triton_closed_form_correct:bug_no_rescale)
+  attention_forward_triton.attention_forward_triton_closed_form_correct:bug_no_rescale
+  rotary_transform.rotary_transform_meta_implements:bug_no_offset)
 for c in "${correct[@]}"; do run 0 "$c"; done
 # the autotuned kernel: each config is its own variant
 for cfg in "BLOCK_SIZE=64,num_warps=2" "BLOCK_SIZE=256,num_warps=4" "BLOCK_SIZE=1024,num_warps=8"; do

@@ -1,0 +1,8 @@
+/* The spec of contracts/fast_rope_embedding.c (vocabulary: contracts/spec.h): one rotated
+ * element, ropeFirstSpec / ropeSecondSpec (rope_common.spec.h); cos and sin are the
+ * contract's last two regions. */
+#include "rope_common.spec.h"
+
+static NUM SPEC(fast_rope)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rope_pair)(cx, c, l, c->k->nregions - 2, c->k->nregions - 1);
+}

@@ -1,0 +1,36 @@
+/* Offsets beyond 2^31: the far tier (gen_far.h). */
+#include "gen_far.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int td_far_tier(const uint8_t *data, size_t size) {
+    return size >= TD_FAR_MAGIC_LEN && !memcmp(data, TD_FAR_MAGIC, TD_FAR_MAGIC_LEN);
+}
+
+int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w) {
+    const int64_t two31 = (int64_t)1 << 31;
+    int64_t d = (int64_t)td_prod_u32(p, 0, 64);
+    int64_t s;
+    if (rows <= 2 || td_prod_bool(p)) s = two31 + d;
+    else s = (two31 + d + rows - 2) / (rows - 1); /* ceil: (rows - 1) * s >= 2^31 + d */
+    return s < w ? w : s;
+}
+
+int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, int64_t to) {
+    td_region old = c->r[reg];
+    unsigned eb = td_fmt_get(old.fmt)->bytes;
+    int64_t used = (rows - 1) * from + w, slack = (int64_t)old.len > used ? (int64_t)old.len - used : 0;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)((rows - 1) * to + w + slack));
+    if (!d) {
+        c->r[reg] = old;
+        return -1;
+    }
+    for (int64_t r = 0; r < rows; r++)
+        memcpy(d + (size_t)(r * to) * eb, (const uint8_t *)old.data + (size_t)(r * from) * eb, (size_t)w * eb);
+    if (slack)
+        memcpy(d + (size_t)((rows - 1) * to + w) * eb, (const uint8_t *)old.data + (size_t)used * eb, (size_t)slack * eb);
+    td_region_release(&old);
+    return 0;
+}

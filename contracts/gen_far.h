@@ -1,0 +1,44 @@
+/* Offsets beyond 2^31 (boundary class TD_BC_OFFSET_2_31): the far tier.
+ *
+ * The commonest offset bug of Triton kernels is an element offset formed in int32
+ * (pid * stride, pid * BLOCK + j) that wraps once a tensor passes 2^31 elements.  A
+ * generator reaches it cheaply with a row stride near 2^31 over a sparse region: the
+ * address space of 2^31 elements is reserved (MAP_NORESERVE), only the rows the case
+ * writes cost memory (a few pages per row), so a case costs about what a dense one does.
+ *
+ * Such a case is decoded only from an input of the far tier: TD_FAR_MAGIC followed by
+ * ordinary bytes.  The bytes after the magic decode as they always do (contract gen),
+ * then the contract's `far` hook moves the case to large strides, drawing its choices
+ * from what the generator left.  Every other input decodes exactly as before (the
+ * committed decode digests stand), a reproducer of a far case is an ordinary file of
+ * bytes, and a coverage-guided fuzzer reaches the tier by the magic's comparison.
+ *
+ * The kernel ABI passes integer parameters as int64 and region lengths as uint64, so
+ * these strides reach a kernel unchanged; the catalogue types strides and sizes as Nat.
+ */
+#ifndef TD_GEN_FAR_H
+#define TD_GEN_FAR_H
+
+#include "contract.h"
+
+#define TD_FAR_MAGIC "TDfar31:"
+#define TD_FAR_MAGIC_LEN 8
+/* 1 when `data` is an input of the far tier */
+int td_far_tier(const uint8_t *data, size_t size);
+
+/* A row stride that puts the last of `rows` rows (rows >= 2) of `w` elements beyond
+ * 2^31: either a stride of 2^31 + d itself (a stride an int32 parameter cannot hold)
+ * or the least stride below 2^31 whose (rows - 1) * stride passes 2^31 + d (the stride
+ * fits in int32, pid * stride does not). */
+int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w);
+/* Moves region `reg` of `rows` rows of `w` elements at row stride `from` to row stride
+ * `to` over a sparse mapping (the elements between the rows read as zero), keeping the
+ * slack the region had after its last row.  0, or -1 (the case unchanged) when the
+ * address space cannot be reserved. */
+int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, int64_t to);
+/* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
+ * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
+ * pages). */
+#define TD_FAR_MAX_ROWS 4
+
+#endif

@@ -1,0 +1,6 @@
+/* The spec of contracts/index_select_bwd.c (vocabulary: contracts/spec.h): the lane's
+ * idx[] = {r, c, index[r]}; the value is grad_output[r, c], exactly. */
+static NUM SPEC(index_select_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t src = l->idx[0] * c->p[P_S0].i + l->idx[1] * c->p[P_S1].i;
+    return N(in)(cx, c, R_GOUT, (size_t)src);
+}

@@ -1,0 +1,90 @@
+/* rotary_transform_ops  (catalogue part 2): the same flash-attn rotary_kernel in another
+ * file (bench/tritonbench_g/rotary_transform_ops/rotary_transform_ops.py,
+ * RotaryTransformOps.lean); the catalogue marks both statements duplicates of
+ * rotary_transform's.
+ *
+ *   rotary_transform_ops_output_summary_general  the same ComputeCorrect statement over
+ *     rotary_kernel_o0o1_row, its parameters named body_* (body_SEQLEN_OFFSETS ...
+ *     body_BLOCK_M, BLOCK_HALF); hOutInj, hOut1Inj, hStrideHd, hHalfBound on the body_*.
+ *   rotary_transform_ops_meta_implements  rotaryMetaIO ⊨ rotaryMetaF, identical.
+ *
+ * Checked: RotaryTransformOps.lean defines rotaryO0Spec / rotaryO1Spec, rotary_kernel_o0o1_row,
+ * rotary_meta_row, rotaryMetaIO and rotaryMetaF exactly as RotaryTransform.lean (row
+ * slice rm = pid0 * BLOCK_M, scalar offset, non-interleaved, non-conjugate; varlen through
+ * cu_seqlens at pid1, pid1 + 1), and the Python kernel is the same rotary_kernel; the
+ * reading, the kernel judged (the row slice) and the surface parameters left out are as
+ * in contracts/rotary_transform.c.  The body_* parameters are passed in the same order
+ * as rotary_transform's row parameters (the names below are the row kernel's).
+ *
+ * Error model, generator and domain: contracts/rotary_row_common.h.
+ */
+#include "rotary_row_common.h"
+
+enum { P_SO, P_SEQLEN, P_RDH, P_SRO, P_SOB, P_SOS, P_SOH, P_SOD, P_SXB, P_SXS, P_SXH, P_SXD, P_BM, P_BH, NP };
+enum { M_HEAD, M_SO, M_SEQLEN, M_RDH, M_SRO, M_SOB, M_SOS, M_SOH, M_SOD, M_SXB, M_SXS, M_SXH, M_SXD, M_BM, M_BH,
+       M_VARLEN, NPM };
+enum { R_OUT, R_X, R_COS, R_SIN, R_CU, NRM };
+#define NR 4 /* the first statement: OUT X COS SIN */
+
+static const rr_idx ix_g = {P_SO, -1, -1, R_OUT, R_X, R_COS, R_SIN, -1};
+static const rr_idx ix_m = {M_SO, M_HEAD, M_VARLEN, R_OUT, R_X, R_COS, R_SIN, R_CU};
+
+#define TD_SPEC_FILE "rotary_transform_ops.spec.h"
+#include "spec_instantiate.h"
+
+static const td_param_decl params_g[NP] = {RR_ROW_PARAMS};
+static const td_param_decl params_m[NPM] = {{"HEAD_IDX", TD_P_INT}, RR_ROW_PARAMS, {"IS_VARLEN", TD_P_BOOL}};
+static const td_region_decl regions[NRM] = {{"OUT", TD_F32, TD_R_OUT},
+                                            {"X", TD_F32, TD_R_IN},
+                                            {"COS", TD_F32, TD_R_IN},
+                                            {"SIN", TD_F32, TD_R_IN},
+                                            {"CU_SEQLENS", TD_I32, TD_R_META}};
+
+static void gen_g(td_producer *p, td_case *c) { td_rr_gen(p, c, &ix_g); }
+static void gen_m(td_producer *p, td_case *c) { td_rr_gen(p, c, &ix_m); }
+static const char *check_g(const td_case *c) { return td_rr_check(c, &ix_g); }
+static const char *check_m(const td_case *c) { return td_rr_check(c, &ix_m); }
+static void writes_g(const td_case *c, td_wset *ws) { td_rr_writes(c, ws, &ix_g); }
+static void writes_m(const td_case *c, td_wset *ws) { td_rr_writes(c, ws, &ix_m); }
+
+const td_contract td_c_rotary_transform_ops_g = {
+    .id = "rotary_transform_ops.rotary_transform_ops_output_summary_general",
+    .file = "rotary_transform_ops",
+    .family = "rotary",
+    .io_class = "ComputeCorrect over Fin BLOCK_HALF (o0, o1), grid (row blocks, batch, heads)",
+    .kind = "exact",
+    .formula = RR_FORMULA,
+    .nparams = NP,
+    .params = params_g,
+    .nregions = NR,
+    .regions = regions,
+    .sv = TD_SV_REAL,
+    .sv_note = RR_SV_NOTE,
+    .error_model = RR_ERROR_MODEL,
+    .classes = RR_CLASSES,
+    .gen = gen_g,
+    .check = check_g,
+    .writes = writes_g,
+    TD_SPECS(rotary_g),
+};
+
+const td_contract td_c_rotary_transform_ops_meta = {
+    .id = "rotary_transform_ops.rotary_transform_ops_meta_implements",
+    .file = "rotary_transform_ops",
+    .family = "rotary",
+    .io_class = "MetaGroupedMasked2DKernelIO (rotaryMetaIO), CU_SEQLENS windows pid1, pid1 + 1",
+    .kind = "exact",
+    .formula = RR_FORMULA " (head HEAD_IDX; IS_VARLEN: rows of cu_seqlens[b] .. cu_seqlens[b+1])",
+    .nparams = NPM,
+    .params = params_m,
+    .nregions = NRM,
+    .regions = regions,
+    .sv = TD_SV_REAL,
+    .sv_note = RR_SV_NOTE,
+    .error_model = RR_ERROR_MODEL,
+    .classes = RR_CLASSES_VARLEN,
+    .gen = gen_m,
+    .check = check_m,
+    .writes = writes_m,
+    TD_SPECS(rotary_m),
+};

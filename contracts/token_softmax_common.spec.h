@@ -1,0 +1,12 @@
+/* The spec half of contracts/token_softmax_common.h (vocabulary: contracts/spec.h):
+ * lane (b, h, j) of the write set is the softmax of program (b, h)'s active row at j. */
+
+#include "softmax_common.spec.h"
+
+static inline NUM SPEC(ts_lane)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t b = l->idx[0], h = l->idx[1];
+    int64_t st = td_geti(c, R_START, (size_t)b), w = ts_w(td_geti(c, R_SEQLEN, (size_t)b), c->p[P_BS].i);
+    sm_row r = sm_row_plain(R_LOGICS, (uint64_t)(h * c->p[P_SLH].i + st * c->p[P_SLBS].i), c->p[P_SLBS].i, w,
+                            (uint64_t)(b * c->grid[1] + h));
+    return SPEC(sm_softmax)(cx, c, &r, l->idx[2]);
+}

@@ -1,0 +1,19 @@
+/* rope_transform mutants: the rotary bugs this family ships (rope_liger.h). */
+#include "../host/rope_liger.h"
+
+static int m_sign(const td_abi_launch *L) { return lg_launch(L, 0, LG_WRONG_SIGN); }
+static int m_inter(const td_abi_launch *L) { return lg_launch(L, 0, LG_INTERLEAVED); }
+static int m_swap(const td_abi_launch *L) { return lg_launch(L, 0, LG_SWAP); }
+static int m_nqh(const td_abi_launch *L) { return lg_launch(L, 0, LG_K_WITH_NQH); }
+
+#define ID "rope_transform.rope_transform_output_summary_general"
+TD_KERNEL(td_m_rope_tf_sign) = {ID, "mut_wrong_sign", TD_ABI_HOST, NULL, NULL,
+                               "second half rotated with the wrong sign", 13, 4, m_sign, NULL};
+TD_KERNEL(td_m_rope_tf_inter) = {ID, "mut_interleaved", TD_ABI_HOST, NULL, NULL,
+                                "interleaved pairs (2i, 2i+1) instead of the half-split (i, i + hd/2)", 13, 4, m_inter,
+                                NULL};
+TD_KERNEL(td_m_rope_tf_swap) = {ID, "mut_cos_sin_swapped", TD_ABI_HOST, NULL, NULL, "cos and sin swapped", 13, 4,
+                               m_swap, NULL};
+TD_KERNEL(td_m_rope_tf_nqh) = {ID, "mut_k_heads_n_qh", TD_ABI_HOST, NULL, NULL,
+                              "k's head mask uses n_qh: k heads beyond n_kh rotated (grouped-query)", 13, 4, m_nqh,
+                              NULL};

@@ -1,0 +1,334 @@
+/* Offsets beyond 2^31 (the far tier, contracts/gen_far.h): far cases reach the class
+ * over sparse regions at the cost of a few pages, the correct ports pass them, the
+ * int32-offset mutants are killed by them (and by nothing else), and the read-only
+ * and guard checks still hold over a sparse image.  Reserves up to 24 GiB of address
+ * space per case, commits a few MiB: a "unit" test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "gen_far.h"
+#include "backend.h"
+#include "harness.h"
+
+const td_abi_table *td_builtin_host_table(void);
+
+#define TWO31 ((int64_t)1 << 31)
+#define NB 56 /* bytes after the magic */
+
+typedef struct far_contract {
+    const char *id;
+    const char *stride; /* the row stride the far hook moves */
+    int reg;            /* the region it moves */
+} far_contract;
+static const far_contract FAR[] = {
+    {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1},
+    {"softmax_triton2.softmax_kernel_correctness", "input_row_stride", 1},
+    {"rms_norm_triton.rms_norm_kernel_correctness", "x_stride_r", 1},
+    {"cross_entropy2.cross_entropy_fwd_correctness", "logits_row_stride", 3},
+    {"cross_entropy_ops.cross_entropy_fwd_correctness", "logits_row_stride", 3},
+    {"layer_norm_liger.layer_norm_liger_forward_output_summary", "X_row_stride", 1},
+};
+#define NFAR (sizeof FAR / sizeof FAR[0])
+
+static void far_bytes(uint64_t i, uint8_t *b, int far) {
+    memcpy(b, far ? TD_FAR_MAGIC : "notfar!!", TD_FAR_MAGIC_LEN);
+    td_case_bytes(5, i, b + TD_FAR_MAGIC_LEN, NB);
+}
+
+/* Far inputs reach the class: the last row starts 2^31 elements or more into a sparse
+ * region; the same bytes without the magic decode to an ordinary case. */
+static void test_far_tier_reaches_the_class(void **st) {
+    (void)st;
+    for (size_t f = 0; f < NFAR; f++) {
+        const td_contract *k = td_contract_find(FAR[f].id);
+        assert_non_null(k);
+        assert_non_null(k->far);
+        assert_true(k->classes & TD_BC(TD_BC_OFFSET_2_31));
+        int hits = 0;
+        for (uint64_t i = 0; i < 64; i++) {
+            uint8_t b[TD_FAR_MAGIC_LEN + NB];
+            char err[512];
+            td_case c;
+            far_bytes(i, b, 0);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            td_case_free(&c);
+            far_bytes(i, b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
+                hits++;
+                int64_t s = td_param_i(&c, FAR[f].stride, -1);
+                assert_true((int64_t)(c.grid[0] - 1) * s >= TWO31);
+                assert_true(c.grid[0] >= 2 && c.grid[0] <= TD_FAR_MAX_ROWS);
+                assert_true(c.r[FAR[f].reg].mapped > 0);
+                assert_true(c.r[FAR[f].reg].len > (size_t)TWO31);
+            }
+            td_case_free(&c);
+        }
+        assert_true(hits >= 16); /* most far inputs have two rows or more */
+    }
+}
+
+/* Case i of a campaign: every 16th case of a contract with a far hook is far. */
+static void test_campaign_far_cases(void **st) {
+    (void)st;
+    const td_contract *far = td_contract_find(FAR[0].id), *plain = td_contract_find("add_example.add_kernel_correctness");
+    assert_non_null(plain);
+    assert_null(plain->far);
+    uint8_t a[64], b[64];
+    for (uint64_t i = 0; i < 48; i++) {
+        td_campaign_case_bytes(far, 3, i, a, sizeof a);
+        int is_far = i % TD_FAR_EVERY == TD_FAR_EVERY - 1;
+        assert_int_equal(td_far_tier(a, sizeof a), is_far);
+        td_case_bytes(3, i, b, is_far ? sizeof b - TD_FAR_MAGIC_LEN : sizeof b);
+        assert_memory_equal(a + (is_far ? TD_FAR_MAGIC_LEN : 0), b, is_far ? sizeof b - TD_FAR_MAGIC_LEN : sizeof b);
+        td_campaign_case_bytes(plain, 3, i, a, sizeof a);
+        td_case_bytes(3, i, b, sizeof b);
+        assert_memory_equal(a, b, sizeof a);
+    }
+}
+
+static long maxrss_mib(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss / 1024;
+}
+
+/* Runs `kern` on far case i (or the same bytes without the magic); the result's
+ * return code, and its worst class in *worst. */
+static uint32_t g_rows; /* grid[0] of the last case run_case ran */
+static int run_case(td_ctx *cx, const td_kernel *kern, uint64_t i, int far, td_vclass *worst, uint64_t *classes) {
+    uint8_t b[TD_FAR_MAGIC_LEN + NB];
+    far_bytes(i, b, far);
+    td_case_result r;
+    int rc = td_run_bytes(cx, kern, b, sizeof b, &r);
+    *worst = r.worst;
+    *classes = r.st.classes;
+    g_rows = r.grid[0];
+    td_result_free(&r);
+    return rc;
+}
+
+/* The int32-offset mutants fail far cases (an illegal address: a launch error) and
+ * pass every ordinary one; the correct ports pass both.  The process stays small. */
+static void test_int32_offset_mutants_killed(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    assert_non_null(cx);
+    const far_contract *muts[] = {&FAR[0], &FAR[2], &FAR[3]}; /* softmax, rms norm, cross entropy */
+    for (size_t m = 0; m < 3; m++) {
+        const td_kernel *mut = td_kernels_find(&set, muts[m]->id, "mut_offset_int32", TD_ABI_HOST);
+        const td_kernel *port = td_kernels_find(&set, muts[m]->id, NULL, TD_ABI_HOST);
+        assert_non_null(mut);
+        assert_non_null(port);
+        int killed = 0;
+        for (uint64_t i = 0; i < 24; i++) {
+            td_vclass w;
+            uint64_t cl;
+            assert_int_equal(run_case(cx, mut, i, 0, &w, &cl), TD_RUN_OK); /* ordinary cases: the port */
+            assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
+            int rc = run_case(cx, mut, i, 1, &w, &cl);
+            if (cl & TD_BC(TD_BC_OFFSET_2_31)) {
+                assert_int_equal(rc, TD_RUN_FINDING);
+                assert_int_equal(w, TD_VC_LAUNCH);
+                killed++;
+            } else {
+                assert_int_equal(rc, TD_RUN_OK);
+            }
+        }
+        assert_true(killed >= 6);
+    }
+    /* 3 x 24 far cases of up to 24 GiB of address space each: a few pages committed */
+    assert_true(maxrss_mib() < 1024);
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
+/* Every correct port passes the far cases of its contract. */
+static void test_ports_pass_far_cases(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    for (size_t f = 0; f < NFAR; f++) {
+        const td_kernel *port = td_kernels_find(&set, FAR[f].id, NULL, TD_ABI_HOST);
+        assert_non_null(port);
+        int far_cases = 0;
+        for (uint64_t i = 0; i < 24; i++) {
+            td_vclass w;
+            uint64_t cl;
+            assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
+            far_cases += (cl & TD_BC(TD_BC_OFFSET_2_31)) != 0;
+        }
+        assert_true(far_cases >= 6);
+    }
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
+/* ---- the checks over a sparse image: kernels that run the softmax port, then
+ * corrupt the far input region ---- */
+static const td_kernel *g_port;
+enum { BAD_HOLE, BAD_ZERO_ROW, BAD_GUARD };
+static int bad_launch(const td_abi_launch *L, int how) {
+    int rc = g_port->abi->launch(L);
+    const td_abi_region *in = &L->regions[1];
+    float *x = in->base;
+    int64_t is = L->params[0].i, w = L->params[2].i < L->params[3].i ? L->params[2].i : L->params[3].i;
+    if (in->len <= (uint64_t)TWO31) return rc; /* only far cases are corrupted (they are the ones checked) */
+    if (how == BAD_HOLE) x[is / 2] = 1.0f;                                      /* between rows 0 and 1 */
+    if (how == BAD_ZERO_ROW) { /* the pages of row 1 wiped (all zeros, as an untouched page reads) */
+        uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)(x + is) & ~(pg - 1);
+        uintptr_t hi = ((uintptr_t)(x + is + w) + pg - 1) & ~(pg - 1), end = (uintptr_t)(x + in->len);
+        memset((void *)lo, 0, (hi < end ? hi : end) - lo);
+    }
+    if (how == BAD_GUARD) x[in->len] = 1.0f;                                    /* one past the end */
+    return rc;
+}
+static int bad_hole(const td_abi_launch *L) { return bad_launch(L, BAD_HOLE); }
+static int bad_zero(const td_abi_launch *L) { return bad_launch(L, BAD_ZERO_ROW); }
+static int bad_guard(const td_abi_launch *L) { return bad_launch(L, BAD_GUARD); }
+#define BAD(name, fn)                                                                                           \
+    {"softmax_triton1.softmax_kernel_correctness", name, TD_ABI_HOST, NULL, NULL, "corrupts its input", 4, 2, fn, NULL}
+static const td_abi_kernel K_HOLE = BAD("writes_hole", bad_hole), K_ZERO = BAD("zeroes_row", bad_zero),
+                           K_GUARD = BAD("writes_guard", bad_guard);
+static const td_abi_kernel *const BADK[] = {&K_HOLE, &K_ZERO, &K_GUARD};
+static const td_abi_table BAD_TABLE = {TD_KERNEL_ABI_VERSION, 3, BADK, "test_far"};
+
+static void test_sparse_image_checks(void **st) {
+    (void)st;
+    td_kernel_set set, bad;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    assert_int_equal(td_kernels_bind(&BAD_TABLE, "test_far", &bad, err, sizeof err), TD_LOAD_OK);
+    g_port = td_kernels_find(&set, FAR[0].id, NULL, TD_ABI_HOST);
+    assert_non_null(g_port);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    const char *names[] = {"writes_hole", "zeroes_row", "writes_guard"};
+    const td_vclass want[] = {TD_VC_INPUT, TD_VC_INPUT, TD_VC_GUARD};
+    for (int b = 0; b < 3; b++) {
+        const td_kernel *k = td_kernels_find(&bad, FAR[0].id, names[b], TD_ABI_HOST);
+        assert_non_null(k);
+        int far_cases = 0, inner = 0;
+        for (uint64_t i = 0; i < 24; i++) {
+            td_vclass w;
+            uint64_t cl;
+            int rc = run_case(cx, k, i, 1, &w, &cl);
+            if (!(cl & TD_BC(TD_BC_OFFSET_2_31))) continue;
+            far_cases++;
+            inner += g_rows >= 3; /* row 1 is not the last: its wiped pages hold nothing else */
+            assert_int_equal(rc, TD_RUN_FINDING);
+            assert_int_equal(w, want[b]);
+        }
+        assert_true(far_cases >= 4);
+        assert_true(inner >= 1);
+    }
+    td_ctx_free(cx);
+    td_kernels_close(&bad);
+    td_kernels_close(&set);
+}
+
+/* ---- a device backend (host memory standing in for the device's): a sparse image
+ * goes over as its guards and written pages, and the checks on what comes back still
+ * catch a wiped row and a guard written ---- */
+typedef struct fake_dev {
+    void *p[64];
+    size_t n[64];
+} fake_dev;
+static int fd_alloc(void *st, size_t bytes, void **dev, char *err, size_t errlen) {
+    fake_dev *f = st;
+    for (int i = 0; i < 64; i++)
+        if (!f->p[i]) {
+            void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED) break;
+            f->p[i] = *dev = m, f->n[i] = bytes;
+            return 0;
+        }
+    snprintf(err, errlen, "fake device full");
+    return -1;
+}
+static void fd_release(void *st, void *dev) {
+    fake_dev *f = st;
+    for (int i = 0; i < 64; i++)
+        if (f->p[i] == dev) munmap(dev, f->n[i]), f->p[i] = NULL;
+}
+static int fd_upload(void *st, void *dev, const void *host, size_t bytes, char *err, size_t errlen) {
+    (void)st, (void)err, (void)errlen;
+    memcpy(dev, host, bytes);
+    return 0;
+}
+static int fd_download(void *st, void *host, const void *dev, size_t bytes, char *err, size_t errlen) {
+    (void)st, (void)err, (void)errlen;
+    memcpy(host, dev, bytes);
+    return 0;
+}
+static int fd_sync(void *st, char *err, size_t errlen) {
+    (void)st, (void)err, (void)errlen;
+    return 0;
+}
+
+static void test_device_staging_of_sparse_images(void **st) {
+    (void)st;
+    td_kernel_set set, bad;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    assert_int_equal(td_kernels_bind(&BAD_TABLE, "test_far", &bad, err, sizeof err), TD_LOAD_OK);
+    g_port = td_kernels_find(&set, FAR[0].id, NULL, TD_ABI_HOST);
+    fake_dev fd = {0};
+    td_backend_ops ops = {"fake", &fd, fd_alloc, fd_release, fd_upload, fd_download, fd_sync, NULL};
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    td_ctx_set_backend(cx, &ops);
+    const td_kernel *mut = td_kernels_find(&set, FAR[0].id, "mut_offset_int32", TD_ABI_HOST);
+    const td_kernel *zero = td_kernels_find(&bad, FAR[0].id, "zeroes_row", TD_ABI_HOST);
+    const td_kernel *guard = td_kernels_find(&bad, FAR[0].id, "writes_guard", TD_ABI_HOST);
+    int far_cases = 0;
+    for (uint64_t i = 0; i < 16; i++) {
+        td_vclass w;
+        uint64_t cl;
+        int rc = run_case(cx, g_port, i, 1, &w, &cl);
+        if (!(cl & TD_BC(TD_BC_OFFSET_2_31))) continue;
+        far_cases++;
+        assert_int_equal(rc, TD_RUN_OK);
+        assert_int_equal(run_case(cx, mut, i, 1, &w, &cl), TD_RUN_FINDING);
+        assert_int_equal(w, TD_VC_LAUNCH);
+        assert_int_equal(run_case(cx, zero, i, 1, &w, &cl), TD_RUN_FINDING);
+        assert_int_equal(w, TD_VC_INPUT);
+        assert_int_equal(run_case(cx, guard, i, 1, &w, &cl), TD_RUN_FINDING);
+        assert_int_equal(w, TD_VC_GUARD);
+    }
+    assert_true(far_cases >= 4);
+    assert_true(maxrss_mib() < 1024); /* nothing staged the whole reservation */
+    td_ctx_free(cx);
+    for (int i = 0; i < 64; i++) assert_null(fd.p[i]); /* every device image released */
+    td_kernels_close(&bad);
+    td_kernels_close(&set);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_far_tier_reaches_the_class),
+        cmocka_unit_test(test_campaign_far_cases),
+        cmocka_unit_test(test_int32_offset_mutants_killed),
+        cmocka_unit_test(test_ports_pass_far_cases),
+        cmocka_unit_test(test_sparse_image_checks),
+        cmocka_unit_test(test_device_staging_of_sparse_images),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
