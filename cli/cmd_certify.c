@@ -16,6 +16,8 @@
 #include "certify.h"
 #include "common.h"
 #include "diff.h"
+#include "jobs.h"
+#include "sample.h"
 
 static void jnum(FILE *f, double x) {
     if (isnan(x)) fputs("null", f);
@@ -126,7 +128,7 @@ static int save_repro(const char *outdir, const td_kernel *kern, const uint8_t *
 }
 
 static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, const char *outdir,
-                          const char *libarg, int strict) {
+                          const char *libarg, int strict, const char *extra) {
     const td_contract *k = kern->k;
     contract_head(f, k, kern->abi->variant);
     char why[512] = ""; /* mostly unbounded lanes: not checked (td_stats_unchecked) */
@@ -179,7 +181,7 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
         if (i) fputc(',', f);
         lane_json(f, kern, &c->worst[i]);
     }
-    fprintf(f, "],\"message\":");
+    fprintf(f, "]%s,\"message\":", extra);
     td_json_escape(f, c->harness_msg);
     fputc('}', f);
 }
@@ -223,28 +225,60 @@ typedef struct shared_progress {
 typedef struct cert_env {
     td_cli *cli;
     td_campaign_opts co;
-    double deadline;        /* of one row (seconds, wall clock) */
     const char *outdir;
     const char *libarg;     /* the library as `repro --kernels` must name it, or NULL */
-    char tmpjson[4400];
-    int progress, done, total;
-    int strict; /* --strict: a WARN lane fails its row */
+    int progress, total;
+    int strict;             /* --strict: a WARN lane fails its row */
+    int production;         /* --shape production: each case at its family's production shape */
+    const td_shape *dims;   /* --shape-dims: that shape instead of the table's (NULL: the table's) */
+    td_sample_opts sample;  /* which lanes the oracle judges at a production shape */
 } cert_env;
 
-/* The child: runs the campaign and writes its JSON to env->tmpjson; exits 0 passed,
+/* ,"shape":...,"sampling":{...} of a production-shape row: what was checked and what
+ * that guarantees, for the report. */
+static void production_json(const td_contract *k, const td_shape *s, const td_sample_opts *o,
+                            const td_sample_info *si, char *buf, size_t n) {
+    char desc[256], text[2048];
+    td_shape_describe(k, s, desc, sizeof desc);
+    td_sample_describe(si, o, text, sizeof text);
+    FILE *f = fmemopen(buf, n, "w");
+    if (!f) return;
+    fprintf(f, ",\"shape\":");
+    td_json_escape(f, desc);
+    fprintf(f, ",\"sampling\":{\"lanes\":%" PRIu64 ",\"judged\":%" PRIu64 ",\"programs\":%" PRIu64
+               ",\"full_programs\":%" PRIu64 ",\"edge_programs\":%" PRIu64 ",\"edge_lanes\":%" PRIu64
+               ",\"interior\":%" PRIu64 ",\"interior_of\":%" PRIu64 ",\"text\":",
+            si->lanes, si->judged, si->programs, si->full_programs, si->edge_programs, si->edge_lanes, si->interior,
+            si->rest);
+    td_json_escape(f, text);
+    fputc('}', f);
+    if (fclose(f) != 0) buf[0] = 0; /* too long: no field rather than a broken row */
+}
+
+/* The child: runs the campaign and writes its JSON to `path`; exits 0 passed,
  * 1 finding, 3 harness error. */
-static void run_child(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern,
-                      shared_progress *sp) {
+static void run_child(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern, shared_progress *sp,
+                      const char *path) {
     td_ctx_opts o = {.max_reports = 4};
     td_ctx *cx = td_cli_ctx(env->cli, &o);
     if (!cx) _exit(3);
     td_campaign c;
     td_campaign_opts opts = *co;
     opts.progress = sp ? &sp->case_index : NULL;
+    td_shape shape = {{0}};
+    char desc[256], extra[4096] = "";
+    if (env->production) {
+        if (env->dims) shape = *env->dims;
+        else td_shape_production(kern->k, env->cli->backend == TD_ABI_CUDA, &shape, desc, sizeof desc);
+        td_ctx_set_shape(cx, &shape);
+        td_ctx_set_sample(cx, &env->sample);
+        opts.minimize = 0; /* each replay is a production launch; the case itself is the reproducer */
+    }
     int rc = td_campaign_run(cx, kern, &opts, &c);
-    FILE *f = fopen(env->tmpjson, "w");
+    if (env->production) production_json(kern->k, &shape, &env->sample, td_ctx_sampled(cx), extra, sizeof extra);
+    FILE *f = fopen(path, "w");
     if (!f) _exit(3);
-    campaign_json(f, kern, &c, env->outdir, env->libarg, env->strict);
+    campaign_json(f, kern, &c, env->outdir, env->libarg, env->strict, extra);
     int bad = fclose(f) != 0;
     if (env->strict && c.st.lanes_warn && rc == TD_RUN_OK) rc = TD_RUN_FINDING; /* --strict */
     td_campaign_free(&c);
@@ -252,50 +286,19 @@ static void run_child(const cert_env *env, const td_campaign_opts *co, const td_
     _exit(bad ? 3 : rc == TD_RUN_HARNESS_ERROR ? 3 : rc == TD_RUN_FINDING ? 1 : 0);
 }
 
-/* Waits for the child, killing it at the deadline; returns 1 when it timed out. */
-static int wait_child(const cert_env *env, const td_kernel *kern, pid_t pid, const shared_progress *sp, double t0,
-                      int *st) {
-    for (;;) {
-        if (waitpid(pid, st, WNOHANG) == pid) return 0;
-        if (td_cli_now() - t0 > env->deadline) {
-            kill(pid, SIGKILL);
-            waitpid(pid, st, 0);
-            return 1;
-        }
-        if (env->progress && sp)
-            fprintf(stderr, "\r\033[K[%d/%d] %s [%s]: case %" PRIu64, env->done, env->total, kern->k->id,
-                    kern->abi->variant, sp->case_index + 1);
-        usleep(20000);
-    }
-}
-
-/* Runs one kernel's campaign in a child process and appends its JSON row to `out`.
- * Returns 0 passed, 1 failed (finding/crash/hang), 3 harness error. */
-static int run_row(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern, FILE *out) {
-    shared_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sp == MAP_FAILED) sp = NULL;
-    if (sp) sp->case_index = 0;
-    fflush(NULL);
-    double t0 = td_cli_now();
-    pid_t pid = fork();
-    if (pid == 0) run_child(env, co, kern, sp);
-    if (pid < 0) {
-        fprintf(stderr, "tilediff certify: fork failed: %s\n", strerror(errno));
-        if (sp) munmap(sp, sizeof *sp);
-        return 3;
-    }
-    int st = 0, timed_out = wait_child(env, kern, pid, sp, t0, &st);
-    uint64_t inflight = sp ? sp->case_index : 0;
-    if (sp) munmap(sp, sizeof *sp);
-    if (timed_out || WIFSIGNALED(st)) {
-        death_json(out, kern, !timed_out, timed_out ? 0 : WTERMSIG(st), inflight, co->seed, td_cli_now() - t0,
-                   env->outdir, env->libarg);
-        unlink(env->tmpjson);
+/* Appends the JSON row of a child that ended (status from waitpid, `killed` at its
+ * deadline) to `out`.  Returns 0 passed, 1 failed (finding/crash/hang), 3 harness error. */
+static int row_result(const cert_env *env, const td_kernel *kern, const char *path, int status, int killed,
+                      uint64_t inflight, uint64_t seed, double seconds, FILE *out) {
+    if (killed || WIFSIGNALED(status)) {
+        death_json(out, kern, !killed, killed ? 0 : WTERMSIG(status), inflight, seed, seconds, env->outdir,
+                   env->libarg);
+        unlink(path);
         return 1;
     }
     char err[512];
-    char *text = td_read_file(env->tmpjson, NULL, err, sizeof err);
-    unlink(env->tmpjson);
+    char *text = td_read_file(path, NULL, err, sizeof err);
+    unlink(path);
     if (!text) {
         fprintf(stderr, "tilediff certify: %s [%s]: the campaign wrote no result (%s)\n", kern->k->id,
                 kern->abi->variant, err);
@@ -303,7 +306,7 @@ static int run_row(const cert_env *env, const td_campaign_opts *co, const td_ker
     }
     fputs(text, out);
     free(text);
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
     return code == 0 ? 0 : code == 1 ? 1 : 3;
 }
 
@@ -392,6 +395,11 @@ typedef struct cert_opts {
     double budget, timeout;
     uint64_t cases, seed;
     int shard_k, shard_n, budget_given, seed_given;
+    int jobs;           /* --jobs: rows run at once */
+    int production;     /* --shape production */
+    td_shape dims;      /* --shape-dims */
+    int have_dims;
+    td_sample_opts sample; /* --sample-lanes, --sample-programs */
     td_baseline_run bx; /* --baseline, --alpha, --min-growth (cli/baseline.c) */
     int strict;         /* --strict: a WARN fails the row (status "failed", exit 1) */
 } cert_opts;
@@ -420,6 +428,24 @@ static int parse_number_opt(cert_opts *o, const char *a, const char *v) {
         o->seed_given = 1;
         return td_parse_u64(v, &o->seed) ? bad_value(a, "a non-negative integer", v) : 0;
     }
+    if (!strcmp(a, "--jobs")) return td_jobs_parse("certify", v, &o->jobs) ? TD_EXIT_USAGE : 0;
+    if (!strcmp(a, "--sample-lanes"))
+        return td_parse_u64(v, &o->sample.interior) ? bad_value(a, "a number of lanes", v) : 0;
+    if (!strcmp(a, "--sample-programs")) {
+        uint64_t x;
+        if (td_parse_u64(v, &x) || x > 1000) return bad_value(a, "a number of programs up to 1000", v);
+        o->sample.random_programs = (int)x;
+        return 0;
+    }
+    if (!strcmp(a, "--shape-dims")) {
+        int got = sscanf(v, "%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64, &o->dims.d[0],
+                         &o->dims.d[1], &o->dims.d[2], &o->dims.d[3], &o->dims.d[4], &o->dims.d[5]);
+        for (int i = 0; i < got; i++)
+            if (o->dims.d[i] <= 0 || o->dims.d[i] > ((int64_t)1 << 31)) got = -1;
+        if (got < 5) return bad_value(a, "5 or 6 positive sizes (docs/production-shapes.md)", v);
+        o->have_dims = o->production = 1;
+        return 0;
+    }
     if (!strcmp(a, "--timeout"))
         return td_parse_double(v, &o->timeout) || !(o->timeout > 0) ? bad_value(a, "seconds > 0", v) : 0;
     if (!strcmp(a, "--shard"))
@@ -436,6 +462,10 @@ static int parse_name_opt(cert_opts *o, const char *a, const char *v) {
     else if (!strcmp(a, "--backend")) return td_cli_backend(&o->cli, v) ? TD_EXIT_USAGE : 0;
     else if (!strcmp(a, "--against")) return td_cli_against(&o->cli, v) ? TD_EXIT_USAGE : 0;
     else if (!strcmp(a, "--contracts")) o->pattern = v;
+    else if (!strcmp(a, "--shape")) {
+        if (strcmp(v, "production")) return bad_value(a, "'production'", v);
+        o->production = 1;
+    }
     else if (!strcmp(a, "--out")) o->outdir = v;
     else if (!strcmp(a, "--kernel")) {
         if (o->nkpat == CERT_MAX_KPAT) return bad_value(a, "at most 64 patterns", v);
@@ -446,8 +476,9 @@ static int parse_name_opt(cert_opts *o, const char *a, const char *v) {
 }
 
 static int takes_value(const char *a) {
-    static const char *const v[] = {"--budget", "--cases", "--seed",      "--timeout", "--shard",
-                                    "--kernels", "--backend", "--contracts", "--out",   "--kernel", "--against"};
+    static const char *const v[] = {"--budget",  "--cases",   "--seed",      "--timeout", "--shard", "--jobs",
+                                    "--kernels", "--backend", "--contracts", "--out",     "--kernel", "--against",
+                                    "--shape",   "--shape-dims", "--sample-lanes", "--sample-programs"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!strcmp(a, v[i])) return 1;
     return 0;
@@ -513,6 +544,26 @@ static int push_row(cert_row **rows, int *n, int *cap, cert_row r) {
     return 0;
 }
 
+/* --shape production certifies the contracts that have a production shape generator
+ * and a shape for their family (or --shape-dims). */
+static int has_production_shape(const cert_opts *o, const td_contract *k) {
+    td_shape s;
+    char d[256];
+    return k->gen_shape && (o->have_dims || td_shape_production(k, o->cli.backend == TD_ABI_CUDA, &s, d, sizeof d) == 0);
+}
+
+/* --shape production: one case per kernel unless told otherwise (each is a production
+ * launch); some selected contract must have a production shape.  0 or an exit status. */
+static int production_prepare(cert_opts *o) {
+    if (!o->production) return 0;
+    if (!o->cases && !o->budget_given) o->cases = 1;
+    for (int i = 0; i < td_contract_count(); i++)
+        if (td_match(o->pattern, td_contract_at(i)->id) && has_production_shape(o, td_contract_at(i))) return 0;
+    fprintf(stderr, "tilediff certify: no contract matching '%s' has a production shape (docs/production-shapes.md "
+                    "lists them)\n", o->pattern);
+    return TD_EXIT_USAGE;
+}
+
 /* This shard's rows: each contract's wanted kernels, or one not-covered row.  The
  * time budget is split evenly between the covered contracts, and a contract's share
  * evenly between its kernels, so adding alternatives to one contract neither steals
@@ -523,7 +574,9 @@ static int select_rows(cert_opts *o, cert_row **rows, int *ncov) {
     *ncov = 0;
     for (int i = 0, m = 0; i < td_contract_count(); i++) {
         const td_contract *k = td_contract_at(i);
-        if (!td_match(o->pattern, k->id) || m++ % o->shard_n != o->shard_k - 1) continue;
+        if (!td_match(o->pattern, k->id) || (o->production && !has_production_shape(o, k)) ||
+            m++ % o->shard_n != o->shard_k - 1)
+            continue;
         int first = n;
         for (int j = 0; j < o->cli.set.n; j++) {
             const td_kernel *kn = &o->cli.set.kernels[j];
@@ -555,25 +608,93 @@ static void not_covered_row(FILE *f, const cert_opts *o, const td_contract *k) {
     not_covered_json(f, k, msg);
 }
 
-/* Runs every row into the contracts array text; returns the worst row status. */
-static int run_rows(const cert_opts *o, cert_env *env, const cert_row *rows, int n, FILE *cf) {
-    int worst = 0;
-    for (int i = 0; i < n; i++) {
-        if (i) fputs(",\n", cf);
-        if (!rows[i].kern) {
-            not_covered_row(cf, o, rows[i].k);
-            continue;
-        }
-        env->done++;
-        td_campaign_opts co = env->co, cob; /* with a baseline: its cases of this contract */
-        co.seconds = rows[i].seconds;
-        const td_campaign_opts *cok = td_baseline_opts(&o->bx, rows[i].k->id, &co, &cob);
-        env->deadline = o->timeout > 0 ? o->timeout : cok->seconds > 0 ? 3 * cok->seconds + 30 : 600;
-        int r = run_row(env, cok, rows[i].kern, cf);
-        if (r > worst) worst = r;
+/* certify's rows as td_jobs tasks: each covered row's campaign runs in a child of its
+ * own that writes its JSON to a file of its own; the rows are appended to the report
+ * in row order, so the report does not depend on --jobs. */
+typedef struct cert_pool {
+    const cert_opts *o;
+    const cert_env *env;
+    const cert_row *rows;
+    FILE *cf;
+    shared_progress *sp;  /* per row, shared with its child: the case in flight */
+    td_campaign_opts *co; /* per row: its campaign (a baseline may give it its own cases) */
+    double *t0, *deadline;
+    long parent;          /* names the rows' files */
+    int worst, started, written;
+} cert_pool;
+
+static void row_path(const cert_pool *p, int i, char *b, size_t n) {
+    snprintf(b, n, "%s/.contract.%ld.%d.json", p->env->outdir, p->parent, i);
+}
+
+static pid_t cert_start(void *ctx, int i) {
+    cert_pool *p = ctx;
+    if (!p->rows[i].kern) return 0;
+    p->started++;
+    td_campaign_opts co = p->env->co, cob; /* with a baseline: its cases of this contract */
+    co.seconds = p->rows[i].seconds;
+    p->co[i] = *td_baseline_opts(&p->o->bx, p->rows[i].k->id, &co, &cob);
+    /* a production launch (and its host-side decode) may take many minutes */
+    p->deadline[i] = p->o->timeout > 0             ? p->o->timeout
+                     : p->co[i].seconds > 0        ? 3 * p->co[i].seconds + 30
+                     : p->o->production            ? 3600
+                                                   : 600;
+    p->t0[i] = td_cli_now();
+    char path[4400];
+    row_path(p, i, path, sizeof path);
+    pid_t pid = fork();
+    if (pid == 0) run_child(p->env, &p->co[i], p->rows[i].kern, &p->sp[i], path);
+    if (pid < 0) fprintf(stderr, "tilediff certify: fork failed: %s\n", strerror(errno));
+    return pid;
+}
+
+static int cert_overdue(void *ctx, int i, int oldest) {
+    cert_pool *p = ctx;
+    if (oldest && p->env->progress)
+        fprintf(stderr, "\r\033[K[%d/%d] %s [%s]: case %" PRIu64, p->started, p->env->total, p->rows[i].k->id,
+                p->rows[i].kern->abi->variant, p->sp[i].case_index + 1);
+    return td_cli_now() - p->t0[i] > p->deadline[i];
+}
+
+static void cert_done(void *ctx, int i, int status, int killed, double seconds) {
+    cert_pool *p = ctx;
+    const cert_row *r = &p->rows[i];
+    if (r->kern && status == -1) { /* the fork failed (said): no row, a harness error */
+        p->worst = 3;
+        return;
     }
+    if (p->written++) fputs(",\n", p->cf);
+    if (!r->kern) {
+        not_covered_row(p->cf, p->o, r->k);
+        return;
+    }
+    char path[4400];
+    row_path(p, i, path, sizeof path);
+    int x = row_result(p->env, r->kern, path, status, killed, p->sp[i].case_index, p->co[i].seed, seconds, p->cf);
+    if (x > p->worst) p->worst = x;
+}
+
+/* Runs every row into the contracts array text, `jobs` at a time; returns the worst
+ * row status. */
+static int run_rows(const cert_opts *o, const cert_env *env, const cert_row *rows, int n, FILE *cf) {
+    size_t nn = n > 0 ? (size_t)n : 1;
+    cert_pool p = {.o = o, .env = env, .rows = rows, .cf = cf, .parent = (long)getpid(),
+                   .co = calloc(nn, sizeof *p.co), .t0 = calloc(nn, sizeof *p.t0),
+                   .deadline = calloc(nn, sizeof *p.deadline)};
+    p.sp = mmap(NULL, nn * sizeof *p.sp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p.sp == MAP_FAILED || !p.co || !p.t0 || !p.deadline) {
+        fprintf(stderr, "tilediff certify: out of memory\n");
+        p.worst = 3;
+    } else {
+        const td_jobs_ops ops = {cert_start, cert_overdue, cert_done};
+        td_jobs_run(n, o->jobs, &ops, &p);
+    }
+    if (p.sp != MAP_FAILED) munmap(p.sp, nn * sizeof *p.sp);
+    free(p.co);
+    free(p.t0);
+    free(p.deadline);
     if (env->progress) fprintf(stderr, "\r\033[K");
-    return worst;
+    return p.worst;
 }
 
 /* Writes the four reports and prints the table; returns the exit status. */
@@ -621,9 +742,11 @@ static int certify_open(cert_opts *o) {
 
 int td_cmd_certify(int argc, char **argv) {
     cert_opts o = {.cli = {.cmd = "certify", .backend = TD_ABI_HOST}, .pattern = "all",
-                   .outdir = "tilediff-certify", .budget = 60, .seed = 1, .shard_k = 1, .shard_n = 1};
+                   .outdir = "tilediff-certify", .budget = 60, .seed = 1, .shard_k = 1, .shard_n = 1,
+                   .jobs = td_jobs_default(),
+                   .sample = {.random_programs = TD_SAMPLE_RANDOM_PROGRAMS, .interior = TD_SAMPLE_INTERIOR}};
     int rc = parse_certify(argc, argv, &o);
-    if (rc || (rc = certify_open(&o))) return rc;
+    if (rc || (rc = production_prepare(&o)) || (rc = certify_open(&o))) return rc;
     cert_row *rows;
     int ncov, n = select_rows(&o, &rows, &ncov);
     if (n < 0) {
@@ -632,15 +755,18 @@ int td_cmd_certify(int argc, char **argv) {
         return TD_EXIT_INTERNAL;
     }
     char budget_str[160], started[64], libabs[4096] = "";
-    if (o.cases) snprintf(budget_str, sizeof budget_str, "%" PRIu64 " cases per kernel", o.cases);
+    if (o.cases)
+        snprintf(budget_str, sizeof budget_str, "%" PRIu64 " cases per kernel%s", o.cases,
+                 o.production ? " at production shape, the oracle on a stratified lane sample" : "");
     else
         snprintf(budget_str, sizeof budget_str, "%.0f s budget (%.2f s per covered contract, split between its kernels)",
                  o.budget, ncov ? o.budget / ncov : 0);
     if (o.cli.kernels && !realpath(o.cli.kernels, libabs)) snprintf(libabs, sizeof libabs, "%s", o.cli.kernels);
     cert_env env = {.cli = &o.cli, .co = {.seed = o.seed, .max_cases = o.cases, .minimize = 1}, .outdir = o.outdir,
-                    .libarg = o.cli.kernels ? libabs : NULL, .progress = isatty(2), .strict = o.strict};
+                    .libarg = o.cli.kernels ? libabs : NULL, .progress = isatty(2), .strict = o.strict,
+                    .production = o.production, .dims = o.have_dims ? &o.dims : NULL, .sample = o.sample};
+    env.sample.seed = o.seed;
     for (int i = 0; i < n; i++) env.total += rows[i].kern != NULL;
-    snprintf(env.tmpjson, sizeof env.tmpjson, "%s/.contract.%ld.json", o.outdir, (long)getpid());
     iso_now(started, sizeof started);
     double t0 = td_cli_now();
     char *cbuf = NULL;
@@ -836,38 +962,83 @@ static void st_child(td_cli *cli, const td_kernel *kern, const td_campaign_opts 
     _exit(0);
 }
 
-/* Runs one kernel's campaign in a child; `deadline` bounds the whole campaign and
- * `launch_limit` one launch (a kernel stuck longer is a hang). */
-static void st_run(td_cli *cli, const td_kernel *kern, const td_campaign_opts *co, double deadline,
-                   double launch_limit, st_result *res) {
+typedef struct st_opts {
+    double budget, launch_limit;
+    uint64_t max_cases, seed;
+    const char *pattern;
+    int jobs; /* --jobs: kernels run at once */
+} st_opts;
+
+/* The selftest's tallies. */
+typedef struct st_tally {
+    int mutants, alive, mut_internal, correct, alternatives, alarms, alt_alarms, internal;
+} st_tally;
+
+/* One half of the selftest as td_jobs tasks: kernel i's campaign runs in a child with
+ * its own shared result; `deadline` bounds a whole campaign and `launch_limit` one
+ * launch (a kernel stuck longer is a hang). */
+typedef struct st_pool {
+    td_cli *cli;
+    td_campaign_opts co;  /* the half's campaign (its seed) */
+    const td_kernel **ks; /* the half's kernels, in the order of its table */
+    st_result *res;       /* per kernel, shared with its child */
+    double *t0;
+    double deadline, launch_limit;
+    void (*line)(struct st_pool *p, int i); /* prints kernel i's row and counts it */
+    const st_opts *o;
+    st_tally *t;
+} st_pool;
+
+static pid_t st_start(void *ctx, int i) {
+    st_pool *p = ctx;
+    st_result *res = &p->res[i];
     memset((void *)res, 0, sizeof *res);
-    fflush(NULL);
-    double t0 = td_cli_now();
+    p->t0[i] = td_cli_now();
     pid_t pid = fork();
-    if (pid == 0) st_child(cli, kern, co, res);
+    if (pid == 0) st_child(p->cli, p->ks[i], &p->co, res);
     if (pid < 0) {
         res->harness_error = 1;
         snprintf(res->msg, sizeof res->msg, "fork failed: %s", strerror(errno));
-        return;
     }
-    int st = 0;
-    for (;;) {
-        if (waitpid(pid, &st, WNOHANG) == pid) break;
-        double t = td_cli_now();
-        int stuck = res->in_kernel && t - res->launch_t0 > launch_limit;
-        if (stuck || t - t0 > deadline) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            st_blame(res, 0, 1);
-            res->seconds = td_cli_now() - t0;
-            return;
-        }
-        usleep(10000);
+    return pid;
+}
+
+static int st_overdue(void *ctx, int i, int oldest) {
+    (void)oldest;
+    st_pool *p = ctx;
+    double t = td_cli_now();
+    int stuck = p->res[i].in_kernel && t - p->res[i].launch_t0 > p->launch_limit;
+    return stuck || t - p->t0[i] > p->deadline;
+}
+
+static void st_done(void *ctx, int i, int status, int killed, double seconds) {
+    st_pool *p = ctx;
+    st_result *res = &p->res[i];
+    if (killed) {
+        st_blame(res, 0, 1);
+        res->seconds = seconds;
+    } else if (status != -1 && !res->done) {
+        st_blame(res, WIFSIGNALED(status) ? WTERMSIG(status) : 0, 0);
+        res->seconds = seconds;
     }
-    if (!res->done) {
-        st_blame(res, WIFSIGNALED(st) ? WTERMSIG(st) : 0, 0);
-        res->seconds = td_cli_now() - t0;
+    p->line(p, i);
+    fflush(stdout);
+}
+
+/* Runs the half's n kernels, `jobs` at a time; their rows print in table order. */
+static void st_run_half(st_pool *p, int n, int jobs) {
+    size_t nn = n > 0 ? (size_t)n : 1;
+    p->t0 = calloc(nn, sizeof *p->t0);
+    p->res = mmap(NULL, nn * sizeof *p->res, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p->res == MAP_FAILED || !p->t0) {
+        fprintf(stderr, "tilediff selftest: out of memory\n");
+        p->t->internal++;
+    } else {
+        const td_jobs_ops ops = {st_start, st_overdue, st_done};
+        td_jobs_run(n, jobs, &ops, p);
     }
+    if (p->res != MAP_FAILED) munmap((void *)p->res, nn * sizeof *p->res);
+    free(p->t0);
 }
 
 #define TD_SELFTEST_MIN_CASES 200
@@ -882,11 +1053,6 @@ static const char *st_verdict(const st_result *r, char *b, size_t n) {
     return b;
 }
 
-typedef struct st_opts {
-    double budget, launch_limit;
-    uint64_t max_cases, seed;
-    const char *pattern;
-} st_opts;
 
 static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
     for (int i = 1; i < argc; i++) {
@@ -913,6 +1079,9 @@ static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
         } else if (!strcmp(a, "--contracts")) {
             NEED_ARG();
             o->pattern = argv[++i];
+        } else if (!strcmp(a, "--jobs")) {
+            NEED_ARG();
+            if (td_jobs_parse("selftest", argv[++i], &o->jobs)) return TD_EXIT_USAGE;
         } else if (!strcmp(a, "--kernels")) {
             NEED_ARG();
             cli->kernels = argv[++i];
@@ -927,61 +1096,77 @@ static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
     return 0;
 }
 
-/* The selftest's tallies. */
-typedef struct st_tally {
-    int mutants, alive, mut_internal, correct, alternatives, alarms, alt_alarms, internal;
-} st_tally;
 
 static int st_selected(const td_cli *cli, const td_kernel *k, const char *pattern) {
     return (int)k->abi->backend == cli->backend && td_match(pattern, k->k->id);
 }
 
-/* The kill matrix: every mutant must be flagged. */
-static void st_kill_half(td_cli *cli, const st_opts *o, const td_campaign_opts *base, st_result *res, st_tally *t) {
+static void st_kill_line(st_pool *p, int i) {
+    const td_kernel *k = p->ks[i];
+    const st_result *res = &p->res[i];
+    st_tally *t = p->t;
+    if (res->harness_error) t->internal++, t->mut_internal++;
+    else if (!res->killed) t->alive++;
+    printf("%-54s %-30s %-7s %8" PRIu64 " %9.3f  %s%s%s\n", k->k->id, k->abi->variant,
+           res->harness_error ? "?" : res->killed ? "yes" : "NO", res->cases, res->seconds,
+           res->killed ? td_vclass_name((td_vclass)res->cls) : "-", res->harness_error ? "  HARNESS ERROR: " : "",
+           res->harness_error ? res->msg : "");
+}
+
+static void st_alarm_line(st_pool *p, int i) {
+    const td_kernel *k = p->ks[i];
+    const st_result *res = &p->res[i];
+    int alt = st_is_alternative(k);
+    char v[320];
+    if (res->harness_error) p->t->internal++;
+    else if (res->killed) p->t->alarms++, p->t->alt_alarms += alt;
+    printf("%-54s %-18s %-11s %8" PRIu64 " %9.3f  %s\n", k->k->id, k->abi->variant, alt ? "alternative" : "port",
+           res->cases, res->seconds, st_verdict(res, v, sizeof v));
+}
+
+/* The kernels of one half: the mutants (want_mutant), or the ports then the alternatives. */
+static int st_list(const td_cli *cli, const st_opts *o, int want_mutant, const td_kernel **ks) {
+    int n = 0;
+    for (int alt = 0; alt < 2; alt++)
+        for (int i = 0; i < cli->set.n; i++) {
+            const td_kernel *k = &cli->set.kernels[i];
+            if (!k->abi->mutant != !want_mutant || !st_selected(cli, k, o->pattern)) continue;
+            if (!want_mutant && st_is_alternative(k) != alt) continue;
+            if (want_mutant && alt) continue;
+            ks[n++] = k;
+        }
+    return n;
+}
+
+/* The kill matrix (every mutant must be flagged), then the false-alarm matrix (every
+ * correct kernel, port or alternative, must pass with the same case budget). */
+static void st_halves(td_cli *cli, const st_opts *o, const td_campaign_opts *base, st_tally *t) {
+    const td_kernel **ks = calloc(cli->set.n > 0 ? (size_t)cli->set.n : 1, sizeof *ks);
+    if (!ks) {
+        fprintf(stderr, "tilediff selftest: out of memory\n");
+        t->internal++;
+        return;
+    }
+    st_pool p = {.cli = cli, .co = *base, .ks = ks, .deadline = base->seconds * 3 + 60,
+                 .launch_limit = o->launch_limit, .o = o, .t = t, .line = st_kill_line};
     printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each, at least %" PRIu64 " cases)\n",
            t->mutants, base->max_cases, base->seconds, base->min_cases);
     printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
-    for (int i = 0; i < cli->set.n; i++) {
-        const td_kernel *k = &cli->set.kernels[i];
-        if (!k->abi->mutant || !st_selected(cli, k, o->pattern)) continue;
-        td_campaign_opts co = *base;
-        co.seed = o->seed;
-        st_run(cli, k, &co, base->seconds * 3 + 60, o->launch_limit, res);
-        if (res->harness_error) t->internal++, t->mut_internal++;
-        else if (!res->killed) t->alive++;
-        printf("%-54s %-30s %-7s %8" PRIu64 " %9.3f  %s%s%s\n", k->k->id, k->abi->variant,
-               res->harness_error ? "?" : res->killed ? "yes" : "NO", res->cases, res->seconds,
-               res->killed ? td_vclass_name((td_vclass)res->cls) : "-", res->harness_error ? "  HARNESS ERROR: " : "",
-               res->harness_error ? res->msg : "");
-        fflush(stdout);
-    }
-}
-
-/* The false-alarm matrix: every correct kernel (port or alternative) must pass, with
- * the same case budget a mutant gets. */
-static void st_alarm_half(td_cli *cli, const st_opts *o, const td_campaign_opts *base, st_result *res, st_tally *t) {
+    p.co.seed = o->seed;
+    st_run_half(&p, st_list(cli, o, 1, ks), o->jobs);
     printf("\nFalse-alarm matrix (%d correct kernels: %d ports, %d alternatives; the same case budget each)\n",
            t->correct, t->correct - t->alternatives, t->alternatives);
     printf("%-54s %-18s %-11s %8s %9s  %s\n", "CONTRACT", "KERNEL", "KIND", "CASES", "SECONDS", "VERDICT");
-    for (int alt = 0; alt < 2; alt++) /* the ports, then the alternatives */
-        for (int i = 0; i < cli->set.n; i++) {
-            const td_kernel *k = &cli->set.kernels[i];
-            if (k->abi->mutant || !st_selected(cli, k, o->pattern) || st_is_alternative(k) != alt) continue;
-            td_campaign_opts co = *base;
-            co.seed = o->seed + 1000003;
-            st_run(cli, k, &co, base->seconds * 3 + 60, o->launch_limit, res);
-            char v[320];
-            if (res->harness_error) t->internal++;
-            else if (res->killed) t->alarms++, t->alt_alarms += alt;
-            printf("%-54s %-18s %-11s %8" PRIu64 " %9.3f  %s\n", k->k->id, k->abi->variant,
-                   alt ? "alternative" : "port", res->cases, res->seconds, st_verdict(res, v, sizeof v));
-            fflush(stdout);
-        }
+    p.co.seed = o->seed + 1000003;
+    p.line = st_alarm_line;
+    st_run_half(&p, st_list(cli, o, 0, ks), o->jobs);
+    free(ks);
 }
 
 int td_cmd_selftest(int argc, char **argv) {
     td_cli cli = {.cmd = "selftest", .backend = TD_ABI_HOST};
-    st_opts o = {.budget = 120, .launch_limit = 60, .max_cases = 2000, .seed = 1, .pattern = "all"};
+    st_opts o = {.budget = 120, .launch_limit = 60, .max_cases = 2000, .seed = 1, .pattern = "all",
+                 .jobs = td_jobs_default()};
     int rc = st_parse(argc, argv, &cli, &o);
     if (rc) return rc;
     rc = td_cli_open(&cli);
@@ -998,21 +1183,13 @@ int td_cmd_selftest(int argc, char **argv) {
         td_cli_close(&cli);
         return TD_EXIT_USAGE;
     }
-    st_result *res = mmap(NULL, sizeof *res, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (res == MAP_FAILED) {
-        fprintf(stderr, "tilediff selftest: mmap failed: %s\n", strerror(errno));
-        td_cli_close(&cli);
-        return TD_EXIT_INTERNAL;
-    }
     /* One budget per kernel for both halves: a mutant is declared alive, and a correct
      * kernel clean, only after at least TD_SELFTEST_MIN_CASES cases (or --cases, if
      * smaller) whatever the time slice, so neither half is judged on fewer cases. */
     td_campaign_opts base = {.max_cases = o.max_cases, .seconds = o.budget / (t.mutants + t.correct),
                              .min_cases = o.max_cases < TD_SELFTEST_MIN_CASES ? o.max_cases : TD_SELFTEST_MIN_CASES,
                              .stop_at_first = 1};
-    st_kill_half(&cli, &o, &base, res, &t);
-    st_alarm_half(&cli, &o, &base, res, &t);
-    munmap(res, sizeof *res);
+    st_halves(&cli, &o, &base, &t);
     td_cli_close(&cli);
     printf("\n%d of %d mutants killed; %d false alarms on %d correct kernels (%d of them on %d alternatives)",
            t.mutants - t.alive - t.mut_internal, t.mutants, t.alarms, t.correct, t.alt_alarms, t.alternatives);

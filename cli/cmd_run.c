@@ -3,13 +3,17 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "campaign.h"
 #include "certify.h"
 #include "common.h"
 #include "emit_python.h"
+#include "jobs.h"
 
 static void fmt_list(const td_contract *k, char *buf, size_t n) {
     size_t o = 0;
@@ -104,6 +108,7 @@ typedef struct run_opts {
     unsigned timeout;
     const char *artifacts;
     int max_print;
+    int jobs; /* --jobs: processes that run cases at once */
 } run_opts;
 
 /* --lane-dump: err, tolerance and the output's half-ulp of every checked lane, one
@@ -150,44 +155,103 @@ static void print_case_line(td_cli *cli, const run_opts *o, uint64_t i, const ch
                o->artifacts ? "writing it failed" : "--no-artifacts");
 }
 
-/* Records finding case `i`; returns its root, or NULL when it is a new root beyond the table. */
-static run_root *record_root(run_state *s, const td_kernel *kern, const uint8_t *b, size_t n, const td_case_result *r,
-                             uint64_t i, int *is_new) {
-    td_fkey key;
-    *is_new = 0;
-    if (td_finding_key(kern, b, n, r, &key) != 0) key = (td_fkey){.cls = r->worst, .rel = -1};
+/* What the output needs of one case.  Computed where the case ran (in this process,
+ * or in a --jobs worker that sends it through a pipe) and applied in case order by
+ * run_apply, so that the output does not depend on --jobs. */
+typedef struct run_out {
+    int rc;                 /* td_run_bytes's */
+    td_stats st;
+    td_fkey key;            /* the finding's root (rc == TD_RUN_FINDING) */
+    int art_failed;         /* its reproducer could not be written */
+    char msg[512];
+    char path[4400];        /* its reproducer ("" when none) */
+    size_t textlen;         /* the case's report (a finding, or warnings), rendered */
+} run_out;
+
+/* Runs case i; fills *out and the rendered report *text (malloc'ed, may be NULL).  A
+ * finding case's reproducer is written here (every finding case keeps one, as the
+ * fuzz triage expects). */
+static void run_case(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t i, run_out *out, char **text) {
+    uint8_t b[64];
+    td_campaign_case_bytes(kern->k, o->seed, i, b, sizeof b);
+    td_case_result r;
+    td_watchdog_arm(o->timeout, o->artifacts, kern, b, sizeof b);
+    int rc = td_run_bytes(cx, kern, b, sizeof b, &r);
+    td_watchdog_disarm();
+    memset(out, 0, sizeof *out);
+    out->rc = rc;
+    out->st = r.st;
+    snprintf(out->msg, sizeof out->msg, "%.500s", r.msg);
+    if (rc == TD_RUN_FINDING) {
+        if (o->artifacts && td_artifact_write(o->artifacts, kern, b, sizeof b, out->path, sizeof out->path) != 0)
+            out->path[0] = 0, out->art_failed = 1;
+        if (td_finding_key(kern, b, sizeof b, &r, &out->key) != 0) out->key = (td_fkey){.cls = r.worst, .rel = -1};
+    }
+    *text = NULL;
+    size_t len = 0;
+    /* --strict shows a WARN case as a finding, even with --quiet */
+    int shown = rc == TD_RUN_FINDING || (rc == TD_RUN_OK && r.st.lanes_warn && (o->strict || !o->quiet));
+    FILE *f = shown ? open_memstream(text, &len) : NULL;
+    if (f) {
+        if (o->json) td_report_json(f, kern, &r, out->path[0] ? out->path : NULL);
+        else td_report_text(f, kern, &r);
+        fclose(f);
+    }
+    out->textlen = *text ? len : 0;
+    td_result_free(&r);
+}
+
+/* Counts a finding of root `key` at case i; returns its root when it is new, else
+ * NULL (a known root, or a new one beyond the table). */
+static run_root *record_root(run_state *s, const td_fkey *key, uint64_t i) {
     for (int k = 0; k < s->nroots; k++)
-        if (td_same_root(&s->roots[k].key, &key)) return s->roots[k].count++, &s->roots[k];
+        if (td_same_root(&s->roots[k].key, key)) return s->roots[k].count++, NULL;
     if (s->nroots == RUN_MAX_ROOTS) {
         s->other_roots++;
         return NULL;
     }
     run_root *x = &s->roots[s->nroots++];
-    *x = (run_root){.key = key, .count = 1, .first_case = i};
-    *is_new = 1;
+    *x = (run_root){.key = *key, .count = 1, .first_case = i};
     return x;
 }
 
-/* A case that found something: its reproducer is written (every finding case keeps
- * one, as the fuzz triage expects), a new root cause is reported in full with its case
- * index and replay command, a known one only counted. */
-static void on_finding(td_cli *cli, const td_kernel *kern, const run_opts *o, run_state *s, const uint8_t *b,
-                       size_t n, td_case_result *r, uint64_t i) {
-    int is_new;
-    char path[4400] = "";
-    s->finding_cases++;
-    if (o->artifacts && td_artifact_write(o->artifacts, kern, b, n, path, sizeof path) != 0) {
-        path[0] = 0;
-        fprintf(stderr, "tilediff %s: could not write the reproducer to %s\n", cli->cmd, o->artifacts);
+/* Applies case i's outcome to the run's state and output: a new root cause is
+ * reported in full with its case index and replay command, a known one only counted;
+ * the first few cases with warnings are shown.  Returns 1 when the run must stop. */
+static int run_apply(td_cli *cli, const td_kernel *kern, const run_opts *o, run_state *s, uint64_t i,
+                     const run_out *c, const char *text, int *status) {
+    td_stats_merge(&s->st, &c->st);
+    if (c->st.cases_not_covered && !s->not_covered[0]) snprintf(s->not_covered, sizeof s->not_covered, "%s", c->msg);
+    if (c->rc == TD_RUN_HARNESS_ERROR) {
+        fprintf(stderr, "tilediff %s: %s: internal error on case %" PRIu64 ": %s\n", cli->cmd, kern->k->id, i, c->msg);
+        *status = TD_EXIT_INTERNAL;
+        return 1;
     }
-    run_root *x = record_root(s, kern, b, n, r, i, &is_new);
-    if (!is_new) return;
-    snprintf(x->path, sizeof x->path, "%s", path);
-    if (o->json) td_report_json(stdout, kern, r, x->path[0] ? x->path : NULL);
-    else {
-        td_report_text(stdout, kern, r);
-        print_case_line(cli, o, i, x->path);
+    if (c->rc == TD_RUN_FINDING) {
+        *status = TD_EXIT_FINDING;
+        s->finding_cases++;
+        if (c->art_failed) fprintf(stderr, "tilediff %s: could not write the reproducer to %s\n", cli->cmd, o->artifacts);
+        run_root *x = record_root(s, &c->key, i);
+        if (!x) return 0;
+        snprintf(x->path, sizeof x->path, "%s", c->path);
+        if (text) fputs(text, stdout);
+        if (!o->json) print_case_line(cli, o, i, x->path);
+    } else if (c->st.lanes_warn && o->strict) {
+        /* --strict: a WARN is a finding (reported and exit 1; no reproducer: a WARN
+         * lane's err is within the rigorous bound) */
+        *status = TD_EXIT_FINDING;
+        s->finding_cases++;
+        if (s->printed < o->max_print) {
+            if (text) fputs(text, stdout);
+            if (!o->json) printf("  case %" PRIu64 " (seed %" PRIu64 "), a WARN under --strict\n", i, o->seed);
+            s->printed++;
+        }
+    } else if (c->st.lanes_warn && !o->quiet && s->printed < o->max_print) {
+        if (text) fputs(text, stdout);
+        if (!o->json) printf("  case %" PRIu64 " (seed %" PRIu64 ")\n", i, o->seed);
+        s->printed++;
     }
+    return 0;
 }
 
 static void root_json(td_cli *cli, const td_kernel *kern, const run_root *x, int first) {
@@ -248,48 +312,137 @@ static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s)
     if (s->other_roots) printf("    and %" PRIu64 " cases of further root causes\n", s->other_roots);
 }
 
+/* --jobs: worker w of n runs cases w, w + n, w + 2n... and sends each case's run_out
+ * and report through its own pipe; the parent reads case i from worker i % n, so it
+ * applies the outcomes in case order.  Each worker has a copy of the parent's state
+ * (fork): the decode, the kernel and the oracle are the same in every process. */
+static int write_all(int fd, const void *p, size_t n) {
+    for (const char *c = p; n;) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        c += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *p, size_t n) {
+    for (char *c = p; n;) {
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        c += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+static void run_worker(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t w, uint64_t n, int fd) {
+    td_watchdog_quiet(1);
+    for (uint64_t i = w; i < o->cases; i += n) {
+        run_out c;
+        char *text;
+        run_case(cx, kern, o, i, &c, &text);
+        int bad = write_all(fd, &c, sizeof c) || (c.textlen && write_all(fd, text, c.textlen));
+        free(text);
+        if (bad || c.rc == TD_RUN_HARNESS_ERROR) break; /* the run stops at a harness error */
+    }
+    _exit(0);
+}
+
+/* Case i's outcome from its worker; -1 when the worker ended without sending it. */
+static int run_recv(int fd, run_out *c, char **text) {
+    *text = NULL;
+    if (read_all(fd, c, sizeof *c) != 0) return -1;
+    if (!c->textlen) return 0;
+    if (c->textlen > ((size_t)1 << 30) || !(*text = malloc(c->textlen + 1))) return -1;
+    if (read_all(fd, *text, c->textlen) != 0) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    (*text)[c->textlen] = 0;
+    return 0;
+}
+
+/* Ends the workers (those still running are not needed any more). */
+static void run_stop(int n, const pid_t *pid, const int *fd) {
+    for (int w = 0; w < n; w++) {
+        close(fd[w]);
+        kill(pid[w], SIGKILL);
+        while (waitpid(pid[w], NULL, 0) < 0 && errno == EINTR) {}
+    }
+}
+
+/* Starts n workers; returns n, or 0 (none left running) when a pipe or fork failed. */
+static int run_start(td_ctx *cx, const td_kernel *kern, const run_opts *o, int n, pid_t *pid, int *fd) {
+    fflush(NULL); /* a worker must not write its parent's buffered output again */
+    for (int w = 0; w < n; w++) {
+        int p[2];
+        if (pipe(p) != 0 || (pid[w] = fork()) < 0) {
+            if (w < n && pid[w] < 0) close(p[0]), close(p[1]);
+            run_stop(w, pid, fd);
+            return 0;
+        }
+        if (pid[w] == 0) {
+            for (int v = 0; v < w; v++) close(fd[v]);
+            close(p[0]);
+            run_worker(cx, kern, o, (uint64_t)w, (uint64_t)n, p[1]);
+        }
+        close(p[1]);
+        fd[w] = p[0];
+    }
+    return n;
+}
+
+/* Cases from..cases-1 in this process; returns the case the run stopped at. */
+static uint64_t run_here(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, run_state *s,
+                         uint64_t from, int *status) {
+    for (uint64_t i = from; i < o->cases; i++) {
+        run_out c;
+        char *text;
+        run_case(cx, kern, o, i, &c, &text);
+        int stop = run_apply(cli, kern, o, s, i, &c, text, status);
+        free(text);
+        if (stop) return i;
+    }
+    return o->cases;
+}
+
+/* Cases 0.. through `jobs` workers while they deliver; returns the first case not
+ * applied (o->cases when all were, or when the run stopped).  A case a worker did not
+ * deliver (it died: a crash, the watchdog) and those after it run in this process,
+ * as they would without --jobs. */
+static uint64_t run_workers(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, run_state *s,
+                            int jobs, int *status) {
+    pid_t *pid = calloc((size_t)jobs, sizeof *pid);
+    int *fd = calloc((size_t)jobs, sizeof *fd);
+    int n = pid && fd ? run_start(cx, kern, o, jobs, pid, fd) : 0;
+    uint64_t i = 0;
+    for (; n && i < o->cases; i++) {
+        run_out c;
+        char *text;
+        if (run_recv(fd[i % (uint64_t)n], &c, &text) != 0) break;
+        int stop = run_apply(cli, kern, o, s, i, &c, text, status);
+        free(text);
+        if (stop) {
+            i = o->cases;
+            break;
+        }
+    }
+    if (n) run_stop(n, pid, fd);
+    free(pid);
+    free(fd);
+    return i;
+}
+
 /* Runs one kernel over `cases` random cases; returns the worst exit status. */
 static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, td_stats *tot) {
     int status = TD_EXIT_OK;
     run_state *s = calloc(1, sizeof *s);
     if (!s) return TD_EXIT_INTERNAL;
-    for (uint64_t i = 0; i < o->cases; i++) {
-        uint8_t bytes[64];
-        td_campaign_case_bytes(kern->k, o->seed, i, bytes, sizeof bytes);
-        td_case_result r;
-        td_watchdog_arm(o->timeout, o->artifacts, kern, bytes, sizeof bytes);
-        int rc = td_run_bytes(cx, kern, bytes, sizeof bytes, &r);
-        td_watchdog_disarm();
-        td_stats_merge(&s->st, &r.st);
-        if (r.st.cases_not_covered && !s->not_covered[0]) snprintf(s->not_covered, sizeof s->not_covered, "%.500s", r.msg);
-        if (rc == TD_RUN_HARNESS_ERROR) {
-            fprintf(stderr, "tilediff %s: %s: internal error on case %" PRIu64 ": %s\n", cli->cmd, kern->k->id, i, r.msg);
-            td_result_free(&r);
-            status = TD_EXIT_INTERNAL;
-            break;
-        }
-        if (rc == TD_RUN_FINDING) {
-            status = TD_EXIT_FINDING;
-            on_finding(cli, kern, o, s, bytes, sizeof bytes, &r, i);
-        } else if (r.st.lanes_warn && o->strict) {
-            /* --strict: a WARN is a finding (reported and exit 1; no reproducer: a WARN
-             * lane's err is within the rigorous bound) */
-            status = TD_EXIT_FINDING;
-            s->finding_cases++;
-            if (s->printed < o->max_print) {
-                if (o->json) td_report_json(stdout, kern, &r, NULL);
-                else
-                    td_report_text(stdout, kern, &r),
-                        printf("  case %" PRIu64 " (seed %" PRIu64 "), a WARN under --strict\n", i, o->seed);
-                s->printed++;
-            }
-        } else if (r.st.lanes_warn && !o->quiet && s->printed < o->max_print) {
-            if (o->json) td_report_json(stdout, kern, &r, NULL);
-            else td_report_text(stdout, kern, &r), printf("  case %" PRIu64 " (seed %" PRIu64 ")\n", i, o->seed);
-            s->printed++;
-        }
-        td_result_free(&r);
-    }
+    int jobs = (uint64_t)o->jobs < o->cases ? o->jobs : (int)o->cases;
+    uint64_t from = jobs > 1 ? run_workers(cli, cx, kern, o, s, jobs, &status) : 0;
+    run_here(cli, cx, kern, o, s, from, &status);
     if (o->json) summary_json(cli, kern, s);
     else summary_text(cli, kern, s);
     if (tot) td_stats_merge(tot, &s->st);
@@ -313,7 +466,8 @@ static int run_bad(const char *opt, const char *what, const char *v) {
 
 static int run_takes_value(const char *a) {
     static const char *const v[] = {"--backend", "--kernel",  "--kernels",  "--artifacts",
-                                    "--cases",   "--seed",    "--timeout", "--lane-dump", "--against"};
+                                    "--cases",   "--seed",    "--timeout", "--lane-dump", "--against",
+                                    "--jobs"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!strcmp(a, v[i])) return 1;
     return 0;
@@ -328,6 +482,7 @@ static int parse_run_value(run_args *r, const char *a, const char *v) {
     else if (!strcmp(a, "--kernels")) r->cli.kernels = v;
     else if (!strcmp(a, "--artifacts")) r->o.artifacts = v;
     else if (!strcmp(a, "--lane-dump")) r->lane_dump = v;
+    else if (!strcmp(a, "--jobs")) return td_jobs_parse("run", v, &r->o.jobs) ? TD_EXIT_USAGE : 0;
     else if (!strcmp(a, "--cases")) return td_parse_u64(v, &r->o.cases) ? run_bad(a, "a non-negative integer", v) : 0;
     else if (!strcmp(a, "--seed")) return td_parse_u64(v, &r->o.seed) ? run_bad(a, "a non-negative integer", v) : 0;
     else if (!strcmp(a, "--timeout")) {
@@ -408,7 +563,8 @@ static int run_matched(run_args *r, td_ctx *cx, int matched, td_stats *tot, int 
 
 int td_cmd_run(int argc, char **argv) {
     run_args r = {.cli = {.cmd = "run", .backend = TD_ABI_HOST},
-                  .o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts"}};
+                  .o = {.cases = 200, .seed = 1, .max_print = 3, .artifacts = "tilediff-artifacts",
+                        .jobs = td_jobs_default()}};
     int rc = parse_run(argc, argv, &r);
     if (rc) return rc;
     int matched = 0;
@@ -432,6 +588,7 @@ int td_cmd_run(int argc, char **argv) {
         return TD_EXIT_INTERNAL;
     }
     if (dump) td_ctx_set_lane_observer(cx, dump_lane, dump);
+    if (dump) r.o.jobs = 1; /* the dump is one file, written lane by lane in case order */
     int ran = 0;
     td_stats tot;
     memset(&tot, 0, sizeof tot);

@@ -65,6 +65,9 @@ int td_match(const char *pattern, const char *id);
 void td_watchdog_arm(unsigned seconds, const char *artifact_dir, const td_kernel *kern, const uint8_t *data,
                      size_t size);
 void td_watchdog_disarm(void);
+/* In a `run --jobs` worker: a hang ends the worker without a word or an artifact (the
+ * parent runs the case again itself, with the watchdog above, as --jobs 1 would). */
+void td_watchdog_quiet(int on);
 
 
 #endif

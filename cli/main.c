@@ -19,6 +19,10 @@ typedef struct {
     "  --alpha A             significance level of the paired accuracy test (default 1e-4)\n"                        \
     "  --min-growth G        smallest median err/tol growth flagged as a regression (default 1.25)\n"
 
+/* cli/common.h's td_cli_against */
+#define AGAINST_OPT                                                                                                  \
+    "  --against intent      judge by the operation the contract is read as (tilediff audit), not the contract\n"
+
 /* the memory far cases need (contracts/gen_far.h) */
 #define FAR_NOTE                                                                                               \
     "far cases: of a contract whose strides can pass 2^31 elements (tilediff list -v says which), every 16th\n"   \
@@ -31,8 +35,9 @@ static const td_command commands[] = {
      "  -v, --verbose         also each contract's io class, spec, parameters, regions, casts and error model\n"},
     {"run", td_cmd_run,
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
-     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--strict] [--lane-dump FILE]",
-     KERNEL_OPTS "  --kernel VARIANT      the variant to run (default: the one that claims to meet the contract)\n"
+     "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--strict] [--lane-dump FILE]\n"
+     "                  [--jobs N] [--against intent|contract]",
+     KERNEL_OPTS AGAINST_OPT "  --kernel VARIANT      the variant to run (default: the one that claims to meet the contract)\n"
                  "  --all-variants        run every variant, mutants included\n"
                  "  --cases N             random contract-valid cases (default 200)\n"
                  "  --seed S              the campaign seed; case i of seed S is always the same case (default 1)\n"
@@ -45,6 +50,8 @@ static const td_command commands[] = {
                  "  --strict              a WARN (error above the probabilistic bound, within the rigorous\n"
                  "                        one) counts as a disagreement: exit 1\n"
                  "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"
+                 "  --jobs N              cases run in N processes at once (default: every core; 1 with --lane-dump);\n"
+                 "                        the output is the same for any N\n"
                  FAR_NOTE},
     {"repro", td_cmd_repro,
      "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json] [--emit-python S.py]",
@@ -56,8 +63,9 @@ static const td_command commands[] = {
     {"certify", td_cmd_certify,
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--kernel VARIANT|GLOB]...\n"
      "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S] [--strict]\n"
-     "                  [--baseline DIR/report.json [--alpha A] [--min-growth G]]",
-     KERNEL_OPTS
+     "                  [--jobs N] [--shape production [--shape-dims D,...] [--sample-lanes N] [--sample-programs N]]\n"
+     "                  [--against intent|contract] [--baseline DIR/report.json [--alpha A] [--min-growth G]]",
+     KERNEL_OPTS AGAINST_OPT
      "  --contracts GLOB      the contracts to certify (default all)\n"
      "  --kernel VARIANT|GLOB certify these variants (repeatable; mutants too); default: every variant that\n"
      "                        claims to meet its contract, each on its own row\n"
@@ -69,6 +77,14 @@ static const td_command commands[] = {
      "  --out DIR             report.json, report.md, report.html, junit.xml, artifacts/ (default tilediff-certify)\n"
      "  --timeout S           a kernel's campaign that runs longer is a timeout (default 3x its share + 30 s)\n"
      "  --strict              a WARN (above the probabilistic bound, within the rigorous one) fails its row\n"
+     "  --jobs N              rows (kernels) certified at once, each in its own process (default: every\n"
+     "                        core); the reports are the same for any N but for their timings\n"
+     "  --shape production    launch at the sizes real models use (docs/production-shapes.md; smaller on the\n"
+     "                        host backend), the oracle on a stratified lane sample stated in the report;\n"
+     "                        guard zones, sentinels and cells outside the write set are checked everywhere\n"
+     "  --shape-dims D,D,...  that production shape instead of the table's (implies --shape production)\n"
+     "  --sample-lanes N      lanes drawn uniformly besides the full programs and edges (default 4096)\n"
+     "  --sample-programs N   programs checked in full besides the first and the last (default 3)\n"
      REGRESS_OPTS
      "  --baseline FILE       a stored report.json: rerun its cases (its seed) and report what changed\n"
      "exit status 2 also when the library covers none of the selected contracts\n" FAR_NOTE},
@@ -96,13 +112,14 @@ static const td_command commands[] = {
     {"report", td_cmd_report, "report merge DIR... --out DIR                join certify shards into one report",
      "  --out DIR             where the merged reports go\n"},
     {"selftest", td_cmd_selftest,
-     "selftest [--budget SECONDS] [--cases N] [--timeout S]  kill matrix of the mutants, false-alarm matrix\n"
+     "selftest [--budget SECONDS] [--cases N] [--timeout S] [--jobs N]  kill matrix of the mutants, false-alarm matrix\n"
      "                  of the correct kernels (ports and alternatives)",
      KERNEL_OPTS "  --budget SECONDS      total time (default 120): 60% hunts the mutants, 40% looks for false alarms\n"
                  "  --cases N             at most N cases per mutant (default 2000)\n"
                  "  --seed S              campaign seed (default 1)\n"
                  "  --timeout S           a case that runs longer is a hang\n"
-                 "  --contracts GLOB      only these contracts\n"},
+                 "  --contracts GLOB      only these contracts\n"
+                 "  --jobs N              kernels tested at once (default: every core); the same rows for any N\n"},
     {"minimize", td_cmd_minimize, "minimize FILE -o OUT [--contract C] [--kernel V] [--raw]  shrink a finding, same kind",
      "  -o, --out OUT         the shrunk reproducer\n"
      "  --contract C          the contract of a raw fuzz input\n"

@@ -101,6 +101,9 @@ void td_render_table(FILE *f, const td_json *r) {
                 td_json_num(c, "seconds", 0));
         if (td_json_str(c, "reason", NULL))
             fprintf(f, "    %s%s\n", strcmp(status_of(c), "not-covered") ? "not checked: " : "", td_json_str(c, "reason", ""));
+        if (td_json_str(c, "shape", NULL)) /* certify --shape production */
+            fprintf(f, "    production shape %s; %s\n", td_json_str(c, "shape", ""),
+                    td_json_str(td_json_get(c, "sampling"), "text", ""));
     }
     table_findings(f, cs);
     const td_json *s = td_json_get(r, "summary");
@@ -144,6 +147,11 @@ int td_render_md(FILE *f, const td_json *r) {
                 td_json_num(c, "lanes", 0), td_json_num(c, "disagreements", 0), td_json_num(c, "warns", 0),
                 td_json_num(c, "lanes_unbounded", 0), e, u, cl, td_json_num(c, "seconds", 0));
     }
+    for (size_t i = 0; cs && i < cs->n; i++) /* certify --shape production */
+        if (td_json_str(&cs->kids[i], "shape", NULL))
+            fprintf(f, "\n`%s` `%s` at production shape %s: %s\n", td_json_str(&cs->kids[i], "id", "?"),
+                    td_json_str(&cs->kids[i], "kernel", "-"), td_json_str(&cs->kids[i], "shape", ""),
+                    td_json_str(td_json_get(&cs->kids[i], "sampling"), "text", ""));
     int any = 0;
     for (size_t i = 0; cs && i < cs->n; i++) {
         const td_json *fs = td_json_get(&cs->kids[i], "findings");

@@ -229,6 +229,43 @@ static inline void attn2_ctx_gen(td_producer *p, td_case *c, const attn2_ctx_idx
     if (B * H * NM == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
 }
 
+/* A production shape (certify --shape production; engine/sample.c's table): d[4]
+ * sequences, the b-th of d[0] - b*(d[0]/3 + 1) tokens (tails against the block where d[0]
+ * is a multiple of it), head dim d[1], d[2] heads, BLK = d[3], token-major unpadded
+ * layout; values, sm_scale and the stream bound drawn as attn2_ctx_gen draws them. */
+static inline void attn2_ctx_gen_shape(td_producer *p, td_case *c, const attn2_ctx_idx *ix, const td_shape *ps) {
+    int64_t B = ps->d[4] > 0 ? ps->d[4] : 1, DM = ps->d[1], H = ps->d[2], BLK = ps->d[3], total = 0, maxlen = 1;
+    int tail = 0;
+    td_case_alloc(c, ix->start, (size_t)B);
+    td_case_alloc(c, ix->seqlen, (size_t)B);
+    for (int64_t b = 0; b < B; b++) {
+        int64_t len = ps->d[0] - b * (ps->d[0] / 3 + 1);
+        len = len > 1 ? len : 1;
+        td_seti(c, ix->start, (size_t)b, total), td_seti(c, ix->seqlen, (size_t)b, len);
+        total += len;
+        maxlen = len > maxlen ? len : maxlen;
+        tail |= len % BLK != 0;
+    }
+    int64_t NM = (maxlen + BLK - 1) / BLK, rs = H * DM, hs = DM;
+    size_t n = (size_t)((total - 1) * rs + (H - 1) * hs + DM);
+    td_case_alloc(c, ix->q, n);
+    td_case_alloc(c, ix->k, n);
+    td_case_alloc(c, ix->v, n);
+    td_case_alloc(c, ix->out, n);
+    c->p[ix->sm].r = attn2_gen_scale(p, 1.0 / sqrt((double)DM), 1.0 / 64, 16);
+    td_vgen g;
+    td_vgen_init(&g, p, c, TD_VM_ALL, 8);
+    td_vgen_fill(&g, c, ix->q);
+    td_vgen_fill(&g, c, ix->k);
+    td_vgen gv;
+    td_vgen_init(&gv, p, c, TD_VM_ALL, 1024);
+    td_vgen_fill(&gv, c, ix->v);
+    c->p[ix->rs].i = rs, c->p[ix->hs].i = hs, c->p[ix->blk].i = BLK, c->p[ix->dm].i = DM;
+    if (ix->nt >= 0) c->p[ix->nt].i = NM;
+    c->grid[0] = (uint32_t)B, c->grid[1] = (uint32_t)H, c->grid[2] = (uint32_t)NM;
+    c->classes |= (NM > 1 ? TD_BC(TD_BC_MULTI_TILE) : 0) | (tail ? TD_BC(TD_BC_TAIL) : 0);
+}
+
 /* The preconditions these launches share (NULL or the failing hypothesis). */
 static inline const char *attn2_ctx_check(const td_case *c, const attn2_ctx_idx *ix) {
     if ((double)(float)c->p[ix->sm].r != c->p[ix->sm].r) return "sm_scale is the kernel's binary32 scalar";

@@ -62,6 +62,8 @@ static const td_cast_decl casts[1] = {{"store", "fp16:rne:inf", "R.round .real: 
 
 static void gen_g(td_producer *p, td_case *c) { attn2_ctx_gen(p, c, &ix_g); }
 static void gen_io(td_producer *p, td_case *c) { attn2_ctx_gen(p, c, &ix_io); }
+static void shape_g(td_producer *p, td_case *c, const td_shape *s) { attn2_ctx_gen_shape(p, c, &ix_g, s); }
+static void shape_io(td_producer *p, td_case *c, const td_shape *s) { attn2_ctx_gen_shape(p, c, &ix_io, s); }
 static const char *check_g(const td_case *c) { return attn2_ctx_check(c, &ix_g); }
 static const char *check_io(const td_case *c) { return attn2_ctx_check(c, &ix_io); }
 static void writes(const td_case *c, td_wset *ws) { attn2_ctx_writes(c, ws, &ix_g); }
@@ -87,6 +89,7 @@ const td_contract td_c_ctx_nopad = {
                    "(kernel-side), P.V sum, the fp16 store (kernel-side)",
     .classes = NOPAD_CLASSES,
     .gen = gen_g,
+    .gen_shape = shape_g,
     .check = check_g,
     .writes = writes,
     TD_SPECS(nopad),
@@ -112,6 +115,7 @@ const td_contract td_c_ctx_nopad_io = {
                    "(kernel-side), P.V sum; the declared fp16 store",
     .classes = NOPAD_CLASSES,
     .gen = gen_io,
+    .gen_shape = shape_io,
     .check = check_io,
     .writes = writes,
     TD_SPECS(nopad_io),

@@ -260,11 +260,35 @@ static inline int64_t mm_bcols(const mm_shape *s, const mm_2d *d) {
     return d->colmode == MM_IDX_RAW ? mm_cdiv(s->N, s->BN) * s->BN : s->N;
 }
 
+static inline void mm_fill_2d(td_producer *p, td_case *c, const int *pmap, const mm_2d *d, mm_shape *s);
+
 /* Shape, parameters, grid, regions and values of a 2-D launch.  fa: the operands'
  * format (value menu bound). */
 static inline void mm_gen_2d(td_producer *p, td_case *c, const int *pmap, const mm_shape_opts *o, const mm_2d *d,
                              mm_shape *s) {
     mm_gen_shape(p, c, o, d->rowmode == MM_IDX_RAW, s);
+    mm_fill_2d(p, c, pmap, d, s);
+}
+
+/* A production shape (certify --shape production; engine/sample.c's table): M, N, K =
+ * d[0..2], BM = BN = d[3], BK = d[4], GROUP_M = d[5]; row-major A, B and C.  K is
+ * rounded up to a multiple of BK where the contract needs K = BK * numKBlocks. */
+static inline void mm_gen_2d_shape(td_producer *p, td_case *c, const int *pmap, const mm_2d *d,
+                                   const td_shape *ps, int k_multiple, mm_shape *s) {
+    memset(s, 0, sizeof *s);
+    s->M = ps->d[0], s->N = ps->d[1], s->BM = s->BN = ps->d[3], s->BK = ps->d[4], s->GM = ps->d[5];
+    s->T = mm_cdiv(ps->d[2], s->BK);
+    s->K = k_multiple ? s->T * s->BK : ps->d[2];
+    s->sam = s->T * s->BK, s->sak = 1, s->sbk = mm_bcols(s, d), s->sbn = 1, s->scm = mm_max(s->N, s->BN), s->scn = 1;
+    uint64_t cls = 0;
+    td_gen_mark_shape((uint64_t)(s->M * s->N), (uint64_t)(s->BM * s->BN),
+                      (uint64_t)(mm_cdiv(s->M, s->BM) * mm_cdiv(s->N, s->BN)), &cls);
+    c->classes |= cls | (s->T > 1 ? TD_BC(TD_BC_MULTI_TILE) : 0);
+    mm_fill_2d(p, c, pmap, d, s);
+}
+
+/* Parameters, grid, regions and values of a 2-D launch of shape s. */
+static inline void mm_fill_2d(td_producer *p, td_case *c, const int *pmap, const mm_2d *d, mm_shape *s) {
     mm_shape_put(c, pmap, s);
     c->grid[0] = (uint32_t)(mm_cdiv(s->M, s->BM) * mm_cdiv(s->N, s->BN));
     int64_t arows = mm_arows(s, d), bcols = mm_bcols(s, d);

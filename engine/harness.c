@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "gen_far.h"
+#include "sample.h"
 #include "spec.h"
 
 #define GUARD_BYTES 256
@@ -29,6 +30,11 @@ struct td_ctx {
     td_wset ws;
     td_lane_observer obs;
     void *obs_user;
+    const td_shape *shape;        /* cases at this production shape (NULL: the bytes choose) */
+    const td_sample_opts *sample; /* the oracle judges this sample of the lanes (NULL: all) */
+    td_sample_info sampled;       /* what the samples checked since td_ctx_set_sample */
+    uint8_t *pick;                /* the current case's sample, one flag per write-set lane */
+    size_t pickcap;
 };
 
 /* Both passes memoise per-row quantities for one case only. */
@@ -63,6 +69,7 @@ void td_stats_merge(td_stats *a, const td_stats *s) {
     a->lanes_unbounded += s->lanes_unbounded;
     a->lanes_overflow_ok += s->lanes_overflow_ok;
     a->lanes_warn += s->lanes_warn;
+    a->lanes_sampled_out += s->lanes_sampled_out;
     for (int i = 0; i < TD_VC_COUNT; i++) a->findings[i] += s->findings[i];
     a->cases_with_finding += s->cases_with_finding;
     a->cases_not_covered += s->cases_not_covered;
@@ -101,8 +108,18 @@ void td_ctx_set_lane_observer(td_ctx *c, td_lane_observer fn, void *user) {
     c->obs_user = user;
 }
 
+void td_ctx_set_shape(td_ctx *c, const td_shape *s) { c->shape = s; }
+
+void td_ctx_set_sample(td_ctx *c, const td_sample_opts *o) {
+    c->sample = o;
+    memset(&c->sampled, 0, sizeof c->sampled);
+}
+
+const td_sample_info *td_ctx_sampled(const td_ctx *c) { return &c->sampled; }
+
 void td_ctx_free(td_ctx *c) {
     if (!c) return;
+    free(c->pick);
     td_mpcx_free(&c->mp);
     td_shcx_memo_free(&c->sh);
     free(c->trace.steps);
@@ -117,13 +134,27 @@ static double now(void) {
 }
 
 int td_decode_case(const td_contract *k, const uint8_t *data, size_t size, td_case *c, char *err, size_t errlen) {
+    return td_decode_case_shape(k, data, size, NULL, c, err, errlen);
+}
+
+int td_decode_case_shape(const td_contract *k, const uint8_t *data, size_t size, const td_shape *s, td_case *c,
+                         char *err, size_t errlen) {
     td_producer p;
-    int far = k->far && td_far_tier(data, size); /* the far tier: gen, then the far hook */
+    /* the far tier: gen, then the far hook; a production shape fixes the case's shape itself */
+    int far = !s && k->far && td_far_tier(data, size);
     if (far) data += TD_FAR_MAGIC_LEN, size -= TD_FAR_MAGIC_LEN;
     td_prod_init(&p, data, size);
     td_case_init(c, k);
-    k->gen(&p, c);
-    if (far) k->far(&p, c);
+    if (s && !k->gen_shape) {
+        snprintf(err, errlen, "%s has no production shape (docs/production-shapes.md)", k->id);
+        return -1;
+    }
+    if (s) {
+        k->gen_shape(&p, c, s);
+    } else {
+        k->gen(&p, c);
+        if (far) k->far(&p, c);
+    }
     for (int i = 0; i < k->nregions; i++)
         if (!c->r[i].data) td_case_alloc(c, i, 0);
     const char *bad = k->check ? k->check(c) : NULL;
@@ -903,7 +934,8 @@ static int run_fail(run *R, const char *msg) {
 static int run_decode(run *R, const uint8_t *data, size_t size) {
     td_case_result *res = R->res;
     R->t = now();
-    if (td_decode_case(R->k, data, size, &R->c, res->msg, sizeof res->msg) != 0) return TD_RUN_HARNESS_ERROR;
+    if (td_decode_case_shape(R->k, data, size, R->cx->shape, &R->c, res->msg, sizeof res->msg) != 0)
+        return TD_RUN_HARNESS_ERROR;
     td_case_describe(&R->c, res->desc, sizeof res->desc);
     res->case_digest = td_fnv1a((const uint8_t *)res->desc, strlen(res->desc));
     for (int i = 0; i < R->k->nregions; i++)
@@ -1116,12 +1148,35 @@ static int lane_unwritten(run *R, const td_olane *ol, uint64_t b) {
     return 1;
 }
 
-/* Every lane of the write set: unwritten, or judged. */
+/* The lanes the oracle judges under a production-shape sample, in cx->pick. */
+static int sample_lanes(run *R) {
+    td_ctx *cx = R->cx;
+    if (cx->ws.n > cx->pickcap) {
+        uint8_t *p = realloc(cx->pick, cx->ws.n);
+        if (!p) return -1;
+        cx->pick = p;
+        cx->pickcap = cx->ws.n;
+    }
+    td_sample_info info;
+    td_sample_opts o = *cx->sample;
+    o.seed ^= R->res->case_digest; /* each case its own draw, the same one for the same bytes */
+    if (td_sample_pick(cx->ws.v, cx->ws.n, R->c.grid, &o, cx->pick, &info) != 0) return -1;
+    td_sample_info_add(&cx->sampled, &info);
+    return 0;
+}
+
+/* Every lane of the write set: unwritten, or judged.  Under a sample the oracle judges
+ * the sampled lanes only; the sentinel test (unwritten) still sees every lane. */
 static int run_judge_lanes(run *R) {
+    if (R->cx->sample && sample_lanes(R) != 0) return run_fail(R, "out of memory sampling the lanes");
     for (size_t i = 0; i < R->cx->ws.n; i++) {
         const td_olane *ol = &R->cx->ws.v[i];
         uint64_t b = lane_cell(R->im, &R->c, ol);
         if (lane_unwritten(R, ol, b)) continue;
+        if (R->cx->sample && !R->cx->pick[i]) {
+            R->res->st.lanes_sampled_out++;
+            continue;
+        }
         char msg[512] = "";
         if (judge_lane(R->cx, R->kern, &R->c, ol, b, R->res, R->cx->o.mpfr_all, msg, sizeof msg) == TD_VC_COUNT)
             return run_fail(R, msg);

@@ -80,6 +80,7 @@ typedef struct td_stats {
      * accepted (an admissible inf or NaN, or the largest finite value against an
      * infinite reference) */
     uint64_t cases, lanes, lanes_mpfr, lanes_unbounded, lanes_overflow_ok, lanes_warn;
+    uint64_t lanes_sampled_out; /* production shapes: written lanes the oracle's sample left out */
     uint64_t findings[TD_VC_COUNT]; /* lanes (or regions) per class */
     uint64_t cases_with_finding;
     uint64_t cases_not_covered; /* launches that returned TD_ABI_NOT_COVERED */
@@ -128,6 +129,16 @@ void td_ctx_free(td_ctx *cx);
 /* Runs kernels on a device: regions are staged through `dev` (NULL: host). */
 struct td_backend_ops;
 void td_ctx_set_backend(td_ctx *cx, const struct td_backend_ops *dev);
+
+/* Production shapes (engine/sample.h, certify --shape production): cases decoded at
+ * shape s (NULL: the bytes choose the shape), and the oracle judging the stratified
+ * sample o of each case's lanes (NULL: every lane).  The pointers must outlive their
+ * use.  td_ctx_sampled: what the samples checked since the last td_ctx_set_sample. */
+struct td_sample_opts;
+struct td_sample_info;
+void td_ctx_set_shape(td_ctx *cx, const td_shape *s);
+void td_ctx_set_sample(td_ctx *cx, const struct td_sample_opts *o);
+const struct td_sample_info *td_ctx_sampled(const td_ctx *cx);
 
 /* Lane observers (tilediff diff, the accuracy statistics of campaigns): called once
  * per lane of the write set, in write-set order, after its verdict.  `index` is the
@@ -184,6 +195,9 @@ int td_judge_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_
 
 /* Decodes only (for explain, corpus-stats, the generator tests). */
 int td_decode_case(const td_contract *k, const uint8_t *data, size_t size, td_case *c, char *err, size_t errlen);
+/* The same at production shape s (NULL: as td_decode_case); -1 when k has none. */
+int td_decode_case_shape(const td_contract *k, const uint8_t *data, size_t size, const td_shape *s, td_case *c,
+                         char *err, size_t errlen);
 
 /* Explains the tolerance of one lane (index into the write set, or -1 for the first
  * lane that is not a PASS, else lane 0). Prints to f. */
