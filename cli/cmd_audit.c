@@ -44,8 +44,13 @@ static int audit_args(int argc, char **argv, audit_cli *a) {
 static void print_text(FILE *f, const td_audit_result *r, uint64_t seed) {
     const td_intent *in = r->k->intent;
     if (!r->cases_differ) {
-        fprintf(f, "%-52s agrees with intent   %" PRIu64 " cases, %" PRIu64 " lanes, worst err/tol %.3g\n", r->k->id,
-                r->cases, r->lanes, r->worst_eot);
+        if (r->cases)
+            fprintf(f, "%-52s agrees with intent   %" PRIu64 " cases, %" PRIu64 " lanes, worst err/tol %.3g\n", r->k->id,
+                    r->cases, r->lanes, r->worst_eot);
+        else
+            fprintf(f, "%-52s not compared         no case states the operation's own values\n", r->k->id);
+        if (r->cases_partial)
+            fprintf(f, "    %" PRIu64 " cases not compared (partials): %s\n", r->cases_partial, r->partial);
         return;
     }
     fprintf(f, "%-52s DIFFERS from intent  in %" PRIu64 " of %" PRIu64 " cases\n", r->k->id, r->cases_differ, r->cases);
@@ -55,6 +60,8 @@ static void print_text(FILE *f, const td_audit_result *r, uint64_t seed) {
                 r->condition, r->cases_differ, r->cond_agree, r->agree);
     else
         fprintf(f, "    condition: none of the simple predicates over the integer parameters separates the cases\n");
+    if (r->cases_partial)
+        fprintf(f, "    %" PRIu64 " more cases not compared (partials): %s\n", r->cases_partial, r->partial);
     if (r->cases_gap)
         fprintf(f, "    %" PRIu64 " cases where the operation needs what the launch does not read: %s\n", r->cases_gap, r->gap);
     if (r->lanes_differ)

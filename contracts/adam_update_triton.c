@@ -55,6 +55,12 @@ static const char *check(const td_case *c) {
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 2); }
 
+static const td_intent intent = {
+    .operation = "one Lion step: p * (1 - lr*wd) - lr * sign(b1*m + (1-b1)*g), and m = b2*m + (1-b2)*g",
+    .definition = "Lion (Chen et al. 2023, Algorithm 2; lucidrains lion-pytorch update_fn): the kernel is a Lion update despite its name",
+    TD_SPECS(lion_intent),
+};
+
 const td_contract td_c_adam_update = {
     .id = "adam_update_triton.update_fn_kernel_correctness",
     .file = "adam_update_triton",
@@ -74,4 +80,5 @@ const td_contract td_c_adam_update = {
     .check = check,
     .writes = writes,
     TD_SPECS(lion),
+    .intent = &intent,
 };

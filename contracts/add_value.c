@@ -52,6 +52,12 @@ static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P
     .sv_note = "inputs finite with |x|, |value| <= 2^126: the exact sum is finite", .classes = TD_BCLASSES_TILED, \
     .gen = gen, .check = check, .writes = writes
 
+static const td_intent intent = {
+    .operation = "x + value for each element",
+    .definition = "torch.add(x, value) (PyTorch documentation)",
+    TD_SPECS(add_value_intent),
+};
+
 const td_contract td_c_add_value = {
     .id = "add_value.puzzle1_kernel_correctness",
     .kind = "exact",
@@ -59,6 +65,7 @@ const td_contract td_c_add_value = {
     .error_model = "one binary32 addition of exact operands: |RN32(x+value) - (x+value)|",
     ADD_VALUE_COMMON,
     TD_SPECS(add_value),
+    .intent = &intent,
 };
 
 const td_contract td_c_add_value_io = {
@@ -70,4 +77,5 @@ const td_contract td_c_add_value_io = {
     .casts = casts,
     ADD_VALUE_COMMON,
     TD_SPECS(add_value_io),
+    .intent = &intent,
 };

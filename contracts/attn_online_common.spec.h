@@ -279,3 +279,39 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
     return R->c_store >= 0 ? N(cast)(cx, o, R->c_store) : o;
 }
 
+
+/* ---- intents (docs/intent.md) ----
+ * One lane of torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal,
+ * scale=sm_scale) (PyTorch documentation: softmax(q k^T * scale + causal mask) v) for
+ * the row R describes, over its kept keys (at_kept: the causal mask j <= i, every key
+ * otherwise), every value exact: no fp16 cast of q or of the weights P (a kernel's
+ * choice, not the operation's), the natural base (2^(x * log2 e) = e^x).  The AT_OUT_LSE
+ * lane is the row's log-sum-exp of the scaled scores in base 2 (m + log2 l, as the
+ * kernel stores it).  Only for AT_SC_FLASH rows (one sm_scale, no per-key scales). */
+static inline NUM SPEC(at_intent)(NCX *cx, const td_case *c, const at_row *R) {
+    NUM t[AT_MAXS], m = N(exact)(cx, 0.0), sm = N(exact)(cx, R->sm_scale);
+    int first = 1;
+    for (int j = 0; j < R->nkeys; j++) {
+        if (!at_kept(R, j)) continue;
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
+        for (int e = 0; e < R->nd; e++)
+            N(acc_add)(cx, &dot, N(mul)(cx, N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]),
+                                        N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es))));
+        t[j] = N(mul)(cx, N(acc_end)(cx, &dot), sm);
+        m = first ? t[j] : N(max)(cx, m, t[j]);
+        first = 0;
+    }
+    NACC l, acc;
+    N(acc_init)(cx, &l, TD_ORDER_ANY, 0);
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int j = 0; j < R->nkeys; j++) {
+        if (!at_kept(R, j)) continue;
+        NUM p = N(exp)(cx, N(sub)(cx, t[j], m));
+        N(acc_add)(cx, &l, p);
+        if (R->out == AT_OUT_O) N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R->v_reg, (size_t)R->v_off[j])));
+    }
+    NUM ls = N(acc_end)(cx, &l);
+    if (R->out == AT_OUT_LSE) return N(div)(cx, N(add)(cx, m, N(log)(cx, ls)), N(log)(cx, N(exact)(cx, 2.0)));
+    return N(div)(cx, N(acc_end)(cx, &acc), ls);
+}

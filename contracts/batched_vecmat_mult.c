@@ -115,6 +115,13 @@ static void writes(const td_case *c, td_wset *ws) {
                TD_BC(TD_BC_VALUES_LARGE),                                                                           \
     .gen = gen, .writes = writes
 
+static const td_intent mm_intent = {
+    .operation = "out[m, n] = sum_k A[m, k] B[m, n, k]: each batch row times its own matrix",
+    .definition = "torch.matmul / torch.bmm / torch.mv (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the "
+                  "exact value rounded once to C's format",
+    TD_SPECS(bvm_intent),
+};
+
 const td_contract td_c_batched_vecmat_cf = {
     .id = "batched_vecmat_mult.batched_vecmat_closed_form_correct",
     .io_class = "Realizes_without_Rounding over TileIndex [BLOCK_M,BLOCK_N]",
@@ -123,6 +130,7 @@ const td_contract td_c_batched_vecmat_cf = {
     .check = check_cf,
     BV_COMMON,
     TD_SPECS(bvm),
+    .intent = &mm_intent,
 };
 
 const td_contract td_c_batched_vecmat_io = {
@@ -133,4 +141,5 @@ const td_contract td_c_batched_vecmat_io = {
     .check = check_io,
     BV_COMMON,
     TD_SPECS(bvm),
+    .intent = &mm_intent,
 };

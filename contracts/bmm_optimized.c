@@ -116,6 +116,13 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+static const td_intent mm_intent = {
+    .operation = "O[b] = A[b] @ B[b] for each batch b",
+    .definition = "torch.matmul / torch.bmm / torch.mv (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the "
+                  "exact value rounded once to C's format",
+    TD_SPECS(bmm_o_intent),
+};
+
 const td_contract td_c_bmm_o_exec_genuine = {
     .id = "bmm_optimized.bmm_o_exec_genuine",
     .file = "bmm_optimized",
@@ -135,4 +142,5 @@ const td_contract td_c_bmm_o_exec_genuine = {
     .check = check,
     .writes = writes,
     TD_SPECS(bmm_o),
+    .intent = &mm_intent,
 };

@@ -183,6 +183,12 @@ typedef struct td_intent {
     const char *(*gap)(const td_case *c);
     /* the lanes the operation writes, when they are not the contract's; NULL: the same */
     void (*writes)(const td_case *c, td_wset *ws);
+    /* NULL when the contract's lanes on the case are the operation's own values; else why
+     * not: they are partials of a split reduction that the kernel's host combines (a
+     * per-block log-sum-exp, a shard of the classes), which the operation does not define
+     * lane by lane.  Such a case is neither agreement nor difference: audit does not
+     * compare it, certify --against intent does not cover it.  NULL function: never. */
+    const char *(*partial)(const td_case *c);
 } td_intent;
 
 struct td_contract {

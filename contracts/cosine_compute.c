@@ -50,6 +50,12 @@ static const char *check(const td_case *c) {
 }
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+static const td_intent intent = {
+    .operation = "cos(x) for each element",
+    .definition = "torch.cos (PyTorch documentation)",
+    TD_SPECS(cos_intent),
+};
+
 const td_contract td_c_cosine_compute = {
     .id = "cosine_compute.cos_func_correctness",
     .file = "cosine_compute",
@@ -69,4 +75,5 @@ const td_contract td_c_cosine_compute = {
     .check = check,
     .writes = writes,
     TD_SPECS(cos),
+    .intent = &intent,
 };

@@ -56,6 +56,16 @@ static void gen(td_producer *p, td_case *c) { rc_ce_gen(p, c, &CE1); }
 static const char *check(const td_case *c) { return rc_ce_check(c, &CE1); }
 static void writes(const td_case *c, td_wset *ws) { rc_ce_writes(c, ws, &CE1); }
 
+static const char *ce_partial(const td_case *c) { return rc_ce_partial(c, &CE1); }
+static const td_intent ce_intent = {
+    .operation = "cross-entropy of each row over its n_cols classes (label smoothing, ignore_index), plus the "
+                 "z-loss lse_square_scale * lse^2, with its log-sum-exp",
+    .definition = "torch.nn.functional.cross_entropy(logits, labels, label_smoothing, ignore_index, "
+                  "reduction='none') and torch.logsumexp; the z-loss as flash-attn's CrossEntropyLoss documents it",
+    TD_SPECS(ce1_intent),
+    .partial = ce_partial,
+};
+
 const td_contract td_c_cross_entropy1_fwd = {
     .id = "cross_entropy1.cross_entropy_fwd_correctness",
     .file = "cross_entropy1",
@@ -77,4 +87,5 @@ const td_contract td_c_cross_entropy1_fwd = {
     .check = check,
     .writes = writes,
     TD_SPECS(ce1),
+    .intent = &ce_intent,
 };

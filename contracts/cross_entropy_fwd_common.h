@@ -74,6 +74,16 @@ static void gen(td_producer *p, td_case *c) { rc_ce_gen(p, c, &CE); }
 static const char *check(const td_case *c) { return rc_ce_check(c, &CE); }
 static void writes(const td_case *c, td_wset *ws) { rc_ce_writes(c, ws, &CE); }
 
+static const char *ce_partial(const td_case *c) { return rc_ce_partial(c, &CE); }
+static const td_intent ce_intent = {
+    .operation = "cross-entropy of each row over its n_cols classes (label smoothing, ignore_index), plus the "
+                 "z-loss lse_square_scale * lse^2, with its log-sum-exp",
+    .definition = "torch.nn.functional.cross_entropy(logits * logit_scale, labels, label_smoothing, ignore_index, "
+                  "reduction='none') and torch.logsumexp; the z-loss as flash-attn's CrossEntropyLoss documents it",
+    TD_SPECS(ce_intent),
+    .partial = ce_partial,
+};
+
 /* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of logits at a
  * logits_row_stride near 2^31 over a sparse region, as a kernel that forms
  * row_idx * logits_row_stride in int32 gets wrong; the outputs (pid1 * n_rows + pid0)
@@ -103,4 +113,4 @@ static void far(td_producer *p, td_case *c) {
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) |                       \
                TD_BC(TD_BC_OFFSET_2_31),                                                                            \
     .gen = gen, .far = far,                                                                                         \
-    .check = check, .writes = writes, TD_SPECS(ce)
+    .check = check, .writes = writes, TD_SPECS(ce), .intent = &ce_intent

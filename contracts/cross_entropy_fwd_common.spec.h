@@ -5,3 +5,5 @@
 #include "reduce_common.spec.h"
 static NUM SPEC(ce)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rc_ce)(cx, c, l, &CE); }
 
+/* the intent (docs/intent.md): reduce_common.spec.h's rc_ce_intent */
+static NUM SPEC(ce_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rc_ce_intent)(cx, c, l, &CE); }

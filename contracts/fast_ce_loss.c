@@ -189,6 +189,23 @@ static void writes_chunked(const td_case *c, td_wset *ws) {
     .sv = TD_SV_REAL,                                                                                             \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED)
 
+/* The operation needs the whole row: a launch whose one tile is narrower than the
+ * vocabulary reduces its first BLOCK_SIZE columns only. */
+static const char *fce_gap(const td_case *c) {
+    return c->p[P_V].i > c->p[P_BLOCK].i ? "VOCAB_SIZE > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's "
+                                           "VOCAB_SIZE columns"
+                                         : NULL;
+}
+/* The chunked kernel gets no intent: its loss is -s(x[label]), a partial to which the
+ * host adds the log-sum-exp of all chunks, on every case. */
+static const td_intent fce_intent = {
+    .operation = "cross-entropy of each row over its VOCAB_SIZE classes (ignore_index -100), with its log-sum-exp",
+    .definition = "torch.nn.functional.cross_entropy(logits * LOGIT_SCALE if DO_LOGIT_SCALING, labels, "
+                  "ignore_index=-100, reduction='none') and torch.logsumexp (PyTorch documentation)",
+    TD_SPECS(fce_intent),
+    .gap = fce_gap,
+};
+
 const td_contract td_c_fast_ce_forward = {
     .id = "fast_ce_loss.cross_entropy_forward_correctness",
     .io_class = "MetaGatherMasked2DKernelIO_2x2 (fastCeForwardIO)",
@@ -205,6 +222,7 @@ const td_contract td_c_fast_ce_forward = {
     .writes = writes,
     FCE_COMMON,
     TD_SPECS(fce),
+    .intent = &fce_intent,
 };
 
 const td_contract td_c_fast_ce_chunked = {

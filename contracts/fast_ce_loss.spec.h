@@ -27,3 +27,19 @@ static NUM SPEC(fce_chunked)(NCX *cx, const td_case *c, const td_olane *l) {
                           c->p[PC_SCALE].r, 1);
 }
 
+
+/* The intent (docs/intent.md): torch.logsumexp and torch.nn.functional.cross_entropy(
+ * logits * LOGIT_SCALE (when DO_LOGIT_SCALING), labels, ignore_index=-100,
+ * reduction='none') of each row over its VOCAB_SIZE classes (rc_intent_ce without
+ * smoothing).  Softcapping is off in the contract (SOFTCAP unused), so not here either. */
+static NUM SPEC(fce_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t row = l->idx[0];
+    uint64_t row0 = (uint64_t)(row * c->p[P_STRIDE].i);
+    long V = (long)c->p[P_V].i;
+    int scaled = c->p[P_DO_SCALE].i != 0;
+    double scale = c->p[P_SCALE].r;
+    if (l->o == 0) return SPEC(rc_intent_lse)(cx, c, R_LOGITS, row0, V, scaled, scale, rc_key(1, (uint64_t)row, 0));
+    int64_t lab = td_geti(c, R_LABELS, (size_t)row);
+    if (lab == -100) return N(exact)(cx, 0.0);
+    return SPEC(rc_intent_ce)(cx, c, R_LOGITS, row0, V, scaled, scale, lab, 0.0, (uint64_t)row);
+}

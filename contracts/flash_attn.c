@@ -299,6 +299,42 @@ static void writes_io(const td_case *c, td_wset *ws) { fa_writes(c, ws, &X_IO); 
     .error_model = "online softmax in kernel order: q16 cast, binary32 dot (gamma_{DIM-1}), exp2 budget, tree "    \
                    "row sums, fp16 P cast (any scale; any KV blocking), acc*alpha + P.V, one division, fp16 store; L = m + log2 l"
 
+static const td_intent i_out = {
+    .operation = "scaled dot-product attention softmax(q k^T * sm_scale, causal mask) v of each query row, with the "
+                 "row's base-2 log-sum-exp",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal, scale=sm_scale) (PyTorch "
+                  "documentation), exact (no fp16 cast of q or P)",
+    TD_SPECS(fa_out_intent),
+};
+static const td_intent i_lse = {
+    .operation = "scaled dot-product attention softmax(q k^T * sm_scale, causal mask) v of each query row, with the "
+                 "row's base-2 log-sum-exp",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal, scale=sm_scale) (PyTorch "
+                  "documentation), exact (no fp16 cast of q or P)",
+    TD_SPECS(fa_lse_intent),
+};
+static const td_intent i_case1 = {
+    .operation = "scaled dot-product attention softmax(q k^T * sm_scale, causal mask) v of each query row, with the "
+                 "row's base-2 log-sum-exp",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal, scale=sm_scale) (PyTorch "
+                  "documentation), exact (no fp16 cast of q or P)",
+    TD_SPECS(fa_case1_intent),
+};
+static const td_intent i_case2 = {
+    .operation = "scaled dot-product attention softmax(q k^T * sm_scale, causal mask) v of each query row, with the "
+                 "row's base-2 log-sum-exp",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal, scale=sm_scale) (PyTorch "
+                  "documentation), exact (no fp16 cast of q or P)",
+    TD_SPECS(fa_case2_intent),
+};
+static const td_intent i_io = {
+    .operation = "scaled dot-product attention softmax(q k^T * sm_scale, causal mask) v of each query row, with the "
+                 "row's base-2 log-sum-exp",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal, scale=sm_scale) (PyTorch "
+                  "documentation), exact (no fp16 cast of q or P)",
+    TD_SPECS(fa_io_intent),
+};
+
 const td_contract td_c_flash_attn_out = {
     .id = "flash_attn.flash_attn_genuine_output_compute_correct_general",
     .io_class = "Realizes_without_Rounding (O; L checked with the companion l theorem)",
@@ -312,6 +348,7 @@ const td_contract td_c_flash_attn_out = {
     .writes = writes_out,
     FA_COMMON,
     TD_SPECS(fa_out),
+    .intent = &i_out,
 };
 
 const td_contract td_c_flash_attn_l = {
@@ -327,6 +364,7 @@ const td_contract td_c_flash_attn_l = {
     .writes = writes_lse,
     FA_COMMON,
     TD_SPECS(fa_lse),
+    .intent = &i_lse,
 };
 
 const td_contract td_c_flash_attn_case1 = {
@@ -346,6 +384,7 @@ const td_contract td_c_flash_attn_case1 = {
     .writes = writes_case1,
     FA_COMMON,
     TD_SPECS(fa_case1),
+    .intent = &i_case1,
 };
 
 const td_contract td_c_flash_attn_case2 = {
@@ -361,6 +400,7 @@ const td_contract td_c_flash_attn_case2 = {
     .writes = writes_case2,
     FA_COMMON,
     TD_SPECS(fa_case2),
+    .intent = &i_case2,
 };
 
 const td_contract td_c_flash_attn_io = {
@@ -376,4 +416,5 @@ const td_contract td_c_flash_attn_io = {
     .writes = writes_io,
     FA_COMMON,
     TD_SPECS(fa_io),
+    .intent = &i_io,
 };

@@ -107,6 +107,13 @@ static void writes(const td_case *c, td_wset *ws) {
     .error_model = "exact fp16 products, pairwise tree per BK tile, numKBlocks sequential adds; fp16 store cast",  \
     .writes = writes
 
+static const td_intent ivdm_intent = {
+    .operation = "C = A @ B",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(ivdm_intent),
+};
+
 const td_contract td_c_iv_dependent_matmul_cf = {
     .id = "iv_dependent_matmul.iv_dependent_matmul_closed_form_correct",
     .io_class = "Realizes_without_Rounding over TileIndex [BM,BN] (interior tiles), MemCell.of .fp16",
@@ -117,6 +124,7 @@ const td_contract td_c_iv_dependent_matmul_cf = {
     .check = check_cf,
     IV_COMMON,
     TD_SPECS(ivdm),
+    .intent = &ivdm_intent,
 };
 
 const td_contract td_c_iv_dependent_matmul_io = {
@@ -128,4 +136,5 @@ const td_contract td_c_iv_dependent_matmul_io = {
     .check = check_io,
     IV_COMMON,
     TD_SPECS(ivdm),
+    .intent = &ivdm_intent,
 };

@@ -87,6 +87,12 @@ static const char *check(const td_case *c) {
 }
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+static const td_intent intent = {
+    .operation = "pointwise KL divergence x * log(x / y) of probabilities, 0 where x = 0",
+    .definition = "torch.nn.functional.kl_div(log(y), x, reduction='none') = xlogy(x, x) - x * log(y)",
+    TD_SPECS(intent),
+};
+
 const td_contract td_c_kldiv_compute = {
     .id = "kldiv_compute.kldivergence_kernel_correctness",
     .file = "kldiv_compute",
@@ -107,4 +113,5 @@ const td_contract td_c_kldiv_compute = {
     .check = check,
     .writes = writes,
     TD_SPECS(kl),
+    .intent = &intent,
 };

@@ -76,6 +76,31 @@ static const char *check_fwd_default(const td_case *c) {
 static void writes_bwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &BWD_DEFAULT); }
 static void writes_fwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &FWD_DEFAULT); }
 
+/* Intents (docs/intent.md): torch.nn.functional.kl_div, reduction='none', both
+ * log_target settings, and its autograd gradient (reduce_common.spec.h). */
+static const td_intent i_bwd_default = {
+    .operation = "the gradient of kl_div(y, target, reduction='none') with respect to y: -target",
+    .definition = "PyTorch autograd of torch.nn.functional.kl_div (log_target=False), upstream gradient 1",
+    TD_SPECS(intent_bwd_default),
+};
+static const td_intent i_bwd_log = {
+    .operation = "the gradient of kl_div(y, target, reduction='none', log_target=True) with respect to y: "
+                 "-exp(target)",
+    .definition = "PyTorch autograd of torch.nn.functional.kl_div (log_target=True), upstream gradient 1",
+    TD_SPECS(intent_bwd_log),
+};
+static const td_intent i_fwd_default = {
+    .operation = "pointwise KL divergence target * (log target - y), 0 where target = 0",
+    .definition = "torch.nn.functional.kl_div(y, target, reduction='none', log_target=False): "
+                  "xlogy(target, target) - target * y",
+    TD_SPECS(intent_fwd_default),
+};
+static const td_intent i_fwd_log = {
+    .operation = "pointwise KL divergence exp(target) * (target - y) of a log-space target",
+    .definition = "torch.nn.functional.kl_div(y, target, reduction='none', log_target=True)",
+    TD_SPECS(intent_fwd_log),
+};
+
 /* one-block slices (n_cols <= BLOCK_SIZE): n = k BLOCK + 1 and a loop over tiles cannot occur */
 #define KL_CLASSES                                                                                                 \
     ((TD_BCLASSES_TILED & ~(TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE))) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
@@ -85,26 +110,26 @@ static void writes_fwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &FWD
     .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .sv = TD_SV_REAL,                 \
     .sv_note = "finite targets; n_cols <= BLOCK_SIZE (one-block slice)",                                            \
     .error_model = "target * -1 is exact (tolerance 0)", .classes = KL_CLASSES, .gen = gen_bwd_default,            \
-    .check = check_bwd_default, .writes = writes_bwd, TD_SPECS(bwd_default)
+    .check = check_bwd_default, .writes = writes_bwd, TD_SPECS(bwd_default), .intent = &i_bwd_default
 #define KL_BWD_LOG                                                                                                  \
     .file = "kldiv_ops", .family = "loss", .kind = "exact", .formula = "new_grads[pid, j] = 0.0 - exp(target[pid, j])", \
     .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .sv = TD_SV_REAL,                 \
     .sv_note = "targets <= 88.5 (exp finite); n_cols <= BLOCK_SIZE (one-block slice)",                              \
     .error_model = "exp's budget; the negation is exact", .classes = KL_CLASSES, .gen = gen_bwd_log,               \
-    .check = check_bwd_log, .writes = writes_bwd, TD_SPECS(bwd_log)
+    .check = check_bwd_log, .writes = writes_bwd, TD_SPECS(bwd_log), .intent = &i_bwd_log
 #define KL_FWD_DEFAULT                                                                                              \
     .file = "kldiv_ops", .family = "loss", .kind = "exact",                                                         \
     .formula = "loss[pid, j] = gt * (log(max(gt, eps)) - y)", .nparams = NPF, .params = params_fwd,                 \
     .nregions = NRF, .regions = regions_fwd, .sv = TD_SV_REAL,                                                      \
     .sv_note = "eps > 0: log(max(gt, eps)) finite, gt = 0 -> exactly 0; n_cols <= BLOCK_SIZE (one-block slice)",     \
     .error_model = "max exact, log budget, one subtraction, one product", .classes = KL_CLASSES,                   \
-    .gen = gen_fwd_default, .check = check_fwd_default, .writes = writes_fwd, TD_SPECS(fwd_default)
+    .gen = gen_fwd_default, .check = check_fwd_default, .writes = writes_fwd, TD_SPECS(fwd_default), .intent = &i_fwd_default
 #define KL_FWD_LOG                                                                                                  \
     .file = "kldiv_ops", .family = "loss", .kind = "exact", .formula = "loss[pid, j] = exp(gt) * (gt - y)",         \
     .nparams = NPF - 1, .params = params_fwd, .nregions = NRF, .regions = regions_fwd, .sv = TD_SV_REAL,            \
     .sv_note = "gt in [-120, 80], |y| <= 1000: exp(gt) * (gt - y) finite; n_cols <= BLOCK_SIZE (one-block slice)",  \
     .error_model = "exp budget, one subtraction, one product", .classes = KL_CLASSES, .gen = gen_fwd_log,          \
-    .check = check_fwd_log, .writes = writes_fwd, TD_SPECS(fwd_log)
+    .check = check_fwd_log, .writes = writes_fwd, TD_SPECS(fwd_log), .intent = &i_fwd_log
 
 const td_contract td_c_kldiv_ops_bwd_default_cc = {
     .id = "kldiv_ops.kldiv_backward_default_compute_correct",

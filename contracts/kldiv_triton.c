@@ -89,6 +89,31 @@ static void writes_fwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &FWD
 #define KLT_BWD .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .writes = writes_bwd
 #define KLT_FWD .nparams = NPF, .params = params_fwd, .nregions = NRF, .regions = regions_fwd, .writes = writes_fwd
 
+/* Intents (docs/intent.md): torch.nn.functional.kl_div, reduction='none', both
+ * log_target settings, and its autograd gradient (reduce_common.spec.h). */
+static const td_intent i_bwd_default = {
+    .operation = "the gradient of kl_div(y, target, reduction='none') with respect to y: -target",
+    .definition = "PyTorch autograd of torch.nn.functional.kl_div (log_target=False), upstream gradient 1",
+    TD_SPECS(intent_bwd_default),
+};
+static const td_intent i_bwd_log = {
+    .operation = "the gradient of kl_div(y, target, reduction='none', log_target=True) with respect to y: "
+                 "-exp(target)",
+    .definition = "PyTorch autograd of torch.nn.functional.kl_div (log_target=True), upstream gradient 1",
+    TD_SPECS(intent_bwd_log),
+};
+static const td_intent i_fwd_default = {
+    .operation = "pointwise KL divergence target * (log target - y), 0 where target = 0",
+    .definition = "torch.nn.functional.kl_div(y, target, reduction='none', log_target=False): "
+                  "xlogy(target, target) - target * y",
+    TD_SPECS(intent_fwd_default),
+};
+static const td_intent i_fwd_log = {
+    .operation = "pointwise KL divergence exp(target) * (target - y) of a log-space target",
+    .definition = "torch.nn.functional.kl_div(y, target, reduction='none', log_target=True)",
+    TD_SPECS(intent_fwd_log),
+};
+
 const td_contract td_c_kldiv_triton_bwd_default = {
     .id = "kldiv_triton.kldiv_backward_default_compute_correct",
     .io_class = "ComputeCorrect (writeIf i < n_cols into input_ptr)",
@@ -101,6 +126,7 @@ const td_contract td_c_kldiv_triton_bwd_default = {
     KLT_BWD,
     KLT_COMMON_ONE_BLOCK,
     TD_SPECS(bwd_default),
+    .intent = &i_bwd_default,
 };
 const td_contract td_c_kldiv_triton_bwd_log = {
     .id = "kldiv_triton.kldiv_backward_log_target_compute_correct",
@@ -114,6 +140,7 @@ const td_contract td_c_kldiv_triton_bwd_log = {
     KLT_BWD,
     KLT_COMMON_ONE_BLOCK,
     TD_SPECS(bwd_log),
+    .intent = &i_bwd_log,
 };
 const td_contract td_c_kldiv_triton_fwd_default = {
     .id = "kldiv_triton.kldiv_forward_default_none_compute_correct",
@@ -127,6 +154,7 @@ const td_contract td_c_kldiv_triton_fwd_default = {
     KLT_FWD,
     KLT_COMMON_ONE_BLOCK,
     TD_SPECS(fwd_default),
+    .intent = &i_fwd_default,
 };
 const td_contract td_c_kldiv_triton_fwd_log = {
     .id = "kldiv_triton.kldiv_forward_log_target_none_compute_correct",
@@ -140,6 +168,7 @@ const td_contract td_c_kldiv_triton_fwd_log = {
     KLT_FWD,
     KLT_COMMON_ONE_BLOCK,
     TD_SPECS(fwd_log),
+    .intent = &i_fwd_log,
 };
 const td_contract td_c_kldiv_triton_fwd_stream = {
     .id = "kldiv_triton.kldiv_forward_default_none_io_correctness",
@@ -155,4 +184,5 @@ const td_contract td_c_kldiv_triton_fwd_stream = {
     KLT_FWD,
     KLT_COMMON | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_FULLY_MASKED),
     TD_SPECS(fwd_stream),
+    .intent = &i_fwd_default,
 };

@@ -88,6 +88,12 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+static const td_intent intent = {
+    .operation = "grad + alpha * p where p_mask is false, in place",
+    .definition = "torch.add(grad, p, alpha=alpha) (PyTorch documentation) on the elements whose p_mask is false",
+    TD_SPECS(masked_add_intent),
+};
+
 const td_contract td_c_masked_add_cuda = {
     .id = "masked_add_cuda.masked_add_kernel_correctness",
     .file = "masked_add_cuda",
@@ -107,4 +113,5 @@ const td_contract td_c_masked_add_cuda = {
     .check = check,
     .writes = writes,
     TD_SPECS(masked_add),
+    .intent = &intent,
 };

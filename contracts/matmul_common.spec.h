@@ -42,3 +42,33 @@ static inline NUM SPEC(mm_leaky)(NCX *cx, NUM x) {
     return N(sel)(cx, ge, x, N(mul)(cx, N(lit_dec)(cx, "0.01"), x));
 }
 
+
+/* ---- intents (docs/intent.md) ----
+ * One cell of torch.matmul(A, B) (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]
+ * over all K), with the operands where the contract's layout puts them: row i of A at
+ * a0 + k*sak, column j of B at b0 + k*sbk.  The sum is in any order (TD_ORDER_ANY): a
+ * textbook GEMM may accumulate in any order; its exact value is the operation's.  The
+ * caller applies any fused activation; the audit rounds once to C's format. */
+static inline NUM SPEC(mm_intent_dot)(NCX *cx, const td_case *c, int ra, int64_t a0, int64_t sak, int rb, int64_t b0,
+                                      int64_t sbk, int64_t K) {
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t k = 0; k < K; k++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, ra, (size_t)(a0 + k * sak)), N(in)(cx, c, rb, (size_t)(b0 + k * sbk))));
+    return N(acc_end)(cx, &acc);
+}
+
+/* The same over a 2-D launch's lane (mm_writes_2d's idx: the A offset of its row, the B
+ * offset of its column), K from the contract's shape. */
+static inline NUM SPEC(mm_intent_2d)(NCX *cx, const td_case *c, const td_olane *l, const int *pmap, const mm_2d *d) {
+    mm_shape s;
+    mm_shape_get(c, pmap, &s);
+    return SPEC(mm_intent_dot)(cx, c, d->ra, l->idx[0], s.sak, d->rb, l->idx[1], s.sbk, s.K);
+}
+
+/* torch.nn.functional.leaky_relu(x, negative_slope=0.01) (PyTorch documentation:
+ * x if x >= 0 else negative_slope * x), the slope the Python float 0.01. */
+static inline NUM SPEC(mm_intent_leaky)(NCX *cx, NUM x) {
+    NB ge = N(cmp)(cx, x, N(exact)(cx, 0.0), 'g');
+    return N(sel)(cx, ge, x, N(mul)(cx, N(exact)(cx, 0.01), x));
+}

@@ -112,6 +112,13 @@ static void writes(const td_case *c, td_wset *ws) {
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),              \
     .gen = gen, .check = check, .writes = writes
 
+static const td_intent mk_intent = {
+    .operation = "C = A @ B over K = BLOCK_K * numKBlocks, fp16 out",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(mk_intent),
+};
+
 const td_contract td_c_matmul_kernel_cf = {
     .id = "matmul_kernel.matmul_kernel_closed_form_correct",
     .io_class = "Realizes_without_Rounding over TileIndex [BM,BN] (fixed 4096 layout), MemCell.of .fp16",
@@ -119,6 +126,7 @@ const td_contract td_c_matmul_kernel_cf = {
     .params = params_cf,
     MK_COMMON,
     TD_SPECS(mk),
+    .intent = &mk_intent,
 };
 
 const td_contract td_c_matmul_kernel_io = {
@@ -128,4 +136,5 @@ const td_contract td_c_matmul_kernel_io = {
     .params = params_io,
     MK_COMMON,
     TD_SPECS(mk),
+    .intent = &mk_intent,
 };

@@ -82,16 +82,23 @@ static void writes(const td_case *c, td_wset *ws) {
                    "binary32 0.01; fp16 store cast",                                                               \
     .writes = writes
 
+static const td_intent lr_intent = {
+    .operation = "C = leaky_relu(A @ B, 0.01)",
+    .definition = "torch.matmul and torch.nn.functional.leaky_relu(negative_slope=0.01) (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(leaky_mm_intent),
+};
+
 /* The closed-form contract's fields after its .id */
 #define LR_CF_FIELDS                                                                                               \
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (interior tiles), MemCell.of .fp16",                        \
     .formula = "C[SCM*row + col] = fp16(leakyrelu(sum_{k<K} A[(row%M)*SAM + k*SAK] * B[k*SBK + (col%N)*SBN]))",     \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                  \
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),               \
-    .gen = gen_cf, .check = check_cf, LR_COMMON, TD_SPECS(leaky_mm)
+    .gen = gen_cf, .check = check_cf, LR_COMMON, TD_SPECS(leaky_mm), .intent = &lr_intent
 
 /* The IO contract's fields after its .id and .io_class */
 #define LR_IO_FIELDS                                                                                               \
     .formula = "C[l] = R.round(.fp16)(leakyrelu(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e]))",                \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen_io, .check = check_io, LR_COMMON,        \
-    TD_SPECS(leaky_mm)
+    TD_SPECS(leaky_mm), .intent = &lr_intent

@@ -131,31 +131,56 @@ static void writes(const td_case *c, td_wset *ws) {
                "rounds there",                                                                                      \
     .error_model = "exact fp16 products, pairwise tree over BLOCK_K (one tile); fp16 store cast"
 
+/* The intent's side of matmul_tma: the block pointers describe A[M, K], B[K, N] and C[M, N];
+ * the operation needs all K columns and writes all M x N cells, where the one tile reads
+ * BLOCK_K of them and stores BLOCK_M x BLOCK_N (the wrapper launches BLOCK = the full
+ * dims, where the two agree). */
+static const char *tma_gap(const td_case *c) {
+    return c->p[P_K].i > c->p[P_BK].i ? "K > BLOCK_K: the one tile reads BLOCK_K of the K columns" : NULL;
+}
+static void tma_intent_writes(const td_case *c, td_wset *ws) {
+    int64_t N = c->p[P_N].i;
+    for (int64_t i = 0; i < c->p[P_M].i; i++)
+        for (int64_t j = 0; j < N; j++) {
+            td_olane l = {.region = R_C, .off = (uint64_t)(i * c->p[P_SCM].i + j * c->p[P_SCN].i), .j = (uint64_t)(i * N + j),
+                          .idx = {i * c->p[P_SAM].i, j * c->p[P_SBN].i, i, j}};
+            td_wset_add(ws, &l);
+        }
+}
+static const td_intent tma_intent = {
+    .operation = "C[M, N] = A[M, K] @ B[K, N] (the block pointers' shapes)",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(tma_intent),
+    .gap = tma_gap,
+    .writes = tma_intent_writes,
+};
+
 const td_contract td_c_matmul_tma_f32_cf = {
     .id = "matmul_tma.matmul_tma_f32_closed_form_correct",
     .io_class = "Realizes_without_Rounding over TileIndex [BLOCK_M,BLOCK_N]",
     .kind = "exact",
     .formula = "C[i*stride_cm + j] = sum_{e<BLOCK_K} A[i*stride_am + e*stride_ak] * B[e*stride_bk + j*stride_bn]",
-    .gen = gen_cf, .check = check_cf, TMA_COMMON, TMA_F32, TD_SPECS(tma_f32),
+    .gen = gen_cf, .check = check_cf, TMA_COMMON, TMA_F32, TD_SPECS(tma_f32), .intent = &tma_intent,
 };
 const td_contract td_c_matmul_tma_f16_cf = {
     .id = "matmul_tma.matmul_tma_f16_closed_form_correct",
     .io_class = "Realizes_without_Rounding over TileIndex [BLOCK_M,BLOCK_N], MemCell.of .fp16",
     .kind = "rounding",
     .formula = "C[i*stride_cm + j] = fp16(sum_{e<BLOCK_K} A[i*stride_am + e*stride_ak] * B[e*stride_bk + j*stride_bn])",
-    .gen = gen_cf, .check = check_cf, TMA_COMMON, TMA_F16, TD_SPECS(tma_f16),
+    .gen = gen_cf, .check = check_cf, TMA_COMMON, TMA_F16, TD_SPECS(tma_f16), .intent = &tma_intent,
 };
 const td_contract td_c_matmul_tma_f32_io = {
     .id = "matmul_tma.matmul_tma_f32_io_correctness",
     .io_class = "MaskedTileShapedKernelIO_2 (matmulTmaF32IO)",
     .kind = "exact",
     .formula = "C[cOffset(i,j)] = matmulSpecOf xs ys (i,j) = sum_{e<BLOCK_K} xs(i,e) * ys(e,j)",
-    .gen = gen_io, .check = check_io, TMA_COMMON, TMA_F32, TD_SPECS(tma_f32),
+    .gen = gen_io, .check = check_io, TMA_COMMON, TMA_F32, TD_SPECS(tma_f32), .intent = &tma_intent,
 };
 const td_contract td_c_matmul_tma_f16_io = {
     .id = "matmul_tma.matmul_tma_f16_io_correctnessR",
     .io_class = "MaskedTileShapedKernelIO_2 (matmulTmaF16IO), |=[Rm, fp16]",
     .kind = "rounding",
     .formula = "C[cOffset(i,j)] = Rm.round(.fp16)(sum_{e<BLOCK_K} xs(i,e) * ys(e,j))",
-    .gen = gen_io, .check = check_io, TMA_COMMON, TMA_F16, TD_SPECS(tma_f16),
+    .gen = gen_io, .check = check_io, TMA_COMMON, TMA_F16, TD_SPECS(tma_f16), .intent = &tma_intent,
 };

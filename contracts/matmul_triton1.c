@@ -105,6 +105,13 @@ static void writes(const td_case *c, td_wset *ws) {
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                            \
     .gen = gen, .check = check, .writes = writes
 
+static const td_intent mt1_intent = {
+    .operation = "Z = X @ Y over K = BLOCK_K * numKBlocks",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(mt1_intent),
+};
+
 const td_contract td_c_matmul_triton1_cf = {
     .id = "matmul_triton1.matmul_triton1_closed_form_correct",
     .io_class = "Realizes_without_Rounding over TileIndex [M,N]",
@@ -112,6 +119,7 @@ const td_contract td_c_matmul_triton1_cf = {
     .formula = "Z[row*NS + col] = sum_{k < BLOCK_K*numKBlocks} X[row*K + k] * Y[k*NS + col]",
     MT1_COMMON,
     TD_SPECS(mt1),
+    .intent = &mt1_intent,
 };
 
 const td_contract td_c_matmul_triton1_io = {
@@ -121,4 +129,5 @@ const td_contract td_c_matmul_triton1_io = {
     .formula = "Z[l] = sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e]  (the .real store is exact)",
     MT1_COMMON,
     TD_SPECS(mt1),
+    .intent = &mt1_intent,
 };

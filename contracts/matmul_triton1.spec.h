@@ -9,3 +9,8 @@ static NUM SPEC(mt1)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(mm_kloop)(cx, c, R_X, l->idx[0], 1, R_Y, l->idx[1], c->p[P_NS].i, BK * T, BK, T, NULL);
 }
 
+
+/* The intent (docs/intent.md): torch.matmul over K = BLOCK_K * numKBlocks (matmul_common.spec.h). */
+static NUM SPEC(mt1_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(mm_intent_dot)(cx, c, R_X, l->idx[0], 1, R_Y, l->idx[1], c->p[P_NS].i, c->p[P_BK].i * c->p[P_NKB].i);
+}

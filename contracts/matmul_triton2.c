@@ -99,6 +99,13 @@ static void writes(const td_case *c, td_wset *ws) {
     .error_model = "exact fp16 products; pairwise tree per BK tile (gamma_log2(BK)); numKBlocks sequential adds",   \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .writes = writes
 
+static const td_intent mt2_intent = {
+    .operation = "C = A @ B",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(mt2_intent),
+};
+
 const td_contract td_c_matmul_triton2_summary = {
     .id = "matmul_triton2.matmul_triton2_output_summary_general",
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (writeIf active)",
@@ -108,6 +115,7 @@ const td_contract td_c_matmul_triton2_summary = {
     .check = check_summary,
     MT2_COMMON,
     TD_SPECS(mt2),
+    .intent = &mt2_intent,
 };
 
 const td_contract td_c_matmul_triton2_io = {
@@ -119,4 +127,5 @@ const td_contract td_c_matmul_triton2_io = {
     .check = check_io,
     MT2_COMMON,
     TD_SPECS(mt2),
+    .intent = &mt2_intent,
 };

@@ -116,6 +116,19 @@ static void writes_io(const td_case *c, td_wset *ws) {
                    "binary32 0.01; fp16 store cast",                                                               \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW)
 
+static const td_intent at_cf_intent = {
+    .operation = "C = leaky_relu(A @ B, 0.01) if ACTIVATION else A @ B",
+    .definition = "torch.matmul and torch.nn.functional.leaky_relu(negative_slope=0.01) (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(autotune_cf_intent),
+};
+static const td_intent at_io_intent = {
+    .operation = "C = leaky_relu(A @ B, 0.01) if ACTIVATION else A @ B",
+    .definition = "torch.matmul and torch.nn.functional.leaky_relu(negative_slope=0.01) (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(autotune_io_intent),
+};
+
 const td_contract td_c_matmul_autotune_cf = {
     .id = "matmul_triton_autotune.matmul_autotune_closed_form_correct",
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (writeIf active), MemCell.of .fp16",
@@ -126,6 +139,7 @@ const td_contract td_c_matmul_autotune_cf = {
     .writes = writes_cf,
     AT_COMMON,
     TD_SPECS(autotune_cf),
+    .intent = &at_cf_intent,
 };
 
 const td_contract td_c_matmul_autotune_io = {
@@ -138,4 +152,5 @@ const td_contract td_c_matmul_autotune_io = {
     .writes = writes_io,
     AT_COMMON,
     TD_SPECS(autotune_io),
+    .intent = &at_io_intent,
 };

@@ -16,3 +16,16 @@ static NUM SPEC(autotune_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(autotune)(cx, c, l, map_io, PI_ACT);
 }
 
+
+/* The intent (docs/intent.md): torch.matmul, then leaky_relu(0.01) when ACTIVATION
+ * names it (matmul_common.spec.h); the audit rounds once to C's format. */
+static NUM SPEC(autotune_intent)(NCX *cx, const td_case *c, const td_olane *l, const int *pm, int act) {
+    NUM x = SPEC(mm_intent_2d)(cx, c, l, pm, &d2);
+    return c->p[act].i ? SPEC(mm_intent_leaky)(cx, x) : x;
+}
+static NUM SPEC(autotune_cf_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(autotune_intent)(cx, c, l, map_cf, PC_ACT);
+}
+static NUM SPEC(autotune_io_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(autotune_intent)(cx, c, l, map_io, PI_ACT);
+}

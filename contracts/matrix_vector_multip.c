@@ -111,6 +111,13 @@ static void writes(const td_case *c, td_wset *ws) {
     .error_model = "binary32 products, pairwise tree over BLOCK_M (tl.sum axis=1); one reduction block",           \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen, .check = check, .writes = writes
 
+static const td_intent mm_intent = {
+    .operation = "C = A @ b (a matrix-vector product over the M columns)",
+    .definition = "torch.matmul / torch.bmm / torch.mv (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the "
+                  "exact value rounded once to C's format",
+    TD_SPECS(mv_intent),
+};
+
 const td_contract td_c_mv_summary = {
     .id = "matrix_vector_multip.mv_kernel_output_summary_general",
     .io_class = "mv_kernel_general_prop (writeIf row < N, one-block slice)",
@@ -118,6 +125,7 @@ const td_contract td_c_mv_summary = {
     .formula = "C[n*stride_cn] = sum_{m < min(M, BLOCK_M)} A[n*stride_an + m*stride_am] * B[m*stride_bm]",
     MV_COMMON,
     TD_SPECS(mv),
+    .intent = &mm_intent,
 };
 
 const td_contract td_c_mv_io = {
@@ -127,4 +135,5 @@ const td_contract td_c_mv_io = {
     .formula = "C[n*stride_cn] = mvSpecOf: sum over the BLOCK_M lanes of masked A[n, m] * B[m]",
     MV_COMMON,
     TD_SPECS(mv),
+    .intent = &mm_intent,
 };

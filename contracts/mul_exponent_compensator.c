@@ -79,6 +79,12 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+static const td_intent intent = {
+    .operation = "x * 2^112 for each element (the fp8 exponent compensation)",
+    .definition = "torch.mul(x, 2**112) (PyTorch documentation)",
+    TD_SPECS(mec_intent),
+};
+
 const td_contract td_c_mul_exponent_compensator = {
     .id = "mul_exponent_compensator.mul_kernel_correctness",
     .file = "mul_exponent_compensator",
@@ -99,4 +105,5 @@ const td_contract td_c_mul_exponent_compensator = {
     .check = check,
     .writes = writes,
     TD_SPECS(mec),
+    .intent = &intent,
 };

@@ -308,6 +308,21 @@ static inline const char *rc_ce_check(const td_case *c, const rc_ce_layout *y) {
     return NULL; /* hne, hneZ, hLL, hLZ: distinct regions by construction */
 }
 
+/* The intent's partial (engine/audit.c): cross_entropy_fwd_kernel is one step of a split
+ * reduction.  With several blocks per row each program's lse is its block's log-sum-exp
+ * and its loss a block's share, which the host combines; with several ranks
+ * (total_classes != n_cols or class_start_idx != 0) a shard of the classes; under SPLIT
+ * the loss omits lse for the host to add.  Only a case with one block, one rank and SPLIT
+ * off states the operation's own values. */
+static inline const char *rc_ce_partial(const td_case *c, const rc_ce_layout *y) {
+    int64_t B = c->p[y->p_block].i, n_cols = c->p[y->p_ncols].i;
+    if (n_cols > B) return "n_cols > BLOCK_SIZE: per-block partials (lse and loss of each block) the host combines";
+    if (c->p[y->p_total].i != n_cols || c->p[y->p_csi].i != 0)
+        return "total_classes != n_cols: a shard of the classes (tensor parallel) the host combines";
+    if (c->p[y->p_split].i) return "SPLIT: the loss omits lse, which the host adds";
+    return NULL;
+}
+
 static inline void rc_ce_writes(const td_case *c, td_wset *ws, const rc_ce_layout *y) {
     int64_t n_rows = c->p[y->p_nrows].i;
     int split = c->p[y->p_split].i != 0;

@@ -40,6 +40,12 @@ static const char *check(const td_case *c) {
 }
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+static const td_intent intent = {
+    .operation = "sin(x) for each element",
+    .definition = "torch.sin (PyTorch documentation)",
+    TD_SPECS(sin_intent),
+};
+
 const td_contract td_c_sin_computation = {
     .id = "sin_computation.sin_kernel_correctness",
     .file = "sin_computation",
@@ -59,4 +65,5 @@ const td_contract td_c_sin_computation = {
     .check = check,
     .writes = writes,
     TD_SPECS(sin),
+    .intent = &intent,
 };

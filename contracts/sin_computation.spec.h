@@ -4,3 +4,6 @@
 
 static NUM SPEC(sin)(NCX *cx, const td_case *c, const td_olane *l) { return N(sin)(cx, N(in)(cx, c, R_IN, l->off)); }
 
+
+/* The intent (docs/intent.md): torch.sin, exact, rounded once to the output. */
+static NUM SPEC(sin_intent)(NCX *cx, const td_case *c, const td_olane *l) { return N(sin)(cx, N(in)(cx, c, R_IN, l->off)); }

@@ -32,6 +32,12 @@ static void gen(td_producer *p, td_case *c) {
 static const char *check(const td_case *c) { return td_flat_check(c, P_N, P_BLOCK, all_regs, NR); }
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+static const td_intent intent = {
+    .operation = "sin(x) for each element",
+    .definition = "torch.sin (PyTorch documentation)",
+    TD_SPECS(sin_intent),
+};
+
 const td_contract td_c_sin_kernel = {
     .id = "sin_kernel.kernel_function_correctness",
     .file = "sin_kernel",
@@ -51,4 +57,5 @@ const td_contract td_c_sin_kernel = {
     .check = check,
     .writes = writes,
     TD_SPECS(sin),
+    .intent = &intent,
 };

@@ -6,3 +6,6 @@ static NUM SPEC(sin)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(sin)(cx, N(in)(cx, c, R_X, l->off));
 }
 
+
+/* The intent (docs/intent.md): torch.sin, exact, rounded once to the output. */
+static NUM SPEC(sin_intent)(NCX *cx, const td_case *c, const td_olane *l) { return N(sin)(cx, N(in)(cx, c, R_X, l->off)); }

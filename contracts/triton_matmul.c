@@ -132,31 +132,44 @@ static void writes_io(const td_case *c, td_wset *ws) {
     .sv_note = "finite e4m3 operands, binary32 sums finite; the e4m3 store saturates at +-448 (declared profile)", \
     .error_model = "exact e4m3 products, pairwise tree per BK tile, numKBlocks sequential adds; e4m3 store cast"
 
+static const td_intent tm_cf_intent = {
+    .operation = "C = A @ B",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(tm_cf_intent),
+};
+static const td_intent tm_io_intent = {
+    .operation = "C = A @ B",
+    .definition = "torch.matmul (PyTorch documentation: C[i, j] = sum_k A[i, k] B[k, j]), the exact value rounded "
+                  "once to C's format",
+    TD_SPECS(tm_io_intent),
+};
+
 const td_contract td_c_triton_matmul_f16_cf = {
     .id = "triton_matmul.triton_matmul_f16_closed_form_correct",
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (writeIf active), MemCell.of .fp16",
     .formula = "C[scm*row + col] = fp16(sum_{k<K} A[clamp(row,M)*sam + k*sak] * B[k*sbk + clamp(col,N)*sbn])",
     .params = params_cf, .gen = gen_cf, .gen_shape = shape_cf, .check = check_cf, .writes = writes_cf,
-    TM_COMMON, TM_F16, TD_SPECS(tm_cf),
+    TM_COMMON, TM_F16, TD_SPECS(tm_cf), .intent = &tm_cf_intent,
 };
 const td_contract td_c_triton_matmul_f8_cf = {
     .id = "triton_matmul.triton_matmul_f8_closed_form_correct",
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (writeIf active), MemCell.of .f8e4",
     .formula = "C[scm*row + col] = e4m3(sum_{k<K} A[clamp(row,M)*sam + k*sak] * B[k*sbk + clamp(col,N)*sbn])",
     .params = params_cf, .gen = gen_cf, .gen_shape = shape_cf, .check = check_cf, .writes = writes_cf,
-    TM_COMMON, TM_F8, TD_SPECS(tm_cf),
+    TM_COMMON, TM_F8, TD_SPECS(tm_cf), .intent = &tm_cf_intent,
 };
 const td_contract td_c_triton_matmul_f16_io = {
     .id = "triton_matmul.triton_matmul_f16_io_correctness",
     .io_class = "StreamMasked2DKernelIO_2 (tritonMatmulF16IO), outDType .fp16",
     .formula = "C[l] = R.round(.fp16)(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e])",
     .params = params_io, .gen = gen_io, .gen_shape = shape_io, .check = check_io, .writes = writes_io,
-    TM_COMMON, TM_F16, TD_SPECS(tm_io),
+    TM_COMMON, TM_F16, TD_SPECS(tm_io), .intent = &tm_io_intent,
 };
 const td_contract td_c_triton_matmul_f8_io = {
     .id = "triton_matmul.triton_matmul_f8_io_correctness",
     .io_class = "StreamMasked2DKernelIO_2 (tritonMatmulF8IO), outDType .f8e4",
     .formula = "C[l] = R.round(.f8e4)(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e])",
     .params = params_io, .gen = gen_io, .gen_shape = shape_io, .check = check_io, .writes = writes_io,
-    TM_COMMON, TM_F8, TD_SPECS(tm_io),
+    TM_COMMON, TM_F8, TD_SPECS(tm_io), .intent = &tm_io_intent,
 };

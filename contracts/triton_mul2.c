@@ -42,6 +42,17 @@ static void gen_inplace(td_producer *p, td_case *c) {
 static const char *check_inplace(const td_case *c) { return td_flat_check(c, P_N, P_BLOCK, inplace_regs, 1); }
 static void writes_inplace(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, inplace_regs, 1); }
 
+static const td_intent intent = {
+    .operation = "2 * x for each element",
+    .definition = "torch.mul(x, 2) (PyTorch documentation)",
+    TD_SPECS(mul2_intent),
+};
+static const td_intent intent_inplace = {
+    .operation = "2 * x for each element, in place",
+    .definition = "torch.Tensor.mul_(2) (PyTorch documentation)",
+    TD_SPECS(mul2_inplace_intent),
+};
+
 const td_contract td_c_mul2 = {
     .id = "triton_mul2.mul2_kernel_correctness",
     .file = "triton_mul2",
@@ -61,6 +72,7 @@ const td_contract td_c_mul2 = {
     .check = check,
     .writes = writes,
     TD_SPECS(mul2),
+    .intent = &intent,
 };
 
 const td_contract td_c_mul2_inplace = {
@@ -82,4 +94,5 @@ const td_contract td_c_mul2_inplace = {
     .check = check_inplace,
     .writes = writes_inplace,
     TD_SPECS(mul2_inplace),
+    .intent = &intent_inplace,
 };

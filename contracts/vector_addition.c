@@ -42,6 +42,12 @@ static const char *check(const td_case *c) {
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+static const td_intent intent = {
+    .operation = "x + y for each element",
+    .definition = "torch.add(x, y) (PyTorch documentation)",
+    TD_SPECS(add_intent),
+};
+
 const td_contract td_c_vector_addition = {
     .id = "vector_addition.add_kernel_correctness",
     .file = "vector_addition",
@@ -61,4 +67,5 @@ const td_contract td_c_vector_addition = {
     .check = check,
     .writes = writes,
     TD_SPECS(add),
+    .intent = &intent,
 };

@@ -31,6 +31,8 @@ typedef struct td_audit_result {
     td_lane_report lane;                  /* its worst differing lane (has_lane 0: only a write-set difference) */
     uint64_t cases_gap;                   /* differing because the operation is undefined on them */
     char gap[200];                        /* the first such reason */
+    uint64_t cases_partial;               /* not compared: the contract's lanes are partials */
+    char partial[200];                    /* the first such reason */
     char condition[200];                  /* "" when no simple predicate separates the cases */
     uint64_t cond_differ, cond_agree, agree; /* cases satisfying it: differing, agreeing; agreeing in all */
     char msg[512];                        /* a harness error */

@@ -1234,10 +1234,12 @@ static int run_check(run *R) {
 }
 
 /* A kernel judged by its contract's intent: a case on which the operation is not defined
- * (the intent's gap: it needs inputs the launch does not read) is not covered. */
+ * (the intent's gap: it needs inputs the launch does not read) or whose lanes are partials
+ * of a split reduction (the intent's partial) is not covered. */
 static int run_intent_gap(run *R) {
     const td_contract *k = R->k;
-    const char *why = k->by_intent && k->intent->gap ? k->intent->gap(&R->c) : NULL;
+    const char *why = k->by_intent && k->intent->partial ? k->intent->partial(&R->c) : NULL;
+    if (!why) why = k->by_intent && k->intent->gap ? k->intent->gap(&R->c) : NULL;
     if (!why) return TD_RUN_OK;
     R->res->st.cases_not_covered = 1;
     snprintf(R->res->msg, sizeof R->res->msg, "not covered by the intent: %s", why);

@@ -6,6 +6,8 @@
  *    fast_layernorm / layer_norm_liger (padded lanes in the variance, a row wider than the
  *    tile: n_cols != BLOCK_SIZE), rms_norm_triton (a row wider than the tile), max_reduction
  *    (two causes, named as a disjunction) and relu_triton_kernel (write sets differ).
+ *  - cases the intent's partial names (the contract's lanes are partials of a split
+ *    reduction) are neither agreement nor difference, even where the values differ;
  *  - certify --against intent's contract copy judges by the intent. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,8 +38,13 @@ static td_audit_result audit(const td_contract *k, uint64_t cases) {
 static td_spec_sh_fn base_sh;
 static td_spec_mp_fn base_mp;
 
-/* wrong on purpose: twice the sum wherever the launch has more than one program's worth */
-static td_sh wrong_sh(td_shcx *cx, const td_case *c, const td_olane *l) { return base_sh(cx, c, l); }
+/* wrong on purpose: twice the sum wherever the launch has more than one program's worth
+ * (in both instantiations, as a real intent's: the audit takes a lane's value from the
+ * shadow where its own error bound decides the rounding, from MPFR otherwise) */
+static td_sh wrong_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    td_sh v = base_sh(cx, c, l);
+    return c->p[0].i > c->p[1].i ? td_sh_mul(cx, v, td_sh_exact(cx, 2.0)) : v;
+}
 static td_mp wrong_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
     td_mp v = base_mp(cx, c, l);
     return c->p[0].i > c->p[1].i ? td_mp_mul(cx, v, td_mp_exact(cx, 2.0)) : v;
@@ -46,7 +53,7 @@ static td_mp wrong_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
 static void an_intent_equal_to_the_spec_agrees(void **st) {
     (void)st;
     td_contract k = *add_example();
-    td_intent in = {"x + y", "the spec itself", k.spec_sh, k.spec_mp, NULL, NULL};
+    td_intent in = {.operation = "x + y", .definition = "the spec itself", .spec_sh = k.spec_sh, .spec_mp = k.spec_mp};
     k.intent = &in;
     td_audit_result r = audit(&k, 150);
     assert_int_equal(r.cases, 150);
@@ -59,7 +66,7 @@ static void a_wrong_intent_is_flagged_with_its_condition(void **st) {
     (void)st;
     td_contract k = *add_example();
     base_sh = k.spec_sh, base_mp = k.spec_mp;
-    td_intent in = {"2 (x + y) past one block", "deliberately wrong", wrong_sh, wrong_mp, NULL, NULL};
+    td_intent in = {.operation = "2 (x + y) past one block", .definition = "deliberately wrong", .spec_sh = wrong_sh, .spec_mp = wrong_mp};
     k.intent = &in;
     td_audit_result r = audit(&k, 300);
     assert_true(r.cases_differ > 0);
@@ -67,6 +74,38 @@ static void a_wrong_intent_is_flagged_with_its_condition(void **st) {
     assert_string_equal(r.condition, "n_elements > BLOCK_SIZE");
     assert_true(r.smallest >= 0);
     assert_true(r.lane.has_lane);
+}
+
+static const char *past_one_block(const td_case *c) {
+    return c->p[0].i > c->p[1].i ? "n_elements > BLOCK_SIZE: partials (test)" : NULL;
+}
+
+/* The wrong intent again, but its wrong cases declared partials: none differs, and they
+ * are counted apart from the compared ones. */
+static void partial_cases_are_not_compared(void **st) {
+    (void)st;
+    td_contract k = *add_example();
+    base_sh = k.spec_sh, base_mp = k.spec_mp;
+    td_intent in = {.operation = "2 (x + y) past one block", .definition = "deliberately wrong", .spec_sh = wrong_sh, .spec_mp = wrong_mp, .partial = past_one_block};
+    k.intent = &in;
+    td_audit_result r = audit(&k, 300);
+    assert_int_equal(r.cases_differ, 0);
+    assert_true(r.cases_partial > 0);
+    assert_int_equal(r.cases + r.cases_partial, 300);
+    assert_string_equal(r.partial, "n_elements > BLOCK_SIZE: partials (test)");
+}
+
+/* cross_entropy1's lanes are per-block partials when n_cols > BLOCK_SIZE (and shards
+ * under tensor parallelism or SPLIT): those cases are not compared, the single-block
+ * ones agree with torch's cross_entropy. */
+static void cross_entropy_partials_are_set_apart(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find("cross_entropy1.cross_entropy_fwd_correctness");
+    assert_non_null(k);
+    td_audit_result r = audit(k, 200);
+    assert_true(r.cases_partial > 0);
+    assert_true(r.cases > 0);
+    assert_int_equal(r.cases_differ, 0);
 }
 
 static void the_catalogue_quirks_are_reported(void **st) {
@@ -104,6 +143,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_intent_equal_to_the_spec_agrees),
         cmocka_unit_test(a_wrong_intent_is_flagged_with_its_condition),
+        cmocka_unit_test(partial_cases_are_not_compared),
+        cmocka_unit_test(cross_entropy_partials_are_set_apart),
         cmocka_unit_test(the_catalogue_quirks_are_reported),
         cmocka_unit_test(the_intent_copy_judges_by_the_intent),
     };
