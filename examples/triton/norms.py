@@ -5,7 +5,7 @@ import triton.language as tl
 
 @triton.jit
 def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols, BLOCK_SIZE: tl.constexpr):
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)  # row * stride passes 2^31 on large tensors
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < n_cols
     x = tl.load(input_ptr + row * input_row_stride + cols, mask=mask, other=-float("inf"))
@@ -19,7 +19,7 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n
 def softmax_kernel_bug_nomax(output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols,
                              BLOCK_SIZE: tl.constexpr):
     # planted bug: masked lanes load 0 instead of -inf, so they join the sum as exp(0 - max)
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)  # row * stride passes 2^31 on large tensors
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < n_cols
     x = tl.load(input_ptr + row * input_row_stride + cols, mask=mask, other=0.0)
@@ -31,7 +31,7 @@ def softmax_kernel_bug_nomax(output_ptr, input_ptr, input_row_stride, output_row
 
 @triton.jit
 def rms_norm_kernel(Y, X, W, y_stride_r, y_stride_c, x_stride_r, x_stride_c, N, eps, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(0)
+    pid = tl.program_id(0).to(tl.int64)  # pid * stride passes 2^31 on large tensors
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < N
     x = tl.load(X + pid * x_stride_r + cols * x_stride_c, mask=mask, other=0.0).to(tl.float32)
@@ -46,7 +46,7 @@ def rms_norm_kernel(Y, X, W, y_stride_r, y_stride_c, x_stride_r, x_stride_c, N, 
 def rms_norm_kernel_bug_count(Y, X, W, y_stride_r, y_stride_c, x_stride_r, x_stride_c, N, eps,
                               BLOCK_SIZE: tl.constexpr):
     # planted bug: the mean of squares divides by the padded tile width, not N
-    pid = tl.program_id(0)
+    pid = tl.program_id(0).to(tl.int64)  # pid * stride passes 2^31 on large tensors
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < N
     x = tl.load(X + pid * x_stride_r + cols * x_stride_c, mask=mask, other=0.0).to(tl.float32)
@@ -63,7 +63,7 @@ def layernorm_fwd_kernel(Y, X, W, b, r, mu, Y_row_stride, X_row_stride, n_cols, 
     # The catalogued kernel (its contract says so, contracts/fast_layernorm.c): the padding
     # lanes hold x = 0, so their deviation -mean enters the variance sum; the contract's
     # variance keeps that term.
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)  # row * stride passes 2^31 on large tensors
     cols = tl.arange(0, BLOCK_SIZE)
     m = cols < n_cols
     x = tl.load(X + row * X_row_stride + cols, mask=m, other=0.0).to(tl.float32)
