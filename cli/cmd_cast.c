@@ -299,116 +299,146 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, bo
     return argv[++*i];
 }
 
-int td_cmd_cast(int argc, char **argv) {
-    const char *to = NULL, *from = "f64", *rnd = NULL, *ovf = NULL;
+/* The command line, as given; values[] points into argv. */
+typedef struct {
+    const char *to, *from, *rnd, *ovf;
     const char *via[TD_CHAIN_MAX];
-    int nvia = 0;
-    bool ftz = false, bits = false, only_values = false;
-    const char **values = calloc((size_t)argc + 1, sizeof *values);
-    int nvalues = 0;
-    if (!values) {
-        fprintf(stderr, ERR_PREFIX "out of memory\n");
-        return TD_EXIT_INTERNAL;
-    }
-    int status = TD_EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool missing = false;
-        if (only_values || strncmp(a, "--", 2)) {
-            if (!strcmp(a, "-h")) {
-                fputs(usage_text, stdout);
-                free(values);
-                return TD_EXIT_OK;
-            }
-            values[nvalues++] = a; /* "-1.5" and "-inf" are values */
-            continue;
+    int nvia;
+    bool ftz, bits, help;
+    const char **values;
+    int nvalues;
+} cast_args;
+
+/* One option at argv[*i]; TD_EXIT_USAGE (reported) when it is unknown or incomplete. */
+static int parse_option(int argc, char **argv, int *i, cast_args *o) {
+    const char *a = argv[*i], *v;
+    bool missing = false;
+    if (!strcmp(a, "--help")) {
+        o->help = true;
+    } else if (!strcmp(a, "--ftz")) {
+        o->ftz = true;
+    } else if (!strcmp(a, "--bits")) {
+        o->bits = true;
+    } else if ((v = opt_value(argc, argv, i, "--to", &missing))) {
+        o->to = v;
+    } else if ((v = opt_value(argc, argv, i, "--from", &missing))) {
+        o->from = v;
+    } else if ((v = opt_value(argc, argv, i, "--rounding", &missing))) {
+        o->rnd = v;
+    } else if ((v = opt_value(argc, argv, i, "--overflow", &missing))) {
+        o->ovf = v;
+    } else if ((v = opt_value(argc, argv, i, "--via", &missing))) {
+        if (o->nvia == TD_CHAIN_MAX - 1) {
+            fprintf(stderr, ERR_PREFIX "at most %d --via steps\n", TD_CHAIN_MAX - 1);
+            return TD_EXIT_USAGE;
         }
-        if (!strcmp(a, "--")) {
+        o->via[o->nvia++] = v;
+    } else {
+        fail_usage(missing ? "missing value after" : "unknown option", a);
+        return TD_EXIT_USAGE;
+    }
+    return TD_EXIT_OK;
+}
+
+/* Values and options; "-1.5" and "-inf" are values, and so is everything after "--". */
+static int parse_args(int argc, char **argv, cast_args *o) {
+    bool only_values = false;
+    for (int i = 1; i < argc && !o->help; i++) {
+        const char *a = argv[i];
+        if (!only_values && !strcmp(a, "--")) {
             only_values = true;
-        } else if (!strcmp(a, "--help")) {
-            fputs(usage_text, stdout);
-            free(values);
-            return TD_EXIT_OK;
-        } else if (!strcmp(a, "--ftz")) {
-            ftz = true;
-        } else if (!strcmp(a, "--bits")) {
-            bits = true;
-        } else if ((v = opt_value(argc, argv, &i, "--to", &missing))) {
-            to = v;
-        } else if ((v = opt_value(argc, argv, &i, "--from", &missing))) {
-            from = v;
-        } else if ((v = opt_value(argc, argv, &i, "--rounding", &missing))) {
-            rnd = v;
-        } else if ((v = opt_value(argc, argv, &i, "--overflow", &missing))) {
-            ovf = v;
-        } else if ((v = opt_value(argc, argv, &i, "--via", &missing))) {
-            if (nvia == TD_CHAIN_MAX - 1) {
-                fprintf(stderr, ERR_PREFIX "at most %d --via steps\n", TD_CHAIN_MAX - 1);
-                status = TD_EXIT_USAGE;
-                break;
-            }
-            via[nvia++] = v;
-        } else {
-            fail_usage(missing ? "missing value after" : "unknown option", a);
-            status = TD_EXIT_USAGE;
-            break;
+        } else if (!only_values && !strcmp(a, "-h")) {
+            o->help = true;
+        } else if (only_values || strncmp(a, "--", 2)) {
+            o->values[o->nvalues++] = a;
+        } else if (parse_option(argc, argv, &i, o)) {
+            return TD_EXIT_USAGE;
         }
     }
-    cast_ctx c = {.status = TD_EXIT_OK, .bits = bits};
-    if (status == TD_EXIT_OK && !to) {
+    return TD_EXIT_OK;
+}
+
+/* The source kind and format of --from / --bits into c. */
+static int resolve_source(const cast_args *o, cast_ctx *c) {
+    if (!strcmp(o->from, "mpfr")) {
+        c->kind = SRC_MPFR;
+        if (o->bits) {
+            fail_usage("--bits needs a source format with an encoding, not", "--from mpfr");
+            return TD_EXIT_USAGE;
+        }
+    } else if (td_fmt_parse(o->from, &c->src)) {
+        fail_usage("unknown source format", o->from);
+        return TD_EXIT_USAGE;
+    } else if (!o->bits && !td_fmt_get(c->src)->is_float) {
+        fail_usage("a decimal cannot come from an integer format without --bits:", o->from);
+        return TD_EXIT_USAGE;
+    } else {
+        c->kind = SRC_FMT;
+    }
+    return TD_EXIT_OK;
+}
+
+/* The cast chain: each --via profile, then the --to profile. */
+static int resolve_chain(const cast_args *o, cast_ctx *c) {
+    char err[160];
+    if (!o->to) {
         fail_usage("--to FMT is required (fp32 fp16 bf16 e4m3fn e5m2 int8 uint8 int32)", NULL);
-        status = TD_EXIT_USAGE;
+        return TD_EXIT_USAGE;
     }
     td_profile p = {0};
-    char err[160];
-    if (status == TD_EXIT_OK && build_profile(to, rnd, ovf, ftz, &p, err, sizeof err)) {
-        fprintf(stderr, ERR_PREFIX "--to %s: %s\n", to, err);
-        status = TD_EXIT_USAGE;
+    if (build_profile(o->to, o->rnd, o->ovf, o->ftz, &p, err, sizeof err)) {
+        fprintf(stderr, ERR_PREFIX "--to %s: %s\n", o->to, err);
+        return TD_EXIT_USAGE;
     }
-    if (status == TD_EXIT_OK) {
-        if (!strcmp(from, "mpfr")) {
-            c.kind = SRC_MPFR;
-            if (bits) {
-                fail_usage("--bits needs a source format with an encoding, not", "--from mpfr");
-                status = TD_EXIT_USAGE;
-            }
-        } else if (td_fmt_parse(from, &c.src)) {
-            fail_usage("unknown source format", from);
-            status = TD_EXIT_USAGE;
-        } else if (!bits && !td_fmt_get(c.src)->is_float) {
-            fail_usage("a decimal cannot come from an integer format without --bits:", from);
-            status = TD_EXIT_USAGE;
-        } else {
-            c.kind = SRC_FMT;
+    if (resolve_source(o, c))
+        return TD_EXIT_USAGE;
+    for (int k = 0; k < o->nvia; k++) {
+        if (parse_via(o->via[k], &c->chain.step[k], err, sizeof err)) {
+            fprintf(stderr, ERR_PREFIX "--via %s: %s\n", o->via[k], err);
+            return TD_EXIT_USAGE;
         }
     }
-    for (int k = 0; status == TD_EXIT_OK && k < nvia; k++) {
-        if (parse_via(via[k], &c.chain.step[k], err, sizeof err)) {
-            fprintf(stderr, ERR_PREFIX "--via %s: %s\n", via[k], err);
-            status = TD_EXIT_USAGE;
-        }
-    }
-    if (status != TD_EXIT_OK) {
-        fputs(ERR_PREFIX "see 'tilediff cast --help'\n", stderr);
-        free(values);
-        return status;
-    }
-    c.chain.n = nvia + 1;
-    c.chain.step[nvia] = p;
+    c->chain.n = o->nvia + 1;
+    c->chain.step[o->nvia] = p;
+    return TD_EXIT_OK;
+}
 
+static int cast_values(cast_ctx *c, const cast_args *o) {
     mpfr_t m;
     mpfr_init2(m, 64);
-    if (nvalues)
-        for (int k = 0; k < nvalues; k++)
-            cast_one(&c, values[k], m);
+    if (o->nvalues)
+        for (int k = 0; k < o->nvalues; k++)
+            cast_one(c, o->values[k], m);
     else
-        cast_stream(&c, stdin, m);
+        cast_stream(c, stdin, m);
     mpfr_clear(m);
     mpfr_free_cache();
-    free(values);
     if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, ERR_PREFIX "error writing standard output\n");
         return TD_EXIT_INTERNAL;
     }
-    return c.status;
+    return c->status;
+}
+
+int td_cmd_cast(int argc, char **argv) {
+    cast_args o = {.from = "f64", .values = calloc((size_t)argc + 1, sizeof(const char *))};
+    if (!o.values) {
+        fprintf(stderr, ERR_PREFIX "out of memory\n");
+        return TD_EXIT_INTERNAL;
+    }
+    cast_ctx c = {.status = TD_EXIT_OK};
+    int status = parse_args(argc, argv, &o);
+    if (status == TD_EXIT_OK && o.help) {
+        fputs(usage_text, stdout);
+    } else {
+        c.bits = o.bits;
+        if (status == TD_EXIT_OK)
+            status = resolve_chain(&o, &c);
+        if (status != TD_EXIT_OK)
+            fputs(ERR_PREFIX "see 'tilediff cast --help'\n", stderr);
+        else
+            status = cast_values(&c, &o);
+    }
+    free(o.values);
+    return status;
 }
