@@ -44,99 +44,124 @@ static const char *key_str(const td_kernel *kern, const td_fkey *k, char *b, siz
     return b;
 }
 
-int td_cmd_minimize(int argc, char **argv) {
-    td_cli cli = {.cmd = "minimize", .backend = TD_ABI_HOST};
-    const char *in = NULL, *out = NULL, *contract = NULL;
-    int raw = 0;
-    uint64_t max_runs = 2000;
+typedef struct {
+    const char *in, *out, *contract;
+    int raw;
+    uint64_t max_runs;
+} min_args;
+
+/* 0, or TD_EXIT_USAGE (reported) */
+static int minimize_args(int argc, char **argv, td_cli *cli, min_args *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
             NEED_ARG();
-            out = argv[++i];
+            o->out = argv[++i];
         } else if (!strcmp(a, "--contract")) {
             NEED_ARG();
-            contract = argv[++i];
+            o->contract = argv[++i];
         } else if (!strcmp(a, "--kernel")) {
             NEED_ARG();
-            cli.variant = argv[++i];
+            cli->variant = argv[++i];
         } else if (!strcmp(a, "--kernels")) {
             NEED_ARG();
-            cli.kernels = argv[++i];
+            cli->kernels = argv[++i];
         } else if (!strcmp(a, "--max-runs")) {
             NEED_ARG();
-            if (td_parse_u64(argv[++i], &max_runs) || !max_runs || max_runs > 1000000) {
+            if (td_parse_u64(argv[++i], &o->max_runs) || !o->max_runs || o->max_runs > 1000000) {
                 fprintf(stderr, "tilediff minimize: --max-runs needs a positive integer, not '%s'\n", argv[i]);
                 return TD_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--raw"))
-            raw = 1;
+            o->raw = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "tilediff minimize: unknown option '%s'\n", a);
             return TD_EXIT_USAGE;
-        } else if (!in)
-            in = a;
+        } else if (!o->in)
+            o->in = a;
         else {
             fprintf(stderr, "tilediff minimize: one input file only ('%s' is extra)\n", a);
             return TD_EXIT_USAGE;
         }
     }
-    if (!in || !out) {
+    if (!o->in || !o->out) {
         fprintf(stderr, "usage: tilediff minimize FILE -o OUT [--contract C] [--kernel VARIANT] [--kernels LIB.so] "
                         "[--raw] [--max-runs N]\n");
         return TD_EXIT_USAGE;
     }
+    return 0;
+}
+
+/* Minimises data (size bytes) to the same finding and writes it to o->out; TD_EXIT_FINDING
+ * when written, TD_EXIT_USAGE when the input is not a finding or cannot be written. */
+static int minimize_write(td_ctx *cx, const td_kernel *kern, const min_args *o, const uint8_t *data, size_t size) {
+    const td_contract *k = kern->k;
+    uint8_t *m;
+    size_t mn;
+    td_case_result r;
+    int status = TD_EXIT_USAGE;
+    if (td_minimize(cx, kern, data, size, &m, &mn, (int)o->max_runs) != 0) {
+        fprintf(stderr, "tilediff minimize: %s is not a finding of %s [%s]: nothing to keep\n", o->in, k->id,
+                kern->abi->variant);
+        return status;
+    }
+    if (td_run_bytes(cx, kern, m, mn, &r) == TD_RUN_FINDING) {
+        td_fkey key;
+        char ks[256], hdr[1024];
+        td_finding_key(kern, m, mn, &r, &key);
+        snprintf(hdr, sizeof hdr, "TDFZ1 %s %s %s\n", k->id, kern->abi->variant,
+                 kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host");
+        if (write_file(o->out, o->raw ? NULL : hdr, m, mn) != 0) {
+            fprintf(stderr, "tilediff minimize: cannot write %s: %s\n", o->out, strerror(errno));
+        } else {
+            printf("%s: %zu -> %zu bytes, same finding: %s\n  case: %s\n  repro: tilediff repro %s%s%s%s%s\n",
+                   o->out, size, mn, key_str(kern, &key, ks, sizeof ks), r.desc, o->raw ? "--contract " : "",
+                   o->raw ? k->id : "", o->raw ? " --kernel " : "", o->raw ? kern->abi->variant : "",
+                   o->raw ? " " : "");
+            printf("         %s\n", o->out);
+            status = TD_EXIT_FINDING;
+        }
+    } else {
+        fprintf(stderr, "tilediff minimize: the minimised input of %s does not replay to a finding (a flaky kernel?)\n",
+                o->in);
+    }
+    td_result_free(&r);
+    free(m);
+    return status;
+}
+
+int td_cmd_minimize(int argc, char **argv) {
+    td_cli cli = {.cmd = "minimize", .backend = TD_ABI_HOST};
+    min_args o = {.max_runs = 2000};
+    if (minimize_args(argc, argv, &cli, &o)) return TD_EXIT_USAGE;
     uint8_t *data;
     size_t size;
     char hc[512], hv[256], err[1024];
     int hb;
-    if (td_artifact_read(in, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
+    if (td_artifact_read(o.in, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err) != 0) {
         fprintf(stderr, "tilediff minimize: %s\n", err);
         return TD_EXIT_USAGE;
     }
-    const char *cid = contract ? contract : (hc[0] ? hc : NULL);
+    const char *cid = o.contract ? o.contract : (hc[0] ? hc : NULL);
     const td_contract *k = cid ? td_contract_find(cid) : NULL;
     if (!k) {
-        fprintf(stderr, "tilediff minimize: %s: %s\n", in,
+        fprintf(stderr, "tilediff minimize: %s: %s\n", o.in,
                 cid ? "unknown contract" : "a raw fuzz input names no contract: pass --contract C");
         free(data);
         return TD_EXIT_USAGE;
     }
-    if (!cli.variant && hv[0] && !contract) cli.variant = hv;
+    if (!cli.variant && hv[0] && !o.contract) cli.variant = hv;
     int rc = td_cli_open(&cli);
     if (rc) {
         free(data);
         return rc;
     }
     const td_kernel *kern = td_cli_kernel(&cli, k, 0);
-    td_ctx_opts o = {.max_reports = 2};
-    td_ctx *cx = kern ? td_cli_ctx(&cli, &o) : NULL;
+    td_ctx_opts co = {.max_reports = 2};
+    td_ctx *cx = kern ? td_cli_ctx(&cli, &co) : NULL;
     int status = TD_EXIT_USAGE;
     if (cx) {
-        uint8_t *m;
-        size_t mn;
-        td_case_result r;
-        if (td_minimize(cx, kern, data, size, &m, &mn, (int)max_runs) != 0) {
-            fprintf(stderr, "tilediff minimize: %s is not a finding of %s [%s]: nothing to keep\n", in, k->id,
-                    kern->abi->variant);
-        } else if (td_run_bytes(cx, kern, m, mn, &r) == TD_RUN_FINDING) {
-            td_fkey key;
-            char ks[256], hdr[1024];
-            td_finding_key(kern, m, mn, &r, &key);
-            snprintf(hdr, sizeof hdr, "TDFZ1 %s %s %s\n", k->id, kern->abi->variant,
-                     kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host");
-            if (write_file(out, raw ? NULL : hdr, m, mn) != 0) {
-                fprintf(stderr, "tilediff minimize: cannot write %s: %s\n", out, strerror(errno));
-            } else {
-                printf("%s: %zu -> %zu bytes, same finding: %s\n  case: %s\n  repro: tilediff repro %s%s%s%s%s\n",
-                       out, size, mn, key_str(kern, &key, ks, sizeof ks), r.desc, raw ? "--contract " : "",
-                       raw ? k->id : "", raw ? " --kernel " : "", raw ? kern->abi->variant : "", raw ? " " : "");
-                printf("         %s\n", out);
-                status = TD_EXIT_FINDING;
-            }
-            td_result_free(&r);
-            free(m);
-        }
+        status = minimize_write(cx, kern, &o, data, size);
         td_ctx_free(cx);
     }
     free(data);
@@ -153,6 +178,38 @@ static const td_contract *dir_contract(const char *dir, const char *given) {
     while (l > 1 && b[l - 1] == '/') b[--l] = 0;
     const char *base = strrchr(b, '/');
     return td_contract_find(base ? base + 1 : b);
+}
+
+/* Adds the boundary classes of the input at path p to hits; *k is the directory's contract,
+ * set from the first artifact header when no contract was named.  -1 (reported) when the
+ * file cannot be read or decoded. */
+static int stats_file(const char *p, const td_contract **k, uint64_t hits[TD_BC_COUNT]) {
+    uint8_t *data;
+    size_t size;
+    char hc[512], hv[256], err[1024];
+    int hb;
+    if (td_artifact_read(p, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err)) {
+        fprintf(stderr, "tilediff corpus-stats: %s\n", err);
+        return -1;
+    }
+    const td_contract *kk = *k ? *k : (hc[0] ? td_contract_find(hc) : NULL);
+    if (!kk) {
+        fprintf(stderr, "tilediff corpus-stats: %s: which contract? (name the directory after it or pass --contract)\n", p);
+        free(data);
+        return -1;
+    }
+    if (!*k) *k = kk;
+    td_case c;
+    int rc = td_decode_case(kk, data, size, &c, err, sizeof err);
+    if (rc == 0) {
+        for (int b = 0; b < TD_BC_COUNT; b++)
+            if (c.classes & (1ull << b)) hits[b]++;
+    } else {
+        fprintf(stderr, "tilediff corpus-stats: %s\n", err);
+    }
+    td_case_free(&c);
+    free(data);
+    return rc == 0 ? 0 : -1;
 }
 
 int td_cmd_corpus_stats(int argc, char **argv) {
@@ -185,34 +242,8 @@ int td_cmd_corpus_stats(int argc, char **argv) {
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         struct stat sb;
         if (stat(p, &sb) || !S_ISREG(sb.st_mode)) continue;
-        uint8_t *data;
-        size_t size;
-        char hc[512], hv[256], err[1024];
-        int hb;
-        if (td_artifact_read(p, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err)) {
-            fprintf(stderr, "tilediff corpus-stats: %s\n", err);
-            bad++;
-            continue;
-        }
-        const td_contract *kk = k ? k : (hc[0] ? td_contract_find(hc) : NULL);
-        if (!kk) {
-            fprintf(stderr, "tilediff corpus-stats: %s: which contract? (name the directory after it or pass --contract)\n", p);
-            free(data);
-            bad++;
-            continue;
-        }
-        if (!k) k = kk;
-        td_case c;
-        if (td_decode_case(kk, data, size, &c, err, sizeof err) == 0) {
-            for (int b = 0; b < TD_BC_COUNT; b++)
-                if (c.classes & (1ull << b)) hits[b]++;
-            files++;
-        } else {
-            fprintf(stderr, "tilediff corpus-stats: %s\n", err);
-            bad++;
-        }
-        td_case_free(&c);
-        free(data);
+        if (stats_file(p, &k, hits)) bad++;
+        else files++;
     }
     closedir(d);
     if (!k) {
@@ -261,6 +292,74 @@ static int far_seed(const td_contract *k, uint64_t i, size_t n, const char *dir,
 /* Seed corpora: for each contract and each boundary class its generator can hit, the
  * first of the seed's cases that hits it, as corpus/<contract>/<class>, plus a
  * libFuzzer options file corpus/<contract>.options. */
+/* Writes input b (n bytes) as the seed of each boundary class in fresh; adds them to *have. */
+static int write_seeds(const char *dir, uint64_t fresh, const uint8_t *b, size_t n, uint64_t *have) {
+    for (int bit = 0; bit < TD_BC_COUNT; bit++) {
+        if (!(fresh & (1ull << bit))) continue;
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", dir, td_bclass_name(bit));
+        if (write_file(p, NULL, b, n)) {
+            fprintf(stderr, "tilediff corpus-seed: cannot write %s\n", p);
+            return TD_EXIT_USAGE;
+        }
+        *have |= 1ull << bit;
+    }
+    return TD_EXIT_OK;
+}
+
+/* Seeds dir with one input per declared boundary class of k; returns the classes found
+ * in *have, or a nonzero exit status on an error. */
+static int seed_classes(const td_contract *k, const char *dir, uint64_t tries, uint64_t *have) {
+    uint64_t want = k->classes;
+    for (uint64_t i = 0; i < tries && (want & ~*have); i++) {
+        /* short inputs first (small, readable seeds); in the second half of the
+         * tries, inputs up to 256 bytes, since a class may hang on a choice drawn
+         * late in the generator (a short input's missing bytes read as zeros) */
+        uint8_t b[256];
+        size_t n = i < tries / 2 ? 8 + (size_t)(i % 57) : 64 + (size_t)(i % 193);
+        td_case_bytes(7, i, b, n);
+        td_case c;
+        char err[1024];
+        if (td_decode_case(k, b, n, &c, err, sizeof err)) {
+            fprintf(stderr, "tilediff corpus-seed: %s\n", err);
+            td_case_free(&c);
+            return TD_EXIT_INTERNAL;
+        }
+        uint64_t fresh = c.classes & want & ~*have;
+        td_case_free(&c);
+        int rc = write_seeds(dir, fresh, b, n, have);
+        if (!rc && k->far && (want & ~*have & TD_BC(TD_BC_OFFSET_2_31))) rc = far_seed(k, i, n, dir, have);
+        if (rc) return rc;
+    }
+    return TD_EXIT_OK;
+}
+
+/* The seeds and the .options file of one contract; TD_EXIT_FINDING when a declared class
+ * was not reached. */
+static int seed_contract(const td_contract *k, const char *out, uint64_t tries) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", out, k->id);
+    if (mkdir_p(dir)) {
+        fprintf(stderr, "tilediff corpus-seed: cannot create %s: %s\n", dir, strerror(errno));
+        return TD_EXIT_USAGE;
+    }
+    uint64_t have = 0;
+    int rc = seed_classes(k, dir, tries, &have);
+    if (rc) return rc;
+    char opt[4400];
+    snprintf(opt, sizeof opt, "%s/%s.options", out, k->id);
+    const char *o = "[libfuzzer]\n# case sizes are chosen by the bytes; 256 bytes reach every choice\nmax_len = 256\ntimeout = 10\n";
+    write_file(opt, NULL, (const uint8_t *)o, strlen(o));
+    uint64_t missing = k->classes & ~have;
+    printf("%s: %d seeds%s\n", k->id, __builtin_popcountll(have), missing ? " (some declared classes not reached)" : "");
+    if (!missing) return TD_EXIT_OK;
+    printf("  not reached:");
+    for (int bit = 0; bit < TD_BC_COUNT; bit++)
+        if (missing & (1ull << bit)) printf(" %s", td_bclass_name(bit));
+    printf("\n");
+    return TD_EXIT_FINDING;
+}
+
 int td_cmd_corpus_seed(int argc, char **argv) {
     const char *out = "corpus", *pattern = "all";
     uint64_t tries = 20000;
@@ -283,57 +382,9 @@ int td_cmd_corpus_seed(int argc, char **argv) {
     for (int ci = 0; ci < td_contract_count(); ci++) {
         const td_contract *k = td_contract_at(ci);
         if (!td_match(pattern, k->id)) continue;
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s/%s", out, k->id);
-        if (mkdir_p(dir)) {
-            fprintf(stderr, "tilediff corpus-seed: cannot create %s: %s\n", dir, strerror(errno));
-            return TD_EXIT_USAGE;
-        }
-        uint64_t want = k->classes, have = 0;
-        for (uint64_t i = 0; i < tries && (want & ~have); i++) {
-            /* short inputs first (small, readable seeds); in the second half of the
-             * tries, inputs up to 256 bytes, since a class may hang on a choice drawn
-             * late in the generator (a short input's missing bytes read as zeros) */
-            uint8_t b[256];
-            size_t n = i < tries / 2 ? 8 + (size_t)(i % 57) : 64 + (size_t)(i % 193);
-            td_case_bytes(7, i, b, n);
-            td_case c;
-            char err[1024];
-            if (td_decode_case(k, b, n, &c, err, sizeof err)) {
-                fprintf(stderr, "tilediff corpus-seed: %s\n", err);
-                td_case_free(&c);
-                return TD_EXIT_INTERNAL;
-            }
-            uint64_t fresh = c.classes & want & ~have;
-            td_case_free(&c);
-            for (int bit = 0; bit < TD_BC_COUNT; bit++) {
-                if (!(fresh & (1ull << bit))) continue;
-                char p[4400];
-                snprintf(p, sizeof p, "%s/%s", dir, td_bclass_name(bit));
-                if (write_file(p, NULL, b, n)) {
-                    fprintf(stderr, "tilediff corpus-seed: cannot write %s\n", p);
-                    return TD_EXIT_USAGE;
-                }
-                have |= 1ull << bit;
-            }
-            int fs = k->far && (want & ~have & TD_BC(TD_BC_OFFSET_2_31)) ? far_seed(k, i, n, dir, &have) : 0;
-            if (fs) return fs;
-        }
-        char opt[4400];
-        snprintf(opt, sizeof opt, "%s/%s.options", out, k->id);
-        const char *o = "[libfuzzer]\n# case sizes are chosen by the bytes; 256 bytes reach every choice\nmax_len = 256\ntimeout = 10\n";
-        write_file(opt, NULL, (const uint8_t *)o, strlen(o));
-        int missing = 0;
-        for (int bit = 0; bit < TD_BC_COUNT; bit++)
-            if ((want & ~have) & (1ull << bit)) missing++;
-        printf("%s: %d seeds%s\n", k->id, __builtin_popcountll(have), missing ? " (some declared classes not reached)" : "");
-        if (missing) {
-            printf("  not reached:");
-            for (int bit = 0; bit < TD_BC_COUNT; bit++)
-                if ((want & ~have) & (1ull << bit)) printf(" %s", td_bclass_name(bit));
-            printf("\n");
-            status = TD_EXIT_FINDING;
-        }
+        int rc = seed_contract(k, out, tries);
+        if (rc == TD_EXIT_FINDING) status = rc;
+        else if (rc) return rc;
     }
     return status;
 }
@@ -395,7 +446,72 @@ int td_cmd_corpus_regress(int argc, char **argv) {
 
 /* Replays every reproducer under DIR (recursively) with each kernel its .expect file
  * names, and fails if a verdict differs. */
-static int regress_dir(td_cli *cli, td_ctx *cx, const char *dir, uint64_t *n, uint64_t *changed) {
+typedef struct {
+    td_cli *cli;
+    td_ctx *cx;
+    uint64_t n, changed;
+} regress_run;
+
+/* One "VARIANT VERDICT" line of an .expect file against the input data of path p;
+ * -1 (reported) when no such kernel exists. */
+static int regress_line(regress_run *R, const td_contract *k, const char *p, const char *line, const uint8_t *data,
+                        size_t size) {
+    char variant[256], want[512];
+    if (sscanf(line, "%255s %511[^\n]", variant, want) != 2) return 0;
+    const td_kernel *kern = td_kernels_find(&R->cli->set, k->id, variant, R->cli->backend);
+    if (!kern) {
+        fprintf(stderr, "tilediff regress: %s: no kernel %s for %s\n", p, variant, k->id);
+        return -1;
+    }
+    td_case_result r;
+    int x = td_run_bytes(R->cx, kern, data, size, &r);
+    char got[512] = "pass";
+    td_fkey key;
+    if (x == TD_RUN_FINDING && td_finding_key(kern, data, size, &r, &key) == 0) key_str(kern, &key, got, sizeof got);
+    else if (x == TD_RUN_HARNESS_ERROR) snprintf(got, sizeof got, "harness-error: %.400s", r.msg);
+    R->n++;
+    if (strcmp(got, want)) {
+        printf("CHANGED %s [%s]: expected '%s', now '%s'\n", p, variant, want, got);
+        R->changed++;
+    }
+    td_result_free(&r);
+    return 0;
+}
+
+/* A regression input p (.tdf) against every verdict of its .expect file; -1 (reported)
+ * when either file is unreadable or names what does not exist. */
+static int regress_file(regress_run *R, const char *p) {
+    size_t l = strlen(p);
+    char exp[4400], err[1024], hc[512], hv[256];
+    snprintf(exp, sizeof exp, "%.*s.expect", (int)(l - 4), p);
+    FILE *f = fopen(exp, "r");
+    if (!f) {
+        fprintf(stderr, "tilediff regress: %s has no %s\n", p, exp);
+        return -1;
+    }
+    uint8_t *data;
+    size_t size;
+    int hb;
+    if (td_artifact_read(p, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err)) {
+        fprintf(stderr, "tilediff regress: %s\n", err);
+        fclose(f);
+        return -1;
+    }
+    const td_contract *k = td_contract_find(hc);
+    int bad = 0;
+    char line[1024];
+    while (k && fgets(line, sizeof line, f)) bad |= regress_line(R, k, p, line, data, size) != 0;
+    if (!k) {
+        fprintf(stderr, "tilediff regress: %s names unknown contract '%s'\n", p, hc);
+        bad = 1;
+    }
+    free(data);
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+/* Every .tdf below dir, recursively. */
+static int regress_dir(regress_run *R, const char *dir) {
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "tilediff regress: %s: %s\n", dir, strerror(errno));
@@ -409,61 +525,9 @@ static int regress_dir(td_cli *cli, td_ctx *cx, const char *dir, uint64_t *n, ui
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         struct stat sb;
         if (stat(p, &sb)) continue;
-        if (S_ISDIR(sb.st_mode)) {
-            bad |= regress_dir(cli, cx, p, n, changed) != 0;
-            continue;
-        }
         size_t l = strlen(p);
-        if (l < 5 || strcmp(p + l - 4, ".tdf")) continue;
-        char exp[4400], err[1024], hc[512], hv[256];
-        snprintf(exp, sizeof exp, "%.*s.expect", (int)(l - 4), p);
-        char *text = NULL;
-        FILE *f = fopen(exp, "r");
-        if (!f) {
-            fprintf(stderr, "tilediff regress: %s has no %s\n", p, exp);
-            bad = 1;
-            continue;
-        }
-        uint8_t *data;
-        size_t size;
-        int hb;
-        if (td_artifact_read(p, &data, &size, hc, sizeof hc, hv, sizeof hv, &hb, err, sizeof err)) {
-            fprintf(stderr, "tilediff regress: %s\n", err);
-            fclose(f);
-            bad = 1;
-            continue;
-        }
-        const td_contract *k = td_contract_find(hc);
-        char line[1024];
-        while (k && fgets(line, sizeof line, f)) {
-            char variant[256], want[512];
-            if (sscanf(line, "%255s %511[^\n]", variant, want) != 2) continue;
-            const td_kernel *kern = td_kernels_find(&cli->set, k->id, variant, cli->backend);
-            if (!kern) {
-                fprintf(stderr, "tilediff regress: %s: no kernel %s for %s\n", p, variant, k->id);
-                bad = 1;
-                continue;
-            }
-            td_case_result r;
-            int x = td_run_bytes(cx, kern, data, size, &r);
-            char got[512] = "pass";
-            td_fkey key;
-            if (x == TD_RUN_FINDING && td_finding_key(kern, data, size, &r, &key) == 0) key_str(kern, &key, got, sizeof got);
-            else if (x == TD_RUN_HARNESS_ERROR) snprintf(got, sizeof got, "harness-error: %.400s", r.msg);
-            (*n)++;
-            if (strcmp(got, want)) {
-                printf("CHANGED %s [%s]: expected '%s', now '%s'\n", p, variant, want, got);
-                (*changed)++;
-            }
-            td_result_free(&r);
-        }
-        if (!k) {
-            fprintf(stderr, "tilediff regress: %s names unknown contract '%s'\n", p, hc);
-            bad = 1;
-        }
-        free(text);
-        free(data);
-        fclose(f);
+        if (S_ISDIR(sb.st_mode)) bad |= regress_dir(R, p) != 0;
+        else if (l >= 5 && !strcmp(p + l - 4, ".tdf")) bad |= regress_file(R, p) != 0;
     }
     closedir(d);
     return bad ? -1 : 0;
@@ -479,12 +543,12 @@ int td_cmd_regress(int argc, char **argv) {
     if (rc) return rc;
     td_ctx_opts o = {.max_reports = 2};
     td_ctx *cx = td_cli_ctx(&cli, &o);
-    uint64_t n = 0, changed = 0;
-    int bad = !cx || regress_dir(&cli, cx, argv[1], &n, &changed) != 0;
+    regress_run R = {.cli = &cli, .cx = cx};
+    int bad = !cx || regress_dir(&R, argv[1]) != 0;
     td_ctx_free(cx);
     td_cli_close(&cli);
-    printf("%" PRIu64 " replays, %" PRIu64 " verdicts changed\n", n, changed);
-    return bad ? TD_EXIT_USAGE : changed ? TD_EXIT_FINDING : TD_EXIT_OK;
+    printf("%" PRIu64 " replays, %" PRIu64 " verdicts changed\n", R.n, R.changed);
+    return bad ? TD_EXIT_USAGE : R.changed ? TD_EXIT_FINDING : TD_EXIT_OK;
 }
 
 /* Decode digests: for every contract, a hash of the cases that N fixed byte strings
