@@ -1,4 +1,5 @@
 /* tilediff certify | report merge | selftest */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -781,15 +782,102 @@ int td_cmd_certify(int argc, char **argv) {
     return status;
 }
 
-/* tilediff report merge DIR... --out DIR */
-int td_cmd_report(int argc, char **argv) {
-    if (argc < 2 || strcmp(argv[1], "merge")) {
-        fprintf(stderr, "usage: tilediff report merge DIR... --out DIR\n");
+/* Copies every regular file of src into dst (a shard's artifacts/); a missing src is fine.
+ * -1 (reported) when a file cannot be copied: a merged report must not name a
+ * reproducer that is not there. */
+static int copy_dir_files(const char *src, const char *dst) {
+    DIR *d = opendir(src);
+    if (!d) return 0;
+    int bad = mkdir_p(dst) != 0;
+    struct dirent *e;
+    while (!bad && (e = readdir(d))) {
+        char from[4500], to[4500], err[512];
+        snprintf(from, sizeof from, "%s/%s", src, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", dst, e->d_name);
+        struct stat sb;
+        if (e->d_name[0] == '.' || stat(from, &sb) || !S_ISREG(sb.st_mode)) continue;
+        size_t n = 0;
+        char *data = td_read_file(from, &n, err, sizeof err);
+        FILE *f = data ? fopen(to, "wb") : NULL;
+        bad = !f || (n && fwrite(data, 1, n, f) != n);
+        bad |= f && fclose(f) != 0;
+        if (bad) fprintf(stderr, "tilediff report merge: cannot copy %s to %s\n", from, to);
+        free(data);
+    }
+    closedir(d);
+    return bad ? -1 : 0;
+}
+
+/* What the merged report takes from its first shard, and the sum of the shards' times. */
+typedef struct {
+    char library[512], backend[32], started[64];
+    double seconds, seed;
+    int nshards; /* read so far */
+    int ncontracts;
+} merge_meta;
+
+/* Reads dir/report.json, copies its artifacts into out and appends its contracts to cf. */
+static int merge_shard(const char *dir, const char *out, FILE *cf, merge_meta *m) {
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    char *text = td_read_file(path, NULL, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "tilediff report merge: %s\n", err);
         return TD_EXIT_USAGE;
     }
+    td_json *j = td_json_parse(text, err, sizeof err);
+    free(text);
+    if (!j || strcmp(td_json_str(j, "schema", ""), TD_REPORT_SCHEMA) || td_json_num(j, "version", 0) != TD_REPORT_VERSION) {
+        fprintf(stderr, "tilediff report merge: %s: not a tilediff certify report v%d%s%s\n", path, TD_REPORT_VERSION,
+                j ? "" : ": ", j ? "" : err);
+        td_json_free(j);
+        return TD_EXIT_USAGE;
+    }
+    if (m->nshards++ == 0) {
+        snprintf(m->library, sizeof m->library, "%s", td_json_str(j, "library", "?"));
+        snprintf(m->backend, sizeof m->backend, "%s", td_json_str(j, "backend", "host"));
+        snprintf(m->started, sizeof m->started, "%s", td_json_str(j, "started", ""));
+        m->seed = td_json_num(j, "seed", 0);
+    }
+    m->seconds += td_json_num(j, "seconds", 0);
+    /* the shard's artifacts, so that the contracts' paths (artifacts/...) stay valid */
+    char sa[4200], oa[4200];
+    snprintf(sa, sizeof sa, "%s/artifacts", dir);
+    snprintf(oa, sizeof oa, "%s/artifacts", out);
+    int status = copy_dir_files(sa, oa) ? TD_EXIT_USAGE : TD_EXIT_OK;
+    const td_json *cs = td_json_get(j, "contracts");
+    for (size_t i = 0; cs && i < cs->n; i++) {
+        if (m->ncontracts++) fputs(",\n", cf);
+        td_json_write(cf, &cs->kids[i]);
+    }
+    td_json_free(j);
+    return status;
+}
+
+/* Writes the merged report into out, prints its table; 1 when a contract failed. */
+static int merge_write(const char *out, const merge_meta *m, const char *contracts) {
+    char *report = assemble(m->library, m->backend, m->started, m->seconds, (uint64_t)m->seed, "merged shards", 1, 1,
+                            contracts);
+    char err[1024];
+    if (!report || td_write_reports(out, report, err, sizeof err) != 0) {
+        fprintf(stderr, "tilediff report merge: %s\n", report ? err : "out of memory");
+        free(report);
+        return -1;
+    }
+    td_json *j = td_json_parse(report, err, sizeof err);
+    if (j) td_render_table(stdout, j);
+    int failed = j && td_json_num(td_json_get(j, "summary"), "failed", 0) > 0;
+    td_json_free(j);
+    free(report);
+    printf("report: %s/report.html\n", out);
+    return failed;
+}
+
+/* tilediff report merge DIR... --out DIR */
+int td_cmd_report(int argc, char **argv) {
     const char *out = NULL, *dirs[1024];
     int nd = 0;
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2; argc >= 2 && !strcmp(argv[1], "merge") && i < argc; i++) {
         if (!strcmp(argv[i], "--out")) {
             NEED_ARG();
             out = argv[++i];
@@ -810,70 +898,15 @@ int td_cmd_report(int argc, char **argv) {
     char *cbuf = NULL;
     size_t clen = 0;
     FILE *cf = open_memstream(&cbuf, &clen);
-    char library[512] = "?", backend[32] = "host", started[64] = "";
-    double seconds = 0, seed = 0;
-    int first = 1, status = TD_EXIT_OK;
-    for (int d = 0; d < nd; d++) {
-        char path[4096], err[512];
-        snprintf(path, sizeof path, "%s/report.json", dirs[d]);
-        char *text = td_read_file(path, NULL, err, sizeof err);
-        if (!text) {
-            fprintf(stderr, "tilediff report merge: %s\n", err);
-            status = TD_EXIT_USAGE;
-            continue;
-        }
-        td_json *j = td_json_parse(text, err, sizeof err);
-        free(text);
-        if (!j || strcmp(td_json_str(j, "schema", ""), TD_REPORT_SCHEMA) ||
-            td_json_num(j, "version", 0) != TD_REPORT_VERSION) {
-            fprintf(stderr, "tilediff report merge: %s: not a tilediff certify report v%d%s%s\n", path,
-                    TD_REPORT_VERSION, j ? "" : ": ", j ? "" : err);
-            td_json_free(j);
-            status = TD_EXIT_USAGE;
-            continue;
-        }
-        if (first) {
-            snprintf(library, sizeof library, "%s", td_json_str(j, "library", "?"));
-            snprintf(backend, sizeof backend, "%s", td_json_str(j, "backend", "host"));
-            snprintf(started, sizeof started, "%s", td_json_str(j, "started", ""));
-            seed = td_json_num(j, "seed", 0);
-        }
-        seconds += td_json_num(j, "seconds", 0);
-        /* copy the shard's artifacts and re-emit its contracts (paths stay artifacts/...) */
-        char cmd[8400];
-        snprintf(cmd, sizeof cmd, "%s/artifacts", dirs[d]);
-        struct stat sb;
-        if (stat(cmd, &sb) == 0) {
-            char outa[4096];
-            snprintf(outa, sizeof outa, "%s/artifacts", out);
-            mkdir_p(outa);
-            snprintf(cmd, sizeof cmd, "cp -p '%s'/artifacts/* '%s'/artifacts/ 2>/dev/null", dirs[d], out);
-            if (system(cmd) != 0) { /* an empty artifacts folder is fine */
-            }
-        }
-        const td_json *cs = td_json_get(j, "contracts");
-        for (size_t i = 0; cs && i < cs->n; i++) {
-            if (!first) fputs(",\n", cf);
-            td_json_write(cf, &cs->kids[i]);
-            first = 0;
-        }
-        td_json_free(j);
-    }
+    if (!cf) return TD_EXIT_INTERNAL;
+    merge_meta m = {.library = "?", .backend = "host"};
+    int status = TD_EXIT_OK;
+    for (int d = 0; d < nd; d++)
+        if (merge_shard(dirs[d], out, cf, &m)) status = TD_EXIT_USAGE;
     fclose(cf);
-    char *report = assemble(library, backend, started, seconds, (uint64_t)seed, "merged shards", 1, 1, cbuf ? cbuf : "");
+    int failed = merge_write(out, &m, cbuf ? cbuf : "");
     free(cbuf);
-    char err[1024];
-    if (!report || td_write_reports(out, report, err, sizeof err) != 0) {
-        fprintf(stderr, "tilediff report merge: %s\n", report ? err : "out of memory");
-        free(report);
-        return TD_EXIT_INTERNAL;
-    }
-    td_json *j = td_json_parse(report, err, sizeof err);
-    if (j) td_render_table(stdout, j);
-    int failed = j && td_json_num(td_json_get(j, "summary"), "failed", 0) > 0;
-    td_json_free(j);
-    free(report);
-    printf("report: %s/report.html\n", out);
+    if (failed < 0) return TD_EXIT_INTERNAL;
     if (status == TD_EXIT_OK && failed) status = TD_EXIT_FINDING;
     return status;
 }
