@@ -148,23 +148,43 @@ static inline int64_t attn2_varlen(td_producer *p, int B, int64_t blk, int64_t m
     return pos;
 }
 
-/* ---- context attention with a normalised accumulator (context_attn_nopad / _mistral):
- * one (batch, head) of a launch, as the spec engine below needs it ---- */
+/* ---- context attention (context_attn_nopad / _mistral / _llama / _fwd / _bloom): one
+ * (batch, head) of a launch, as the spec engines below need it ---- */
 typedef struct attn2_ctx {
-    int rq, rk, rv;           /* regions Q, K, V (fp16) */
-    int64_t rs, hs;           /* the shared layout (rs, hs, 1) */
-    int64_t h, start, seqlen; /* head; the batch's start location and length */
-    int64_t BLK, DM;          /* BLOCK_M = BLOCK_N, BLOCK_DMODEL */
+    int rq, rk, rv;              /* regions Q, K, V (fp16) */
+    int64_t sq[3], sk[3], sv[3]; /* (token, head, dim) strides of Q, K, V */
+    int64_t kbase, vbase;        /* the batch's K / V cache (context_attn_fwd: b * stride_kb); else 0 */
+    int64_t h, start;            /* head; the batch's start location (its first query row) */
+    int64_t kstart;              /* key j lies in row kstart + j of K / V (packed: start; caches: 0) ... */
+    int rtab;                    /* ... or, rtab >= 0, in row Req_to_tokens[tab0 + j * tabs] */
+    int64_t tab0, tabs;
+    int64_t BN, DM; /* BLOCK_N, the dot's length (BLOCK_DMODEL, or head_dim below it) */
+    int64_t plen;        /* prompt-cache length: key j is causal for query row gi iff j <= gi + plen */
     double sm_scale;
-    int64_t sw;      /* mistral: the sliding window (>= 1); 0: none (nopad) */
-    uint64_t rowid;  /* a case-unique id of (batch, head); query rows are added to it */
+    int64_t sw;     /* mistral: the sliding window (>= 1); 0: none */
+    uint64_t rowid; /* a case-unique id of (batch, head); query rows are added to it */
 } attn2_ctx;
-enum { A2C_S = 1, A2C_MIJ, A2C_P, A2C_LIJ, A2C_MNEW, A2C_L, A2C_PSCALE, A2C_ASCALE, A2C_P16 };
+enum { A2C_S = 1, A2C_MIJ, A2C_P, A2C_LIJ, A2C_MNEW, A2C_L, A2C_PSCALE, A2C_ASCALE, A2C_P16, A2C_ALPHA };
 
-/* key j is unmasked for query row gi: causal, and inside the sliding window when there
- * is one (the kernel's int32 test start_n + n > offs_m - sliding_window) */
+/* key j is unmasked for query row gi: causal (shifted by the prompt cache), and inside
+ * the sliding window when there is one (the kernel's int32 test start_n + n > offs_m -
+ * sliding_window) */
 static inline int a2c_live(const attn2_ctx *x, int64_t gi, int64_t j) {
-    return j <= gi && (x->sw <= 0 || j > gi - x->sw);
+    return j <= gi + x->plen && (x->sw <= 0 || j > gi - x->sw);
+}
+
+/* offsets of q[gi, e], k[j, e], v[j, e] (key j through the token table where there is one) */
+static inline size_t a2c_qoff(const attn2_ctx *x, int64_t gi, int64_t e) {
+    return (size_t)((x->start + gi) * x->sq[0] + x->h * x->sq[1] + e * x->sq[2]);
+}
+static inline int64_t a2c_krow(const td_case *c, const attn2_ctx *x, int64_t j) {
+    return x->rtab >= 0 ? td_geti(c, x->rtab, (size_t)(x->tab0 + j * x->tabs)) : x->kstart + j;
+}
+static inline size_t a2c_koff(const td_case *c, const attn2_ctx *x, int64_t j, int64_t e) {
+    return (size_t)(x->kbase + a2c_krow(c, x, j) * x->sk[0] + x->h * x->sk[1] + e * x->sk[2]);
+}
+static inline size_t a2c_voff(const td_case *c, const attn2_ctx *x, int64_t j, int64_t d) {
+    return (size_t)(x->vbase + a2c_krow(c, x, j) * x->sv[0] + x->h * x->sv[1] + d * x->sv[2]);
 }
 
 /* The launch shape of the context attentions with the shared layout (rs, hs, 1)
@@ -307,12 +327,13 @@ static inline void attn2_ctx_writes(const td_case *c, td_wset *ws, const attn2_c
     }
 }
 
-/* the spec engine's view of the (batch, head) of an output lane */
+/* the spec engine's view of the (batch, head) of an output lane (the shared layout) */
 static inline attn2_ctx attn2_ctx_of(const td_case *c, const td_olane *l, const attn2_ctx_idx *ix, int64_t sw) {
-    int64_t b = l->idx[0], h = l->idx[1];
-    attn2_ctx x = {ix->q, ix->k, ix->v, c->p[ix->rs].i, c->p[ix->hs].i, h, td_geti(c, ix->start, (size_t)b),
-                   td_geti(c, ix->seqlen, (size_t)b), c->p[ix->blk].i, c->p[ix->dm].i, c->p[ix->sm].r, sw,
-                   (uint64_t)((b * c->grid[1] + h) * (int64_t)c->grid[2] * c->p[ix->blk].i)};
+    int64_t b = l->idx[0], h = l->idx[1], rs = c->p[ix->rs].i, hs = c->p[ix->hs].i, st = td_geti(c, ix->start, (size_t)b);
+    attn2_ctx x = {.rq = ix->q, .rk = ix->k, .rv = ix->v, .sq = {rs, hs, 1}, .sk = {rs, hs, 1}, .sv = {rs, hs, 1},
+                   .h = h, .start = st, .kstart = st, .rtab = -1, .BN = c->p[ix->blk].i,
+                   .DM = c->p[ix->dm].i, .sm_scale = c->p[ix->sm].r, .sw = sw,
+                   .rowid = (uint64_t)((b * c->grid[1] + h) * (int64_t)c->grid[2] * c->p[ix->blk].i)};
     return x;
 }
 

@@ -167,20 +167,17 @@ static inline NUM SPEC(a2k_out)(NCX *cx, const td_case *c, const attn2_ak *k, in
     return N(div)(cx, acc, l);
 }
 
-/* context attention, normalised accumulator (context_attn_nopad, context_attn_mistral):
- * the score of query row gi against key j (memoised per row and key):
- *   qk = tl.dot(q, k) (fp16 products exact, a binary32 sum along the head dim), *= sm_scale */
+/* context attention (attn2_ctx): the score of query row gi against key j (memoised per
+ * row and key): qk = tl.dot(q, k) (fp16 products exact, a binary32 sum along the head
+ * dim), *= sm_scale */
 static inline NUM SPEC(a2c_score)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t j) {
     uint64_t key = attn2_key(A2C_S, x->rowid + (uint64_t)gi, (uint64_t)j, 0);
     NUM s;
     if (N(memo_get)(cx, key, &s)) return s;
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t e = 0; e < x->DM; e++) {
-        NUM q = N(in)(cx, c, x->rq, (size_t)((x->start + gi) * x->rs + x->h * x->hs + e));
-        NUM k = N(in)(cx, c, x->rk, (size_t)((x->start + j) * x->rs + x->h * x->hs + e));
-        N(acc_add)(cx, &acc, N(mul)(cx, q, k));
-    }
+    for (int64_t e = 0; e < x->DM; e++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, x->rq, a2c_qoff(x, gi, e)), N(in)(cx, c, x->rk, a2c_koff(c, x, j, e))));
     s = N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, x->sm_scale));
     N(memo_put)(cx, key, s);
     return s;
@@ -188,7 +185,8 @@ static inline NUM SPEC(a2c_score)(NCX *cx, const td_case *c, const attn2_ctx *x,
 
 
 /* Output lane (gi, d) of the normalised online softmax, in the kernel's order, per
- * KV block t = 0 .. pid2 (BLOCK_N = BLOCK_M):
+ * KV block t of BLOCK_N keys up to the row's last causal key gi + plen (nopad, mistral:
+ * plen = 0, BLOCK_N = BLOCK_M, blocks 0 .. pid2):
  *   m_ij = tl.max(qk) (masked lanes out), p = exp(qk - m_ij), l_ij = tl.sum(p) (tree),
  *   m_new = max(m_i, m_ij), alpha, beta (a2_rescale), l_new = alpha*l_i + beta*l_ij,
  *   p_scale = beta / l_new, p = p*p_scale, acc_scale = l_i / l_new * alpha,
@@ -199,10 +197,13 @@ static inline NUM SPEC(a2c_score)(NCX *cx, const td_case *c, const attn2_ctx *x,
  * declared behaviour: exp(-1e9 - m) is exactly 0 in binary32, m_ij = -1e9 becomes 0,
  * l_new = 0 becomes 1e-9 (the literal RN32(1e-9)), so the row reaches the first block of
  * its window with (m_i, l_i, acc) = (0, 1e-9, 0) exactly (see the contract file).
+ * Bloom's blocks past the row's last causal key (where BLOCK_M > BLOCK_N) are exact
+ * no-ops in the kernel (m_ij = -1e8, beta = exp(-1e8 - m_i) = 0, alpha = 1, l unchanged,
+ * p_scale = 0, acc_scale forced to 1): they are skipped.
  * Per-row quantities are memoised (keyed by row + tag); the lane's own work is the
  * rescale and the dot of each block. */
 static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t d) {
-    int64_t B = x->BLK, T = gi / B + 1; /* blocks 0 .. pid2 */
+    int64_t B = x->BN, T = (gi + x->plen) / B + 1; /* the blocks holding causal keys */
     int64_t j0 = (x->sw > 0 && gi - x->sw + 1 > 0) ? gi - x->sw + 1 : 0; /* first live key */
     int64_t P = j0 / B;                                                   /* masked-prefix blocks */
     uint64_t row = x->rowid + (uint64_t)gi;
@@ -268,10 +269,8 @@ static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, i
         NACC dot;
         N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
         for (int64_t j = t * B; j < (t + 1) * B; j++)
-            if (a2c_live(x, gi, j)) {
-                NUM v = N(in)(cx, c, x->rv, (size_t)((x->start + j) * x->rs + x->h * x->hs + d));
-                N(acc_add)(cx, &dot, N(mul)(cx, p16[j - t * B], v));
-            }
+            if (a2c_live(x, gi, j))
+                N(acc_add)(cx, &dot, N(mul)(cx, p16[j - t * B], N(in)(cx, c, x->rv, a2c_voff(c, x, j, d))));
         NUM dv = N(acc_end)(cx, &dot);
         /* acc = acc * acc_scale, then acc += dot; while acc is exactly 0 (the first block,
          * or a masked prefix) both steps are exact: acc = dot */
@@ -283,10 +282,77 @@ static inline NUM SPEC(a2c_out)(NCX *cx, const td_case *c, const attn2_ctx *x, i
     for (int64_t j = P * B; j < T * B; j++)
         if (a2c_live(x, gi, j)) {
             double w = SPEC(a2_wb)(cx, SPEC(a2c_score)(cx, c, x, gi, j), mlo, 0) / (llo > 0 ? llo : 0.0);
-            double v = fabs(td_get(c, x->rv, (size_t)((x->start + j) * x->rs + x->h * x->hs + d)));
+            double v = fabs(td_get(c, x->rv, a2c_voff(c, x, j, d)));
             smag += (w < 1 ? w : 1) * v, vsum += v, vmax = v > vmax ? v : vmax, n++;
         }
     SPEC(a2_reblock)(cx, n, smag, 0, vsum, vmax, 0, 1, &acc, &l);
     return acc;
 }
 
+
+/* Output lane (gi, d) of the unnormalised base-2 online softmax (context_attn_llama,
+ * context_attn_fwd), acc / l, in the kernel's order, per KV block t of BLOCK_N keys up
+ * to the row's last causal key gi + plen:
+ *   m_ij = maximum(m_i, tl.max(qk)), p = exp2(qk - m_ij), l = l*alpha + tl.sum(p) (tree,
+ *   masked lanes exact zeros), acc = tl.dot(p.to(fp16), v, acc*alpha) (onto acc*alpha, in
+ *   order); the first block from (-inf, 0, 0): alpha = 0, acc = the dot, l = the sum.
+ * Blocks past gi + plen are exact no-ops in the kernel (exp2(-1e8 - m) = 0, alpha = 1):
+ * they are skipped.  The -1e8 sentinel's keys get weight 0 (see the contract files). */
+static inline NUM SPEC(a2c_out_deferred)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t d) {
+    int64_t BN = x->BN, last = gi + x->plen; /* the row's last live key */
+    uint64_t row = x->rowid + (uint64_t)gi;
+    NUM m = N(exact)(cx, 0.0), l = N(exact)(cx, 0.0), acc = N(exact)(cx, 0.0);
+    for (int64_t t = 0; t * BN <= last; t++) {
+        int64_t j1 = (t + 1) * BN - 1 < last ? (t + 1) * BN - 1 : last; /* live keys t*BN .. j1 */
+        NUM m_new, alpha, l_new, p16[256];
+        int hit = N(memo_get)(cx, attn2_key(A2C_MNEW, row, (uint64_t)t, 0), &m_new) &&
+                  N(memo_get)(cx, attn2_key(A2C_ALPHA, row, (uint64_t)t, 0), &alpha) &&
+                  N(memo_get)(cx, attn2_key(A2C_L, row, (uint64_t)t, 0), &l_new);
+        for (int64_t j = t * BN; hit && j <= j1; j++)
+            hit = N(memo_get)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), &p16[j - t * BN]);
+        if (!hit) {
+            NUM bm = SPEC(a2c_score)(cx, c, x, gi, t * BN);
+            for (int64_t j = t * BN + 1; j <= j1; j++) bm = N(max)(cx, bm, SPEC(a2c_score)(cx, c, x, gi, j));
+            if (t == 0) { /* maximum(-inf, tl.max(qk)) = tl.max(qk); alpha = exp2(-inf) = 0 */
+                m_new = bm;
+                alpha = N(exact)(cx, 0.0);
+            } else {
+                NUM beta;
+                SPEC(a2_rescale)(cx, m, bm, 1, &m_new, &alpha, &beta);
+            }
+            NACC ls;
+            N(acc_init)(cx, &ls, TD_ORDER_TREE, 0);
+            for (int64_t j = t * BN; j < (t + 1) * BN; j++) {
+                if (j > j1) { /* exp2(-1e8 - m) = 0 in its place of the tree */
+                    N(acc_add)(cx, &ls, N(exact)(cx, 0.0));
+                    continue;
+                }
+                NUM pj = N(exp2)(cx, N(sub)(cx, SPEC(a2c_score)(cx, c, x, gi, j), m_new)); /* exp2(qk - m_ij) */
+                N(acc_add)(cx, &ls, pj);
+                p16[j - t * BN] = SPEC(p16)(cx, pj); /* p.to(v.dtype) */
+                N(memo_put)(cx, attn2_key(A2C_P16, row, (uint64_t)j, 0), p16[j - t * BN]);
+            }
+            NUM l_ij = N(acc_end)(cx, &ls);
+            l_new = t == 0 ? l_ij : N(add)(cx, N(mul)(cx, l, alpha), l_ij); /* l_i * alpha + l_ij */
+            N(memo_put)(cx, attn2_key(A2C_MNEW, row, (uint64_t)t, 0), m_new);
+            N(memo_put)(cx, attn2_key(A2C_ALPHA, row, (uint64_t)t, 0), alpha);
+            N(memo_put)(cx, attn2_key(A2C_L, row, (uint64_t)t, 0), l_new);
+        }
+        /* acc = tl.dot(p, v, acc * alpha): the products added onto acc*alpha in order */
+        NACC dot;
+        N(acc_init)(cx, &dot, TD_ORDER_SEQ, 0);
+        if (t > 0) N(acc_add)(cx, &dot, N(mul)(cx, acc, alpha));
+        for (int64_t j = t * BN; j <= j1; j++)
+            N(acc_add)(cx, &dot, N(mul)(cx, p16[j - t * BN], N(in)(cx, c, x->rv, a2c_voff(c, x, j, d))));
+        acc = N(acc_end)(cx, &dot);
+        m = m_new, l = l_new;
+    }
+    double mlo = N(down)(cx, m), smag = 0, lmag = 0, vsum = 0, vmax = 0;
+    for (int64_t j = 0; j <= last; j++) {
+        double w = SPEC(a2_wb)(cx, SPEC(a2c_score)(cx, c, x, gi, j), mlo, 1);
+        double v = fabs(td_get(c, x->rv, a2c_voff(c, x, j, d)));
+        smag += w * v, lmag += w, vsum += v, vmax = v > vmax ? v : vmax;
+    }
+    SPEC(a2_reblock)(cx, (long)(last + 1), smag, lmag, vsum, vmax, 1, 0, &acc, &l);
+    return N(div)(cx, acc, l);
+}

@@ -1,9 +1,12 @@
 /* context_attn_llama mutants: the kernel with one bug switched on. */
-#include "../host/context_attn_llama_tl.h"
+#include "../host/ctx_pc_tl.h"
 
-static int bel_no_prompt(const td_abi_launch *L) { return context_attn_llama_program(L, BUG_BEL_NO_PROMPT); }
-static int last_partial(const td_abi_launch *L) { return context_attn_llama_program(L, BUG_LAST_PARTIAL); }
-static int causal_no_prompt(const td_abi_launch *L) { return context_attn_llama_program(L, BUG_CAUSAL_NO_PROMPT); }
+enum { NP = 20, NR = 9 };
+static int bel_no_prompt(const td_abi_launch *L) { return ctxpc_deferred_program(L, &ctxpc_llama, CP_BUG_BEL_NO_PROMPT); }
+static int last_partial(const td_abi_launch *L) { return ctxpc_deferred_program(L, &ctxpc_llama, CP_BUG_LAST_PARTIAL); }
+static int causal_no_prompt(const td_abi_launch *L) {
+    return ctxpc_deferred_program(L, &ctxpc_llama, CP_BUG_CAUSAL_NO_PROMPT);
+}
 
 #define G "context_attn_llama.context_attn_llama_surface_compute_correct_general"
 #define IO "context_attn_llama.context_attn_llama_io_correctness"

@@ -1,0 +1,15 @@
+/* The spec of contracts/context_attn_bloom.c, written once (vocabulary: contracts/spec.h):
+ * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
+ * then td_mp (reference).  The engine is context_attn_nopad's normalised online softmax
+ * (a2c_out) over the gathered keys and the prompt-cache causal mask. */
+
+#include "attn2_common.spec.h"
+
+static NUM SPEC(bloom)(NCX *cx, const td_case *c, const td_olane *l) {
+    attn2_ctx x = ctxpc_ctx_of(c, l, &ix);
+    return SPEC(k16)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3])); /* the store into the fp16 Out */
+}
+static NUM SPEC(bloom_io)(NCX *cx, const td_case *c, const td_olane *l) {
+    attn2_ctx x = ctxpc_ctx_of(c, l, &ix);
+    return N(cast)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3]), C_STORE);
+}
