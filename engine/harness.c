@@ -531,7 +531,9 @@ static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane
     cx->sh.lane_flags = 0;
     L->s = k->spec_sh(&cx->sh, c, L->ol);
     L->lf = cx->sh.lane_flags;
-    L->undef = (L->s.fl & TD_SH_UNDEF) != 0;
+    /* a contract whose spec is IEEE arithmetic on special inputs (nonfinite_inputs) defines
+     * those values (inf - inf is NaN there): the kernel must produce them */
+    L->undef = (L->s.fl & TD_SH_UNDEF) != 0 && !k->nonfinite_inputs;
     /* |got - v| with a rigorous enclosure [dlo, dhi]: exact when TwoSum says the binary64
      * subtraction was (always for values of the same binade), else +-1 ulp64.  The
      * tolerance ek (ep) is the computed bound itself, so it needs no margin. */
@@ -644,7 +646,9 @@ static void rule_unbounded(td_case_result *res, lane_eval *L) {
  * log 1).  None of them is measured against anything, so any outcome is accepted
  * there; what stays checked is what does not need the value (the lane is written,
  * cells outside the write set are untouched).  The lane is counted (lanes_undefined)
- * and stays out of the err/tol statistics. */
+ * and stays out of the err/tol statistics.  Not for a contract whose spec is IEEE
+ * arithmetic on NaN and +-inf inputs (td_contract.nonfinite_inputs): there IEEE defines
+ * the value (inf - inf = NaN) and the ordinary rules require it. */
 static void rule_undefined(td_case_result *res, lane_eval *L) {
     L->cls = L->scls = TD_VC_PASS;
     L->d = 0;
