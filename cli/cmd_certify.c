@@ -141,9 +141,10 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
                          : td_stats_unchecked(&c->st, why, sizeof why) ? "not-checked"
                                                                              : "passed";
     fprintf(f, ",\"status\":\"%s\",\"cases\":%" PRIu64 ",\"lanes\":%" PRIu64 ",\"disagreements\":%" PRIu64
-               ",\"warns\":%" PRIu64 ",\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64,
+               ",\"warns\":%" PRIu64 ",\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
+               ",\"lanes_undefined\":%" PRIu64,
             status, c->cases, c->st.lanes, c->st.cases_with_finding, c->st.lanes_warn, c->st.lanes_mpfr,
-            c->st.lanes_unbounded);
+            c->st.lanes_unbounded, c->st.lanes_undefined);
     if (why[0]) fprintf(f, ",\"reason\":"), td_json_escape(f, why);
     fprintf(f, ",\"worst_err_over_tol\":");
     jnum(f, c->st.worst_err_over_tol);

@@ -272,10 +272,10 @@ static void summary_json(td_cli *cli, const td_kernel *kern, const run_state *s)
     printf("{\"summary\":true,\"contract\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"cases\":%" PRIu64
            ",\"lanes\":%" PRIu64 ",\"disagreeing_cases\":%" PRIu64 ",\"warns\":%" PRIu64
            ",\"worst_err_over_tol\":%s,\"worst_ulps\":%s,\"lanes_mpfr\":%" PRIu64 ",\"lanes_unbounded\":%" PRIu64
-           ",\"findings\":[",
+           ",\"lanes_undefined\":%" PRIu64 ",\"findings\":[",
            kern->k->id, kern->abi->variant, kern->abi->backend == TD_ABI_CUDA ? "cuda" : "host", st->cases, st->lanes,
            s->finding_cases, st->lanes_warn, jnum(st->worst_err_over_tol, b1), jnum(st->worst_ulps, b2), st->lanes_mpfr,
-           st->lanes_unbounded);
+           st->lanes_unbounded, st->lanes_undefined);
     for (int k = 0; k < s->nroots; k++) root_json(cli, kern, &s->roots[k], !k);
     printf("]}\n");
 }
@@ -292,6 +292,10 @@ static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s)
         printf("  %" PRIu64 " lanes unbounded (no finite bound: not checked), %" PRIu64
                " lanes accepted by a special-value rule (an admissible inf/NaN, or max finite against inf)\n",
                st->lanes_unbounded, st->lanes_overflow_ok);
+    if (st->lanes_undefined)
+        printf("  %" PRIu64 " lanes where the spec is undefined (e.g. a fully masked row's 0/0): any outcome "
+               "accepted\n",
+               st->lanes_undefined);
     char why[256];
     if (st->cases_not_covered)
         printf("  %" PRIu64 " of %" PRIu64 " cases %s\n", st->cases_not_covered, st->cases, s->not_covered);

@@ -29,8 +29,9 @@
  *
  * Special values: n_cols = 0 is allowed (BLOCK_SIZE > 0 keeps the unmasked r store in
  * range): the kernel computes 0.0 / 0 = NaN and stores rsqrt(NaN) = NaN in r, where
- * Lean's x / 0 = 0 gives rsqrt(eps); the oracle follows the kernel (IEEE division, as
- * mean_reduction does for N = 0), and no Y lane is written.  eps > 0 binary32 (2^-149 ..
+ * Lean's x / 0 = 0 gives rsqrt(eps); the mean of an empty row (0/0 of exact operands) has
+ * no exact value, so r's lane is undefined (TD_SH_UNDEF, oracle/shadow.h): the kernel's
+ * NaN and Lean's rsqrt(eps) both pass, counted as undefined; no Y lane is written.  eps > 0 binary32 (2^-149 ..
  * 2^13); |x|, |w| <= 2^40; zero rows give inv_var = rsqrt(eps) and Y exactly 0.
  * Layouts: padded and broadcast (stride 0) X rows, W_row_stride in {0, 1, 2, 3} (W a
  * weight vector of n_cols, or longer), r_row_stride in {1, 2, 3}.
@@ -151,7 +152,7 @@ static void writes_gemma(const td_case *c, td_wset *ws) { fr_writes(c, ws, &GEMM
     .file = "fast_rms_layernorm", .family = "normalization", .kind = "exact", .nregions = NR, .regions = regions, \
     .sv = TD_SV_REAL,                                                                                             \
     .sv_note = "eps > 0 binary32, |x|, |w| <= 2^40: every intermediate finite; n_cols = 0: the kernel's "         \
-               "0.0/0 = NaN stored in r (Lean's x/0 = 0 gives rsqrt(eps)): the oracle follows the kernel",        \
+               "0.0/0 stored in r is undefined: any outcome (the kernel's NaN, Lean's rsqrt(eps))",        \
     .error_model = "tl.sum's tree of the min(n, B) squares RN(x*x), / n_cols, + eps, rsqrt budget, then the "     \
                    "products in the kernel's order",                                                              \
     .classes = RN_CLASSES_ONE_TILE | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_FULLY_MASKED)

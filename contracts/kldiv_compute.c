@@ -19,6 +19,9 @@
  *   x = y = 0:     0 / 0 = NaN                     (Lean: 0)
  * (the MPFR reference evaluates the same IEEE special cases, so a NaN or inf of the
  * right kind is the expected value there and any finite output is a disagreement).
+ * Except at x = y = 0: x/y is 0/0 of exact operands, an undefined value (TD_SH_UNDEF,
+ * oracle/shadow.h), so those lanes have no spec value and any outcome is accepted (the
+ * kernel's NaN, Lean's and torch's xlogy convention 0); they are counted as undefined.
  */
 #include "reduce_common.h"
 
@@ -106,7 +109,7 @@ const td_contract td_c_kldiv_compute = {
     .regions = regions,
     .sv = TD_SV_REAL,
     .sv_note = "x, y >= 0, 2^-149 <= x/y < 2^127; at zeros the kernel's IEEE values, not Lean's total log/div: x = 0 -> "
-               "NaN (0 * -inf), y = 0 < x -> +inf, x = y = 0 -> NaN",
+               "NaN (0 * -inf), y = 0 < x -> +inf; x = y = 0 is 0/0: undefined (any outcome)",
     .error_model = "division rounded once, log budget on an argument with relative error u, product rounded once",
     .classes = TD_BCLASSES_TILED,
     .gen = gen,

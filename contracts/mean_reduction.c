@@ -23,7 +23,9 @@
  * fp16:rne:inf); the output_summary launches are binary32 in and out (R = identity).
  *
  * Special values: N = 0 (an empty row, drawn sometimes) makes the kernel divide 0.0 by
- * 0: NaN, where Lean's x / 0 = 0 says 0; the oracle follows the kernel.  Values: the
+ * 0: NaN, where Lean's x / 0 = 0 says 0; the mean of an empty row (0/0 of exact
+ * operands) has no exact value: undefined lanes (TD_SH_UNDEF, oracle/shadow.h), where
+ * the kernel's NaN and Lean's 0 both pass, counted as undefined.  Values: the
  * whole menu (|x| <= 2^100 in binary32, |x| <= 65504 in binary16), so sums stay finite.
  */
 #include "reduce_common.h"
@@ -87,7 +89,7 @@ static void writes(const td_case *c, td_wset *ws) {
 #define MEAN_COMMON                                                                                                \
     .file = "mean_reduction", .family = "reduction", .nparams = NP, .params = params, .nregions = NR,              \
     .sv = TD_SV_REAL,                                                                                               \
-    .sv_note = "N = 0: the kernel's 0.0 / 0 = NaN (Lean's x / 0 = 0): the oracle follows the kernel",               \
+    .sv_note = "N = 0: 0.0 / 0 is undefined: any outcome (the kernel's NaN, Lean's x / 0 = 0)",               \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED), .gen = gen, .check = check, .writes = writes
 
 static const td_intent intent = {

@@ -53,8 +53,16 @@ const char *td_vclass_name(td_vclass v) {
 int td_vclass_is_finding(td_vclass v) { return v != TD_VC_PASS && v != TD_VC_WARN && v != TD_VC_UNBOUNDED; }
 
 int td_stats_unchecked(const td_stats *st, char *why, size_t n) {
-    if (!st->lanes || 2 * st->lanes_unbounded <= st->lanes) return 0;
-    if (why)
+    /* lanes measured against nothing: no finite bound, or no spec value (undefined) */
+    uint64_t unmeasured = st->lanes_unbounded + st->lanes_undefined;
+    if (!st->lanes || 2 * unmeasured <= st->lanes) return 0;
+    if (why && st->lanes_undefined)
+        snprintf(why, n,
+                 "%" PRIu64 " of %" PRIu64 " lanes (%.0f%%) were not measured: %" PRIu64 " have no finite error bound, "
+                 "%" PRIu64 " no spec value (undefined on their inputs, e.g. a fully masked row's 0/0)",
+                 unmeasured, st->lanes, 100.0 * (double)unmeasured / (double)st->lanes, st->lanes_unbounded,
+                 st->lanes_undefined);
+    else if (why)
         snprintf(why, n,
                  "%" PRIu64 " of %" PRIu64 " lanes (%.0f%%) have no finite error bound (the model found an overflow or a "
                  "divisor that may be 0): their values were not checked",
@@ -68,6 +76,7 @@ void td_stats_merge(td_stats *a, const td_stats *s) {
     a->lanes_mpfr += s->lanes_mpfr;
     a->lanes_unbounded += s->lanes_unbounded;
     a->lanes_overflow_ok += s->lanes_overflow_ok;
+    a->lanes_undefined += s->lanes_undefined;
     a->lanes_warn += s->lanes_warn;
     a->lanes_sampled_out += s->lanes_sampled_out;
     for (int i = 0; i < TD_VC_COUNT; i++) a->findings[i] += s->findings[i];
@@ -509,6 +518,7 @@ typedef struct lane_eval {
     double d, dlo, dhi;  /* |got - v| (then |got - reference|), and a rigorous enclosure of |got - v| */
     td_vclass cls, scls; /* the verdict; the shadow's own verdict where it decided */
     int decided;         /* the shadow decided the lane */
+    int undef;           /* the spec's value is undefined on the lane (TD_SH_UNDEF on the output) */
     int need_mp;         /* the lane needs its MPFR reference */
     double ref, eot;     /* the reference rounded to binary64; err/tol */
     char ref_exact[REF_STR], ref_precast[REF_STR];
@@ -521,6 +531,9 @@ static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane
     cx->sh.lane_flags = 0;
     L->s = k->spec_sh(&cx->sh, c, L->ol);
     L->lf = cx->sh.lane_flags;
+    /* a contract whose spec is IEEE arithmetic on special inputs (nonfinite_inputs) defines
+     * those values (inf - inf is NaN there): the kernel must produce them */
+    L->undef = (L->s.fl & TD_SH_UNDEF) != 0 && !k->nonfinite_inputs;
     /* |got - v| with a rigorous enclosure [dlo, dhi]: exact when TwoSum says the binary64
      * subtraction was (always for values of the same binade), else +-1 ulp64.  The
      * tolerance ek (ep) is the computed bound itself, so it needs no margin. */
@@ -567,8 +580,8 @@ static int rule_inf_admissible(const td_contract *k, uint32_t lf, double got, in
  * A NaN where only an overflow was possible and the output's bound stayed finite is a
  * disagreement (the sticky flags alone used to let it through).  Still conservative:
  * the flags are per lane, not per value, so a domain edge whose NaN a selection discards
- * before the output admits a NaN too; a per-value may-be-NaN flag in the shadow would
- * sharpen this rule without changing its callers. */
+ * before the output admits a NaN too.  (A value whose exact value is undefined carries
+ * the per-value TD_SH_UNDEF instead, judged by rule "undefined lane" below.) */
 static int rule_nan_admissible(const td_shcx *sh, const td_contract *k, uint32_t lf, double ek) {
     if (k->sv != TD_SV_IEEE) return 0;
     if (lf & TD_LF_DOMAIN) return 1;
@@ -619,6 +632,31 @@ static void rule_unbounded(td_case_result *res, lane_eval *L) {
     res->st.lanes_unbounded++;
 }
 
+/* Rule "undefined lane".  The shadow marks a value undefined where the spec's exact
+ * value is (oracle/shadow.h, TD_SH_UNDEF: an invalid operation on exact operands, e.g.
+ * x_j - max over a row whose every score is -inf, or the empty sum of such a row as a
+ * divisor, and whatever is computed from it).  The flag is the OUTPUT value's, not the
+ * lane's: a row masked only in part, or a block of keys masked entirely while another
+ * block of the same row is not, defines the value, and the ordinary rules judge it (a
+ * NaN there is a disagreement).  Where the spec has no value, admissible
+ * implementations legitimately differ: NaN (IEEE 0/0, exp(-inf - -inf)), 0 (a guarded
+ * denominator: l = 0 -> 1, acc = 0), the uniform distribution or the mean of the values
+ * (masking with a finite fill such as -1e30 or finfo.min, over whatever keys the
+ * kernel's tiles hold), or -inf for a log-sum-exp (m = -inf and a guarded l: -inf +
+ * log 1).  None of them is measured against anything, so any outcome is accepted
+ * there; what stays checked is what does not need the value (the lane is written,
+ * cells outside the write set are untouched).  The lane is counted (lanes_undefined)
+ * and stays out of the err/tol statistics.  Not for a contract whose spec is IEEE
+ * arithmetic on NaN and +-inf inputs (td_contract.nonfinite_inputs): there IEEE defines
+ * the value (inf - inf = NaN) and the ordinary rules require it. */
+static void rule_undefined(td_case_result *res, lane_eval *L) {
+    L->cls = L->scls = TD_VC_PASS;
+    L->d = 0;
+    L->decided = 1;
+    L->need_mp = 0;
+    res->st.lanes_undefined++;
+}
+
 /* Rule "shadow decides": the shadow alone decides a lane whose |got - v| is clearly
  * inside or clearly outside the bounds (its own error es counted against it); special
  * values and ambiguous lanes go to MPFR.  With want_check every lane goes to MPFR too,
@@ -627,7 +665,9 @@ static void rule_shadow_decides(const td_shcx *sh, td_case_result *res, const td
                                 int want_check) {
     const td_sh *s = &L->s;
     L->need_mp = want_check;
-    if (!want_check && !isfinite(L->got) && isfinite(s->v) && isfinite(s->es) && fabs(s->v) > s->es &&
+    if (L->undef) {
+        rule_undefined(res, L); /* no reference to compare with, even with want_check */
+    } else if (!want_check && !isfinite(L->got) && isfinite(s->v) && isfinite(s->es) && fabs(s->v) > s->es &&
         rule_nonfinite_admissible(sh, k, L, s->v > 0 ? 1 : -1)) {
         /* The shadow proves the reference finite with the sign of v: the special-value
          * rules would decide the same on the MPFR value, so MPFR is not needed. */
@@ -810,7 +850,8 @@ static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case
  * a lane that did not pass gets a detailed report. */
 /* The lane observer (tilediff diff, accuracy statistics) sees every judged lane. */
 static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, const lane_eval *L) {
-    int chk = L->cls == TD_VC_PASS || L->cls == TD_VC_WARN || L->cls == TD_VC_FAIL;
+    /* an undefined lane was accepted unmeasured: no error to observe */
+    int chk = !L->undef && (L->cls == TD_VC_PASS || L->cls == TD_VC_WARN || L->cls == TD_VC_FAIL);
     td_lane_obs o = {0, L->ol, L->cls, L->got_bits, L->got, chk, L->d, L->s.ek, L->eot, cx, kern, c, L->s.v, L->s.es};
     o.index = (size_t)(L->ol - cx->ws.v);
     cx->obs(cx->obs_user, &o);
@@ -832,7 +873,7 @@ static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c,
     if (L.need_mp && lane_mpfr(cx, k, c, res, &L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
     double ek = L.s.ek;
     L.eot = (ek > 0 && isfinite(ek)) ? L.d / ek : (L.d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
-    lane_statistics(res, &L);
+    if (!L.undef) lane_statistics(res, &L);
     if (L.cls == TD_VC_WARN) res->st.lanes_warn++;
     if (L.cls != TD_VC_PASS && L.cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, &L);
     if (cx->obs) lane_observe(cx, kern, c, &L);

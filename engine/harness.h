@@ -78,8 +78,10 @@ typedef struct td_stats {
     /* lanes: judged lanes; lanes_unbounded: those of them with no finite bound (class
      * TD_VC_UNBOUNDED: not checked); lanes_overflow_ok: lanes a special-value rule
      * accepted (an admissible inf or NaN, or the largest finite value against an
-     * infinite reference) */
+     * infinite reference); lanes_undefined: lanes whose spec value is undefined on their
+     * inputs (TD_SH_UNDEF: a fully masked softmax row's 0/0), accepted unmeasured */
     uint64_t cases, lanes, lanes_mpfr, lanes_unbounded, lanes_overflow_ok, lanes_warn;
+    uint64_t lanes_undefined;
     uint64_t lanes_sampled_out; /* production shapes: written lanes the oracle's sample left out */
     uint64_t findings[TD_VC_COUNT]; /* lanes (or regions) per class */
     uint64_t cases_with_finding;

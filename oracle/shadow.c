@@ -178,12 +178,13 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     double P = div_prop(a.ek, b.ek, ma, mb, lb), Pp = div_prop(a.ep, b.ep, ma, mb, lb);
     if (!isfinite(P) || !isfinite(es)) cx->lane_flags |= TD_LF_UNBOUNDED;
     bool exact = (a.fl & b.fl & TD_SH_EXACTK) != 0;
-    if (cx->div_ieee) return td_sh_rounded(cx, "div", v, es, P, Pp, true, exact);
+    uint32_t undef = td_sh_undef2(a, b, v); /* 0/0 (a division by an empty sum), inf/inf */
+    if (cx->div_ieee) return td_sh_with_undef(td_sh_rounded(cx, "div", v, es, P, Pp, true, exact), undef);
     /* mk bounds the kernel's quotient; its operands are at most Ma + A and Mb + B */
     double mk = fabs(v) + es + P;
     double lbk = lb - b.ek; /* the kernel's divisor is at least this in magnitude */
     double loc = div_local(cx, mk, ma + a.ek, mb + b.ek, lbk), locp = div_local(cx, fabs(v) + es + Pp, ma, mb, lbk);
-    return fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false);
+    return td_sh_with_undef(fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false), undef);
 }
 
 td_sh td_sh_sqrt(td_shcx *cx, td_sh a) {
@@ -199,8 +200,11 @@ td_sh td_sh_sqrt(td_shcx *cx, td_sh a) {
     double lkp = la - a.ep;
     double Pp = td_up(fmin(sqrt(a.ep), lkp > 0 ? a.ep / (sqrt(lkp) + sqrt(la)) : INFINITY));
     bool exact = (a.fl & TD_SH_EXACTK) != 0;
-    if (cx->math->fn[TD_FN_SQRT].correctly_rounded) return td_sh_rounded(cx, "sqrt", v, es, P, Pp, true, exact);
-    return fn_result(cx, "sqrt", TD_FN_SQRT, v, es, P, Pp, v + es + P, td_magk(a), lk > 0 ? lk : 0, exact);
+    uint32_t undef = a.fl & TD_SH_UNDEF; /* (a domain error is TD_LF_DOMAIN, not an undefined value) */
+    if (cx->math->fn[TD_FN_SQRT].correctly_rounded)
+        return td_sh_with_undef(td_sh_rounded(cx, "sqrt", v, es, P, Pp, true, exact), undef);
+    return td_sh_with_undef(fn_result(cx, "sqrt", TD_FN_SQRT, v, es, P, Pp, v + es + P, td_magk(a), lk > 0 ? lk : 0, exact),
+                            undef);
 }
 
 td_sh td_sh_rsqrt(td_shcx *cx, td_sh a) {
@@ -214,7 +218,8 @@ td_sh td_sh_rsqrt(td_shcx *cx, td_sh a) {
     double Pp = lkp > 0 ? td_up(a.ep / (2 * lkp * sqrt(lkp))) : INFINITY;
     if (!(la > 0) || !isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
     double mk = lk > 0 ? 1.0 / sqrt(lk) : INFINITY;
-    return fn_result(cx, "rsqrt", TD_FN_RSQRT, v, es, P, Pp, td_up(mk), td_magk(a), lk > 0 ? lk : 0, false);
+    return td_sh_with_undef(fn_result(cx, "rsqrt", TD_FN_RSQRT, v, es, P, Pp, td_up(mk), td_magk(a), lk > 0 ? lk : 0, false),
+                            a.fl & TD_SH_UNDEF);
 }
 
 /* hi * f for the exponential rules (hi = base^arg_hi >= base^x*, f = expm1(t) or exp(t)
@@ -229,7 +234,21 @@ static double exp_times(double hi, double f, double arg_hi, double t, int base2)
     return base2 ? exp2(s) : exp(s);
 }
 
+/* e^-inf = 2^-inf = +0 exactly in every math library a kernel uses (C17 F.10.3.1 for
+ * expf/exp2f; PTX ISA ex2.approx.f32: ex2(-Inf) = +0, also after the multiply by log2 e),
+ * so a masked score the kernel holds exactly as -inf weighs exactly 0: no budget (the
+ * budget's |x| term would be infinite). */
+static int exp_of_exact_ninf(td_shcx *cx, td_sh a, const char *op, td_sh *r) {
+    if (!(a.v == -INFINITY && a.es == 0 && a.ek == 0 && a.ep == 0)) return 0;
+    *r = td_sh_exact(cx, 0.0);
+    r->fl = TD_SH_EXACTK | TD_SH_CR;
+    TD_SH_TRACE(cx, op, *r, 0, 0, 0, "of an exact -inf: exactly 0");
+    return 1;
+}
+
 td_sh td_sh_exp(td_shcx *cx, td_sh a) {
+    td_sh z;
+    if (exp_of_exact_ninf(cx, a, "exp", &z)) return z;
     double v = exp(a.v);
     double ah = a.v + a.es, hi = exp(ah); /* >= exp(x*) */
     /* |e^x - e^y| <= e^max(x,y) (e^|x-y| - 1) */
@@ -238,10 +257,13 @@ td_sh td_sh_exp(td_shcx *cx, td_sh a) {
     double P = td_up(exp_times(hi, expm1(a.ek), ah, a.ek, 0));
     double Pp = td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
     double mk = td_up(exp_times(hi, exp(a.ek), ah, a.ek, 0));
-    return fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
+                            a.fl & TD_SH_UNDEF);
 }
 
 td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
+    td_sh z;
+    if (exp_of_exact_ninf(cx, a, "exp2", &z)) return z;
     const double ln2_up = 0x1.62e42fefa39fp-1;
     double v = exp2(a.v);
     double ah = a.v + a.es, hi = exp2(ah);
@@ -250,7 +272,8 @@ td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
     double P = td_up(exp_times(hi, expm1(ln2_up * a.ek), ah, a.ek, 1));
     double Pp = td_up(exp_times(hi, expm1(ln2_up * a.ep), ah, a.ep, 1));
     double mk = td_up(exp_times(hi, exp2(a.ek), ah, a.ek, 1));
-    return fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
+                            a.fl & TD_SH_UNDEF);
 }
 
 /* |log x - log y| <= -log(1 - |x-y|/min(x,y)) */
@@ -264,7 +287,9 @@ td_sh td_sh_log(td_shcx *cx, td_sh a) {
     if (a.es == 0 && a.v == 1) es = 0;
     double P = log_prop(la, a.ek), Pp = log_prop(la, a.ep);
     if (!isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
-    return fn_result(cx, "log", TD_FN_LOG, v, es, P, Pp, fabs(v) + es + P, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(
+        fn_result(cx, "log", TD_FN_LOG, v, es, P, Pp, fabs(v) + es + P, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
+        a.fl & TD_SH_UNDEF);
 }
 
 td_sh td_sh_log2(td_shcx *cx, td_sh a) {
@@ -276,7 +301,9 @@ td_sh td_sh_log2(td_shcx *cx, td_sh a) {
     if (a.es == 0 && a.v > 0 && frexp(a.v, &(int){0}) == 0.5) es = 0;
     double P = td_up(inv_ln2_up * log_prop(la, a.ek)), Pp = td_up(inv_ln2_up * log_prop(la, a.ep));
     if (!isfinite(P)) cx->lane_flags |= TD_LF_UNBOUNDED;
-    return fn_result(cx, "log2", TD_FN_LOG2, v, es, P, Pp, fabs(v) + es + P, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(
+        fn_result(cx, "log2", TD_FN_LOG2, v, es, P, Pp, fabs(v) + es + P, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
+        a.fl & TD_SH_UNDEF);
 }
 
 /* 1-Lipschitz functions: sin, cos, tanh; erf has Lipschitz constant 2/sqrt(pi). */
@@ -285,7 +312,8 @@ static td_sh lipschitz(td_shcx *cx, const char *op, td_fn f, td_sh a, double v, 
     if (a.es == 0 && a.v == 0 && (f == TD_FN_SIN || f == TD_FN_TANH || f == TD_FN_ERF)) es = 0;
     double P = td_up(lip * a.ek), Pp = td_up(lip * a.ep);
     double mk = fmin(fabs(v) + es + P, bound);
-    return fn_result(cx, op, f, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(fn_result(cx, op, f, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
+                            a.fl & TD_SH_UNDEF);
 }
 td_sh td_sh_sin(td_shcx *cx, td_sh a) { return lipschitz(cx, "sin", TD_FN_SIN, a, sin(a.v), 1.0, 1.0); }
 td_sh td_sh_cos(td_shcx *cx, td_sh a) { return lipschitz(cx, "cos", TD_FN_COS, a, cos(a.v), 1.0, 1.0); }
@@ -313,7 +341,7 @@ static td_sh maxmin(td_shcx *cx, td_sh a, td_sh b, int want_max) {
     if (!isfinite(r.ek)) cx->lane_flags |= TD_LF_UNBOUNDED;
     uint32_t fa = a.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : a.fl;
     uint32_t fb = b.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : b.fl;
-    r.fl = fa & fb;
+    r.fl = (fa & fb & ~TD_SH_UNDEF) | ((a.fl | b.fl) & TD_SH_UNDEF); /* max(undefined, x) is undefined */
     TD_SH_TRACE(cx, want_max ? "max" : "min", r, r.ek, 0, 0, NULL);
     return r;
 }
@@ -331,6 +359,7 @@ td_sh td_sh_sign(td_shcx *cx, td_sh a) {
     r.ek = (a.ek == 0 || lo > a.ek) ? 0 : 2;
     r.ep = (a.ep == 0 || lo > a.ep) ? 0 : 2;
     if (r.ek == 0 && r.es == 0 && (a.fl & (TD_SH_EXACTK | TD_SH_CR))) r.fl = TD_SH_EXACTK | TD_SH_CR;
+    r.fl |= a.fl & TD_SH_UNDEF;
     if (r.es) cx->lane_flags |= TD_LF_TIE;
     TD_SH_TRACE(cx, "sign", r, 0, r.ek, 0, r.ek ? "argument within its error of 0" : NULL);
     return r;
@@ -345,12 +374,16 @@ td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op) {
     int exact_sure = (a.es == 0 && b.es == 0) || dlow > 0;
     int kern_sure = (a.ek == 0 && b.ek == 0 && a.es == 0 && b.es == 0) || dlow > (a.ek + b.ek) * (1 + 0x1p-50);
     if (!exact_sure || !kern_sure) cx->lane_flags |= TD_LF_TIE;
-    return guess | (exact_sure << 1) | (kern_sure << 2);
+    int undef = ((a.fl | b.fl) & TD_SH_UNDEF) != 0;
+    return guess | (exact_sure << 1) | (kern_sure << 2) | (undef << 3);
 }
 
 td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b) {
     td_sh x = (c & 1) ? a : b, y = (c & 1) ? b : a;
-    if ((c & 6) == 6) return x;
+    /* the exact value is undefined when the comparison is, or when the branch it takes
+     * is; the other branch only when the exact comparison itself is uncertain */
+    uint32_t undef = (c & 8) ? TD_SH_UNDEF : (x.fl | (!(c & 2) ? y.fl : 0u)) & TD_SH_UNDEF;
+    if ((c & 6) == 6) return td_sh_with_undef(x, undef);
     double gap = td_up(fabs(a.v - b.v) + a.es + b.es);
     td_sh r = x;
     if (!(c & 2)) { /* the exact branch itself is uncertain */
@@ -361,6 +394,7 @@ td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b) {
     r.ek = fmax(x.ek, td_up(gap + y.ek));
     r.ep = fmax(x.ep, td_up(gap + y.ep));
     r.fl &= ~(uint32_t)(TD_SH_EXACTK | TD_SH_CR);
+    r.fl |= undef;
     TD_SH_TRACE(cx, "select", r, 0, r.ek, 0, "comparison within the error bounds: both branches covered");
     return r;
 }
@@ -427,6 +461,7 @@ td_sh td_sh_cast_to(td_shcx *cx, td_sh a, td_profile p, const char *what) {
             r.ep = fmin(r.ek, fmax(diff_up(phi, lo), diff_up(hi, plo)));
         }
     }
+    r.fl |= a.fl & TD_SH_UNDEF;
     TD_SH_TRACE(cx, what, r, a.ek, r.ek, 0, NULL);
     return r;
 }
@@ -552,7 +587,7 @@ td_sh td_sh_kround_to(td_shcx *cx, td_sh a, td_profile p) {
     double m = td_magk(a);
     r.ek = td_up(a.ek + uf * m);
     r.ep = fmin(r.ek, td_up(a.ep + uf * m));
-    r.fl = 0;
+    r.fl = a.fl & TD_SH_UNDEF;
     r.leaves = 0;
     if (!(m < fi->max_finite)) {
         /* the value may reach the format's overflow threshold at some scale */
@@ -707,7 +742,9 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     double loc = td_up(g * acc->sleaf);
     r.ek = td_up(acc->sek + loc);
     r.ep = fmin(r.ek, td_up(acc->sep + gp * acc->sleaf));
-    r.fl = (acc->exact && neff == 0) ? TD_SH_EXACTK : 0;
+    r.fl = ((acc->exact && neff == 0) ? TD_SH_EXACTK : 0) | acc->undef;
+    /* a sum of exact zeros (every term of a fully masked row, or no term) is exactly 0 */
+    if (acc->ses == 0 && acc->sabs == 0 && !acc->undef) r.es = 0;
     if (acc->smagk >= cx->ovf) {
         /* a partial sum may overflow to +-inf */
         cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;

@@ -45,6 +45,15 @@
 
 #define TD_SH_EXACTK 1u /* kernel value == exact value */
 #define TD_SH_CR 2u     /* kernel value == RN_eval(exact value) */
+/* The exact value is undefined: an operation whose exact result is undefined (an IEEE
+ * invalid operation on operands the shadow holds exactly: -inf - -inf, 0/0, 0 * inf,
+ * inf/inf; e.g. x_j - max over a row whose every score is -inf, or a division by the
+ * empty sum of such a row), or any operation on such a value.  A per-VALUE flag: a
+ * lane is undefined only when its output value carries it, never because some
+ * intermediate of its evaluation had it and was discarded (a selection whose exact
+ * branch is certain keeps only that branch's flag).  The harness's rule "undefined
+ * lane" (engine/harness.c) judges such lanes. */
+#define TD_SH_UNDEF 4u
 
 typedef struct td_sh {
     double v, es, ek, ep;
@@ -128,6 +137,18 @@ typedef int td_shb; /* comparison result: see td_sh_cmp */
  * silently drop it downstream. */
 static inline double td_nonan(double x) { return x == x ? x : INFINITY; }
 
+/* TD_SH_UNDEF of a result: an operand's, or the operation's own where its operands are
+ * exact (es = 0: v is the exact value, so a NaN v is the exact result's) and defined
+ * while the binary64 result v is NaN. */
+static inline uint32_t td_sh_undef2(td_sh a, td_sh b, double v) {
+    uint32_t in = (a.fl | b.fl) & TD_SH_UNDEF;
+    return in | (v != v && a.es == 0 && b.es == 0 && a.v == a.v && b.v == b.v ? TD_SH_UNDEF : 0u);
+}
+static inline td_sh td_sh_with_undef(td_sh r, uint32_t undef) {
+    r.fl |= undef;
+    return r;
+}
+
 /* binary64 bound arithmetic, inflated so that the result is an upper bound. */
 static inline double td_up(double x) { return x * (1.0 + 0x1p-50) + 0x1p-1074; }
 static inline double td_mag(td_sh a) { return fabs(a.v) + a.es; } /* >= |x*| */
@@ -154,7 +175,7 @@ static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double 
     if (exact_operands && es == 0) {
         /* The kernel rounds the exact value v once: its error is known exactly. */
         double k = td_round_eval(cx, v);
-        double d = fabs(k - v);
+        double d = k == v ? 0 : fabs(k - v); /* an exact infinity (a masked -inf score) is held exactly */
         r.ek = r.ep = isfinite(d) ? d : INFINITY;
         if (!isfinite(d)) cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED; /* RN_eval(v) overflows */
         r.fl = (d == 0) ? (TD_SH_EXACTK | TD_SH_CR) : TD_SH_CR;
@@ -201,7 +222,11 @@ static inline td_sh td_sh_addop(td_shcx *cx, td_sh a, td_sh b, const char *name)
     double v = a.v + b.v;
     double es = (a.es == 0 && b.es == 0 && td_twosum_exact(a.v, b.v, v)) ? 0
                                                                          : td_up(a.es + b.es + 0x1p-53 * fabs(v));
-    return td_sh_rounded(cx, name, v, es, a.ek + b.ek, a.ep + b.ep, false, (a.fl & b.fl & TD_SH_EXACTK) != 0);
+    /* an exact infinity plus an exact finite value (a masked -inf score minus a finite
+     * max) is exactly that infinity */
+    if (a.es == 0 && b.es == 0 && isinf(v) && (isinf(a.v) || isinf(b.v))) es = 0;
+    td_sh r = td_sh_rounded(cx, name, v, es, a.ek + b.ek, a.ep + b.ep, false, (a.fl & b.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(r, td_sh_undef2(a, b, v));
 }
 static inline td_sh td_sh_add(td_shcx *cx, td_sh a, td_sh b) { return td_sh_addop(cx, a, b, "add"); }
 static inline td_sh td_sh_neg(td_shcx *cx, td_sh a) {
@@ -217,9 +242,11 @@ static inline td_sh td_sh_mul(td_shcx *cx, td_sh a, td_sh b) {
                     ? 0 /* exact binary64 product */
                     : td_up(ma * b.es + mb * a.es + a.es * b.es + 0x1p-53 * fabs(v) + 0x1p-1074);
     if (v == 0 && (a.v == 0 || b.v == 0) && a.es == 0 && b.es == 0) es = 0;
+    if (a.es == 0 && b.es == 0 && isinf(v) && (isinf(a.v) || isinf(b.v))) es = 0; /* inf times a nonzero: exact */
     double P = td_up(ma * b.ek + mb * a.ek + a.ek * b.ek);
     double Pp = td_up(ma * b.ep + mb * a.ep + a.ep * b.ep);
-    return td_sh_rounded(cx, "mul", v, es, P, Pp, true, (a.fl & b.fl & TD_SH_EXACTK) != 0);
+    td_sh r = td_sh_rounded(cx, "mul", v, es, P, Pp, true, (a.fl & b.fl & TD_SH_EXACTK) != 0);
+    return td_sh_with_undef(r, td_sh_undef2(a, b, v));
 }
 /* fma(a, b, c) = a*b + c with one rounding. */
 static inline td_sh td_sh_fma(td_shcx *cx, td_sh a, td_sh b, td_sh c) {
@@ -228,7 +255,10 @@ static inline td_sh td_sh_fma(td_shcx *cx, td_sh a, td_sh b, td_sh c) {
     double es = td_up(ma * b.es + mb * a.es + a.es * b.es + c.es + 0x1p-53 * fabs(v) + 0x1p-1074);
     double P = td_up(ma * b.ek + mb * a.ek + a.ek * b.ek + c.ek);
     double Pp = td_up(ma * b.ep + mb * a.ep + a.ep * b.ep + c.ep);
-    return td_sh_rounded(cx, "fma", v, es, P, Pp, true, (a.fl & b.fl & c.fl & TD_SH_EXACTK) != 0);
+    td_sh r = td_sh_rounded(cx, "fma", v, es, P, Pp, true, (a.fl & b.fl & c.fl & TD_SH_EXACTK) != 0);
+    uint32_t in = (a.fl | b.fl | c.fl) & TD_SH_UNDEF;
+    int origin = v != v && a.es == 0 && b.es == 0 && c.es == 0 && a.v == a.v && b.v == b.v && c.v == c.v;
+    return td_sh_with_undef(r, in | (origin ? TD_SH_UNDEF : 0u));
 }
 td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b);
 td_sh td_sh_sqrt(td_shcx *cx, td_sh a);
@@ -264,7 +294,8 @@ td_sh td_sh_ldexp(td_shcx *cx, td_sh a, int e);
  * td_sh_cmp returns a tri-state for "a > b" (op '>') or "a >= b" (op 'g'):
  *   bit 0: the shadow's best guess of the exact comparison,
  *   bit 1: the exact comparison is certain (the shadow intervals do not overlap),
- *   bit 2: the kernel's comparison is certain to agree with the exact one.
+ *   bit 2: the kernel's comparison is certain to agree with the exact one,
+ *   bit 3: the exact comparison is undefined (an operand carries TD_SH_UNDEF).
  * td_sh_sel(c, a, b) is "c ? a : b" and widens es / ek to cover the other branch
  * whenever the exact or the kernel's comparison is uncertain. */
 td_shb td_sh_cmp(td_shcx *cx, td_sh a, td_sh b, char op);
@@ -282,7 +313,7 @@ static inline td_sh td_sh_either(td_shcx *cx, td_sh a, td_sh b) {
     (void)cx;
     a.ek = fmax(a.ek, b.ek);
     a.ep = fmax(a.ep, b.ep);
-    a.fl &= b.fl;
+    a.fl = (a.fl & b.fl) | ((a.fl | b.fl) & TD_SH_UNDEF);
     a.leaves = 0;
     return a;
 }
@@ -336,6 +367,7 @@ typedef struct td_sh_acc {
      * probabilistic bound falls back to the rigorous one (td_sh_acc_end) */
     int same;
     double v0;
+    uint32_t undef; /* TD_SH_UNDEF of any term */
 } td_sh_acc;
 void td_sh_acc_init(td_shcx *cx, td_sh_acc *acc, td_order order, long block);
 double td_sh_leaf_mag(const td_shcx *cx, td_sh t);
@@ -352,6 +384,7 @@ static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
     acc->smagk += fabs(t.v) + t.es + t.ek;
     acc->n++;
     acc->exact &= (t.fl & TD_SH_EXACTK) ? 1 : 0;
+    acc->undef |= t.fl & TD_SH_UNDEF;
 }
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc);
 /* A sum s of n terms w_j * e^(x_j - m) (base2: 2^(x_j - m)), |w_j| <= wmax, m the

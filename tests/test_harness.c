@@ -608,6 +608,194 @@ static void test_ieee_inputs_policy(void **st) {
     td_kernels_close(&set);
 }
 
+/* ---- undefined lanes (TD_SH_UNDEF): a row softmax over scores that may be -inf ----
+ * test.masked_softmax: rows of n scores, masked ones -inf.  Row 0 is fully masked (the
+ * exact softmax is 0/0: undefined), row 1 masks its whole first half only (defined:
+ * the masked columns are 0, the rest a softmax), the other rows mask nothing, some or
+ * all columns.  The spec also meets an undefined intermediate on row 1 that a certain
+ * selection discards (max of the first half minus itself, -inf - -inf), so a lane-level
+ * (sticky) "undefined" flag would accept a NaN on row 1: only the output value's flag
+ * may decide. */
+enum { MS_N, MS_ROWS, MS_NP };
+enum { MS_IN, MS_OUT, MS_NR };
+static const td_param_decl ms_params[MS_NP] = {{"n", TD_P_INT}, {"rows", TD_P_INT}};
+static const td_region_decl ms_regions[MS_NR] = {{"in", TD_F32, TD_R_IN}, {"out", TD_F32, TD_R_OUT}};
+static void ms_gen(td_producer *p, td_case *c) {
+    int64_t n = 2 + td_prod_u32(p, 0, 10), rows = 3 + td_prod_u32(p, 0, 4);
+    c->p[MS_N].i = n;
+    c->p[MS_ROWS].i = rows;
+    td_case_alloc(c, MS_IN, (size_t)(n * rows));
+    td_case_alloc(c, MS_OUT, (size_t)(n * rows));
+    td_rng r;
+    td_rng_seed(&r, td_prod_u64(p));
+    for (int64_t i = 0; i < rows; i++) {
+        int kind = i == 0 ? 2 : i == 1 ? 3 : (int)td_rng_below(&r, 3); /* none, some, all, first half */
+        int64_t keep = td_rng_below(&r, (uint64_t)n);                    /* a column kept by "some" */
+        for (int64_t j = 0; j < n; j++) {
+            double x = 8 * (2 * td_rng_unit(&r) - 1);
+            int masked = kind == 2 || (kind == 3 && j < n / 2) || (kind == 1 && j != keep && td_rng_below(&r, 2));
+            td_set(c, MS_IN, (size_t)(i * n + j), masked ? -INFINITY : (double)(float)x);
+        }
+    }
+}
+static const char *ms_check(const td_case *c) {
+    return c->r[MS_IN].len == (size_t)(c->p[MS_N].i * c->p[MS_ROWS].i) ? NULL : "len(in) = n * rows";
+}
+static void ms_writes(const td_case *c, td_wset *ws) {
+    for (int64_t i = 0; i < c->p[MS_ROWS].i; i++)
+        for (int64_t j = 0; j < c->p[MS_N].i; j++) {
+            td_olane l = {.region = MS_OUT, .off = (uint64_t)(i * c->p[MS_N].i + j)};
+            l.idx[0] = i, l.idx[1] = j;
+            td_wset_add(ws, &l);
+        }
+}
+/* out = exp(x_j - max) / sum_k exp(x_k - max) + g (the sum in one or two passes), where g = (m1 > -inf ? m1 - m1 : 0)
+ * = 0 exactly, m1 the max of the first half: the selection discards -inf - -inf. */
+#define MS_SPEC(T, NUMT, ACC)                                                                                    \
+    static NUMT ms_##T(td_##T##cx *cx, const td_case *c, const td_olane *l) {                                 \
+        int64_t n = c->p[MS_N].i, base = l->idx[0] * n;                                                      \
+        NUMT m = td_##T##_in(cx, c, MS_IN, (size_t)base), m1 = m;                                             \
+        for (int64_t j = 1; j < n; j++) {                                                                     \
+            m = td_##T##_max(cx, m, td_##T##_in(cx, c, MS_IN, (size_t)(base + j)));                          \
+            if (j < n / 2) m1 = td_##T##_max(cx, m1, td_##T##_in(cx, c, MS_IN, (size_t)(base + j)));         \
+        }                                                                                                     \
+        ACC acc;                                                                                              \
+        NUMT spread = td_##T##_exact(cx, 0.0);                                                                \
+        td_##T##_acc_init(cx, &acc, TD_ORDER_ANY, 0);                                                         \
+        for (int64_t j = 0; j < n; j++) {                                                                     \
+            NUMT d = td_##T##_sub(cx, td_##T##_in(cx, c, MS_IN, (size_t)(base + j)), m);                      \
+            td_##T##_acc_add(cx, &acc, td_##T##_exp(cx, d));                                                  \
+            spread = td_##T##_max(cx, spread, td_##T##_neg(cx, d));                                           \
+        }                                                                                                     \
+        NUMT s = td_##T##_rescaled(cx, td_##T##_acc_end(cx, &acc), (long)n, spread, 0, 1.0);                 \
+        NUMT e = td_##T##_exp(cx, td_##T##_sub(cx, td_##T##_in(cx, c, MS_IN, l->off), m));                   \
+        NUMT g = td_##T##_sel(cx, td_##T##_cmp(cx, m1, td_##T##_exact(cx, -INFINITY), '>'),                  \
+                              td_##T##_sub(cx, m1, m1), td_##T##_exact(cx, 0.0));                             \
+        return td_##T##_add(cx, td_##T##_div(cx, e, s), g);                                                  \
+    }
+MS_SPEC(sh, td_sh, td_sh_acc)
+MS_SPEC(mp, td_mp, td_mp_acc)
+static const td_contract k_msoftmax = {
+    .id = "test.masked_softmax", .file = "test", .family = "test", .io_class = "test", .kind = "exact",
+    .formula = "softmax of rows with -inf scores", .nparams = MS_NP, .params = ms_params, .nregions = MS_NR,
+    .regions = ms_regions, .sv = TD_SV_IEEE, .gen = ms_gen, .check = ms_check, .writes = ms_writes,
+    .spec_sh = ms_sh, .spec_mp = ms_mp};
+/* the same spec read as IEEE arithmetic on its -inf inputs: NaN is its value there */
+static const td_contract k_msoftmax_ieee = {
+    .id = "test.masked_softmax_ieee", .file = "test", .family = "test", .io_class = "test", .kind = "exact",
+    .formula = "softmax of rows with -inf scores, IEEE", .nparams = MS_NP, .params = ms_params, .nregions = MS_NR,
+    .regions = ms_regions, .sv = TD_SV_IEEE, .gen = ms_gen, .check = ms_check, .writes = ms_writes,
+    .spec_sh = ms_sh, .spec_mp = ms_mp, .nonfinite_inputs = true};
+typedef enum {
+    MSK_NAN,     /* two-pass IEEE: a fully masked row is 0/0 = NaN (correct) */
+    MSK_ZERO,    /* guarded: a fully masked row stores 0 (correct) */
+    MSK_UNIFORM, /* a fully masked row stores 1/n (the finite-fill softmax; correct) */
+    MSK_ONLINE,  /* online over the two halves, running max guarded (correct) */
+    MSK_ONLINE_UNGUARDED, /* the same without the guard: a masked first half makes the whole row NaN (bug) */
+    MSK_SKIP             /* a fully masked row returns early, its outputs never written (bug) */
+} msk_mode;
+static msk_mode g_msk;
+/* the online softmax of row x over the blocks [0, n/2) and [n/2, n); `guard`: a block
+ * whose running max is still -inf rescales by 1 instead of exp(-inf - -inf) */
+static void ms_online(const float *x, float *o, int64_t n, int guard) {
+    float m = -INFINITY, l = 0;
+    int64_t h = n / 2, lo[2] = {0, h}, hi[2] = {h, n};
+    for (int b = 0; b < 2; b++) {
+        float mb = m;
+        for (int64_t j = lo[b]; j < hi[b]; j++) mb = fmaxf(mb, x[j]);
+        float alpha = (guard && mb == -INFINITY) ? 1.0f : expf(m - mb), s = 0;
+        for (int64_t j = lo[b]; j < hi[b]; j++) s += (guard && mb == -INFINITY) ? 0.0f : expf(x[j] - mb);
+        l = l * alpha + s;
+        m = mb;
+    }
+    for (int64_t j = 0; j < n; j++) o[j] = (guard && m == -INFINITY) ? 0.0f : expf(x[j] - m) / l;
+}
+static int ms_kernel(const td_abi_launch *L) {
+    int64_t n = L->params[MS_N].i, rows = L->params[MS_ROWS].i;
+    for (int64_t i = 0; i < rows; i++) {
+        const float *x = (const float *)L->regions[MS_IN].base + i * n;
+        float *o = (float *)L->regions[MS_OUT].base + i * n, m = -INFINITY, s = 0;
+        if (g_msk == MSK_ONLINE || g_msk == MSK_ONLINE_UNGUARDED) {
+            ms_online(x, o, n, g_msk == MSK_ONLINE);
+            continue;
+        }
+        for (int64_t j = 0; j < n; j++) m = fmaxf(m, x[j]);
+        if (m == -INFINITY && g_msk == MSK_SKIP) continue;
+        for (int64_t j = 0; j < n; j++) s += expf(x[j] - m);
+        for (int64_t j = 0; j < n; j++) {
+            o[j] = expf(x[j] - m) / s;
+            if (m == -INFINITY && g_msk == MSK_ZERO) o[j] = 0.0f;
+            if (m == -INFINITY && g_msk == MSK_UNIFORM) o[j] = 1.0f / (float)n;
+        }
+    }
+    return 0;
+}
+static const td_abi_kernel abi_msoftmax = {"test.masked_softmax", "test", TD_ABI_HOST, NULL, NULL, NULL, MS_NP, MS_NR,
+                                           ms_kernel, NULL};
+
+/* 60 cases of test.masked_softmax with kernel mode `mode`: the number of cases that are
+ * findings, the summed stats in *st */
+static int ms_run_k(const td_contract *k, msk_mode mode, int mpfr_all, td_stats *st) {
+    td_kernel kern = kf32;
+    kern.abi = &abi_msoftmax;
+    kern.k = k;
+    td_ctx_opts o = {.mpfr_all = mpfr_all};
+    char err[128];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    memset(st, 0, sizeof *st);
+    g_msk = mode;
+    int findings = 0;
+    for (int c = 0; c < 60; c++) {
+        uint8_t b[32];
+        td_case_bytes(13, (uint64_t)c, b, sizeof b);
+        td_case_result r;
+        int rc = td_run_bytes(cx, &kern, b, sizeof b, &r);
+        assert_int_not_equal(rc, TD_RUN_HARNESS_ERROR);
+        if (rc == TD_RUN_FINDING && mode < MSK_ONLINE_UNGUARDED && k == &k_msoftmax) td_report_text(stderr, &kern, &r);
+        findings += rc == TD_RUN_FINDING;
+        td_stats_merge(st, &r.st);
+        td_result_free(&r);
+    }
+    td_ctx_free(cx);
+    return findings;
+}
+static int ms_run(msk_mode mode, int mpfr_all, td_stats *st) { return ms_run_k(&k_msoftmax, mode, mpfr_all, st); }
+
+/* Rule "undefined lane": every admissible outcome of a fully masked row passes (NaN, 0,
+ * the uniform distribution), and only there: the lanes of row 0 and of the other fully
+ * masked rows are counted undefined, row 1's are checked, and a NaN there (the
+ * unguarded online softmax) is a disagreement; an undefined lane left unwritten is one
+ * too. */
+static void test_undefined_lanes(void **st) {
+    (void)st;
+    td_stats s;
+    for (int all = 0; all < 2; all++) {
+        for (msk_mode m = MSK_NAN; m <= MSK_ONLINE; m++) {
+            assert_int_equal(ms_run(m, all, &s), 0);
+            assert_true(s.lanes_undefined > 0);             /* the generator makes fully masked rows */
+            assert_true(s.lanes_undefined < s.lanes);       /* and checked ones (row 1) */
+            assert_int_equal(s.findings[TD_VC_NONFINITE], 0);
+        }
+        assert_int_equal(ms_run(MSK_ONLINE_UNGUARDED, all, &s), 60); /* row 1 in every case */
+        assert_true(s.findings[TD_VC_NONFINITE] > 0);
+        /* an undefined lane is still a lane of the write set: it must be written */
+        assert_int_equal(ms_run(MSK_SKIP, all, &s), 60); /* row 0 in every case */
+        assert_true(s.findings[TD_VC_UNWRITTEN] > 0);
+    }
+    /* where the contract's spec is IEEE arithmetic on its special inputs, NaN is the value:
+     * the IEEE kernel passes, the guarded one is a disagreement */
+    assert_int_equal(ms_run_k(&k_msoftmax_ieee, MSK_NAN, 0, &s), 0);
+    assert_int_equal(s.lanes_undefined, 0);
+    assert_int_equal(ms_run_k(&k_msoftmax_ieee, MSK_ZERO, 0, &s), 60);
+    /* a contract whose lanes are mostly unmeasured (undefined or unbounded) is not checked */
+    td_stats h = {.lanes = 10, .lanes_undefined = 3, .lanes_unbounded = 2};
+    assert_false(td_stats_unchecked(&h, NULL, 0));
+    h.lanes_undefined = 4;
+    char why[256];
+    assert_true(td_stats_unchecked(&h, why, sizeof why));
+    assert_non_null(strstr(why, "undefined"));
+}
+
 int main(void) {
     bind();
     const struct CMUnitTest tests[] = {
@@ -621,6 +809,7 @@ int main(void) {
         cmocka_unit_test(test_nan_needs_a_cause), cmocka_unit_test(test_nan_admissible_only_with_cause_and_ieee),
         cmocka_unit_test(test_unbounded_is_not_a_pass), cmocka_unit_test(test_finite_against_infinite_reference),
         cmocka_unit_test(test_signed_zero),       cmocka_unit_test(test_ieee_inputs_policy),
+        cmocka_unit_test(test_undefined_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -502,6 +502,8 @@ static int judge_expr(td_shcx *s, td_mpcx *m, const expr *e, int root, rx_stats 
     td_sh sh = sh_eval(s, e, root);
     float k = kernel_eval(e, root);
     int undef = (s->lane_flags & (TD_LF_DOMAIN | TD_LF_UNBOUNDED)) || !isfinite(sh.v) ? spec_undefined(m, e) : 0;
+    /* the shadow calls a value undefined only where the exact spec is */
+    if ((sh.fl & TD_SH_UNDEF) && !spec_undefined(m, e)) return 8;
     td_mpcx_reset(m);
     td_mp x = mp_eval(m, e, root);
     int nan_inside = 0;
@@ -520,9 +522,10 @@ static int judge_expr(td_shcx *s, td_mpcx *m, const expr *e, int root, rx_stats 
  * which declares the math model `math` (and, with div_ieee, that a/b is one division) */
 static void test_random_expressions_variants(unsigned allowed, const char *math, bool div_ieee, uint64_t seed,
                                              int iters, double tight_min) {
-    static const char *why[8] = {"", "spec undefined on the lane, not flagged DOMAIN or UNBOUNDED", "exact value infinite, kernel not, with a finite bound",
+    static const char *why[9] = {"", "spec undefined on the lane, not flagged DOMAIN or UNBOUNDED", "exact value infinite, kernel not, with a finite bound",
                                  "shadow error bound es violated", "infinite ek without the UNBOUNDED flag",
-                                 "kernel NaN or inf without DOMAIN or MAYOVF flag", "kernel error bound ek violated", "NaN kernel bound (ek) at some node"};
+                                 "kernel NaN or inf without DOMAIN or MAYOVF flag", "kernel error bound ek violated", "NaN kernel bound (ek) at some node",
+                                 "TD_SH_UNDEF where the exact spec is defined"};
     td_shcx s;
     init_sh(&s, &f32p, 1);
     s.math = td_math_model_get(math);
@@ -533,7 +536,7 @@ static void test_random_expressions_variants(unsigned allowed, const char *math,
     td_rng_seed(&r, seed);
     rx_stats rs;
     memset(&rs, 0, sizeof rs);
-    long violations[8] = {0}, nviol = 0;
+    long violations[9] = {0}, nviol = 0;
     for (int it = 0; it < iters; it++) {
         expr e;
         memset(&e, 0, sizeof e);
@@ -548,7 +551,7 @@ static void test_random_expressions_variants(unsigned allowed, const char *math,
         }
     }
     td_mpcx_free(&m);
-    for (int i = 1; i < 8; i++)
+    for (int i = 1; i < 9; i++)
         if (violations[i]) fprintf(stderr, "VIOLATION: %s: %ld lanes\n", why[i], violations[i]);
     fprintf(stderr,
             "random expressions (variants %#x, math %s%s): %d lanes: %ld checked, %ld with error > ek/4, %ld unbounded, "
@@ -703,11 +706,88 @@ static void test_random_expressions_libm(void **st) {
     test_random_expressions_variants(V_FMA | V_SEQ, "libm", true, 20261201, 100000, TIGHT_LIBM);
 }
 
+/* TD_SH_UNDEF: set where the exact value is undefined (an invalid operation on exact
+ * operands), carried by every operation on such a value, and by nothing else: a value
+ * that is NaN only because the shadow's binary64 overflowed is not undefined, a
+ * selection whose exact branch is certain drops the other branch's flag, and max/min
+ * keep it (fmax would drop the NaN). */
+static void test_undefined_values(void **st) {
+    (void)st;
+    td_shcx s;
+    init_sh(&s, &f32p, 1);
+    td_sh ninf = td_sh_exact(&s, -INFINITY), one = td_sh_exact(&s, 1.0), zero = td_sh_exact(&s, 0.0);
+    /* a masked score minus a finite max: exactly -inf; its exp exactly 0 */
+    td_sh d = td_sh_sub(&s, ninf, one);
+    assert_true(d.v == -INFINITY && d.es == 0 && d.ek == 0 && !(d.fl & TD_SH_UNDEF));
+    td_sh e = td_sh_exp(&s, d);
+    assert_true(e.v == 0 && e.es == 0 && !(e.fl & TD_SH_UNDEF));
+    assert_true(td_sh_exp2(&s, d).es == 0);
+    /* the sum of a fully masked row's weights: exactly 0, defined */
+    td_sh_acc acc;
+    td_sh_acc_init(&s, &acc, TD_ORDER_ANY, 0);
+    for (int i = 0; i < 5; i++) td_sh_acc_add(&s, &acc, e);
+    td_sh sum0 = td_sh_acc_end(&s, &acc);
+    assert_true(sum0.v == 0 && sum0.es == 0 && !(sum0.fl & TD_SH_UNDEF));
+    /* the origins: -inf - -inf, 0/0 (by the empty sum), 0 * inf */
+    td_sh u = td_sh_sub(&s, ninf, ninf);
+    assert_true(u.fl & TD_SH_UNDEF);
+    assert_true(td_sh_div(&s, e, sum0).fl & TD_SH_UNDEF);
+    s.div_ieee = true;
+    assert_true(td_sh_div(&s, e, sum0).fl & TD_SH_UNDEF);
+    s.div_ieee = false;
+    assert_true(td_sh_mul(&s, zero, ninf).fl & TD_SH_UNDEF);
+    assert_true(td_sh_fma(&s, zero, ninf, one).fl & TD_SH_UNDEF);
+    /* a NaN of the shadow's own overflow is no origin: e^800 - e^800 is 0 exactly */
+    td_sh big = td_sh_exp(&s, td_sh_exact(&s, 800.0));
+    td_sh nb = td_sh_sub(&s, big, big);
+    assert_true(nb.v != nb.v && !(nb.fl & TD_SH_UNDEF));
+    assert_false(td_sh_div(&s, big, big).fl & TD_SH_UNDEF);
+    /* propagation through every kind of operation */
+    assert_true(td_sh_add(&s, u, one).fl & TD_SH_UNDEF);
+    assert_true(td_sh_mul(&s, u, zero).fl & TD_SH_UNDEF); /* NaN * 0 is NaN in any arithmetic */
+    assert_true(td_sh_fma(&s, one, one, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_div(&s, one, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_exp(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_exp2(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_log(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_log2(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_sqrt(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_rsqrt(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_tanh(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_max(&s, u, one).fl & TD_SH_UNDEF);
+    assert_true(td_sh_min(&s, one, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_sign(&s, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_cast_to(&s, u, f32p, "store").fl & TD_SH_UNDEF);
+    assert_true(td_sh_kround_to(&s, u, f32p).fl & TD_SH_UNDEF);
+    assert_true(td_sh_either(&s, one, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_widen(&s, u, 1.0, "test").fl & TD_SH_UNDEF);
+    assert_true(td_sh_mean(&s, u, 4).fl & TD_SH_UNDEF);
+    td_sh_acc_init(&s, &acc, TD_ORDER_ANY, 0);
+    td_sh_acc_add(&s, &acc, one);
+    td_sh_acc_add(&s, &acc, u);
+    assert_true(td_sh_acc_end(&s, &acc).fl & TD_SH_UNDEF);
+    assert_true(td_sh_rescaled(&s, u, 4, one, 0, 1.0).fl & TD_SH_UNDEF);
+    assert_true(td_sh_reblock(&s, u, 4, 1.0, 1.0, 1, 1, 0).fl & TD_SH_UNDEF);
+    /* selections: a certain exact comparison keeps only its branch's flag */
+    td_shb c = td_sh_cmp(&s, ninf, ninf, '>'); /* -inf > -inf: false, certain */
+    assert_false(td_sh_sel(&s, c, u, zero).fl & TD_SH_UNDEF);
+    assert_true(td_sh_sel(&s, c, zero, u).fl & TD_SH_UNDEF);
+    /* an uncertain exact comparison may take either branch */
+    td_sh fuzzy = one;
+    fuzzy.es = 0.5;
+    c = td_sh_cmp(&s, fuzzy, one, '>');
+    assert_true(td_sh_sel(&s, c, zero, u).fl & TD_SH_UNDEF);
+    assert_true(td_sh_sel(&s, c, u, zero).fl & TD_SH_UNDEF);
+    /* a comparison of an undefined value is undefined, whichever branch it picks */
+    c = td_sh_cmp(&s, u, one, '>');
+    assert_true(td_sh_sel(&s, c, one, zero).fl & TD_SH_UNDEF);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_sharpening), cmocka_unit_test(test_cast_interval),
         cmocka_unit_test(test_sums_and_lambda), cmocka_unit_test(test_consts),
-        cmocka_unit_test(test_equal_terms_rigorous),
+        cmocka_unit_test(test_equal_terms_rigorous), cmocka_unit_test(test_undefined_values),
         cmocka_unit_test(test_pinned_findings), cmocka_unit_test(test_random_expressions),
         cmocka_unit_test(test_random_expressions_libm),
         cmocka_unit_test(test_admissible_rewrites),
