@@ -53,6 +53,36 @@ def k_asm(grid, p, r):
     relu_asm[grid](r.x_ptr, r.out_ptr, p.N, block_size=p.block_size)
 
 
+@triton.jit
+def add_scalar_mask(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # one element at a time through a 1-wide block under a scalar mask (`row < n_rows` in
+    # a row kernel): compiled Triton broadcasts the i1 scalar; the interpreter's splat
+    # hands it on as int32, which its masked load/store reject unless compat.py converts it
+    one = tl.arange(0, 1)
+    for i in range(0, BLOCK):
+        o = tl.program_id(0) * BLOCK + i
+        x = tl.load(x_ptr + o + one, mask=o < n)
+        y = tl.load(y_ptr + o + one, mask=o < n)
+        tl.store(out_ptr + o + one, x + y, mask=o < n)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="scalar_mask")
+def k_scalar_mask(grid, p, r):
+    add_scalar_mask[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@triton.jit
+def widen_e5m2(Y, X, N, BLOCK: tl.constexpr):
+    # a correct e5m2 -> fp16 widening: compiled Triton converts exactly
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + o, tl.load(X + o, mask=o < N), mask=o < N)
+
+
+@td.kernel("f8_conversion_utils.f8_to_f16_io_correctness", variant="e5m2_load")
+def k_e5m2_load(grid, p, r):
+    widen_e5m2[grid](r.Y, r.X, p.N, BLOCK=p.BLOCK_SIZE)
+
+
 @td.kernel("no_such_file.no_such_contract")
 def k_unknown(grid, p, r):
     pass
