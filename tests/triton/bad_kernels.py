@@ -83,6 +83,26 @@ def k_e5m2_load(grid, p, r):
     widen_e5m2[grid](r.Y, r.X, p.N, BLOCK=p.BLOCK_SIZE)
 
 
+@triton.jit
+def log_softmax_and_mask(out_ptr, x_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # rows x columns of one k, masked with Python's `and` on two blocks: compiled Triton
+    # makes it an elementwise logical and; the interpreter, unless compat.py rewrites it,
+    # returns one operand (a (BLOCK_M, 1) mask) and reads past the row
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = rows[:, None] < M and cols[None, :] < N
+    at = rows[:, None] * N * K + cols[None, :] * K + tl.program_id(1)
+    x = tl.load(x_ptr + at, mask=mask, other=-float("inf"))
+    z = x - tl.max(x, axis=1)[:, None]
+    e = tl.exp(z)
+    tl.store(out_ptr + at, tl.log(e / tl.sum(e, axis=1)[:, None]), mask=mask)
+
+
+@td.kernel("log_softmax.log_softmax_kernel_correctness", variant="and_mask")
+def k_and_mask(grid, p, r):
+    log_softmax_and_mask[grid](r.output_ptr, r.input_ptr, p.M, p.N, p.K, BLOCK_M=p.BLOCK_M, BLOCK_N=p.BLOCK_N)
+
+
 @td.kernel("no_such_file.no_such_contract")
 def k_unknown(grid, p, r):
     pass

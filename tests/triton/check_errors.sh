@@ -46,6 +46,9 @@ expect "a bf16 store the interpreter truncates: an interpreter deviation, not th
 expect "a scalar mask over a block of pointers runs as compiled Triton runs it (exit 0, agreed)" 0 \
   " 0 disagreeing cases" \
   "$td" run --kernels "$lib" --kernel scalar_mask --cases 3 "$A"
+expect "'and' of two masks is elementwise, as compiled Triton makes it (exit 0, agreed)" 0 \
+  " 0 disagreeing cases" \
+  "$td" run --kernels "$lib" --kernel and_mask --cases 4 log_softmax.log_softmax_kernel_correctness
 expect "an e5m2 load the interpreter widens wrongly: an interpreter deviation, not the kernel's bug (exit 0)" 0 \
   "not covered on this backend: interpreter deviates from compiled Triton: its e5m2 -> fp(32|16) conversion of loaded values is not exact" \
   "$td" run --kernels "$lib" --kernel e5m2_load --cases 2 f8_conversion_utils.f8_to_f16_io_correctness
