@@ -103,6 +103,22 @@ def k_and_mask(grid, p, r):
     log_softmax_and_mask[grid](r.output_ptr, r.input_ptr, p.M, p.N, p.K, BLOCK_M=p.BLOCK_M, BLOCK_N=p.BLOCK_N)
 
 
+@triton.jit
+def relu_libdevice(x_ptr, out_ptr, N, block_size: tl.constexpr):
+    # pow(x, 1) = x exactly: a relu through a libdevice call, which the interpreter does
+    # not patch (the call fails asking for its `_semantic` argument)
+    offs = tl.program_id(0) * block_size + tl.arange(0, block_size)
+    x = tl.load(x_ptr + offs, mask=offs < N, other=0.0)
+    y = tl.where(x > 0, tl.extra.cuda.libdevice.pow(x, 1.0), 0.0)
+    if tl.program_id(0) == 0:
+        tl.store(out_ptr + offs, y, mask=offs < N)
+
+
+@td.kernel("relu_triton_kernel.relu_kernel_correctness", variant="libdevice")
+def k_libdevice(grid, p, r):
+    relu_libdevice[grid](r.x_ptr, r.out_ptr, p.N, block_size=p.block_size)
+
+
 @td.kernel("no_such_file.no_such_contract")
 def k_unknown(grid, p, r):
     pass

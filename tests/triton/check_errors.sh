@@ -32,6 +32,9 @@ expect "a launch naming no such region says which exist" 1 \
 expect "inline PTX is the interpreter's limit, not the kernel's fault (exit 0, not a finding)" 0 \
   "not covered on this backend: inline PTX" \
   "$td" run --kernels "$lib" --kernel inline_asm --cases 1 relu_triton_kernel.relu_kernel_correctness
+expect "a libdevice call the interpreter does not patch: not covered, with the line (exit 0)" 0 \
+  "not covered on this backend: libdevice calls .*\\(y = tl.where\\(x > 0, tl.extra.cuda.libdevice.pow" \
+  "$td" run --kernels "$lib" --kernel libdevice --cases 1 relu_triton_kernel.relu_kernel_correctness
 expect "an unknown contract id is named" 1 "no contract 'no_such_file.no_such_contract'" \
   "$td" run --kernels "$lib" --kernel raises --cases 1 "$A"
 expect "a wild read kills only the contract's child: crashed, certify goes on" 1 \
