@@ -101,6 +101,11 @@ def launch(i, grid, params, regions, stream):
     dev = "cpu" if _backend == HOST else "cuda"
     p = registry.Names(e.pnames, params)
     r = registry.Names(e.rnames, [Tensor(ptr, n, BY_FMT[fmt], dev) for (ptr, n, fmt) in regions])
+    if _backend == HOST:
+        from . import numerics
+        why = numerics.host_load_reason({BY_FMT[fmt].name for (_, _, fmt) in regions})
+        if why:
+            return (UNSUPPORTED, f"not covered on this backend: {why}")
     g = tuple(x for x in grid)
     while len(g) > 1 and g[-1] == 1:
         g = g[:-1]

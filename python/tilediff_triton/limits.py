@@ -24,9 +24,26 @@ def _chain(e):
     return seen
 
 
+def _unpatched_builtin(x):
+    """The kernel's source line when `x` is the interpreter calling a language builtin it
+    does not patch (tl.extra.cuda.libdevice.pow & co): the builtin then runs as if called
+    outside a kernel and asks for its `_semantic` argument."""
+    if "`_semantic` argument must be provided" not in str(x):
+        return None
+    import re
+    import traceback
+    lines = [fr.line or "" for fr in traceback.extract_tb(x.__traceback__)]
+    return next((ln for ln in reversed(lines) if re.search(r"\blibdevice\.|\btl\.extra\.", ln)), None)
+
+
 def classify(e):
     """A reason string when `e` is an interpreter limit, else None."""
-    for x in _chain(e):
+    chain = _chain(e)
+    for x in reversed(chain):  # the innermost exception's traceback holds the kernel's line
+        line = _unpatched_builtin(x)
+        if line:
+            return f"{_KNOWN[0][1]} ({line.strip()})"
+    for x in chain:
         text = f"{type(x).__name__}: {x}"
         for needle, reason in _KNOWN:
             if needle in text:

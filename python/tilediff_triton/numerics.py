@@ -14,6 +14,12 @@ actually ran, so the host backend declares what the interpreter does:
   Otherwise - no profile reproduces the conversion, or it rounds differently from what
   the slot requires - the contract is "not covered on this backend: interpreter
   deviates from compiled Triton (...)", never a finding of the kernel.
+* loads: compiled Triton widens bf16 and fp8 exactly; the interpreter does it with its
+  own bit manipulation, so every code of bf16, e4m3fn and e5m2 is widened by it to fp32
+  and (fp8) fp16 and compared with the exact value.  Triton 3.9's interpreter gets
+  bf16 subnormals, e5m2 subnormals into fp16, e5m2 inf/NaN and the e4m3fn NaN wrong; a
+  case with a region of such a format is "not covered on this backend", since a correct
+  kernel would otherwise be flagged for what the interpreter read.
 * math: each function's error in ulps of binary32 is measured on the probe points
   against numpy's binary64 evaluation (within 2^-29 binary32 ulps of the exact value);
   the host backend declares the tightest of tilediff's math models (oracle/budget.c)
@@ -101,6 +107,70 @@ def _measure_casts(x):
     return found
 
 
+def _exact_codes(fmt):
+    """Every code of fmt and its exact value (binary64; NaN for NaN codes)."""
+    if fmt == "bf16":
+        c = np.arange(1 << 16, dtype=np.uint32)
+        return c.astype(np.uint16), (c << 16).view(np.float32).astype(np.float64)
+    e, m, bias = (5, 2, 15) if fmt == "e5m2" else (4, 3, 7)
+    c = np.arange(256, dtype=np.uint32)
+    sign = np.where(c >> 7, -1.0, 1.0)
+    ex, man = (c >> m) & ((1 << e) - 1), (c & ((1 << m) - 1)).astype(np.float64)
+    val = np.where(ex == 0, man * 2.0 ** (1 - bias - m), (1.0 + man / 2 ** m) * 2.0 ** (ex.astype(np.float64) - bias))
+    val = sign * val
+    top = ex == (1 << e) - 1
+    if fmt == "e5m2":
+        val = np.where(top & (man == 0), sign * np.inf, np.where(top, np.nan, val))
+    else:  # e4m3fn: only S.1111.111 is NaN, no infinities
+        val = np.where(top & (man == (1 << m) - 1), np.nan, val)
+    return c.astype(np.uint8), val
+
+
+def _measure_loads():
+    """{(fmt, wide): (differing codes, example)} for the interpreter's widening conversions."""
+    import triton
+    import triton.language as tl
+    from . import tensor
+
+    @triton.jit
+    def widen_kernel(X, Y, n, B: tl.constexpr):
+        o = tl.program_id(0) * B + tl.arange(0, B)
+        tl.store(Y + o, tl.load(X + o, mask=o < n).to(Y.dtype.element_ty), mask=o < n)
+
+    src = {"bf16": tensor.bfloat16, "e4m3fn": tensor.float8_e4m3fn, "e5m2": tensor.float8_e5m2}
+    dst = {"fp32": (tensor.float32, np.float32), "fp16": (tensor.float16, np.float16)}
+    out = {}
+    for fmt, sd in src.items():
+        codes, exact = _exact_codes(fmt)
+        for wide in (("fp32",) if fmt == "bf16" else ("fp32", "fp16")):
+            dd, npd = dst[wide]
+            y = np.zeros(len(codes), dtype=npd)
+            widen_kernel[(triton.cdiv(len(codes), 4096),)](tensor.Tensor(codes.ctypes.data, len(codes), sd),
+                                                           tensor.Tensor(y.ctypes.data, len(y), dd), len(codes),
+                                                           B=4096)
+            got = y.astype(np.float64)
+            ok = (got == exact) | (np.isnan(got) & np.isnan(exact))
+            bad = np.flatnonzero(~ok)
+            ex = f"0x{int(codes[bad[0]]):x} -> {float(got[bad[0]])!r} (exact {float(exact[bad[0]])!r})" if len(bad) else ""
+            out[(fmt, wide)] = (len(bad), ex)
+    return out
+
+
+def host_load_reason(fmts):
+    """Why a case with regions of these formats (tilediff_triton.tensor names) cannot be
+    run faithfully by the interpreter, or None."""
+    names = {"bfloat16": "bf16", "float8_e4m3fn": "e4m3fn", "float8_e5m2": "e5m2"}
+    loads = probe()["loads"]
+    for f in fmts:
+        fmt = names.get(f)
+        for wide in ("fp32", "fp16"):
+            nbad, ex = loads.get((fmt, wide), (0, ""))
+            if nbad:
+                return (f"interpreter deviates from compiled Triton: its {fmt} -> {wide} conversion of loaded "
+                        f"values is not exact ({nbad} of the format's codes differ, e.g. {ex})")
+    return None
+
+
 def _ulp32(ref):
     a = np.abs(ref).astype(np.float32)
     a = np.where(a < np.float32(2.0 ** -126), np.float32(2.0 ** -126), a)
@@ -166,12 +236,13 @@ def probe():
             warnings.simplefilter("ignore", RuntimeWarning)
             casts = _measure_casts(x)
             math = _measure_math()
+            loads = _measure_loads()
         model = None
         for name, budget in _MODELS:
             if all(math[f][0] <= budget[f] for f in budget):
                 model = name
                 break
-        _result = {"casts": casts, "math": math, "model": model}
+        _result = {"casts": casts, "math": math, "model": model, "loads": loads}
     return _result
 
 
@@ -221,6 +292,8 @@ def summary():
     for fmt, (prof, nbad, ex) in r["casts"].items():
         lines.append(f"  fp32 -> {fmt:6s}: " + (f"behaves as {prof}" if not nbad else
                                                   f"no profile matches (closest {prof}: {nbad} differ; {ex[0]})"))
+    for (fmt, wide), (nbad, ex) in r["loads"].items():
+        lines.append(f"  {fmt:6s} -> {wide}: " + ("exact" if not nbad else f"{nbad} codes differ; {ex}"))
     worst = ", ".join(f"{f} {e:.3f}" for f, (e, _) in r["math"].items())
     lines.append(f"  math (max ulp error on the probe points): {worst}")
     lines.append(f"  declared math model: {r['model'] or 'none covers it'}")

@@ -53,6 +53,72 @@ def k_asm(grid, p, r):
     relu_asm[grid](r.x_ptr, r.out_ptr, p.N, block_size=p.block_size)
 
 
+@triton.jit
+def add_scalar_mask(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # one element at a time through a 1-wide block under a scalar mask (`row < n_rows` in
+    # a row kernel): compiled Triton broadcasts the i1 scalar; the interpreter's splat
+    # hands it on as int32, which its masked load/store reject unless compat.py converts it
+    one = tl.arange(0, 1)
+    for i in range(0, BLOCK):
+        o = tl.program_id(0) * BLOCK + i
+        x = tl.load(x_ptr + o + one, mask=o < n)
+        y = tl.load(y_ptr + o + one, mask=o < n)
+        tl.store(out_ptr + o + one, x + y, mask=o < n)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="scalar_mask")
+def k_scalar_mask(grid, p, r):
+    add_scalar_mask[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@triton.jit
+def widen_e5m2(Y, X, N, BLOCK: tl.constexpr):
+    # a correct e5m2 -> fp16 widening: compiled Triton converts exactly
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + o, tl.load(X + o, mask=o < N), mask=o < N)
+
+
+@td.kernel("f8_conversion_utils.f8_to_f16_io_correctness", variant="e5m2_load")
+def k_e5m2_load(grid, p, r):
+    widen_e5m2[grid](r.Y, r.X, p.N, BLOCK=p.BLOCK_SIZE)
+
+
+@triton.jit
+def log_softmax_and_mask(out_ptr, x_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # rows x columns of one k, masked with Python's `and` on two blocks: compiled Triton
+    # makes it an elementwise logical and; the interpreter, unless compat.py rewrites it,
+    # returns one operand (a (BLOCK_M, 1) mask) and reads past the row
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = rows[:, None] < M and cols[None, :] < N
+    at = rows[:, None] * N * K + cols[None, :] * K + tl.program_id(1)
+    x = tl.load(x_ptr + at, mask=mask, other=-float("inf"))
+    z = x - tl.max(x, axis=1)[:, None]
+    e = tl.exp(z)
+    tl.store(out_ptr + at, tl.log(e / tl.sum(e, axis=1)[:, None]), mask=mask)
+
+
+@td.kernel("log_softmax.log_softmax_kernel_correctness", variant="and_mask")
+def k_and_mask(grid, p, r):
+    log_softmax_and_mask[grid](r.output_ptr, r.input_ptr, p.M, p.N, p.K, BLOCK_M=p.BLOCK_M, BLOCK_N=p.BLOCK_N)
+
+
+@triton.jit
+def relu_libdevice(x_ptr, out_ptr, N, block_size: tl.constexpr):
+    # pow(x, 1) = x exactly: a relu through a libdevice call, which the interpreter does
+    # not patch (the call fails asking for its `_semantic` argument)
+    offs = tl.program_id(0) * block_size + tl.arange(0, block_size)
+    x = tl.load(x_ptr + offs, mask=offs < N, other=0.0)
+    y = tl.where(x > 0, tl.extra.cuda.libdevice.pow(x, 1.0), 0.0)
+    if tl.program_id(0) == 0:
+        tl.store(out_ptr + offs, y, mask=offs < N)
+
+
+@td.kernel("relu_triton_kernel.relu_kernel_correctness", variant="libdevice")
+def k_libdevice(grid, p, r):
+    relu_libdevice[grid](r.x_ptr, r.out_ptr, p.N, block_size=p.block_size)
+
+
 @td.kernel("no_such_file.no_such_contract")
 def k_unknown(grid, p, r):
     pass

@@ -32,6 +32,9 @@ expect "a launch naming no such region says which exist" 1 \
 expect "inline PTX is the interpreter's limit, not the kernel's fault (exit 0, not a finding)" 0 \
   "not covered on this backend: inline PTX" \
   "$td" run --kernels "$lib" --kernel inline_asm --cases 1 relu_triton_kernel.relu_kernel_correctness
+expect "a libdevice call the interpreter does not patch: not covered, with the line (exit 0)" 0 \
+  "not covered on this backend: libdevice calls .*\\(y = tl.where\\(x > 0, tl.extra.cuda.libdevice.pow" \
+  "$td" run --kernels "$lib" --kernel libdevice --cases 1 relu_triton_kernel.relu_kernel_correctness
 expect "an unknown contract id is named" 1 "no contract 'no_such_file.no_such_contract'" \
   "$td" run --kernels "$lib" --kernel raises --cases 1 "$A"
 expect "a wild read kills only the contract's child: crashed, certify goes on" 1 \
@@ -43,6 +46,15 @@ expect "a kernel file that fails to import: exit 2 with its error" 2 \
 expect "a bf16 store the interpreter truncates: an interpreter deviation, not the kernel's bug (exit 0)" 0 \
   "not covered on this backend: interpreter deviates from compiled Triton: its fp32 -> bf16 conversion is bf16:rtz:inf, cast slot 'store' requires bf16:rne:inf" \
   "$td" run --kernels "$lib" --kernel bf16_store --cases 1 rmsnorm_implementation.rmsnorm_implementation_io_correctness
+expect "a scalar mask over a block of pointers runs as compiled Triton runs it (exit 0, agreed)" 0 \
+  " 0 disagreeing cases" \
+  "$td" run --kernels "$lib" --kernel scalar_mask --cases 3 "$A"
+expect "'and' of two masks is elementwise, as compiled Triton makes it (exit 0, agreed)" 0 \
+  " 0 disagreeing cases" \
+  "$td" run --kernels "$lib" --kernel and_mask --cases 4 log_softmax.log_softmax_kernel_correctness
+expect "an e5m2 load the interpreter widens wrongly: an interpreter deviation, not the kernel's bug (exit 0)" 0 \
+  "not covered on this backend: interpreter deviates from compiled Triton: its e5m2 -> fp(32|16) conversion of loaded values is not exact" \
+  "$td" run --kernels "$lib" --kernel e5m2_load --cases 2 f8_conversion_utils.f8_to_f16_io_correctness
 printf 'import tilediff_triton as td\n@td.kernel("add_example.add_kernel_correctness", declares="order=sideways")\ndef k(g, p, r):\n    pass\n' >"$out/decl.py"
 expect "a declaration the loader does not know: exit 2" 2 "declaration 'order=sideways'" \
   "$td" run --kernels "$out/decl.py" --cases 1 "$A"
