@@ -1,4 +1,5 @@
 #include "campaign.h"
+#include "gen_large.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -164,7 +165,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
         if (o->seconds > 0 && i > 0 && i >= o->min_cases && now() - t0 >= o->seconds) break;
         if (o->progress) *o->progress = i;
         uint8_t b[64];
-        td_campaign_case_bytes(kern->k, o->seed, i, b, sizeof b);
+        td_campaign_case_bytes_tier(kern->k, o->seed, i, o->large, b, sizeof b);
         td_case_result r;
         case_acc acc = {&c->eot, 0, 0};
         td_ctx_set_lane_observer(cx, observe, &acc); /* this case only: not the minimiser's runs */
@@ -212,7 +213,8 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
                 f->first_case = i;
                 uint8_t *m = NULL;
                 size_t mn = 0;
-                if (!(o->minimize && td_minimize(cx, kern, b, sizeof b, &m, &mn, 400) == 0)) {
+                /* a large case is not minimised: each of the 400 runs would take seconds */
+                if (!(o->minimize && !td_large_tier(b, sizeof b) && td_minimize(cx, kern, b, sizeof b, &m, &mn, 400) == 0)) {
                     m = malloc(sizeof b);
                     if (m) memcpy(m, b, sizeof b);
                     mn = m ? sizeof b : 0;
