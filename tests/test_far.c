@@ -39,6 +39,7 @@ static const far_contract FAR[] = {
     {"fast_rms_layernorm.rms_layernorm_forward_correctness", "X_row_stride", 1},
     {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", "X_row_stride", 1},
     {"fast_ce_loss.cross_entropy_forward_correctness", "logits_row_stride", 0},
+    {"fast_layernorm.layernorm_forward_correctness", "X_row_stride", 1},
 };
 /* the first NFAR_FULL run the full sample below; the later ones (unsloth's kernels,
  * whose int32 row offsets were a real bug) a smaller one, to keep the test short */
