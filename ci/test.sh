@@ -7,7 +7,8 @@
 #     libFuzzer campaign over every contract's target and the planted-bug campaign
 #     (a seeded mutant as the kernel under test must be found and minimised)
 #  3. the OSS-Fuzz build script check; with TD_SWEEP=1 the exhaustive binary32 sweeps
-#     (rounding, the libm budgets of oracle/budget.c)
+#     (rounding, the libm budgets of oracle/budget.c) and the large tier (ctest -L large:
+#     kernels over 2^31+ elements, tests/test_large.c)
 # Environment: TD_SWEEP=1 adds the exhaustive sweeps; for local iteration TD_SKIP_ASAN=1, TD_SKIP_FUZZ=1,
 # TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1).
 set -euo pipefail
@@ -24,7 +25,7 @@ stage "gcc build (with CUDA kernels when nvcc is present)"
 # which checks nothing more and costs a third of the CUDA build
 CC=gcc CXX=g++ ci/build.sh build-ci-gcc -DTD_CI_TEST_CASES="$cases" -DCMAKE_CUDA_ARCHITECTURES=90-real
 stage "gcc tests"
-(cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz")
+(cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|large")
 
 if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
   stage "clang + ASan/UBSan + libFuzzer build"
@@ -35,7 +36,7 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
     -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 10 > 20 ? cases / 10 : 20))
   stage "clang + ASan/UBSan tests"
   (cd build-ci-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding|build|audit" -E decode_digest_test)
+     ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding|build|audit|large" -E decode_digest_test)
   if [ "${TD_SKIP_FUZZ:-0}" != 1 ]; then
     stage "libFuzzer campaign over every target"
     # two halves of the targets at once (one per core); the corpora are not merged
@@ -67,7 +68,7 @@ stage "OSS-Fuzz build script"
 # TD_SWEEP=1: with 245 contracts the rest of this script fills CI's 25 minutes.  Every run
 # keeps their dense samples (test_budget, the rounding tests in the gcc stage).
 if [ "${TD_SWEEP:-0}" = 1 ]; then
-  stage "exhaustive sweeps (rounding, libm budgets)"
-  (cd build-ci-gcc && ctest --output-on-failure -L sweep)
+  stage "exhaustive sweeps (rounding, libm budgets) and the large tier (kernels over 2^31+ elements)"
+  (cd build-ci-gcc && ctest --output-on-failure -L "sweep|large")
 fi
 stage "done"

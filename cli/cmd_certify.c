@@ -190,10 +190,10 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
 
 /* The parent's account of a child that died: a crash (signal) or a hang (killed at
  * the deadline) during case `idx`, with that case as the reproducer. */
-static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uint64_t idx, uint64_t seed,
+static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uint64_t idx, uint64_t seed, int large,
                        double seconds, const char *outdir, const char *libarg) {
     uint8_t b[64];
-    td_campaign_case_bytes(kern->k, seed, idx, b, sizeof b);
+    td_campaign_case_bytes_tier(kern->k, seed, idx, large, b, sizeof b);
     char rel[4400] = "", cmd[8800] = "", summary[512];
     save_repro(outdir, kern, b, sizeof b, rel, sizeof rel, cmd, sizeof cmd, libarg);
     if (crashed)
@@ -261,7 +261,7 @@ static void production_json(const td_contract *k, const td_shape *s, const td_sa
  * 1 finding, 3 harness error. */
 static void run_child(const cert_env *env, const td_campaign_opts *co, const td_kernel *kern, shared_progress *sp,
                       const char *path) {
-    td_ctx_opts o = {.max_reports = 4};
+    td_ctx_opts o = {.max_reports = 4, .large = co->large};
     td_ctx *cx = td_cli_ctx(env->cli, &o);
     if (!cx) _exit(3);
     td_campaign c;
@@ -293,7 +293,7 @@ static void run_child(const cert_env *env, const td_campaign_opts *co, const td_
 static int row_result(const cert_env *env, const td_kernel *kern, const char *path, int status, int killed,
                       uint64_t inflight, uint64_t seed, double seconds, FILE *out) {
     if (killed || WIFSIGNALED(status)) {
-        death_json(out, kern, !killed, killed ? 0 : WTERMSIG(status), inflight, seed, seconds, env->outdir,
+        death_json(out, kern, !killed, killed ? 0 : WTERMSIG(status), inflight, seed, env->co.large, seconds, env->outdir,
                    env->libarg);
         unlink(path);
         return 1;
@@ -404,6 +404,7 @@ typedef struct cert_opts {
     td_sample_opts sample; /* --sample-lanes, --sample-programs */
     td_baseline_run bx; /* --baseline, --alpha, --min-growth (cli/baseline.c) */
     int strict;         /* --strict: a WARN fails the row (status "failed", exit 1) */
+    int large;          /* --large: the large tier's cases too (contracts/gen_large.h) */
 } cert_opts;
 
 /* One row of the report: one kernel of one contract, or a contract not covered. */
@@ -490,8 +491,8 @@ static int takes_value(const char *a) {
 static int parse_certify(int argc, char **argv, cert_opts *o) {
     for (int i = 1; i < argc; i++) { /* every option but --strict takes a value */
         const char *a = argv[i];
-        if (!strcmp(a, "--strict")) {
-            o->strict = 1;
+        if (!strcmp(a, "--strict") || !strcmp(a, "--large")) {
+            *(a[2] == 's' ? &o->strict : &o->large) = 1;
             continue;
         }
         int brc = td_baseline_arg(&o->bx, argc, argv, &i); /* --baseline, --alpha, --min-growth */
@@ -641,6 +642,9 @@ static pid_t cert_start(void *ctx, int i) {
                      : p->co[i].seconds > 0        ? 3 * p->co[i].seconds + 30
                      : p->o->production            ? 3600
                                                    : 600;
+    /* each large case runs its kernel over 2^31+ elements: seconds, many under a sanitizer */
+    if (p->o->large && p->rows[i].k->large && !(p->o->timeout > 0))
+        p->deadline[i] += 300.0 * (double)(p->co[i].max_cases ? p->co[i].max_cases / TD_FAR_EVERY + 1 : 1);
     p->t0[i] = td_cli_now();
     char path[4400];
     row_path(p, i, path, sizeof path);
@@ -764,7 +768,12 @@ int td_cmd_certify(int argc, char **argv) {
         snprintf(budget_str, sizeof budget_str, "%.0f s budget (%.2f s per covered contract, split between its kernels)",
                  o.budget, ncov ? o.budget / ncov : 0);
     if (o.cli.kernels && !realpath(o.cli.kernels, libabs)) snprintf(libabs, sizeof libabs, "%s", o.cli.kernels);
-    cert_env env = {.cli = &o.cli, .co = {.seed = o.seed, .max_cases = o.cases, .minimize = 1}, .outdir = o.outdir,
+    if (o.large && (rc = td_cli_large_statement(&o.cli, o.pattern))) {
+        free(rows);
+        td_cli_close(&o.cli);
+        return rc;
+    }
+    cert_env env = {.cli = &o.cli, .co = {.seed = o.seed, .max_cases = o.cases, .minimize = 1, .large = o.large}, .outdir = o.outdir,
                     .libarg = o.cli.kernels ? libabs : NULL, .progress = isatty(2), .strict = o.strict,
                     .production = o.production, .dims = o.have_dims ? &o.dims : NULL, .sample = o.sample};
     env.sample.seed = o.seed;
@@ -1167,6 +1176,7 @@ static int st_list(const td_cli *cli, const st_opts *o, int want_mutant, const t
             if (!k->abi->mutant != !want_mutant || !st_selected(cli, k, o->pattern)) continue;
             if (!want_mutant && st_is_alternative(k) != alt) continue;
             if (want_mutant && alt) continue;
+            if (td_kernel_large_only(k)) continue; /* killed by `run --large` only (tests/test_large.c) */
             ks[n++] = k;
         }
     return n;
@@ -1208,7 +1218,7 @@ int td_cmd_selftest(int argc, char **argv) {
     st_tally t = {0};
     for (int i = 0; i < cli.set.n; i++) {
         const td_kernel *k = &cli.set.kernels[i];
-        if (!st_selected(&cli, k, o.pattern)) continue;
+        if (!st_selected(&cli, k, o.pattern) || td_kernel_large_only(k)) continue; /* `run --large` kills those */
         if (k->abi->mutant) t.mutants++;
         else t.correct++, t.alternatives += st_is_alternative(k);
     }

@@ -62,7 +62,8 @@ int td_cmd_list(int argc, char **argv) {
             if (!have[b]) continue;
             if (td_kernels_find(&sets[b], k->id, NULL, b)) strcat(be, b ? "cuda " : "host ");
             for (int j = 0; j < sets[b].n; j++)
-                if (sets[b].kernels[j].k == k && sets[b].kernels[j].abi->mutant) nmut[b]++;
+                if (sets[b].kernels[j].k == k && sets[b].kernels[j].abi->mutant && !td_kernel_large_only(&sets[b].kernels[j]))
+                    nmut[b]++;
         }
         printf("%-*s %-24s %-13s %-22s %s", wid, k->id, k->file, k->family, dt, be[0] ? be : "-");
         /* mutants per backend: the host ones are what selftest and the regression corpus cover */
@@ -89,6 +90,9 @@ int td_cmd_list(int argc, char **argv) {
                    k->sv_note ? k->sv_note : "", k->error_model ? k->error_model : "");
             printf("    offsets beyond 2^31: %s\n", k->far ? "far cases (every 16th case; sparse, a few MiB)"
                                                          : "not reached (no far cases)");
+            if (k->large)
+                printf("    more than 2^31 elements: large tier (run/certify --large; every 16th case, gigabytes of "
+                       "address space)\n");
         }
         shown++;
     }
@@ -109,6 +113,7 @@ typedef struct run_opts {
     const char *artifacts;
     int max_print;
     int jobs; /* --jobs: processes that run cases at once */
+    int large; /* --large: the large tier's cases too (contracts/gen_large.h) */
 } run_opts;
 
 /* --lane-dump: err, tolerance and the output's half-ulp of every checked lane, one
@@ -173,7 +178,7 @@ typedef struct run_out {
  * fuzz triage expects). */
 static void run_case(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t i, run_out *out, char **text) {
     uint8_t b[64];
-    td_campaign_case_bytes(kern->k, o->seed, i, b, sizeof b);
+    td_campaign_case_bytes_tier(kern->k, o->seed, i, o->large, b, sizeof b);
     td_case_result r;
     td_watchdog_arm(o->timeout, o->artifacts, kern, b, sizeof b);
     int rc = td_run_bytes(cx, kern, b, sizeof b, &r);
@@ -296,6 +301,10 @@ static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s)
         printf("  %" PRIu64 " lanes where the spec is undefined (e.g. a fully masked row's 0/0): any outcome "
                "accepted\n",
                st->lanes_undefined);
+    if (st->lanes_sampled_out)
+        printf("  %" PRIu64 " lanes of the large tier's launches were not judged (outside its windows: the first, last"
+               " and 2^31-boundary programs and 3 sampled ones)\n",
+               st->lanes_sampled_out);
     char why[256];
     if (st->cases_not_covered)
         printf("  %" PRIu64 " of %" PRIu64 " cases %s\n", st->cases_not_covered, st->cases, s->not_covered);
@@ -504,6 +513,7 @@ static int parse_run_flag(run_args *r, const char *a) {
     else if (!strcmp(a, "--all-variants")) r->all_variants = 1;
     else if (!strcmp(a, "--quiet")) r->o.quiet = 1;
     else if (!strcmp(a, "--strict")) r->o.strict = 1;
+    else if (!strcmp(a, "--large")) r->o.large = 1;
     else return 0;
     return 1;
 }
@@ -578,7 +588,11 @@ int td_cmd_run(int argc, char **argv) {
         return TD_EXIT_USAGE;
     }
     if ((rc = td_cli_open(&r.cli))) return rc;
-    td_ctx_opts co = {.mpfr_all = r.o.mpfr_all};
+    if (r.o.large && (rc = td_cli_large_statement(&r.cli, r.pattern))) {
+        td_cli_close(&r.cli);
+        return rc;
+    }
+    td_ctx_opts co = {.mpfr_all = r.o.mpfr_all, .large = r.o.large};
     FILE *dump = NULL;
     if (r.lane_dump && !(dump = fopen(r.lane_dump, "w"))) {
         fprintf(stderr, "tilediff run: --lane-dump %s: %s\n", r.lane_dump, strerror(errno));
@@ -743,7 +757,7 @@ int td_cmd_repro(int argc, char **argv) {
     r.cli = (td_cli){.cmd = "repro", .backend = TD_ABI_HOST};
     int rc = parse_repro(argc, argv, &r);
     if (rc || (rc = td_cli_open(&r.cli))) return rc;
-    td_ctx_opts co = {.mpfr_all = r.mpfr_all};
+    td_ctx_opts co = {.mpfr_all = r.mpfr_all, .large = 1}; /* a reproducer of the large tier replays as it is */
     td_ctx *cx = td_cli_ctx(&r.cli, &co);
     if (!cx) {
         td_cli_close(&r.cli);

@@ -1,5 +1,6 @@
 #include "common.h"
 #include "audit.h"
+#include "large.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,4 +206,34 @@ double td_cli_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int td_cli_large_statement(const td_cli *c, const char *pattern) {
+    td_large_need most = {0, 0};
+    int n = 0;
+    const char *first = NULL;
+    for (int i = 0; i < td_contract_count(); i++) {
+        const td_contract *k = td_contract_at(i);
+        td_large_need need;
+        if (!td_match(pattern, k->id) || td_large_need_of(k, &need) != 0) continue;
+        if (!n++) first = k->id;
+        if (need.reserve > most.reserve) most.reserve = need.reserve;
+        if (need.commit > most.commit) most.commit = need.commit;
+    }
+    if (!n) {
+        fprintf(stderr, "tilediff %s: --large: no contract matching '%s' has a large tier (flat launches of more than "
+                        "2^31 elements; tilediff list -v says which)\n", c->cmd, pattern);
+        return TD_EXIT_USAGE;
+    }
+    char d[128], why[512];
+    td_large_describe(&most, d, sizeof d);
+    printf("large tier: %d contract%s (%s%s), case i %% %d == %d of each; a large case %s%s\n", n, n > 1 ? "s" : "", first,
+           n > 1 ? ", ..." : "", TD_FAR_EVERY, TD_LARGE_AT, d,
+           c->backend == TD_ABI_CUDA ? "; host backend only: not covered on cuda" : "");
+    fflush(stdout);
+    if (td_large_check(&most, why, sizeof why) != 0) {
+        fprintf(stderr, "tilediff %s: --large: %s\n", c->cmd, why);
+        return TD_EXIT_USAGE;
+    }
+    return 0;
 }

@@ -43,6 +43,11 @@ const td_kernel *td_cli_kernel(td_cli *c, const td_contract *k, int quiet);
 
 /* The exact command that replays artifact `path` with this CLI's library and backend. */
 void td_cli_repro_cmd(const td_cli *c, const char *path, char *out, size_t n);
+/* --large (contracts/gen_large.h): states on stdout what a large case of the contracts
+ * `pattern` matches needs, and checks this machine can give it.  0, or TD_EXIT_USAGE
+ * with the reason on stderr (no matched contract has a large tier, too little memory
+ * or address space). */
+int td_cli_large_statement(const td_cli *c, const char *pattern);
 
 /* In an option loop over argv with index i: the option argv[i] needs a value. */
 #define NEED_ARG()                                                                                           \

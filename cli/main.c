@@ -29,6 +29,14 @@ typedef struct {
     "  case puts its rows 2^31 elements or more apart over a sparse mapping: up to 24 GiB of address space\n"    \
     "  reserved per region (MAP_NORESERVE: needs vm.overcommit_memory 0 or 1), a few MiB committed\n"
 
+/* the large tier (contracts/gen_large.h) */
+#define LARGE_OPT                                                                                              \
+    "  --large               also cases of more than 2^31 elements (flat launches; every 16th case, at\n"      \
+    "                        i % 16 == 7): the kernel runs over every element (seconds per case), the oracle\n" \
+    "                        judges the first, last and 2^31-boundary programs and 3 sampled ones; tens of\n"  \
+    "                        GiB of address space reserved, a few hundred MiB committed (stated before the\n"  \
+    "                        run; exit 2 when the machine lacks it); host backend only\n"
+
 static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends",
      "  --family F            only the contracts of family F\n"
@@ -36,7 +44,7 @@ static const td_command commands[] = {
     {"run", td_cmd_run,
      "run CONTRACT|GLOB [--backend host|cuda] [--kernel VARIANT] [--kernels LIB.so] [--cases N] [--seed S] [--json]\n"
      "                  [--artifacts DIR] [--timeout S] [--all-variants] [--mpfr-all] [--strict] [--lane-dump FILE]\n"
-     "                  [--jobs N] [--against intent|contract]",
+     "                  [--jobs N] [--against intent|contract] [--large]",
      KERNEL_OPTS AGAINST_OPT "  --kernel VARIANT      the variant to run (default: the one that claims to meet the contract)\n"
                  "  --all-variants        run every variant, mutants included\n"
                  "  --cases N             random contract-valid cases (default 200)\n"
@@ -52,7 +60,7 @@ static const td_command commands[] = {
                  "  --lane-dump FILE      err/tol and tolerance of every checked lane (bench/tightness.sh)\n"
                  "  --jobs N              cases run in N processes at once (default: every core; 1 with --lane-dump);\n"
                  "                        the output is the same for any N\n"
-                 FAR_NOTE},
+                 LARGE_OPT FAR_NOTE},
     {"repro", td_cmd_repro,
      "repro FILE... [--contract C] [--kernel VARIANT] [--kernels LIB.so] [--backend B] [--json] [--emit-python S.py]",
      KERNEL_OPTS "  --contract C          the contract of a raw fuzz input (artifacts name theirs)\n"
@@ -64,8 +72,8 @@ static const td_command commands[] = {
      "certify [--kernels LIB.so] [--backend host|cuda] [--contracts GLOB] [--kernel VARIANT|GLOB]...\n"
      "                  [--budget SECONDS | --cases N] [--seed S] [--shard K/N] [--out DIR] [--timeout S] [--strict]\n"
      "                  [--jobs N] [--shape production [--shape-dims D,...] [--sample-lanes N] [--sample-programs N]]\n"
-     "                  [--against intent|contract] [--baseline DIR/report.json [--alpha A] [--min-growth G]]",
-     KERNEL_OPTS AGAINST_OPT
+     "                  [--against intent|contract] [--baseline DIR/report.json [--alpha A] [--min-growth G]] [--large]",
+     KERNEL_OPTS AGAINST_OPT LARGE_OPT
      "  --contracts GLOB      the contracts to certify (default all)\n"
      "  --kernel VARIANT|GLOB certify these variants (repeatable; mutants too); default: every variant that\n"
      "                        claims to meet its contract, each on its own row\n"

@@ -9,6 +9,7 @@
  * RN32(x + y) and the bound is |RN32(x + y) - (x + y)| (<= u|x + y|).
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_Y, R_OUT, NR };
@@ -36,6 +37,9 @@ static const char *check(const td_case *c) { return td_flat_check(c, P_N, P_BLOC
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+/* The large tier (gen_large.h): 2^31 + d elements in x, y and out. */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
+
 const td_contract td_c_add_example = {
     .id = "add_example.add_kernel_correctness",
     .file = "add_example",
@@ -56,5 +60,6 @@ const td_contract td_c_add_example = {
     .gen = gen,
     .check = check,
     .writes = writes,
+    .large = large,
     TD_SPECS(add),
 };

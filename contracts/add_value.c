@@ -17,6 +17,7 @@
  * the tolerance of the twin is 0 (bit-exact).
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_N, P_BLOCK, P_VALUE, NP };
 enum { R_X, R_OUT, NR };
@@ -46,11 +47,14 @@ static const char *check(const td_case *c) {
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
 
+/* The large tier (gen_large.h): 2^31 + d elements in x and out. */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
+
 #define ADD_VALUE_COMMON                                                                                        \
     .file = "add_value", .family = "elementwise", .io_class = "MaskedKernelIO_1 (addValueIO)", .nparams = NP,   \
     .params = params, .nregions = NR, .regions = regions, .sv = TD_SV_IEEE,                                     \
     .sv_note = "inputs finite with |x|, |value| <= 2^126: the exact sum is finite", .classes = TD_BCLASSES_TILED, \
-    .gen = gen, .check = check, .writes = writes
+    .gen = gen, .check = check, .writes = writes, .large = large
 
 static const td_intent intent = {
     .operation = "x + value for each element",

@@ -31,7 +31,18 @@ const char *td_bclass_name(int bit) {
     return (bit >= 0 && bit < TD_BC_COUNT) ? names[bit] : "?";
 }
 
+/* 1 when off lies in one of the n sorted windows */
+static int in_windows(const td_window *w, int n, uint64_t off) {
+    for (int i = 0; i < n && w[i].lo <= off; i++)
+        if (off < w[i].hi) return 1;
+    return 0;
+}
+
 void td_wset_add(td_wset *ws, const td_olane *l) {
+    if (ws->nwin && l->region < 32 && (ws->win_regs >> l->region & 1) && !in_windows(ws->win, ws->nwin, l->off)) {
+        ws->dropped++;
+        return;
+    }
     if (ws->n == ws->cap) {
         size_t cap = ws->cap ? 2 * ws->cap : 256;
         td_olane *v = realloc(ws->v, cap * sizeof *v);

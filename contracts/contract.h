@@ -128,6 +128,14 @@ const char *td_bclass_name(int bit);
 
 typedef struct td_contract td_contract;
 
+/* The large tier (contracts/gen_large.h): element ranges [lo, hi) of the large regions
+ * that are real memory and that the oracle judges; the rest of such a region is
+ * reserved address space the kernel runs over unchecked. */
+typedef struct td_window {
+    uint64_t lo, hi;
+} td_window;
+#define TD_MAX_WINDOWS 8
+
 typedef struct td_case {
     const td_contract *k;
     td_pval p[TD_MAX_PARAMS];
@@ -136,6 +144,11 @@ typedef struct td_case {
     uint64_t classes; /* boundary classes hit (bits of enum td_bclass) */
     uint64_t seed;    /* seed of the value generator */
     int menu;         /* value distribution chosen */
+    /* large tier only (0 otherwise): the regions of more than 2^31 elements (bits), and
+     * the sorted, disjoint windows of them the oracle judges */
+    uint32_t large_regs;
+    int nwin;
+    td_window win[TD_MAX_WINDOWS];
 } td_case;
 
 /* One active output lane of the write set. */
@@ -153,6 +166,12 @@ typedef struct td_wset {
     td_olane *v;
     size_t n, cap;
     int oom;
+    /* large tier: lanes of the regions in win_regs outside the windows are not kept,
+     * only counted in `dropped` (set by the harness; 0 / NULL: every lane is kept) */
+    uint32_t win_regs;
+    int nwin;
+    const td_window *win;
+    uint64_t dropped;
 } td_wset;
 void td_wset_add(td_wset *ws, const td_olane *l);
 
@@ -219,6 +238,11 @@ struct td_contract {
      * decodes as before.  Leaves the case unchanged where its shape cannot reach such
      * offsets (one row, nothing read). */
     void (*far)(td_producer *p, td_case *c);
+    /* Optional (contracts/gen_large.h): moves a decoded flat case to more than 2^31
+     * elements (the large tier, `--large`); called after gen, only for inputs of the
+     * large tier (td_large_tier).  Sets large_regs and the windows; leaves the case
+     * unchanged when the address space cannot be reserved. */
+    void (*large)(td_producer *p, td_case *c);
     td_spec_sh_fn spec_sh;
     td_spec_mp_fn spec_mp;
     /* Optional: a per-case pre-pass for specs that need per-row data computed once

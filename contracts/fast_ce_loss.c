@@ -39,6 +39,7 @@
  * Special values: LOGIT_SCALE > 0 when scaling (masked lanes hold -inf*LOGIT_SCALE);
  * |logits| <= 2^40.
  */
+#include "gen_far.h"
 #include "reduce_common.h"
 
 enum { P_V, P_STRIDE, P_BLOCK, P_SOFTCAP, P_SCALE, P_DO_SCALE, NP };
@@ -184,6 +185,21 @@ static void writes_chunked(const td_case *c, td_wset *ws) {
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of logits (VOCAB_SIZE
+ * wide: the label's gather may read past the tile) at a logits_row_stride near 2^31
+ * over a sparse region, as unsloth's kernel formed row_idx * logits_row_stride in int32
+ * before it cast to int64; labels and outputs follow the rows kept. */
+static void far(td_producer *p, td_case *c) {
+    int64_t R = c->grid[0], V = c->p[P_V].i;
+    if (R < 2 || V <= 0) return;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, V);
+    if (td_far_restride(c, R_LOGITS, R, V, c->p[P_STRIDE].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_STRIDE].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 #define FCE_COMMON                                                                                                \
     .file = "fast_ce_loss", .family = "loss", .kind = "exact", .nregions = NR, .regions = regions,               \
     .sv = TD_SV_REAL,                                                                                             \
@@ -218,9 +234,10 @@ const td_contract td_c_fast_ce_forward = {
     .error_model = "max-shifted log-sum-exp (tl.sum tree, exp/log budgets, scaled inputs by the Lipschitz bound), "
                    "then one subtraction",
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
-    FCE_COMMON,
+    FCE_COMMON | TD_BC(TD_BC_OFFSET_2_31),
     TD_SPECS(fce),
     .intent = &fce_intent,
 };

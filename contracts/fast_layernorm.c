@@ -35,6 +35,7 @@
  * host's 1.0f/sqrtf (libm budget, measured for exactly that) or CUDA's rsqrtf.
  * Special values: n_cols = 0 is avoided (Lean's 0/0 = 0 is binary32's NaN); eps > 0.
  */
+#include "gen_far.h"
 #include "layernorm_common.h"
 
 enum { P_YS, P_XS, P_N, P_BLOCK, P_EPS, NP };
@@ -85,6 +86,39 @@ static void gen(td_producer *p, td_case *c) {
     ln_fill_menu(&g, c, R_B, LN_WBOUND);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of X at an X_row_stride
+ * near 2^31 over a sparse region, as unsloth's kernel formed row_idx * X_row_stride in
+ * int32; Y, W, bias, r and mu keep their layout. */
+static void far(td_producer *p, td_case *c) {
+    int64_t w = (int64_t)width(c), R = c->grid[0];
+    if (R < 2 || w <= 0) return;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_X, R, w, c->p[P_XS].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_XS].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+/* |x| <= LN_XDOMAIN over the bytes [lo, hi) of X; of a sparse X only the written pages
+ * are scanned (the others read as zero). */
+typedef struct x_scan {
+    const td_case *c;
+    int bad;
+} x_scan;
+static void x_span(void *u, size_t lo, size_t hi) {
+    x_scan *q = u;
+    for (size_t i = lo / 4; i < hi / 4 && i < q->c->r[R_X].len && !q->bad; i++)
+        q->bad = !(fabs(td_get(q->c, R_X, i)) <= LN_XDOMAIN);
+}
+static int x_in_domain(const td_case *c) {
+    x_scan q = {c, 0};
+    size_t bytes = c->r[R_X].len * 4; /* X is binary32 */
+    if (c->r[R_X].mapped) td_touched_pages(c->r[R_X].data, bytes, x_span, &q);
+    else x_span(&q, 0, bytes);
+    return !q.bad;
+}
+
 static const char *check(const td_case *c) {
     int64_t n = c->p[P_N].i, B = c->p[P_BLOCK].i, xs = c->p[P_XS].i, ys = c->p[P_YS].i;
     uint64_t rows = c->grid[0], w = width(c);
@@ -100,8 +134,7 @@ static const char *check(const td_case *c) {
     if (c->r[R_W].len < w || c->r[R_B].len < w) return "W and bias hold the columns read (j < n_cols)";
     if (c->r[R_R].len < rows || c->r[R_MU].len < rows) return "r and mu hold one cell per program";
     /* hYr, hYmu, hRmu: distinct declared regions */
-    for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
+    if (!x_in_domain(c)) return "|X| <= 2^40 (finite sums of squares)";
     for (size_t i = 0; i < w; i++)
         if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN && fabs(td_get(c, R_B, i)) <= LN_XDOMAIN))
             return "|W|, |bias| <= 2^40 (a finite affine output)";
@@ -152,8 +185,9 @@ const td_contract td_c_fast_layernorm_fwd = {
     .intent = &intent,
     .error_model = "kernel order: tree mean (prefix of min(n,B) leaves), tree variance over B lanes incl. the padded "
                    "mean^2 lanes, rsqrt budget of the backend, affine ((x-mean)*rstd)*w+b; mean error carried",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(fwd),

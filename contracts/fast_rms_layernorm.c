@@ -36,6 +36,7 @@
  * Layouts: padded and broadcast (stride 0) X rows, W_row_stride in {0, 1, 2, 3} (W a
  * weight vector of n_cols, or longer), r_row_stride in {1, 2, 3}.
  */
+#include "gen_far.h"
 #include "rmsnorm_common.h"
 
 /* plain: Y_row_stride, X_row_stride, W_row_stride, r_row_stride, n_cols, BLOCK_SIZE, eps */
@@ -141,6 +142,23 @@ static void fr_writes(const td_case *c, td_wset *ws, const fr_layout *y) {
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of X at an X_row_stride
+ * near 2^31 over a sparse region, as a kernel that forms row_idx * X_row_stride in
+ * int32 gets wrong (unsloth's kernels did, until they cast to int64); Y, W and r keep
+ * their layout. */
+static void fr_far(td_producer *p, td_case *c, const fr_layout *y) {
+    int64_t L = fr_cols(c, y), R = c->grid[0];
+    if (R < 2 || L <= 0) return; /* one row, or nothing read */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, L);
+    if (td_far_restride(c, R_X, R, L, c->p[y->xsr].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[y->xsr].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+static void far_plain(td_producer *p, td_case *c) { fr_far(p, c, &PLAIN); }
+static void far_gemma(td_producer *p, td_case *c) { fr_far(p, c, &GEMMA); }
 static void gen_plain(td_producer *p, td_case *c) { fr_gen(p, c, &PLAIN); }
 static void gen_gemma(td_producer *p, td_case *c) { fr_gen(p, c, &GEMMA); }
 static const char *check_plain(const td_case *c) { return fr_check(c, &PLAIN); }
@@ -164,8 +182,9 @@ const td_contract td_c_fast_rms_layernorm = {
                "+ eps)",
     .nparams = NP,
     .params = params_plain,
-    FAST_RMS_COMMON,
+    FAST_RMS_COMMON | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_plain,
+    .far = far_plain,
     .check = check_plain,
     .writes = writes_plain,
     TD_SPECS(plain),
@@ -177,8 +196,9 @@ const td_contract td_c_gemma_rms_layernorm = {
                "+ eps)",
     .nparams = NG,
     .params = params_gemma,
-    FAST_RMS_COMMON,
+    FAST_RMS_COMMON | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_gemma,
+    .far = far_gemma,
     .check = check_gemma,
     .writes = writes_gemma,
     TD_SPECS(gemma),

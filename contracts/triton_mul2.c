@@ -10,6 +10,7 @@
  * contents the kernel loaded (the oracle reads the snapshot taken before the launch).
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_IN, R_OUT, NR };      /* out of place */
@@ -42,6 +43,11 @@ static void gen_inplace(td_producer *p, td_case *c) {
 static const char *check_inplace(const td_case *c) { return td_flat_check(c, P_N, P_BLOCK, inplace_regs, 1); }
 static void writes_inplace(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, inplace_regs, 1); }
 
+/* The large tier (gen_large.h): 2^31 + d elements in every region (ptr in place: its
+ * windows are real, the rest one shared buffer the kernel rewrites unjudged). */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
+static void large_inplace(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, inplace_regs, 1); }
+
 static const td_intent intent = {
     .operation = "2 * x for each element",
     .definition = "torch.mul(x, 2) (PyTorch documentation)",
@@ -69,6 +75,7 @@ const td_contract td_c_mul2 = {
     .error_model = "doubling is exact in binary32 (tolerance 0)",
     .classes = TD_BCLASSES_TILED,
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(mul2),
@@ -91,6 +98,7 @@ const td_contract td_c_mul2_inplace = {
     .error_model = "doubling is exact in binary32 (tolerance 0)",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_INPLACE),
     .gen = gen_inplace,
+    .large = large_inplace,
     .check = check_inplace,
     .writes = writes_inplace,
     TD_SPECS(mul2_inplace),

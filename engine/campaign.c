@@ -1,4 +1,5 @@
 #include "campaign.h"
+#include "gen_large.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,15 +123,15 @@ static void keep_worst(td_campaign *c, const td_lane_report *l) {
 }
 
 /* "fail in out_ptr (lane 3 of the tile, first seen in the last-program), first in
- * case 17; minimised: <the case>" */
-static void finding_summary(td_finding *f, const td_kernel *kern, const char *desc) {
+ * case 17; minimised: <the case>" ("case: <the case>" where it was not minimised) */
+static void finding_summary(td_finding *f, const td_kernel *kern, const char *desc, int minimised) {
     char where[96] = "";
     if (f->key.rel >= 0)
         snprintf(where, sizeof where, " (lane %lld of the tile, first seen in the %s)", (long long)f->key.rel,
                  td_lclass_name(f->key.lc));
-    snprintf(f->summary, sizeof f->summary, "%s in %s%s, first in case %llu; minimised: %.360s",
+    snprintf(f->summary, sizeof f->summary, "%s in %s%s, first in case %llu; %s: %.360s",
              td_vclass_name(f->key.cls), kern->k->regions[f->key.region].name, where,
-             (unsigned long long)f->first_case, desc);
+             (unsigned long long)f->first_case, minimised ? "minimised" : "case", desc);
 }
 
 typedef struct case_acc {
@@ -153,6 +154,43 @@ static uint64_t fold_digest(uint64_t h, uint64_t d) {
     return h;
 }
 
+/* A finding of a new root cause at case i (bytes b, result r): its reproducer,
+ * minimised when the campaign asks (not a large case: each of the minimiser's runs
+ * would take seconds), and its worst lane from the reproducer's run (of a large case,
+ * this run's: it is not run again). */
+static void new_finding(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o, td_finding *f, const td_fkey *key,
+                        uint64_t i, const uint8_t *b, size_t n, const td_case_result *r) {
+    memset(f, 0, sizeof *f);
+    f->key = *key;
+    f->count = 1;
+    f->first_case = i;
+    uint8_t *m = NULL;
+    size_t mn = 0;
+    int large = td_large_tier(b, n);
+    int minimised = o->minimize && !large && td_minimize(cx, kern, b, n, &m, &mn, 400) == 0;
+    if (!minimised) {
+        m = malloc(n);
+        if (m) memcpy(m, b, n);
+        mn = m ? n : 0;
+    }
+    f->bytes = m;
+    f->size = mn;
+    td_case_result rm;
+    int again = m && !large;
+    if (large && r->nrep) {
+        f->worst = r->rep[0];
+        f->has_worst = 1;
+        finding_summary(f, kern, r->desc, 0);
+    } else if (again && td_run_bytes(cx, kern, m, mn, &rm) == TD_RUN_FINDING && rm.nrep) {
+        f->worst = rm.rep[0];
+        f->has_worst = 1;
+        finding_summary(f, kern, rm.desc, minimised);
+    } else {
+        finding_summary(f, kern, r->desc, minimised);
+    }
+    if (again) td_result_free(&rm);
+}
+
 int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o, td_campaign *c) {
     memset(c, 0, sizeof *c);
     c->kern = kern;
@@ -164,7 +202,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
         if (o->seconds > 0 && i > 0 && i >= o->min_cases && now() - t0 >= o->seconds) break;
         if (o->progress) *o->progress = i;
         uint8_t b[64];
-        td_campaign_case_bytes(kern->k, o->seed, i, b, sizeof b);
+        td_campaign_case_bytes_tier(kern->k, o->seed, i, o->large, b, sizeof b);
         td_case_result r;
         case_acc acc = {&c->eot, 0, 0};
         td_ctx_set_lane_observer(cx, observe, &acc); /* this case only: not the minimiser's runs */
@@ -205,29 +243,7 @@ int td_campaign_run(td_ctx *cx, const td_kernel *kern, const td_campaign_opts *o
                     c->f = nf;
                     c->capf = cap;
                 }
-                td_finding *f = &c->f[c->nf++];
-                memset(f, 0, sizeof *f);
-                f->key = key;
-                f->count = 1;
-                f->first_case = i;
-                uint8_t *m = NULL;
-                size_t mn = 0;
-                if (!(o->minimize && td_minimize(cx, kern, b, sizeof b, &m, &mn, 400) == 0)) {
-                    m = malloc(sizeof b);
-                    if (m) memcpy(m, b, sizeof b);
-                    mn = m ? sizeof b : 0;
-                }
-                f->bytes = m;
-                f->size = mn;
-                /* describe the minimised case's worst lane */
-                td_case_result rm;
-                if (m && td_run_bytes(cx, kern, m, mn, &rm) == TD_RUN_FINDING && rm.nrep) {
-                    f->worst = rm.rep[0];
-                    f->has_worst = 1;
-                    finding_summary(f, kern, rm.desc);
-                } else
-                    finding_summary(f, kern, r.desc);
-                if (m) td_result_free(&rm);
+                new_finding(cx, kern, o, &c->f[c->nf++], &key, i, b, sizeof b, &r);
             }
             if (o->stop_at_first) {
                 td_result_free(&r);

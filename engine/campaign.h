@@ -74,6 +74,7 @@ typedef struct td_campaign_opts {
     uint64_t min_cases;      /* the time limit stops the campaign only after this many cases */
     int minimize;            /* minimise each new finding's reproducer */
     int stop_at_first;       /* selftest: stop at the first finding */
+    int large;               /* --large: the large tier's cases too (td_campaign_case_bytes_tier) */
     volatile uint64_t *progress; /* if set, the index of the case in flight (for crash attribution) */
 } td_campaign_opts;
 

@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "gen_far.h"
+#include "gen_large.h"
 #include "sample.h"
 #include "spec.h"
 
@@ -151,7 +152,9 @@ int td_decode_case_shape(const td_contract *k, const uint8_t *data, size_t size,
     td_producer p;
     /* the far tier: gen, then the far hook; a production shape fixes the case's shape itself */
     int far = !s && k->far && td_far_tier(data, size);
+    int large = !s && k->large && td_large_tier(data, size);
     if (far) data += TD_FAR_MAGIC_LEN, size -= TD_FAR_MAGIC_LEN;
+    if (large) data += TD_LARGE_MAGIC_LEN, size -= TD_LARGE_MAGIC_LEN;
     td_prod_init(&p, data, size);
     td_case_init(c, k);
     if (s && !k->gen_shape) {
@@ -163,6 +166,7 @@ int td_decode_case_shape(const td_contract *k, const uint8_t *data, size_t size,
     } else {
         k->gen(&p, c);
         if (far) k->far(&p, c);
+        if (large) k->large(&p, c);
     }
     for (int i = 0; i < k->nregions; i++)
         if (!c->r[i].data) td_case_alloc(c, i, 0);
@@ -182,7 +186,8 @@ typedef struct image {
     uint8_t *buf;   /* guard | data | guard */
     size_t bytes;   /* data bytes */
     void *dev;      /* device copy (CUDA) */
-    size_t mapped;  /* bytes of buf when it is a sparse mapping (of a sparse read-only region), else 0 */
+    size_t mapped;  /* bytes of buf when it is a mapping (a sparse read-only region, or an aliased output), else 0 */
+    int alias;      /* an output of the large tier: private windows, the rest one shared buffer (image_alias) */
 } image;
 
 static uint64_t load_raw(const uint8_t *p, unsigned bytes) {
@@ -232,13 +237,63 @@ static void copy_range(void *u, size_t lo, size_t hi) {
     memcpy(c->d + lo, c->src + lo, hi - lo);
 }
 
+/* ---- outputs of the large tier (contracts/gen_large.h) ----
+ * The kernel writes every one of their 2^31+ elements, which as private pages would
+ * commit 4 to 8 GiB per region.  The image keeps private pages for the guards and the
+ * case's windows (page-rounded: the lanes the oracle judges) and maps one shared
+ * ALIAS_CHUNK buffer over and over across every other stretch: the kernel's writes
+ * there commit that buffer only, and what they leave is not judged (those lanes are
+ * counted as sampled out).  A stray write into such a stretch is not seen; one into a
+ * window, a guard or past the end is. */
+#define ALIAS_CHUNK ((size_t)4 << 20)
+
+/* [a, b) of the mapping at p (page-aligned) becomes views of fd's first ALIAS_CHUNK bytes. */
+static int alias_range(uint8_t *p, size_t a, size_t b, int fd) {
+    for (size_t x = a; x < b; x += ALIAS_CHUNK) {
+        size_t len = b - x < ALIAS_CHUNK ? b - x : ALIAS_CHUNK;
+        if (mmap(p + x, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) return -1;
+    }
+    return 0;
+}
+
+static size_t page_down(size_t x, size_t pg) { return x / pg * pg; }
+static size_t page_up(size_t x, size_t pg) { return (x + pg - 1) / pg * pg; }
+
+static int image_alias(image *m, const td_case *c, int i, size_t bytes) {
+    size_t total = bytes + 2 * GUARD_BYTES, pg = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
+    uint8_t *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return -1;
+    int fd = memfd_create("tilediff-large", MFD_CLOEXEC), rc = fd < 0 || ftruncate(fd, (off_t)ALIAS_CHUNK) != 0;
+    size_t at = page_up(GUARD_BYTES, pg); /* private so far: [0, at) */
+    for (int w = 0; !rc && w < c->nwin; w++) {
+        size_t a = page_down(GUARD_BYTES + c->win[w].lo * eb, pg);
+        if (a > at) rc = alias_range(p, at, a, fd);
+        size_t b = page_up(GUARD_BYTES + c->win[w].hi * eb, pg);
+        if (b > at) at = b;
+    }
+    size_t end = page_down(GUARD_BYTES + bytes, pg); /* the guard after the region stays private */
+    if (!rc && end > at) rc = alias_range(p, at, end, fd);
+    if (fd >= 0) close(fd); /* the views keep the buffer */
+    if (rc) {
+        munmap(p, total);
+        return -1;
+    }
+    m->buf = p;
+    m->mapped = total;
+    m->alias = 1;
+    return 0;
+}
+
 /* A fresh image buffer of `bytes` data bytes and its guards: a sparse mapping for a
  * sparse read-only region (remapped for every run: a kernel that wrote into it leaves
- * nothing behind), else the heap. */
-static int image_alloc(image *m, const td_region *R, td_role role, size_t bytes) {
-    if (m->mapped) munmap(m->buf, m->mapped), m->buf = NULL, m->mapped = 0;
+ * nothing behind), an aliased one for an output of the large tier, else the heap. */
+static int image_alloc(image *m, const td_case *c, int i, td_role role, size_t bytes) {
+    const td_region *R = &c->r[i];
+    if (m->mapped) munmap(m->buf, m->mapped), m->buf = NULL, m->mapped = 0, m->alias = 0;
     if (m->buf) return 0;
     if (!R->mapped) return (m->buf = malloc(bytes + 2 * GUARD_BYTES)) ? 0 : -1;
+    if ((role & (TD_R_OUT | TD_R_SCRATCH)) && c->nwin && (c->large_regs >> i & 1)) return image_alias(m, c, i, bytes);
     if (role & (TD_R_OUT | TD_R_SCRATCH)) return -1; /* a sparse output: no sentinel check could cover it */
     void *p = mmap(NULL, bytes + 2 * GUARD_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
@@ -248,10 +303,27 @@ static int image_alloc(image *m, const td_region *R, td_role role, size_t bytes)
     return 0;
 }
 
+/* An aliased image: only its windows are set (sentinels, or an in-out region's contents). */
+static void image_fill_windows(image *m, const td_case *c, int i, int which) {
+    unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
+    uint8_t *d = m->buf + GUARD_BYTES;
+    td_role role = c->k->regions[i].role;
+    uint64_t s = sentinel(c->r[i].fmt, which);
+    for (int w = 0; w < c->nwin; w++) {
+        if (role == TD_R_INOUT)
+            memcpy(d + c->win[w].lo * eb, (const uint8_t *)c->r[i].data + c->win[w].lo * eb,
+                   (size_t)(c->win[w].hi - c->win[w].lo) * eb);
+        else if (role == TD_R_OUT)
+            for (uint64_t e = c->win[w].lo; e < c->win[w].hi; e++) store_raw(d + e * eb, eb, s);
+    }
+}
+
 static void image_fill(image *m, const td_case *c, int i, int which) {
     unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
     uint8_t *d = m->buf + GUARD_BYTES;
-    if (c->k->regions[i].role == TD_R_OUT) {
+    if (m->alias) {
+        image_fill_windows(m, c, i, which);
+    } else if (c->k->regions[i].role == TD_R_OUT) {
         uint64_t s = sentinel(c->r[i].fmt, which);
         for (size_t e = 0; e < c->r[i].len; e++) store_raw(d + e * eb, eb, s);
     } else if (c->r[i].mapped) {
@@ -295,7 +367,7 @@ static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, ch
     const td_contract *k = c->k;
     for (int i = 0; i < k->nregions; i++) {
         size_t bytes = c->r[i].len * td_fmt_get(c->r[i].fmt)->bytes;
-        if (image_alloc(&im[i], &c->r[i], k->regions[i].role, bytes)) {
+        if (image_alloc(&im[i], c, i, k->regions[i].role, bytes)) {
             snprintf(err, errlen, "%s for region %s (%zu bytes)",
                      c->r[i].mapped ? "cannot map a sparse image" : "out of memory", k->regions[i].name, bytes);
             return -1;
@@ -916,6 +988,11 @@ static int cmp_off(const void *a, const void *b) {
 static int wset_build(td_ctx *cx, const td_case *c) {
     cx->ws.n = 0;
     cx->ws.oom = 0;
+    /* the large tier: only the windows' lanes are kept (gen_large.h) */
+    cx->ws.win_regs = c->large_regs;
+    cx->ws.nwin = c->nwin;
+    cx->ws.win = c->win;
+    cx->ws.dropped = 0;
     c->k->writes(c, &cx->ws);
     return cx->ws.oom ? -1 : 0;
 }
@@ -964,6 +1041,7 @@ typedef struct run {
     image im2[TD_MAX_REGIONS];        /* the second run (other sentinel), when one was needed */
     int have2;
     uint8_t *inwrite[TD_MAX_REGIONS]; /* per output region: 1 for the cells of the write set */
+    size_t inwrite_mapped[TD_MAX_REGIONS]; /* bytes of inwrite[i] when a sparse mapping (a large region) */
     double t;                         /* start of the current stage */
 } run;
 
@@ -975,6 +1053,13 @@ static int run_fail(run *R, const char *msg) {
 static int run_decode(run *R, const uint8_t *data, size_t size) {
     td_case_result *res = R->res;
     R->t = now();
+    if (R->k->large && td_large_tier(data, size) && !R->cx->o.large) {
+        snprintf(res->msg, sizeof res->msg,
+                 "%s: an input of the large tier (more than 2^31 elements, gigabytes of address space): it runs only "
+                 "with --large",
+                 R->k->id);
+        return TD_RUN_USAGE;
+    }
     if (td_decode_case_shape(R->k, data, size, R->cx->shape, &R->c, res->msg, sizeof res->msg) != 0)
         return TD_RUN_HARNESS_ERROR;
     td_case_describe(&R->c, res->desc, sizeof res->desc);
@@ -1030,10 +1115,18 @@ static int run_write_set(run *R) {
     if (rc != TD_RUN_OK) return rc;
     for (int i = 0; i < k->nregions; i++) {
         if (!(k->regions[i].role & TD_R_OUT)) continue;
-        R->inwrite[i] = calloc(R->c.r[i].len ? R->c.r[i].len : 1, 1);
+        size_t n = R->c.r[i].len ? R->c.r[i].len : 1;
+        if (R->c.large_regs >> i & 1) { /* 2^31+ cells: a sparse map, of which the windows' pages are touched */
+            void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            R->inwrite[i] = m == MAP_FAILED ? NULL : m;
+            R->inwrite_mapped[i] = R->inwrite[i] ? n : 0;
+        } else {
+            R->inwrite[i] = calloc(n, 1);
+        }
         if (!R->inwrite[i]) return run_fail(R, "out of memory");
     }
     for (size_t i = 0; i < R->cx->ws.n; i++) R->inwrite[R->cx->ws.v[i].region][R->cx->ws.v[i].off] = 1;
+    R->res->st.lanes_sampled_out += R->cx->ws.dropped; /* the large tier's lanes outside its windows */
     R->res->st.t_decode = now() - R->t;
     return TD_RUN_OK;
 }
@@ -1046,6 +1139,11 @@ static int run_write_set(run *R) {
 static int run_launch(run *R) {
     td_case_result *res = R->res;
     R->t = now();
+    if (R->c.large_regs && R->cx->dev) { /* a device image would need every region's gigabytes on the device */
+        snprintf(res->msg, sizeof res->msg, "not covered on this backend: the large tier runs on the host backend only");
+        res->st.cases_not_covered = 1;
+        return RUN_NOT_COVERED;
+    }
     if (images_prepare(R->cx, &R->c, R->im, 0, res->msg, sizeof res->msg) != 0) return TD_RUN_HARNESS_ERROR;
     int lr = launch(R->cx, R->kern, &R->c, R->im, res->msg, sizeof res->msg);
     if (lr == 1) { /* not covered: no lane is judged, nothing is a finding (res->msg says why) */
@@ -1129,13 +1227,22 @@ static void check_read_only(run *R, int i) {
 /* The cells of output region i outside the write set are untouched (the sentinel, or
  * the initial contents of an in-out region).  Returns 1 when a lane of the write set
  * still holds the sentinel (written with that value, or not written at all). */
+static int check_outside_cells(run *R, int i, size_t lo, size_t hi);
 static int check_outside_write_set(run *R, int i) {
+    if (!R->im[i].alias) return check_outside_cells(R, i, 0, R->c.r[i].len);
+    int suspicious = 0; /* an aliased image (the large tier): its windows only */
+    for (int w = 0; w < R->c.nwin; w++) suspicious |= check_outside_cells(R, i, R->c.win[w].lo, R->c.win[w].hi);
+    return suspicious;
+}
+
+/* check_outside_write_set over cells [lo, hi) of region i. */
+static int check_outside_cells(run *R, int i, size_t lo, size_t hi) {
     const uint8_t *d = R->im[i].buf + GUARD_BYTES;
     unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
     td_role role = R->k->regions[i].role;
     uint64_t s0 = sentinel(R->c.r[i].fmt, 0);
     int suspicious = 0;
-    for (size_t e = 0; e < R->c.r[i].len; e++) {
+    for (size_t e = lo; e < hi; e++) {
         uint64_t b = load_raw(d + e * eb, eb);
         if (R->inwrite[i][e]) {
             if (role == TD_R_OUT && b == s0) suspicious = 1;
@@ -1287,6 +1394,12 @@ static int run_intent_gap(run *R) {
     return RUN_NOT_COVERED;
 }
 
+static void run_free_inwrite(run *R) {
+    for (int i = 0; i < TD_MAX_REGIONS; i++)
+        if (R->inwrite_mapped[i]) munmap(R->inwrite[i], R->inwrite_mapped[i]);
+        else free(R->inwrite[i]);
+}
+
 int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t size, td_case_result *res) {
     memset(res, 0, sizeof *res);
     run R;
@@ -1301,7 +1414,7 @@ int td_run_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t 
     if (rc == TD_RUN_OK) rc = run_launch(&R);
     if (rc == TD_RUN_OK) rc = run_check(&R);
     if (rc == RUN_NOT_COVERED) rc = TD_RUN_OK;
-    for (int i = 0; i < TD_MAX_REGIONS; i++) free(R.inwrite[i]);
+    run_free_inwrite(&R);
     images_free(cx, R.im2, R.k->nregions);
     images_free(cx, R.im, R.k->nregions);
     td_case_free(&R.c);
@@ -1336,7 +1449,7 @@ int td_judge_bytes(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_
     if (rc == TD_RUN_OK) rc = judge_source_lanes(&R, src);
     if (rc == TD_RUN_OK) rc = run_record(&R);
     if (rc == RUN_NOT_COVERED) rc = TD_RUN_OK, res->st.cases_not_covered = 1;
-    for (int i = 0; i < TD_MAX_REGIONS; i++) free(R.inwrite[i]);
+    run_free_inwrite(&R);
     td_case_free(&R.c);
     return rc;
 }
@@ -1510,6 +1623,15 @@ void td_case_bytes(uint64_t seed, uint64_t i, uint8_t *out, size_t n) {
 /* Case i of a contract's campaign: of a contract with a far hook, every TD_FAR_EVERY-th
  * case is of the far tier (offsets beyond 2^31: the magic, then case i's bytes); every
  * other case is td_case_bytes(seed, i), as for every other contract. */
+void td_campaign_case_bytes_tier(const td_contract *k, uint64_t seed, uint64_t i, int large, uint8_t *out, size_t n) {
+    if (!large || !k->large || i % TD_FAR_EVERY != TD_LARGE_AT || n <= TD_LARGE_MAGIC_LEN) {
+        td_campaign_case_bytes(k, seed, i, out, n);
+        return;
+    }
+    memcpy(out, TD_LARGE_MAGIC, TD_LARGE_MAGIC_LEN);
+    td_case_bytes(seed, i, out + TD_LARGE_MAGIC_LEN, n - TD_LARGE_MAGIC_LEN);
+}
+
 void td_campaign_case_bytes(const td_contract *k, uint64_t seed, uint64_t i, uint8_t *out, size_t n) {
     if (!k->far || i % TD_FAR_EVERY != TD_FAR_EVERY - 1 || n <= TD_FAR_MAGIC_LEN) {
         td_case_bytes(seed, i, out, n);

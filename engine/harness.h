@@ -123,6 +123,10 @@ typedef struct td_ctx_opts {
     const char *artifact_dir; /* where the watchdog writes the in-flight case (may be NULL) */
     long mpfr_prec;         /* default 640 */
     int explain_full;       /* explain prints every term of a long reduction */
+    /* accept inputs of the large tier (contracts/gen_large.h: 2^31+ elements, gigabytes
+     * of address space, seconds of kernel time); without it such an input is refused
+     * (TD_RUN_USAGE), so a fuzzer that finds the magic cannot start one */
+    int large;
 } td_ctx_opts;
 
 typedef struct td_ctx td_ctx;
@@ -242,5 +246,10 @@ void td_case_bytes(uint64_t seed, uint64_t i, uint8_t *out, size_t n);
  * 2^31 over sparse regions. */
 #define TD_FAR_EVERY 16
 void td_campaign_case_bytes(const td_contract *k, uint64_t seed, uint64_t i, uint8_t *out, size_t n);
+/* The same with the large tier on (`--large`): case i of a contract with a large hook
+ * is of the large tier (contracts/gen_large.h) when i % TD_FAR_EVERY == TD_LARGE_AT;
+ * every other case is td_campaign_case_bytes's. */
+#define TD_LARGE_AT 7
+void td_campaign_case_bytes_tier(const td_contract *k, uint64_t seed, uint64_t i, int large, uint8_t *out, size_t n);
 
 #endif

@@ -350,3 +350,7 @@ int td_triton_bridge_path(char *out, size_t n) {
     }
     return find_beside_exe(TD_TB_LIBRARY, out, n);
 }
+
+int td_kernel_large_only(const td_kernel *k) {
+    return k->abi->mutant && !strncmp(k->abi->variant, "mut_large_", 10);
+}

@@ -59,6 +59,10 @@ int td_kernels_bind(const td_abi_table *table, const char *name, td_kernel_set *
 void td_kernels_close(td_kernel_set *set);
 /* Kernel for (contract, variant, backend); variant NULL: the non-mutant kernel. */
 const td_kernel *td_kernels_find(const td_kernel_set *set, const char *contract, const char *variant, int backend);
+/* 1 for a mutant only the large tier reaches (variant "mut_large_*": a bug of offsets
+ * past 2^31 elements in a flat launch, contracts/gen_large.h).  selftest's kill matrix,
+ * corpus-regress and the default-tier tests leave it out; `run --large` kills it. */
+int td_kernel_large_only(const td_kernel *k);
 /* The directory of the running executable's built-in kernel libraries. */
 int td_builtin_library_path(int backend, char *out, size_t n);
 

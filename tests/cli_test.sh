@@ -104,6 +104,17 @@ expect 0 "24 GiB of address space" -- "$td" run --help
 expect 1 "case 15 (seed 1)" -- "$td" run $S --kernel mut_offset_int32 --cases 16 --artifacts "$tmp/far"
 expect 1 "illegal memory access: program 1" -- "$td" repro "$tmp"/far/*.tdf
 expect 0 "0 disagreeing cases" -- "$td" run $S --cases 16 --no-artifacts
+# the large tier (flat launches of 2^31+ elements): opt-in, its cost stated, refused
+# where the machine lacks it or the contract has none; without --large no case is large
+# (the int32-offset mutant of add_example survives); tests/test_large.c runs the cases
+expect 0 "more than 2^31 elements: large tier" -- "$td" list -v
+expect 0 "--large" -- "$td" run --help
+expect 0 "--large" -- "$td" certify --help
+expect 0 "0 disagreeing cases" -- "$td" run $C --kernel mut_large_offset_int32 --cases 16 --no-artifacts
+expect 2 "no contract matching '$S' has a large tier" -- "$td" run $S --large --cases 8
+expect 2 "commits about .* MiB, and the machine has 1 MiB available" -- \
+    env TD_LARGE_MEMAVAIL_MIB=1 "$td" run $C --large --cases 8 --no-artifacts
+expect 2 "no contract matching 'softmax_\*' has a large tier" -- "$td" certify --large --contracts 'softmax_*' --cases 8 --out "$tmp/cl"
 # run: one finding per root cause, naming its case and the exact command that replays it
 "$td" run $C --kernel mut_mask_off_by_one --cases 60 --artifacts "$tmp/a2" >"$tmp/run2" 2>&1
 roots=$(grep -c '^FINDING ' "$tmp/run2")

@@ -125,7 +125,8 @@ static void test_mutants_killed(void **st) {
     int nmut = 0, alive = 0;
     for (int i = 0; i < set.n; i++) {
         const td_kernel *kern = &set.kernels[i];
-        if (!kern->abi->mutant || !mine(kern->k)) continue;
+        /* a mutant of the large tier survives these cases by design (tests/test_large.c) */
+        if (!kern->abi->mutant || !mine(kern->k) || td_kernel_large_only(kern)) continue;
         nmut++;
         long killed_at = -1;
         for (long c = 0; c < 2000 && killed_at < 0; c++) {

@@ -36,7 +36,17 @@ static const far_contract FAR[] = {
     {"cross_entropy2.cross_entropy_fwd_correctness", "logits_row_stride", 3},
     {"cross_entropy_ops.cross_entropy_fwd_correctness", "logits_row_stride", 3},
     {"layer_norm_liger.layer_norm_liger_forward_output_summary", "X_row_stride", 1},
+    {"fast_rms_layernorm.rms_layernorm_forward_correctness", "X_row_stride", 1},
+    {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", "X_row_stride", 1},
+    {"fast_ce_loss.cross_entropy_forward_correctness", "logits_row_stride", 0},
+    {"fast_layernorm.layernorm_forward_correctness", "X_row_stride", 1},
 };
+/* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
+ * kernels, whose int32 row offsets were a real bug) 12, to keep the test short; the
+ * int32-offset mutants from FAR[MUT_SAMPLED] on (layer_norm_liger's and unsloth's) are
+ * checked on 12 cases too. */
+#define NFAR_FULL 6
+#define MUT_SAMPLED 5
 #define NFAR (sizeof FAR / sizeof FAR[0])
 
 static void far_bytes(uint64_t i, uint8_t *b, int far) {
@@ -151,6 +161,25 @@ static void test_int32_offset_mutants_killed(void **st) {
         }
         assert_true(killed >= 6);
     }
+    for (size_t f = MUT_SAMPLED; f < NFAR; f++) { /* a sample: 12 cases, not 24 */
+        const td_kernel *mut = td_kernels_find(&set, FAR[f].id, "mut_offset_int32", TD_ABI_HOST);
+        assert_non_null(mut);
+        int killed = 0;
+        for (uint64_t i = 0; i < 12; i++) {
+            td_vclass w;
+            uint64_t cl;
+            assert_int_equal(run_case(cx, mut, i, 0, &w, &cl), TD_RUN_OK);
+            int rc = run_case(cx, mut, i, 1, &w, &cl);
+            if (!(cl & TD_BC(TD_BC_OFFSET_2_31))) {
+                assert_int_equal(rc, TD_RUN_OK);
+                continue;
+            }
+            assert_int_equal(rc, TD_RUN_FINDING);
+            assert_int_equal(w, TD_VC_LAUNCH);
+            killed++;
+        }
+        assert_true(killed >= 3);
+    }
     /* 3 x 24 far cases of up to 24 GiB of address space each: a few pages committed */
     assert_true(maxrss_mib() < 1024);
     td_ctx_free(cx);
@@ -168,14 +197,14 @@ static void test_ports_pass_far_cases(void **st) {
     for (size_t f = 0; f < NFAR; f++) {
         const td_kernel *port = td_kernels_find(&set, FAR[f].id, NULL, TD_ABI_HOST);
         assert_non_null(port);
-        int far_cases = 0;
-        for (uint64_t i = 0; i < 24; i++) {
+        int far_cases = 0, n = f < NFAR_FULL ? 24 : 12;
+        for (uint64_t i = 0; i < (uint64_t)n; i++) {
             td_vclass w;
             uint64_t cl;
             assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
             far_cases += (cl & TD_BC(TD_BC_OFFSET_2_31)) != 0;
         }
-        assert_true(far_cases >= 6);
+        assert_true(far_cases >= n / 4);
     }
     td_ctx_free(cx);
     td_kernels_close(&set);

@@ -195,8 +195,16 @@ static inline int rn_fast_rms_program(const td_abi_launch *L, int gemma, int bug
     TL_ALLOC(L, x, B);
     TL_ALLOC(L, sq, B);
     for (uint32_t row = 0; row < L->grid[0]; row++) {
+        int64_t xb = (int64_t)row * xsr; /* X += row_idx * X_row_stride */
+        if (bug == RN_BUG_OFFSET_I32) {
+            xb = tl_i32((int64_t)row * tl_i32(xsr));
+            if (tl_fault(L, RN_L_X, xb, n_cols < B ? n_cols : B, 1, row)) {
+                free(x), free(sq);
+                return 1;
+            }
+        }
         for (int64_t j = 0; j < B; j++) {
-            x[j] = j < n_cols ? tl_load(L, RN_L_X, (int64_t)row * xsr + j) : 0.0f; /* other=0, .to(tl.float32) */
+            x[j] = j < n_cols ? tl_load(L, RN_L_X, xb + j) : 0.0f; /* other=0, .to(tl.float32) */
             sq[j] = x[j] * x[j];
         }
         float row_var = tl_sum(sq, B) / (float)n_cols;

@@ -5,7 +5,7 @@ enum { P_V, P_STRIDE, P_BLOCK, P_SOFTCAP, P_SCALE, P_DO_SCALE };
 enum { PC_V, PC_NCHUNKS, PC_STRIDE, PC_SOFTCAP, PC_SCALE, PC_DO_SCALE, PC_N };
 enum { R_LOGITS, R_LOSS, R_LSE, R_LABELS };
 
-enum { FWD_MASKED_LABEL, FWD_NO_MAX_SHIFT };
+enum { FWD_MASKED_LABEL, FWD_NO_MAX_SHIFT, FWD_OFFSET_I32 };
 
 /* _cross_entropy_forward with a seeded bug */
 static int forward_bug(const td_abi_launch *L, int bug) {
@@ -17,6 +17,13 @@ static int forward_bug(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, e, B);
     for (uint32_t row = 0; row < L->grid[0]; row++) {
         int64_t base = (int64_t)row * stride;
+        if (bug == FWD_OFFSET_I32) { /* logits_ptr += row_idx * logits_row_stride, in int32 */
+            base = tl_i32((int64_t)row * tl_i32(stride));
+            if (tl_fault(L, R_LOGITS, base, V < B ? V : B, 1, row)) {
+                free(z), free(e);
+                return 1;
+            }
+        }
         int32_t label = (int32_t)tl_load_int(L, R_LABELS, row);
         for (int64_t j = 0; j < B; j++) {
             float x = j < V ? tl_load(L, R_LOGITS, base + j) : -INFINITY;
@@ -51,6 +58,9 @@ static int forward_bug(const td_abi_launch *L, int bug) {
 }
 static int fwd_masked_label(const td_abi_launch *L) { return forward_bug(L, FWD_MASKED_LABEL); }
 static int fwd_no_max_shift(const td_abi_launch *L) { return forward_bug(L, FWD_NO_MAX_SHIFT); }
+/* the row offset in int32, as unsloth's kernel had it before its .to(tl.int64): the far
+ * tier's rows past 2^31 elements (contracts/gen_far.h) */
+static int fwd_offset_int32(const td_abi_launch *L) { return forward_bug(L, FWD_OFFSET_I32); }
 
 enum { CH_FULL_LOSS, CH_LSE_OFFSET };
 
@@ -105,3 +115,6 @@ TD_KERNEL(td_m_fast_ce_ch_offset) = {"fast_ce_loss.chunked_cross_entropy_forward
                                      "mut_lse_offset", TD_ABI_HOST, NULL, "libm",
                                      "logsumexp stored at row + chunk instead of row * N_CHUNKS + chunk", 7, 4,
                                      ch_lse_offset, NULL};
+TD_KERNEL(td_m_fast_ce_i32) = {"fast_ce_loss.cross_entropy_forward_correctness", "mut_offset_int32", TD_ABI_HOST, NULL,
+                              "libm", "row_idx * logits_row_stride computed in int32 (wraps beyond 2^31 elements)", 6, 4,
+                              fwd_offset_int32, NULL};

@@ -6,7 +6,7 @@ enum { R_Y, R_X, R_W, R_B, R_MEAN, R_RSTD };
 enum { PS_MS, PS_RS };
 enum { RS_MEANPRE, RS_MEAN, RS_RSTDPRE, RS_RSTD };
 
-enum { BUG_NO_EPS, BUG_MEAN_STRIDE };
+enum { BUG_NO_EPS, BUG_MEAN_STRIDE, BUG_OFFSET_I32 };
 
 static int forward_with(const td_abi_launch *L, int bug) {
     int64_t ys = TL_I(L, P_YS), xs = TL_I(L, P_XS), ms = TL_I(L, P_MS), rs = TL_I(L, P_RS);
@@ -16,9 +16,17 @@ static int forward_with(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, t, 4 * B);
     float *x = t, *w = t + B, *b = t + 2 * B, *sq = t + 3 * B;
     for (uint32_t row = 0; row < L->grid[0]; row++) {
+        int64_t xb = row * xs; /* X_ptr + row_idx * X_row_stride */
+        if (bug == BUG_OFFSET_I32) { /* ... in int32 (Triton's program id and a stride below 2^31) */
+            xb = tl_i32((int64_t)row * tl_i32(xs));
+            if (tl_fault(L, R_X, xb, n < B ? n : B, 1, row)) {
+                free(t);
+                return 1;
+            }
+        }
         for (int64_t j = 0; j < B; j++) {
             int mask = j < n;
-            x[j] = mask ? tl_load(L, R_X, row * xs + j) : 0.0f;
+            x[j] = mask ? tl_load(L, R_X, xb + j) : 0.0f;
             w[j] = mask ? tl_load(L, R_W, j) : 0.0f;
             b[j] = mask ? tl_load(L, R_B, j) : 0.0f;
         }
@@ -38,6 +46,8 @@ static int forward_with(const td_abi_launch *L, int bug) {
 }
 static int no_eps(const td_abi_launch *L) { return forward_with(L, BUG_NO_EPS); }
 static int mean_stride(const td_abi_launch *L) { return forward_with(L, BUG_MEAN_STRIDE); }
+/* the far tier's rows past 2^31 elements (contracts/gen_far.h) */
+static int offset_int32(const td_abi_launch *L) { return forward_with(L, BUG_OFFSET_I32); }
 
 /* the last program's statistics never stored (a row_end = n_rows - 1 slip) */
 static int stores_last_row_skipped(const td_abi_launch *L) {
@@ -65,6 +75,9 @@ TD_KERNEL(td_m_liger_no_eps) = {LIGER_FWD, "mut_rsqrt_without_eps", TD_ABI_HOST,
                                 "rstd = rsqrt(var): eps left out", 9, 6, no_eps, NULL};
 TD_KERNEL(td_m_liger_mean_stride) = {LIGER_FWD, "mut_mean_stride_ignored", TD_ABI_HOST, NULL, "libm",
                                      "Mean stored at row_idx instead of row_idx * Mean_row_stride", 9, 6, mean_stride, NULL};
+TD_KERNEL(td_m_liger_i32) = {LIGER_FWD, "mut_offset_int32", TD_ABI_HOST, NULL, "libm",
+                             "row_idx * X_row_stride computed in int32 (wraps beyond 2^31 elements)", 9, 6, offset_int32,
+                             NULL};
 TD_KERNEL(td_m_liger_stores_stride) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctness",
                                        "mut_last_row_skipped", TD_ABI_HOST, NULL, NULL,
                                        "the last program's Mean / RSTD never stored", 2, 4, stores_last_row_skipped, NULL};

@@ -1,0 +1,111 @@
+/* The large tier: flat launches of more than 2^31 elements (gen_large.h). */
+#include "gen_large.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TWO31 ((uint64_t)1 << 31)
+
+int td_large_tier(const uint8_t *data, size_t size) {
+    return size >= TD_LARGE_MAGIC_LEN && !memcmp(data, TD_LARGE_MAGIC, TD_LARGE_MAGIC_LEN);
+}
+
+static int win_cmp(const void *a, const void *b) {
+    const td_window *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The windows of a launch of G programs of B lanes over len elements: sorted, clipped
+ * to [0, len), overlapping or touching ones merged.  Returns how many. */
+static int large_windows(td_producer *p, uint64_t B, uint64_t G, uint64_t n, uint64_t len, td_window *w) {
+    int nw = 0;
+    w[nw++] = (td_window){0, B};                       /* the first program */
+    w[nw++] = (td_window){TWO31 - B, TWO31 + B};       /* the programs on either side of 2^31 */
+    w[nw++] = (td_window){(G - 1) * B, len};           /* the last program and the slack */
+    for (int k = 0; k < 3; k++) {                      /* a sample of the interior */
+        uint64_t pid = 1 + td_prod_u32(p, 0, (uint32_t)(G - 3));
+        w[nw++] = (td_window){pid * B, pid * B + B};
+    }
+    (void)n;
+    for (int i = 0; i < nw; i++)
+        if (w[i].hi > len) w[i].hi = len;
+    qsort(w, (size_t)nw, sizeof *w, win_cmp);
+    int m = 0;
+    for (int i = 0; i < nw; i++) {
+        if (m && w[i].lo <= w[m - 1].hi) {
+            if (w[i].hi > w[m - 1].hi) w[m - 1].hi = w[i].hi;
+        } else {
+            w[m++] = w[i];
+        }
+    }
+    return m;
+}
+
+/* Region reg moved to a sparse mapping of len elements whose windows repeat the old
+ * contents (element e <- e mod n0; the slack past n reads zero).  0, or -1 with the
+ * region unchanged; the old contents stay allocated (the caller releases them). */
+static int large_region(td_case *c, int reg, uint64_t n0, uint64_t n, uint64_t len, const td_window *w, int nw) {
+    td_region old = c->r[reg];
+    unsigned eb = td_fmt_get(old.fmt)->bytes;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)len);
+    if (!d) {
+        c->r[reg] = old;
+        return -1;
+    }
+    for (int i = 0; i < nw; i++)
+        for (uint64_t e = w[i].lo; e < w[i].hi && e < n; e++)
+            memcpy(d + e * eb, (const uint8_t *)old.data + (e % n0) * eb, eb);
+    return 0;
+}
+
+/* The shape classes of n = 2^31 + d elements in blocks of B. */
+static uint64_t large_classes(uint64_t classes, uint64_t d, uint64_t B) {
+    const uint64_t shape = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |
+                           TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) |
+                           TD_BC(TD_BC_BLOCK_GT_N);
+    uint64_t r = d % B; /* B divides 2^31 */
+    classes = (classes & ~shape) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_OFFSET_2_31);
+    if (r == 0) return classes | TD_BC(TD_BC_EXACT_MULTIPLE);
+    if (r == B - 1) return classes | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL);
+    if (r == 1) return classes | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL);
+    return classes | TD_BC(TD_BC_TAIL);
+}
+
+int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *regs, int nregs) {
+    uint64_t n0 = (uint64_t)c->p[p_n].i;
+    if (n0 == 0 || nregs > 32) return -1;
+    for (int r = 0; r < nregs; r++)
+        if (c->r[regs[r]].len < n0) return -1;
+    /* BLOCK 64 .. 1024 as real launches use: the grid stays below 2^26 programs */
+    uint64_t B = (uint64_t)1 << td_prod_u32(p, 6, 10), d;
+    switch (td_prod_u32(p, 0, 4)) {
+    case 0: d = 1; break;
+    case 1: d = B - 1; break;
+    case 2: d = B; break;
+    case 3: d = B + 1; break;
+    default: d = td_prod_u32(p, 1, 1u << 20); break;
+    }
+    uint64_t n = TWO31 + d, G = (n + B - 1) / B;
+    uint64_t len = n + (td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)B) : 0);
+    td_window w[TD_MAX_WINDOWS];
+    int nw = large_windows(p, B, G, n, len, w);
+    td_region old[32]; /* the regions as gen left them, restored on failure */
+    for (int r = 0; r < nregs; r++) {
+        old[r] = c->r[regs[r]];
+        if (large_region(c, regs[r], n0, n, len, w, nw) != 0) {
+            for (int q = 0; q < r; q++) td_region_release(&c->r[regs[q]]), c->r[regs[q]] = old[q];
+            return -1;
+        }
+    }
+    for (int r = 0; r < nregs; r++) td_region_release(&old[r]);
+    c->p[p_n].i = (int64_t)n;
+    c->p[p_block].i = (int64_t)B;
+    c->grid[0] = (uint32_t)G;
+    c->grid[1] = c->grid[2] = 1;
+    for (int r = 0; r < nregs; r++) c->large_regs |= 1u << regs[r];
+    c->nwin = nw;
+    memcpy(c->win, w, (size_t)nw * sizeof *w);
+    c->classes = large_classes(c->classes, d, B);
+    return 0;
+}

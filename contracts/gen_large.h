@@ -1,0 +1,43 @@
+/* The large tier (`tilediff run|certify --large`): flat launches of more than 2^31
+ * elements.
+ *
+ * The far tier (gen_far.h) reaches offsets beyond 2^31 through a large row stride; a
+ * flat launch has no stride: its offset pid * BLOCK + j passes 2^31 only when the
+ * tensor has more than 2^31 elements, and a kernel that forms it in int32 wraps there.
+ * So a large case is n = 2^31 + d elements (d from a small menu: 1, BLOCK - 1, BLOCK,
+ * BLOCK + 1, or up to 2^20), BLOCK 64 .. 1024, and the kernel runs over every element.
+ *
+ * Memory: each region of the case is reserved (MAP_NORESERVE) and only its windows are
+ * real pages: the first program, the two programs on either side of element 2^31, the
+ * last program with the slack after it, and three programs drawn at random.  Inputs
+ * read as zero outside the windows (the zero page: nothing committed); the harness
+ * gives an output region's unjudged stretches one small shared buffer (engine/
+ * harness.c), so the kernel's writes there commit nothing either.  The oracle judges
+ * every lane of the windows; the other lanes are counted as sampled out.  A case
+ * reserves about 3 x (n x element size) of address space per region and commits a few
+ * MiB plus page tables (engine/large.h states the figure before a run).
+ *
+ * Such a case is decoded only from an input of the large tier: TD_LARGE_MAGIC followed
+ * by ordinary bytes, which decode as they always do (contract gen), then the
+ * contract's `large` hook moves the case, drawing its choices from what gen left.
+ * The values of the windows repeat the ordinary case's values (window element e holds
+ * what element e mod n0 held in every region), so every lane keeps the joint
+ * preconditions of its inputs.
+ */
+#ifndef TD_GEN_LARGE_H
+#define TD_GEN_LARGE_H
+
+#include "contract.h"
+
+#define TD_LARGE_MAGIC "TDbig31:"
+#define TD_LARGE_MAGIC_LEN 8
+/* 1 when `data` is an input of the large tier */
+int td_large_tier(const uint8_t *data, size_t size);
+
+/* The large hook of a flat launch (gen.h's td_flat_*: lane (pid, j) addresses
+ * pid * BLOCK + j in every region, mask < n, grid cdiv(n, BLOCK)): parameters p_n and
+ * p_block, regions regs[0..nregs).  0, or -1 with the case unchanged (no address
+ * space, or an empty case: nothing to repeat). */
+int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *regs, int nregs);
+
+#endif

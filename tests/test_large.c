@@ -1,0 +1,269 @@
+/* The large tier (contracts/gen_large.h): flat launches of more than 2^31 elements.
+ *
+ * `test_large` (unit, cheap): large inputs decode to 2^31+ elements over sparse
+ * regions, their windows are where gen_large.h says, the write set keeps only the
+ * windows' lanes (the rest counted), an input of the tier is refused without --large,
+ * and the int32-offset mutant survives the default tier.
+ * `test_large --run` (label "large", out of the default CI: each case runs a kernel over
+ * 2^31+ elements, seconds each): the ports pass large cases (out of place and in
+ * place), the int32-offset mutant dies on them by an illegal address, a skipped last
+ * program is seen in the last window, and the process commits little memory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_large.h"
+#include "harness.h"
+#include "large.h"
+
+const td_abi_table *td_builtin_host_table(void);
+
+#define TWO31 ((uint64_t)1 << 31)
+#define ADD "add_example.add_kernel_correctness"
+#define MUL2_INPLACE "triton_mul2.mul2_inplace_kernel_correctness"
+static const char *const LARGE[] = {ADD, "triton_mul2.mul2_kernel_correctness",
+                                    MUL2_INPLACE, "add_value.puzzle1_kernel_correctness"};
+#define NLARGE (sizeof LARGE / sizeof LARGE[0])
+
+static void large_bytes(uint64_t i, uint8_t *b, size_t n, int large) {
+    memcpy(b, large ? TD_LARGE_MAGIC : "notbig!!", TD_LARGE_MAGIC_LEN);
+    td_case_bytes(11, i, b + TD_LARGE_MAGIC_LEN, n - TD_LARGE_MAGIC_LEN);
+}
+
+/* 1 when [lo, hi) lies inside one of the case's windows */
+static int covered(const td_case *c, uint64_t lo, uint64_t hi) {
+    for (int w = 0; w < c->nwin; w++)
+        if (c->win[w].lo <= lo && hi <= c->win[w].hi) return 1;
+    return 0;
+}
+
+/* Large inputs: n > 2^31 over sparse regions, windows over the first, last and
+ * 2^31-boundary programs; the same bytes without the magic decode to an ordinary case. */
+static void test_large_cases_decode(void **st) {
+    (void)st;
+    for (size_t f = 0; f < NLARGE; f++) {
+        const td_contract *k = td_contract_find(LARGE[f]);
+        assert_non_null(k);
+        assert_non_null(k->large);
+        for (uint64_t i = 0; i < 8; i++) {
+            uint8_t b[64];
+            char err[512];
+            td_case c;
+            large_bytes(i, b, sizeof b, 0);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            assert_int_equal(c.large_regs, 0);
+            td_case_free(&c);
+            large_bytes(i, b, sizeof b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            uint64_t n = (uint64_t)c.p[0].i, B = (uint64_t)c.p[1].i, G = c.grid[0];
+            assert_true(n > TWO31 && n <= TWO31 + (1u << 20));
+            assert_true(B >= 64 && B <= 1024 && G == (n + B - 1) / B);
+            assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            assert_true(c.nwin >= 2 && c.nwin <= TD_MAX_WINDOWS);
+            for (int w = 1; w < c.nwin; w++) assert_true(c.win[w - 1].hi < c.win[w].lo); /* sorted, disjoint */
+            assert_true(covered(&c, 0, B));                           /* the first program */
+            assert_true(covered(&c, TWO31 - B, TWO31 + B));           /* either side of 2^31 */
+            assert_true(covered(&c, (G - 1) * B, c.r[k->nregions - 1].len)); /* the last program and the slack */
+            for (int r = 0; r < k->nregions; r++) {
+                assert_true(c.large_regs >> r & 1);
+                assert_true(c.r[r].mapped > 0 && c.r[r].len >= n);
+            }
+            td_case_free(&c);
+        }
+    }
+}
+
+/* The write set of a large case: the windows' lanes only, in order; every other lane
+ * of [0, n) counted as dropped. */
+static void test_large_write_set(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(ADD);
+    for (uint64_t i = 0; i < 8; i++) {
+        uint8_t b[64];
+        char err[512];
+        td_case c;
+        large_bytes(i, b, sizeof b, 1);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        td_wset ws = {.win_regs = c.large_regs, .nwin = c.nwin, .win = c.win};
+        k->writes(&c, &ws);
+        uint64_t n = (uint64_t)c.p[0].i, inwin = 0;
+        for (int w = 0; w < c.nwin; w++) inwin += (c.win[w].hi < n ? c.win[w].hi : n) - c.win[w].lo;
+        assert_int_equal(ws.n, inwin);
+        assert_int_equal(ws.n + ws.dropped, n);
+        for (size_t l = 0; l < ws.n; l++) {
+            assert_true(covered(&c, ws.v[l].off, ws.v[l].off + 1));
+            if (l) assert_true(ws.v[l - 1].off < ws.v[l].off);
+        }
+        /* the generic filter (td_wset_add) keeps the same lanes as td_flat_writes */
+        td_wset all = {.win_regs = c.large_regs, .nwin = c.nwin, .win = c.win};
+        for (int w = 0; w < c.nwin; w++) {
+            td_olane in = {.region = 2, .off = c.win[w].lo}, out = {.region = 2, .off = c.win[w].hi};
+            td_wset_add(&all, &in);
+            td_wset_add(&all, &out); /* hi is outside (windows are disjoint, not touching) */
+        }
+        assert_int_equal(all.n, (size_t)c.nwin);
+        assert_int_equal(all.dropped, (uint64_t)c.nwin);
+        free(all.v);
+        free(ws.v);
+        td_case_free(&c);
+    }
+}
+
+/* Without --large (td_ctx_opts.large) an input of the tier is refused, not run. */
+static void test_large_needs_the_option(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    const td_kernel *port = td_kernels_find(&set, ADD, NULL, TD_ABI_HOST);
+    uint8_t b[64];
+    large_bytes(0, b, sizeof b, 1);
+    td_case_result r;
+    assert_int_equal(td_run_bytes(cx, port, b, sizeof b, &r), TD_RUN_USAGE);
+    assert_non_null(strstr(r.msg, "--large"));
+    td_result_free(&r);
+    /* the campaign's case 7 is large only with the option, and only for a contract with the tier */
+    uint8_t a[64];
+    td_campaign_case_bytes_tier(port->k, 1, TD_LARGE_AT, 1, a, sizeof a);
+    assert_true(td_large_tier(a, sizeof a));
+    td_campaign_case_bytes_tier(port->k, 1, TD_LARGE_AT, 0, a, sizeof a);
+    assert_false(td_large_tier(a, sizeof a));
+    td_campaign_case_bytes_tier(port->k, 1, TD_LARGE_AT + 1, 1, a, sizeof a);
+    assert_false(td_large_tier(a, sizeof a));
+    td_campaign_case_bytes_tier(td_contract_find("softmax_triton1.softmax_kernel_correctness"), 1, TD_LARGE_AT, 1, a,
+                                sizeof a);
+    assert_false(td_large_tier(a, sizeof a));
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
+/* The int32-offset mutant is the large tier's: it passes every ordinary case (n <= 2^14)
+ * and is marked so (selftest and corpus-regress leave it to `run --large`). */
+static void test_mutant_survives_the_default_tier(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    const td_kernel *mut = td_kernels_find(&set, ADD, "mut_large_offset_int32", TD_ABI_HOST);
+    assert_non_null(mut);
+    assert_true(td_kernel_large_only(mut));
+    assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
+    for (uint64_t i = 0; i < 200; i++) {
+        uint8_t b[64];
+        td_campaign_case_bytes(mut->k, 1, i, b, sizeof b);
+        td_case_result r;
+        assert_int_equal(td_run_bytes(cx, mut, b, sizeof b, &r), TD_RUN_OK);
+        td_result_free(&r);
+    }
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
+/* What a large case needs is stated, and a machine that lacks it is refused. */
+static void test_large_need(void **st) {
+    (void)st;
+    td_large_need need;
+    char why[512];
+    assert_int_equal(td_large_need_of(td_contract_find(ADD), &need), 0);
+    assert_true(need.reserve > 3 * 4 * TWO31);               /* x, y and out, 8 GiB each, 3 times over */
+    assert_true(need.commit > 64u << 20 && need.commit < (1ull << 30)); /* a few hundred MiB at most */
+    assert_int_equal(td_large_need_of(td_contract_find("softmax_triton1.softmax_kernel_correctness"), &need), -1);
+    assert_int_equal(td_large_need_of(td_contract_find(ADD), &need), 0);
+    setenv("TD_LARGE_MEMAVAIL_MIB", "16", 1);
+    assert_int_equal(td_large_check(&need, why, sizeof why), -1);
+    assert_non_null(strstr(why, "16 MiB available"));
+    unsetenv("TD_LARGE_MEMAVAIL_MIB");
+}
+
+/* ---- --run: the kernels over 2^31+ elements ---- */
+/* The process's proportional set size (Pss, /proc/self/smaps_rollup) in MiB, -1 when
+ * unknown.  Not the RSS: an output's unjudged stretches map one shared 4 MiB buffer
+ * thousands of times, which the RSS counts once per mapping (8 GiB) and the Pss once. */
+static long pss_mib(void) {
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    if (!f) return -1;
+    char line[256];
+    long kb = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Pss: %ld kB", &kb) == 1) break;
+    fclose(f);
+    return kb < 0 ? -1 : kb / 1024;
+}
+
+/* The port, measuring the process's Pss right after the launch (every image mapped,
+ * every output element written). */
+static const td_kernel *g_port;
+static long g_pss;
+static int measured_launch(const td_abi_launch *L) {
+    int rc = g_port->abi->launch(L);
+    long p = pss_mib();
+    if (p > g_pss) g_pss = p;
+    return rc;
+}
+static const td_abi_kernel K_MEASURED = {ADD, "measured", TD_ABI_HOST, NULL, NULL, NULL, 2, 3, measured_launch, NULL};
+static const td_abi_kernel *const MEASURED[] = {&K_MEASURED};
+static const td_abi_table MEASURED_TABLE = {TD_KERNEL_ABI_VERSION, 1, MEASURED, "test_large"};
+
+/* Runs variant v of contract id on large case i; the return code and the result. */
+static int run_large(td_ctx *cx, const td_kernel_set *set, const char *id, const char *v, uint64_t i, td_case_result *r) {
+    const td_kernel *k = td_kernels_find(set, id, v, TD_ABI_HOST);
+    assert_non_null(k);
+    uint8_t b[64];
+    large_bytes(i, b, sizeof b, 1);
+    return td_run_bytes(cx, k, b, sizeof b, r);
+}
+
+static void test_large_kills(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_kernel_set meas;
+    assert_int_equal(td_kernels_bind(&MEASURED_TABLE, "test_large", &meas, err, sizeof err), TD_LOAD_OK);
+    g_port = td_kernels_find(&set, ADD, NULL, TD_ABI_HOST);
+    td_ctx_opts o = {.large = 1};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    td_case_result r;
+    /* the port passes: every window lane judged, the rest counted; during the launch the
+     * process holds a few hundred MiB (3 regions of 8 GiB each reserved) */
+    assert_int_equal(run_large(cx, &meas, ADD, "measured", 0, &r), TD_RUN_OK);
+    assert_true(r.st.lanes > 0 && r.st.lanes_sampled_out > TWO31 - (1u << 20));
+    assert_true(r.st.classes & TD_BC(TD_BC_OFFSET_2_31));
+    assert_true(g_pss > 0 && g_pss < 1024);
+    td_result_free(&r);
+    /* the int32-offset mutant: the program past 2^31 addresses a negative offset */
+    assert_int_equal(run_large(cx, &set, ADD, "mut_large_offset_int32", 0, &r), TD_RUN_FINDING);
+    assert_int_equal(r.worst, TD_VC_LAUNCH);
+    assert_non_null(strstr(r.msg, "illegal memory access"));
+    td_result_free(&r);
+    /* a skipped last program: its lanes in the last window still hold the sentinel */
+    assert_int_equal(run_large(cx, &set, ADD, "mut_last_program_skipped", 2, &r), TD_RUN_FINDING);
+    td_result_free(&r);
+    /* in place: the windows hold the initial contents, the kernel doubles them */
+    assert_int_equal(run_large(cx, &set, MUL2_INPLACE, NULL, 1, &r), TD_RUN_OK);
+    assert_true(r.st.lanes > 0);
+    td_result_free(&r);
+    td_ctx_free(cx);
+    td_kernels_close(&meas);
+    td_kernels_close(&set);
+}
+
+int main(int argc, char **argv) {
+    const struct CMUnitTest unit[] = {
+        cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
+        cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
+        cmocka_unit_test(test_large_need),
+    };
+    const struct CMUnitTest run[] = {cmocka_unit_test(test_large_kills)};
+    if (argc > 1 && !strcmp(argv[1], "--run")) return cmocka_run_group_tests(run, NULL, NULL);
+    return cmocka_run_group_tests(unit, NULL, NULL);
+}
