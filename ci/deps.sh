@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tilediff needs to build and test (Debian packages), only if missing.
 # Usage: ci/deps.sh [--fuzz] [--browser] [--triton]
+#   --fuzz: AFL++, and lld (the linker of ci/test.sh's sanitizer/libFuzzer build)
 #   --triton: python3-dev (CPython's embedding library, for the Triton bridge) and a
 #   virtual environment .venv-triton in the repository root (git-ignored) with the
 #   pinned triton and numpy below; recreated when the pins change.  Triton's interpreter
@@ -10,7 +11,7 @@ triton=0
 want=(cmake make gcc g++ clang pkg-config libmpfr-dev libgmp-dev libcmocka-dev libclang-rt-14-dev zip)
 for a in "$@"; do
   case "$a" in
-    --fuzz) want+=(afl++) ;;
+    --fuzz) want+=(afl++ lld) ;;  # lld: ci/test.sh links the 245 sanitizer fuzz targets with it
     --browser) want+=(chromium) ;;
     --triton) want+=(python3-dev python3-venv); triton=1 ;;
   esac

@@ -3,6 +3,7 @@
 #
 #   ci/fuzz.sh --seconds-per-target N [--targets GLOB] [--jobs J] [--engine libfuzzer|afl]
 #              [--kernel VARIANT] [--out DIR] [--build-dir DIR] [--expect-finding] [--no-merge]
+#              [--shard K/N]
 #
 # For every target whose contract id matches GLOB: fuzz for N seconds from the seed
 # corpus corpus/<contract>/ (libFuzzer -fork=J, or AFL++), merge the new coverage into
@@ -18,10 +19,13 @@
 # one was found, 1 when none was), 3 on a tilediff harness bug or an engine that
 # failed without saving an input, 2 on bad usage.
 # --no-merge skips the corpus merge (a smoke run whose corpus is thrown away, as CI's).
+# --shard K/N takes every N-th matching target from the K-th (0 <= K < N): N campaigns
+# with K = 0..N-1 cover the matching targets once, in near-equal parts whatever the
+# contract names (CI runs one shard per core).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0 merge=1
+secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0 merge=1 shard=0/1
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds-per-target) secs=$2; shift 2 ;;
@@ -33,10 +37,15 @@ while [ $# -gt 0 ]; do
     --build-dir) build=$2; shift 2 ;;
     --expect-finding) expect=1; shift ;;
     --no-merge) merge=0; shift ;;
+    --shard) shard=$2; shift 2 ;;
     *) echo "ci/fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 case "$engine" in libfuzzer|afl) ;; *) echo "ci/fuzz.sh: --engine libfuzzer or afl" >&2; exit 2 ;; esac
+shard_k=${shard%/*} shard_n=${shard#*/}
+if ! [[ "$shard_k" =~ ^[0-9]+$ && "$shard_n" =~ ^[0-9]+$ ]] || [ "$shard_n" -lt 1 ] || [ "$shard_k" -ge "$shard_n" ]; then
+  echo "ci/fuzz.sh: --shard K/N with 0 <= K < N" >&2; exit 2
+fi
 [ -n "$build" ] || build=build-fuzz-$engine
 if [ ! -f "$build/fuzz/targets.txt" ]; then
   ci/build-fuzzers.sh --engines "$engine" --targets "$targets" || exit 3
@@ -56,9 +65,11 @@ else
   export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-ntargets=0 nfind=0 harness=0
+ntargets=0 nfind=0 harness=0 nmatch=0
 while read -r target contract; do
   case "$contract" in $targets) ;; *) continue ;; esac
+  nmatch=$((nmatch + 1))
+  [ $(((nmatch - 1) % shard_n)) = "$shard_k" ] || continue
   ntargets=$((ntargets + 1))
   bin="$build/fuzz/$target" work="$out/corpus/$contract" crashes="$out/crashes/$contract"
   mkdir -p "$work" "$crashes"
@@ -137,7 +148,7 @@ while read -r target contract; do
   printf '%-70s %6s execs in %ss%s\n' "$contract" "${execs:-?}" "$secs" "$([ $found = 1 ] && echo '  FINDING')"
 done <"$build/fuzz/targets.txt"
 echo "$ntargets targets, $nfind distinct findings (details: $out/findings.txt)"
-[ "$ntargets" -gt 0 ] || { echo "ci/fuzz.sh: no target matches '$targets'" >&2; exit 2; }
+[ "$nmatch" -gt 0 ] || { echo "ci/fuzz.sh: no target matches '$targets'" >&2; exit 2; }
 [ $harness = 1 ] && exit 3
 if [ $expect = 1 ]; then [ $nfind -gt 0 ] && exit 0 || { echo "ci/fuzz.sh: the planted bug was not found"; exit 1; }; fi
 [ $nfind = 0 ]

@@ -17,13 +17,24 @@ ci/deps.sh --fuzz --triton
 jobs=$(nproc)
 start=$SECONDS
 cases=${TD_CI_CASES:-300}
-stage() { printf '\n==== %s (%ds)\n' "$*" $((SECONDS - start)); }
+# Each stage line gives the wall time so far and the CPU time (user+sys) of all finished
+# commands so far: CI machines are shared, and only CPU time compares between runs.
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+stage() {
+  times >"$cpu_file"  # (a builtin redirected, not a subshell: a subshell's children times start at 0)
+  printf '\n==== %s (%ds; CPU %s)\n' "$*" $((SECONDS - start)) "$(awk 'NR == 2 {
+    n = split($0, f, /[ms ]+/); printf "%.0fs", f[1] * 60 + f[2] + f[3] * 60 + f[4] }' "$cpu_file")"
+}
 
 stage "gcc build (with CUDA kernels when nvcc is present)"
 # CI compiles every CUDA kernel once, for sm_90 (the H200 of ci/device-check.sh): the
 # compute_80 PTX a release build adds is a second front-end pass over the same source,
-# which checks nothing more and costs a third of the CUDA build
-CC=gcc CXX=g++ ci/build.sh build-ci-gcc -DTD_CI_TEST_CASES="$cases" -DCMAKE_CUDA_ARCHITECTURES=90-real
+# which checks nothing more and costs a third of the CUDA build.  Their host side is
+# compiled without -g: CI never runs a CUDA kernel (no device), the debug info of 137
+# launch stubs would serve nobody and costs ~8% of the CUDA build.
+CC=gcc CXX=g++ ci/build.sh build-ci-gcc -DTD_CI_TEST_CASES="$cases" -DCMAKE_CUDA_ARCHITECTURES=90-real \
+  -DCMAKE_CUDA_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
 stage "gcc tests"
 (cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|large")
 
@@ -32,20 +43,30 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
   # the sanitizers look for memory and UB errors, which need every code path, not many
   # cases: a tenth of the gcc stage's cases per correct kernel (mutants still run until
   # killed), and every target's libFuzzer campaign below
+  # Line tables only (-gline-tables-only, as OSS-Fuzz builds): the sanitizers' and
+  # libFuzzer's stack traces keep function, file and line, and the 245 fuzz targets
+  # shrink from 41 to 32 MB each.  lld: each of those ~270 links took ~1 CPU-second with
+  # GNU ld (a third of this stage), ~0.3 with lld (measured 2026-12-02).
+  asan_dbg="-O2 -gline-tables-only -DNDEBUG"
   CC=clang CXX=clang++ ci/build.sh build-ci-asan -DTD_SANITIZE=ON -DTD_CUDA=OFF -DTD_FUZZ_ENGINE=libfuzzer \
-    -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 10 > 20 ? cases / 10 : 20))
+    -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 10 > 20 ? cases / 10 : 20)) \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="$asan_dbg" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$asan_dbg" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
+    -DCMAKE_MODULE_LINKER_FLAGS=-fuse-ld=lld
   stage "clang + ASan/UBSan tests"
   (cd build-ci-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
      ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|selftest|rounding|build|audit|large" -E decode_digest_test)
   if [ "${TD_SKIP_FUZZ:-0}" != 1 ]; then
     stage "libFuzzer campaign over every target"
-    # two halves of the targets at once (one per core); the corpora are not merged
-    # (a smoke run: what CI keeps is a finding, not coverage)
+    # two halves of the targets at once (one per core), every other target each, so
+    # that both end together (halves by initial letter left one core idle for the
+    # last ~20 targets); the corpora are not merged (a smoke run: what CI keeps is a
+    # finding, not coverage)
     fz() { ci/fuzz.sh --build-dir build-ci-asan --seconds-per-target "${TD_FUZZ_SECONDS:-1}" --no-merge "$@"; }
-    fz --targets '[a-l]*' --out build-ci-asan/fuzz-out-1 >build-ci-asan/fuzz-1.log 2>&1 &
+    fz --shard 0/2 --out build-ci-asan/fuzz-out-1 >build-ci-asan/fuzz-1.log 2>&1 &
     f1=$!
     rc2=0
-    fz --targets '[!a-l]*' --out build-ci-asan/fuzz-out-2 >build-ci-asan/fuzz-2.log 2>&1 || rc2=$?
+    fz --shard 1/2 --out build-ci-asan/fuzz-out-2 >build-ci-asan/fuzz-2.log 2>&1 || rc2=$?
     rc1=0
     wait $f1 || rc1=$?
     cat build-ci-asan/fuzz-1.log build-ci-asan/fuzz-2.log
@@ -62,7 +83,8 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
 fi
 
 stage "OSS-Fuzz build script"
-(cd build-ci-gcc && ctest --output-on-failure -L fuzz)
+# (-j: the campaign test's stand-in targets run while the OSS-Fuzz build links)
+(cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -L fuzz)
 # The exhaustive binary32 sweeps (label "sweep": every one of the 2^32 inputs through every
 # cast and the libm budgets, about 4 minutes on 2 cores) are their own job, run with
 # TD_SWEEP=1: with 245 contracts the rest of this script fills CI's 25 minutes.  Every run

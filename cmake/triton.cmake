@@ -44,6 +44,8 @@ if(TD_TESTS)
     add_test(NAME triton_errors COMMAND ${CMAKE_SOURCE_DIR}/tests/triton/check_errors.sh $<TARGET_FILE:tilediff>
              ${TD_TRITON_VENV}/bin/python3)
     set_tests_properties(triton_examples triton_errors PROPERTIES LABELS triton TIMEOUT 900)
+    # ~65 s in CI: started among the first (tests/CMakeLists.txt, selftest's COST)
+    set_tests_properties(triton_examples PROPERTIES COST 65)
   else()
     add_test(NAME triton_skipped COMMAND sh -c "echo 'Triton tests skipped: ${TD_TRITON_WHY}'; exit 77")
     set_tests_properties(triton_skipped PROPERTIES LABELS triton SKIP_RETURN_CODE 77)
