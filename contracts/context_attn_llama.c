@@ -220,6 +220,16 @@ static void writes(const td_case *c, td_wset *ws) {
 #define LLAMA_CLASSES                                                                                         \
     (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
 
+/* ---- intent (docs/intent.md): both theorems are read as the same operation ---- */
+static const td_intent i_ll = {
+    .operation = "causal scaled dot-product attention of each new token (position gi + prompt_cache_len) over the "
+                 "sequence's tokens 0 .. gi + prompt_cache_len gathered through Req_to_tokens",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask = causal at the positions, "
+                  "scale = sm_scale * ln 2) (PyTorch documentation; the host folds log2 e into sm_scale and the "
+                  "kernel takes exp2), exact (no fp16 P)",
+    TD_SPECS(ll_intent),
+};
+
 const td_contract td_c_ctx_llama = {
     .id = "context_attn_llama.context_attn_llama_surface_compute_correct_general",
     .file = "context_attn_llama",
@@ -241,6 +251,7 @@ const td_contract td_c_ctx_llama = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(llama),
+    .intent = &i_ll,
 };
 
 const td_contract td_c_ctx_llama_io = {
@@ -265,4 +276,5 @@ const td_contract td_c_ctx_llama_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(llama_io),
+    .intent = &i_ll,
 };

@@ -96,3 +96,52 @@ static NUM SPEC(llama_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, SPEC(ll_out)(cx, c, l), C_STORE);
 }
 
+
+/* The intent (docs/intent.md): scaled dot-product attention of query row gi (position
+ * gi + plen: the prompt cache's plen tokens come first) over keys 0 .. gi + plen, the
+ * rows Req_to_tokens[req, j] of K and V, with the causal mask of those positions; the
+ * host folds log2 e into sm_scale (sm_scale = 1/sqrt(d) * 1.4426950408889634 with
+ * exp2), so the operation's scale is sm_scale * ln 2.  Exact, no fp16 P. */
+static NUM SPEC(ll_intent_score)(NCX *cx, const td_case *c, int64_t b, int64_t h, int64_t gi, int64_t j) {
+    int64_t st = td_geti(c, R_START, (size_t)b), req = td_geti(c, R_REQIDX, (size_t)b);
+    int64_t slot = td_geti(c, R_REQ, (size_t)(req * c->p[P_SREQB].i + j * c->p[P_SREQS].i));
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t e = 0; e < c->p[P_BD].i; e++) {
+        NUM q = N(in)(cx, c, R_Q, (size_t)((st + gi) * c->p[P_SQBS].i + h * c->p[P_SQH].i + e * c->p[P_SQD].i));
+        NUM k = N(in)(cx, c, R_K, (size_t)(slot * c->p[P_SKBS].i + h * c->p[P_SKH].i + e * c->p[P_SKD].i));
+        N(acc_add)(cx, &acc, N(mul)(cx, q, k));
+    }
+    NUM sc = N(mul)(cx, N(exact)(cx, c->p[P_SM].r), N(log)(cx, N(exact)(cx, 2.0)));
+    return N(mul)(cx, N(acc_end)(cx, &acc), sc);
+}
+static NUM SPEC(ll_intent)(NCX *cx, const td_case *c, const td_olane *lane) {
+    int64_t b = lane->idx[0], h = lane->idx[1], gi = lane->idx[2], d = lane->idx[3];
+    int64_t last = gi + td_geti(c, R_PLEN, (size_t)b), req = td_geti(c, R_REQIDX, (size_t)b);
+    uint64_t row = (uint64_t)((b * c->p[P_H].i + h) * ((int64_t)c->grid[0] * c->p[P_BM].i) + gi);
+    NUM m, ls;
+    if (!N(memo_get)(cx, attn2_key(A2I_M, row, 0, 0), &m) || !N(memo_get)(cx, attn2_key(A2I_L, row, 0, 0), &ls)) {
+        m = SPEC(ll_intent_score)(cx, c, b, h, gi, 0);
+        for (int64_t j = 1; j <= last; j++) m = N(max)(cx, m, SPEC(ll_intent_score)(cx, c, b, h, gi, j));
+        NACC l;
+        N(acc_init)(cx, &l, TD_ORDER_ANY, 0);
+        for (int64_t j = 0; j <= last; j++) {
+            NUM p = N(exp)(cx, N(sub)(cx, SPEC(ll_intent_score)(cx, c, b, h, gi, j), m));
+            N(acc_add)(cx, &l, p);
+            N(memo_put)(cx, attn2_key(A2I_P, row, (uint64_t)j, 0), p);
+        }
+        ls = N(acc_end)(cx, &l);
+        N(memo_put)(cx, attn2_key(A2I_M, row, 0, 0), m);
+        N(memo_put)(cx, attn2_key(A2I_L, row, 0, 0), ls);
+    }
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j <= last; j++) {
+        int64_t slot = td_geti(c, R_REQ, (size_t)(req * c->p[P_SREQB].i + j * c->p[P_SREQS].i));
+        NUM p;
+        if (!N(memo_get)(cx, attn2_key(A2I_P, row, (uint64_t)j, 0), &p))
+            p = N(exp)(cx, N(sub)(cx, SPEC(ll_intent_score)(cx, c, b, h, gi, j), m));
+        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R_V, (size_t)(slot * c->p[P_SVBS].i + h * c->p[P_SVH].i + d * c->p[P_SVD].i))));
+    }
+    return N(div)(cx, N(acc_end)(cx, &acc), ls);
+}
