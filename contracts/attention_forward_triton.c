@@ -93,6 +93,21 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
     .error_model = "online softmax in kernel order: binary32 dot (gamma_{HEAD_ACTIVE-1}) * q_scale * k_scale, exp2 " \
                    "budget, tree row sums, fp16 P (any scale; any KV blocking), fp16 P.V per block, acc*alpha, one division, fp16 store"
 
+static const char *gap_cf(const td_case *c) { return at_sage_gap(c, &X_CF); }
+static const td_intent i_cf = {
+    .operation = AT_SAGE_OP,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(aft_cf_intent),
+    .gap = gap_cf,
+};
+static const char *gap_io(const td_case *c) { return at_sage_gap(c, &X_IO); }
+static const td_intent i_io = {
+    .operation = AT_SAGE_OP,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(aft_io_intent),
+    .gap = gap_io,
+};
+
 const td_contract td_c_attention_forward_triton_cf = {
     .id = "attention_forward_triton.attention_forward_triton_closed_form_correct",
     .io_class = "Realizes_without_Rounding (whole-tile value contract)",
@@ -106,6 +121,7 @@ const td_contract td_c_attention_forward_triton_cf = {
     .writes = writes_cf,
     AFT_COMMON,
     TD_SPECS(aft_cf),
+    .intent = &i_cf,
 };
 
 const td_contract td_c_attention_forward_triton_io = {
@@ -121,4 +137,5 @@ const td_contract td_c_attention_forward_triton_io = {
     .writes = writes_io,
     AFT_COMMON,
     TD_SPECS(aft_io),
+    .intent = &i_io,
 };

@@ -69,6 +69,21 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
     .error_model = "online softmax in kernel order: binary32 dot (gamma_{HEAD_ACTIVE-1}) * q_scale * k_scale, exp2 " \
                    "budget, tree row sums, fp16 P (any scale; any KV blocking), fp16 P.V per block, acc*alpha, one division, bf16 store"
 
+static const char *gap_os(const td_case *c) { return at_sage_gap(c, &X_OS); }
+static const td_intent i_os = {
+    .operation = AT_SAGE_OP,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(af2_os_intent),
+    .gap = gap_os,
+};
+static const char *gap_io(const td_case *c) { return at_sage_gap(c, &X_IO); }
+static const td_intent i_io = {
+    .operation = AT_SAGE_OP,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(af2_io_intent),
+    .gap = gap_io,
+};
+
 const td_contract td_c_attention_fwd_triton2_os = {
     .id = "attention_fwd_triton2.attention_fwd_triton2_output_summary_general",
     .io_class = "Realizes_without_Rounding (lowering exists; whole-tile value contract)",
@@ -81,6 +96,7 @@ const td_contract td_c_attention_fwd_triton2_os = {
     .writes = writes_os,
     AF2_COMMON,
     TD_SPECS(af2_os),
+    .intent = &i_os,
 };
 
 const td_contract td_c_attention_fwd_triton2_io = {
@@ -95,4 +111,5 @@ const td_contract td_c_attention_fwd_triton2_io = {
     .writes = writes_io,
     AF2_COMMON,
     TD_SPECS(af2_io),
+    .intent = &i_io,
 };

@@ -15,3 +15,15 @@ static NUM SPEC(af2_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(at_lane)(cx, c, &R);
 }
 
+
+/* The intent (docs/intent.md): attention over the dequantised scores (at_intent). */
+static NUM SPEC(af2_os_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    at_sage_row(c, &X_OS, l, &R);
+    return SPEC(at_intent)(cx, c, &R);
+}
+static NUM SPEC(af2_io_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    at_sage_row(c, &X_IO, l, &R);
+    return SPEC(at_intent)(cx, c, &R);
+}

@@ -336,13 +336,50 @@ T3_FNS(4)
 #define T3_SV_FULL "finite inputs, bounded scores; every key is kept, so l >= 1"
 #define T3_SV_RESUME "finite seeds with L > 0; a row with no kept key in its window stores Out = acc0/l0, M = m0 + log2 l0"
 
+/* ---- intents (docs/intent.md) ----
+ * torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask, scale=sm_scale)
+ * with the boolean attn_mask of the kernel's window (case 1: Mistral's sliding window,
+ * key n kept iff 0 <= row - n + off < size; case 2: its complement, row - n + off >=
+ * size; case 3: every key), M the row's base-2 log-sum-exp.  A row whose mask keeps no
+ * key has no softmax (torch gives NaN there): the operation is not defined on such a
+ * case (the kernel stores Out = 0, M = -inf).  Case 4 resumes every row from a stored
+ * (M, L, Out): one chunk of a split attention its host combines, not the operation. */
+#define T3_DEF                                                                                                     \
+    "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask, scale=sm_scale) (PyTorch "               \
+    "documentation) with the window as a boolean attn_mask, exact (no fp16 P); M = log2 sum_n e^(q.k_n sm_scale)"
+static const char *t3_gap(const td_case *c, const t3_kind *K) {
+    for (int64_t row = 0; row < PI(c, P_NCTX); row++) {
+        int any = 0;
+        for (int64_t n = 0; n < PI(c, P_NKV) && !any; n++) any = t3_keep(c, K, row, n);
+        if (!any) return "a query row keeps no key in its window: softmax over no key is undefined (torch's SDPA gives NaN; the kernel stores Out = 0, M = -inf)";
+    }
+    return NULL;
+}
+static const char *t3_resumed(const td_case *c) {
+    (void)c;
+    return "INIT = 0: every row resumes from a stored running max, sum and accumulator (M, L, Out), one chunk of a "
+           "split attention the host combines";
+}
+static const char *gap_1(const td_case *c) { return t3_gap(c, &K1); }
+static const char *gap_2(const td_case *c) { return t3_gap(c, &K2); }
+#define T3_INTENT(n, op, ...)                                                                                      \
+    static const td_intent i_##n = {.operation = op, .definition = T3_DEF, TD_SPECS(t3_##n##_intent), __VA_ARGS__};
+T3_INTENT(1, "sliding-window attention softmax(q k^T * sm_scale + window mask) v of each query row (key n kept iff "
+             "0 <= row - n + off < size), with the row's base-2 log-sum-exp M", .gap = gap_1)
+T3_INTENT(2, "attention outside a sliding window: softmax(q k^T * sm_scale + mask) v of each query row (key n kept "
+             "iff row - n + off >= size), with the row's base-2 log-sum-exp M", .gap = gap_2)
+T3_INTENT(3, "scaled dot-product attention softmax(q k^T * sm_scale) v of each query row, with its base-2 "
+             "log-sum-exp M", .gap = NULL)
+T3_INTENT(4, "sliding-window attention softmax(q k^T * sm_scale + window mask) v of each query row, with its base-2 "
+             "log-sum-exp M", .partial = t3_resumed)
+
 const td_contract td_c_t3_case1_os = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_python_case1_output_summary_general",
     .io_class = "Realizes_without_Rounding (Out and M; flags (off,size,1,1,BM,ND,BN,1,1,1,0))",
     .kind = "exact",
     .formula = "Out[r,d] = sum_{0<=r-n+off<size} 2^(c s) V / sum 2^(c s), M[r] = m + log2 l; c = sm_scale*log2e",
     .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
-    T3_COMMON(1), TD_SPECS(t3_1),
+    T3_COMMON(1), TD_SPECS(t3_1), .intent = &i_1,
 };
 const td_contract td_c_t3_case2_os = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_python_case2_output_summary_general",
@@ -350,7 +387,7 @@ const td_contract td_c_t3_case2_os = {
     .kind = "exact",
     .formula = "Out[r,d] = sum_{r-n+off>=size} 2^(c s) V / sum 2^(c s), M[r] = m + log2 l (complementary window)",
     .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
-    T3_COMMON(2), TD_SPECS(t3_2),
+    T3_COMMON(2), TD_SPECS(t3_2), .intent = &i_2,
 };
 const td_contract td_c_t3_case3_os = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_python_case3_output_summary_general",
@@ -358,7 +395,7 @@ const td_contract td_c_t3_case3_os = {
     .kind = "exact",
     .formula = "Out[r,d] = sum_n 2^(c s) V / sum_n 2^(c s), M[r] = log2 sum_n 2^(c s) (no window)",
     .regions = regions_init, .classes = T3_CLASSES, .sv_note = T3_SV_FULL,
-    T3_COMMON(3), TD_SPECS(t3_3),
+    T3_COMMON(3), TD_SPECS(t3_3), .intent = &i_3,
 };
 const td_contract td_c_t3_case4_os = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general",
@@ -366,7 +403,7 @@ const td_contract td_c_t3_case4_os = {
     .kind = "exact",
     .formula = "the window's online fold seeded with (M[r], L[r], Out[r,d]): Out = acc / l, M = m + log2 l",
     .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
-    .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4),
+    .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
 };
 const td_contract td_c_t3_case1_io = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_case1_io_correctness",
@@ -374,7 +411,7 @@ const td_contract td_c_t3_case1_io = {
     .kind = "rounding",
     .formula = "out1 = Case1IOOutSpec (Out), out2 = Case1IOMSpec (M); R = the kernel's casts",
     .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
-    T3_COMMON(1), TD_SPECS(t3_1),
+    T3_COMMON(1), TD_SPECS(t3_1), .intent = &i_1,
 };
 const td_contract td_c_t3_case2_io = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_case2_io_correctness",
@@ -382,7 +419,7 @@ const td_contract td_c_t3_case2_io = {
     .kind = "rounding",
     .formula = "out1 = Case2IOOutSpec (Out), out2 = Case2IOMSpec (M); R = the kernel's casts",
     .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
-    T3_COMMON(2), TD_SPECS(t3_2),
+    T3_COMMON(2), TD_SPECS(t3_2), .intent = &i_2,
 };
 const td_contract td_c_t3_case3_io = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_case3_io_correctness",
@@ -390,7 +427,7 @@ const td_contract td_c_t3_case3_io = {
     .kind = "rounding",
     .formula = "out1 = Case3IOOutSpec (Out), out2 = Case3IOMSpec (M); R = the kernel's casts",
     .regions = regions_init, .classes = T3_CLASSES, .sv_note = T3_SV_FULL,
-    T3_COMMON(3), TD_SPECS(t3_3),
+    T3_COMMON(3), TD_SPECS(t3_3), .intent = &i_3,
 };
 const td_contract td_c_t3_case4_io = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_case4_io_correctness",
@@ -398,5 +435,5 @@ const td_contract td_c_t3_case4_io = {
     .kind = "rounding",
     .formula = "out1 = Case4IOOutSpec (Out), out2 = Case4IOMSpec (M), seeded with M, L, Out; R = the kernel's casts",
     .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
-    .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4),
+    .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
 };

@@ -95,6 +95,18 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME), .gen = gen,        \
     .check = check, .writes = writes
 
+/* ---- intent (docs/intent.md; attn2_common.h) ---- */
+static const char *intent_gap(const td_case *c) {
+    attn2_ak k = ak_of(c);
+    return attn2_ak_intent_gap(&k);
+}
+static void intent_writes(const td_case *c, td_wset *ws) {
+    attn2_ak k = ak_of(c);
+    attn2_ak_intent_writes(c, ws, &k);
+}
+static const td_intent i_ak = {.operation = A2K_INTENT_OP, .definition = A2K_INTENT_DEF, TD_SPECS(ak_intent),
+                               .gap = intent_gap, .writes = intent_writes};
+
 const td_contract td_c_attention_kernel = {
     .id = "attention_kernel.attention_kernel_genuine_output_compute_correct_general",
     .io_class = "Realizes_without_Rounding (fp16 store cast in the expected value)",
@@ -102,6 +114,7 @@ const td_contract td_c_attention_kernel = {
                "(b0[r, j/BN] + b1[r, j%BN])*1.44269504",
     AK_COMMON,
     TD_SPECS(ak),
+    .intent = &i_ak,
 };
 const td_contract td_c_attention_kernel_io = {
     .id = "attention_kernel.attention_kernel_io_correctness",
@@ -109,4 +122,5 @@ const td_contract td_c_attention_kernel_io = {
     .formula = "Out[p1, r, d] = R.round(.fp16)(attnGenScore(akIOscoreT, akIOvT)), R = the real fp16 store",
     AK_COMMON,
     TD_SPECS(ak),
+    .intent = &i_ak,
 };

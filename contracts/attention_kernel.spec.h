@@ -9,3 +9,9 @@ static NUM SPEC(ak)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, SPEC(a2k_out)(cx, c, &k, l->idx[0], l->idx[1], l->idx[2]), C_STORE);
 }
 
+
+/* The intent (docs/intent.md): decomposed relative-position attention (a2k_intent). */
+static NUM SPEC(ak_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    attn2_ak k = ak_of(c);
+    return SPEC(a2k_intent)(cx, c, &k, l->idx[0], l->idx[1], l->idx[2]);
+}

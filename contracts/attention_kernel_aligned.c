@@ -79,6 +79,18 @@ static void writes(const td_case *c, td_wset *ws) {
     attn2_ak_writes(c, ws, &k);
 }
 
+/* ---- intent (docs/intent.md; attn2_common.h) ---- */
+static const char *intent_gap(const td_case *c) {
+    attn2_ak k = ak_of(c);
+    return attn2_ak_intent_gap(&k);
+}
+static void intent_writes(const td_case *c, td_wset *ws) {
+    attn2_ak k = ak_of(c);
+    attn2_ak_intent_writes(c, ws, &k);
+}
+static const td_intent i_ak = {.operation = A2K_INTENT_OP, .definition = A2K_INTENT_DEF, TD_SPECS(aka_intent),
+                               .gap = intent_gap, .writes = intent_writes};
+
 #define AKA_COMMON                                                                                            \
     .file = "attention_kernel_aligned", .family = "attention", .kind = "rounding", .nparams = NP,             \
     .params = params, .nregions = A2K_NR, .regions = regions, .ncasts = 1, .casts = casts, .sv = TD_SV_REAL,  \
@@ -95,6 +107,7 @@ const td_contract td_c_attention_kernel_aligned = {
                "b0[r, j/BN] + b1[r, j%BN]",
     AKA_COMMON,
     TD_SPECS(aka),
+    .intent = &i_ak,
 };
 const td_contract td_c_attention_kernel_aligned_io = {
     .id = "attention_kernel_aligned.attention_kernel_aligned_io_correctness",
@@ -102,4 +115,5 @@ const td_contract td_c_attention_kernel_aligned_io = {
     .formula = "Out[p1, r, d] = R.round(.fp16)(attnGenScore(akaIOscoreT, akaIOvT)), R = the real fp16 store",
     AKA_COMMON,
     TD_SPECS(aka),
+    .intent = &i_ak,
 };

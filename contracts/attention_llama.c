@@ -64,6 +64,10 @@ static int64_t al_block_end(const td_case *c, int causal, int64_t p0) {
 }
 
 static void al_row(const td_case *c, int causal, const td_olane *l, at_row *R);
+/* The operation's row (the intent): every key j < N_CTX, kept where j <= row when causal
+ * (torch's is_causal: top-left aligned, start_position = 0 by hsp), whatever the
+ * program's KV span. */
+static void al_intent_row(const td_case *c, int causal, const td_olane *l, at_row *R);
 
 #define TD_SPEC_FILE "attention_llama.spec.h"
 #include "spec_instantiate.h"
@@ -234,6 +238,18 @@ static void al_row(const td_case *c, int causal, const td_olane *l, at_row *R) {
     R->c_store = C_STORE;
 }
 
+static void al_intent_row(const td_case *c, int causal, const td_olane *l, at_row *R) {
+    al_row(c, causal, l, R);
+    int64_t nctx = PI(c, P_NCTX), p1 = l->idx[0], row = l->idx[1], d = l->idx[2];
+    int64_t bk = al_base(c, P_SKZ, p1), bv = al_base(c, P_SVZ, p1);
+    R->nkeys = (int)nctx;
+    for (int64_t j = 0; j < nctx; j++) {
+        R->k_off[j] = bk + j * PI(c, P_SKN);
+        R->v_off[j] = bv + j * PI(c, P_SVK) + d * PI(c, P_SVN);
+        R->keep[j] = (uint8_t)(!causal || j <= row);
+    }
+}
+
 static void gen_nc(td_producer *p, td_case *c) { al_gen(p, c, 0); }
 static void gen_c(td_producer *p, td_case *c) { al_gen(p, c, 1); }
 static const char *check_nc(const td_case *c) { return al_check(c, 0); }
@@ -251,6 +267,20 @@ static const char *check_c(const td_case *c) { return al_check(c, 1); }
     .error_model = "FlashAttention-1 online softmax in kernel order: binary32 dot * sm_scale, expf budget, tree row " \
                    "sum + l_prev, 1/l, p*l_rcp, acc*(l_prev*l_rcp) + P.V, fp16 P (any scale; any KV blocking), fp16 store"
 
+static const td_intent i_nc = {
+    .operation = "scaled dot-product attention softmax(q k^T * sm_scale) v of each of the H query rows over the N_CTX keys",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=sm_scale) (PyTorch "
+                  "documentation), exact (no fp16 cast of the weights P)",
+    TD_SPECS(al_nc_intent),
+};
+static const td_intent i_c = {
+    .operation = "causal scaled dot-product attention softmax(q k^T * sm_scale + causal mask) v of each of the H "
+                 "query rows over the N_CTX keys (key j <= row)",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, scale=sm_scale) "
+                  "(PyTorch documentation: the top-left causal mask), exact (no fp16 cast of the weights P)",
+    TD_SPECS(al_c_intent),
+};
+
 const td_contract td_c_attention_llama_nc = {
     .id = "attention_llama.attention_llama_fwd_closed_form_correct",
     .formula = "Out[m,d] = sum_n e^s[m,n] V[n,d] / sum_n e^s[m,n], s = sm_scale (Q.K)[m,n], m < H",
@@ -260,6 +290,7 @@ const td_contract td_c_attention_llama_nc = {
     .check = check_nc,
     AL_COMMON,
     TD_SPECS(al_nc),
+    .intent = &i_nc,
 };
 
 const td_contract td_c_attention_llama_c = {
@@ -271,4 +302,5 @@ const td_contract td_c_attention_llama_c = {
     .check = check_c,
     AL_COMMON,
     TD_SPECS(al_c),
+    .intent = &i_c,
 };

@@ -15,3 +15,15 @@ static NUM SPEC(al_c)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(at_lane)(cx, c, &R);
 }
 
+
+/* The intent (docs/intent.md): scaled dot-product attention over every key (at_intent). */
+static NUM SPEC(al_nc_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    al_intent_row(c, 0, l, &R);
+    return SPEC(at_intent)(cx, c, &R);
+}
+static NUM SPEC(al_c_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    al_intent_row(c, 1, l, &R);
+    return SPEC(at_intent)(cx, c, &R);
+}

@@ -86,6 +86,9 @@ static inline uint64_t attn2_key(unsigned tag, uint64_t a, uint64_t b, uint64_t 
     return ((uint64_t)(tag & 0xff) << 56) | ((a & 0xfffff) << 36) | ((b & 0x3ffff) << 18) | (c & 0x3ffff);
 }
 
+/* the intents' memo tags (attn2_common.spec.h): above every contract's tag */
+enum { A2I_M = 0xA1, A2I_L, A2I_P };
+
 /* ---- generator helpers ---- */
 
 /* A binary32 real parameter from a small menu: typical values, powers of two, and a
@@ -437,6 +440,42 @@ static inline void attn2_ak_writes(const td_case *c, td_wset *ws, const attn2_ak
                 td_wset_add(ws, &l);
             }
 }
+
+/* ---- the intent of attention_kernel[_aligned] (docs/intent.md; values: a2k_intent) ----
+ * segment-anything's attention with decomposed relative positions (Kirillov et al. 2023,
+ * add_decomposed_rel_pos; Li et al. 2022, MViTv2): the keys form a grid of rows of W
+ * tokens, and the bias of query r and key j = (j / W, j % W) is rel_h[r, j / W] +
+ * rel_w[r, j % W]; softmax(q k^T * sm_scale + bias) v (torch.nn.functional.
+ * scaled_dot_product_attention with that attn_mask, as segment-anything-fast calls it).
+ * The wrappers pack B0[r, :] = [rel_h | rel_w] and pass BIAS_LAST_SIZE = B0.size(-1) // 2:
+ * rel_h and rel_w of W = BIAS_LAST_SIZE columns each (a W x W key grid).  Defined where
+ * rel_h holds a column for every key row (N_CTX <= W * W; the last row may be partial). */
+static inline const char *attn2_ak_intent_gap(const attn2_ak *k) {
+    int64_t nctx = k->BN * k->nB;
+    if ((nctx + k->BLS - 1) / k->BLS > k->BLS)
+        return "N_CTX > BIAS_LAST_SIZE^2: rel_h (BIAS_LAST_SIZE columns) has no column for the last key rows";
+    return NULL;
+}
+/* the operation's query rows: r < N_CTX (q has N_CTX rows; the launch's rows past it are padding) */
+static inline void attn2_ak_intent_writes(const td_case *c, td_wset *ws, const attn2_ak *k) {
+    int64_t nctx = k->BN * k->nB;
+    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+            for (int64_t j = 0; j < k->BM * k->HD; j++) {
+                int64_t r = p0 * k->BM + j / k->HD, d = j % k->HD;
+                if (r >= nctx) break;
+                td_olane l = {.region = A2K_OUT, .off = (uint64_t)(p1 * k->sqh + r * k->HD + d), .pid = {p0, p1, 0},
+                              .j = (uint64_t)j, .idx = {p1, r, d}};
+                td_wset_add(ws, &l);
+            }
+}
+#define A2K_INTENT_OP                                                                                           \
+    "attention softmax(q k^T * sm_scale + rel_h[r, j / W] + rel_w[r, j % W]) v of each of the N_CTX query rows, " \
+    "W = BIAS_LAST_SIZE"
+#define A2K_INTENT_DEF                                                                                          \
+    "segment-anything's decomposed relative-position attention (Kirillov et al. 2023, add_decomposed_rel_pos): "  \
+    "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask = rel_h + rel_w, scale=sm_scale) "      \
+    "(PyTorch documentation), exact"
 
 /* ---- flash decoding, stage 2: the per-(batch, head) partial outputs and log-sum-exps
  * of stage 1, and the loop state stage 2 builds from them ---- */

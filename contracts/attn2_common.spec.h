@@ -356,3 +356,107 @@ static inline NUM SPEC(a2c_out_deferred)(NCX *cx, const td_case *c, const attn2_
     SPEC(a2_reblock)(cx, (long)(last + 1), smag, lmag, vsum, vmax, 1, 0, &acc, &l);
     return N(div)(cx, acc, l);
 }
+
+/* ---- intents (docs/intent.md) ----
+ * One output lane of torch.nn.functional.scaled_dot_product_attention (PyTorch
+ * documentation: softmax(q k^T * scale + mask) v) for query row gi of a context
+ * attention: the causal mask of its position, j <= gi + plen (is_causal=True over the
+ * prompt cache's plen tokens and the sequence's own), and Mistral's sliding window
+ * j > gi - sw where x->sw > 0 (Jiang et al. 2023, "Mistral 7B": each token attends to
+ * the sw most recent tokens, itself included): a2c_live.  Every value exact (no fp16 P),
+ * natural base.  base2: the kernel's host folds log2 e into sm_scale and uses exp2
+ * (context_attn_llama, context_attn_fwd: sm_scale = 1/sqrt(d) * 1.4426950408889634), so
+ * the operation's scale is sm_scale * ln 2. */
+static inline NUM SPEC(a2c_intent_score)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t j,
+                                         int base2) {
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t e = 0; e < x->DM; e++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, x->rq, a2c_qoff(x, gi, e)), N(in)(cx, c, x->rk, a2c_koff(c, x, j, e))));
+    NUM sc = N(exact)(cx, x->sm_scale);
+    if (base2) sc = N(mul)(cx, sc, N(log)(cx, N(exact)(cx, 2.0)));
+    return N(mul)(cx, N(acc_end)(cx, &acc), sc);
+}
+/* The intents memoise a row's max and weight sum and each live key's weight e^(t_j - m)
+ * under their own tags (A2I_*, attn2_common.h). */
+static inline void SPEC(a2c_intent_row)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int base2, NUM *m,
+                                        NUM *ls) {
+    uint64_t row = x->rowid + (uint64_t)gi;
+    if (N(memo_get)(cx, attn2_key(A2I_M, row, 0, 0), m) && N(memo_get)(cx, attn2_key(A2I_L, row, 0, 0), ls)) return;
+    int first = 1;
+    *m = N(exact)(cx, 0.0);
+    for (int64_t j = 0; j <= gi + x->plen; j++) {
+        if (!a2c_live(x, gi, j)) continue;
+        NUM t = SPEC(a2c_intent_score)(cx, c, x, gi, j, base2);
+        *m = first ? t : N(max)(cx, *m, t);
+        first = 0;
+    }
+    NACC l;
+    N(acc_init)(cx, &l, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j <= gi + x->plen; j++) {
+        if (!a2c_live(x, gi, j)) continue;
+        NUM p = N(exp)(cx, N(sub)(cx, SPEC(a2c_intent_score)(cx, c, x, gi, j, base2), *m));
+        N(acc_add)(cx, &l, p);
+        N(memo_put)(cx, attn2_key(A2I_P, row, (uint64_t)j, 0), p);
+    }
+    *ls = N(acc_end)(cx, &l);
+    N(memo_put)(cx, attn2_key(A2I_M, row, 0, 0), *m);
+    N(memo_put)(cx, attn2_key(A2I_L, row, 0, 0), *ls);
+}
+static inline NUM SPEC(a2c_intent)(NCX *cx, const td_case *c, const attn2_ctx *x, int64_t gi, int64_t d, int base2) {
+    uint64_t row = x->rowid + (uint64_t)gi;
+    NUM m, ls;
+    SPEC(a2c_intent_row)(cx, c, x, gi, base2, &m, &ls);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j <= gi + x->plen; j++) {
+        if (!a2c_live(x, gi, j)) continue;
+        NUM p;
+        if (!N(memo_get)(cx, attn2_key(A2I_P, row, (uint64_t)j, 0), &p))
+            p = N(exp)(cx, N(sub)(cx, SPEC(a2c_intent_score)(cx, c, x, gi, j, base2), m));
+        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, x->rv, a2c_voff(c, x, j, d))));
+    }
+    return N(div)(cx, N(acc_end)(cx, &acc), ls);
+}
+
+/* attention_kernel[_aligned]'s intent (attn2_common.h): query row r of head p1, exact. */
+static inline NUM SPEC(a2k_intent_score)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r,
+                                         int64_t j) {
+    int64_t kvh = p1 * (k->aligned ? k->sqh : k->skh), brow = p1 * k->sb0h + r * k->sb0m, W = k->BLS;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t e = 0; e < k->HD; e++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, A2K_Q, (size_t)(p1 * k->sqh + r * k->HD + e)),
+                                    N(in)(cx, c, A2K_K, (size_t)(kvh + j * k->HD + e))));
+    NUM bias = N(add)(cx, N(in)(cx, c, A2K_B0, (size_t)(brow + j / W)),
+                      N(in)(cx, c, A2K_B0, (size_t)(brow + W + j % W)));
+    return N(add)(cx, N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, k->sm_scale)), bias);
+}
+static inline NUM SPEC(a2k_intent)(NCX *cx, const td_case *c, const attn2_ak *k, int64_t p1, int64_t r, int64_t d) {
+    int64_t n = k->BN * k->nB, kvh = p1 * (k->aligned ? k->sqh : k->skh);
+    uint64_t row = (uint64_t)(p1 * k->rows + r);
+    NUM m, ls;
+    if (!N(memo_get)(cx, attn2_key(A2I_M, row, 0, 0), &m) || !N(memo_get)(cx, attn2_key(A2I_L, row, 0, 0), &ls)) {
+        m = SPEC(a2k_intent_score)(cx, c, k, p1, r, 0);
+        for (int64_t j = 1; j < n; j++) m = N(max)(cx, m, SPEC(a2k_intent_score)(cx, c, k, p1, r, j));
+        NACC l;
+        N(acc_init)(cx, &l, TD_ORDER_ANY, 0);
+        for (int64_t j = 0; j < n; j++) {
+            NUM p = N(exp)(cx, N(sub)(cx, SPEC(a2k_intent_score)(cx, c, k, p1, r, j), m));
+            N(acc_add)(cx, &l, p);
+            N(memo_put)(cx, attn2_key(A2I_P, row, (uint64_t)j, 0), p);
+        }
+        ls = N(acc_end)(cx, &l);
+        N(memo_put)(cx, attn2_key(A2I_M, row, 0, 0), m);
+        N(memo_put)(cx, attn2_key(A2I_L, row, 0, 0), ls);
+    }
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < n; j++) {
+        NUM p;
+        if (!N(memo_get)(cx, attn2_key(A2I_P, row, (uint64_t)j, 0), &p))
+            p = N(exp)(cx, N(sub)(cx, SPEC(a2k_intent_score)(cx, c, k, p1, r, j), m));
+        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, A2K_V, (size_t)(kvh + j * k->HD + d))));
+    }
+    return N(div)(cx, N(acc_end)(cx, &acc), ls);
+}

@@ -84,6 +84,21 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
     .error_model = "causal online softmax in kernel order (stage 1 blocks, then the diagonal block): binary32 dot * " \
                    "q_scale * k_scale, exp2 budget, tree row sums, fp16 P, fp16 P.V per block, acc*alpha, fp16 store"
 
+static const char *gap_os(const td_case *c) { return at_sage_gap(c, &X_OS); }
+static const td_intent i_os = {
+    .operation = AT_SAGE_OP_CAUSAL,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(afc_os_intent),
+    .gap = gap_os,
+};
+static const char *gap_io(const td_case *c) { return at_sage_gap(c, &X_IO); }
+static const td_intent i_io = {
+    .operation = AT_SAGE_OP_CAUSAL,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(afc_io_intent),
+    .gap = gap_io,
+};
+
 const td_contract td_c_attn_fwd_causal_os = {
     .id = "attn_fwd_causal.attn_fwd_causal_output_summary_general",
     .io_class = "Realizes_without_Rounding (lowering exists; hsb on the launch's scores)",
@@ -96,6 +111,7 @@ const td_contract td_c_attn_fwd_causal_os = {
     .writes = writes_os,
     AFC_COMMON,
     TD_SPECS(afc_os),
+    .intent = &i_os,
 };
 
 const td_contract td_c_attn_fwd_causal_io = {
@@ -110,4 +126,5 @@ const td_contract td_c_attn_fwd_causal_io = {
     .writes = writes_io,
     AFC_COMMON,
     TD_SPECS(afc_io),
+    .intent = &i_io,
 };

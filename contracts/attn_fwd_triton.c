@@ -76,6 +76,21 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
     .error_model = "causal online softmax in kernel order (stage 1 blocks, then the diagonal block): binary32 dot * " \
                    "q_scale * k_scale, exp2 budget, tree row sums, fp16 P and V, fp16 P.V per block, bf16 store"
 
+static const char *gap_os(const td_case *c) { return at_sage_gap(c, &X_OS); }
+static const td_intent i_os = {
+    .operation = AT_SAGE_OP_CAUSAL,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(aftr_os_intent),
+    .gap = gap_os,
+};
+static const char *gap_io(const td_case *c) { return at_sage_gap(c, &X_IO); }
+static const td_intent i_io = {
+    .operation = AT_SAGE_OP_CAUSAL,
+    .definition = AT_SAGE_DEF,
+    TD_SPECS(aftr_io_intent),
+    .gap = gap_io,
+};
+
 const td_contract td_c_attn_fwd_triton_os = {
     .id = "attn_fwd_triton.attn_fwd_triton_output_summary_general",
     .io_class = "Realizes_without_Rounding (lowering exists; hsb on the launch's scores)",
@@ -88,6 +103,7 @@ const td_contract td_c_attn_fwd_triton_os = {
     .writes = writes_os,
     AFT_COMMON,
     TD_SPECS(aftr_os),
+    .intent = &i_os,
 };
 
 const td_contract td_c_attn_fwd_triton_io = {
@@ -102,4 +118,5 @@ const td_contract td_c_attn_fwd_triton_io = {
     .writes = writes_io,
     AFT_COMMON,
     TD_SPECS(aftr_io),
+    .intent = &i_io,
 };

@@ -139,6 +139,8 @@ static inline int at_kept(const at_row *R, int j) { return j >= 0 && j < R->nkey
 
 /* memo keys: row, tag, index */
 enum { AT_T_DONE, AT_T_ALPHA, AT_T_ONE, AT_T_P, AT_T_L, AT_T_M, AT_T_PMAG };
+/* the intent's (at_intent_row), apart from the contract's */
+enum { AT_T_IM = 8, AT_T_IL, AT_T_IP };
 static inline uint64_t at_mkey(const at_row *R, int tag, int idx) {
     return (R->key << 20) | ((uint64_t)tag << 16) | (uint64_t)idx;
 }
@@ -527,6 +529,29 @@ static inline void at_sage_row(const td_case *c, const at_sage_idx *X, const td_
     }
     R->qscale = td_get(c, AS_QS, (size_t)(p1 * ((n + bm - 1) / bm) + p0));
     R->c_p = X->c_p, R->c_pv = X->c_pv, R->c_v = X->c_v, R->c_store = X->c_store;
+}
+
+/* ---- intents (docs/intent.md; the values: at_intent in attn_online_common.spec.h) ----
+ * The SageAttention-style kernels are read as attention over the dequantised scores
+ * (SageAttention, Zhang et al. 2024, Algorithm 1), with or without the causal mask of
+ * torch.nn.functional.scaled_dot_product_attention(is_causal=True) (key j <= query i). */
+#define AT_SAGE_DEF                                                                                                \
+    "SageAttention (Zhang et al. 2024, Algorithm 1): softmax of the dequantised scores (q k^T) * q_scale * "       \
+    "k_scale, the scales carrying sm_scale * log2 e (base 2), times v; torch.nn.functional."                        \
+    "scaled_dot_product_attention's causal mask (PyTorch documentation) where causal; exact (no fp16 P or P.V)"
+#define AT_SAGE_OP "attention softmax(q k^T * q_scale * k_scale, base 2) v of each query row over its HEAD_DIM lanes"
+#define AT_SAGE_OP_CAUSAL                                                                                          \
+    "causal attention softmax(q k^T * q_scale * k_scale + causal mask, base 2) v of each query row over its "       \
+    "HEAD_DIM lanes"
+
+/* The operation's head has HEAD_DIM lanes (the kernels' HEAD_DIM is the tensors' last
+ * dimension: K's pointers advance by BLOCK_N * HEAD_DIM per block); the kernels read
+ * and write the first HEAD_ACTIVE (tl.arange(0, 128) < 96 in the Python source). */
+static inline const char *at_sage_gap(const td_case *c, const at_sage_idx *X) {
+    if (AS_I(c, X->ha) < AS_I(c, X->head_dim))
+        return "HEAD_ACTIVE < HEAD_DIM: the launch reads HEAD_ACTIVE of each head's HEAD_DIM lanes of q and k (the "
+               "kernel's hard-coded 96 of 128) and writes HEAD_ACTIVE of its HEAD_DIM output lanes";
+    return NULL;
 }
 
 #endif /* TD_ATTN_ONLINE_COMMON_H */

@@ -281,37 +281,75 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
 
 
 /* ---- intents (docs/intent.md) ----
- * One lane of torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal,
- * scale=sm_scale) (PyTorch documentation: softmax(q k^T * scale + causal mask) v) for
- * the row R describes, over its kept keys (at_kept: the causal mask j <= i, every key
- * otherwise), every value exact: no fp16 cast of q or of the weights P (a kernel's
- * choice, not the operation's), the natural base (2^(x * log2 e) = e^x).  The AT_OUT_LSE
- * lane is the row's log-sum-exp of the scaled scores in base 2 (m + log2 l, as the
- * kernel stores it).  Only for AT_SC_FLASH rows (one sm_scale, no per-key scales). */
-static inline NUM SPEC(at_intent)(NCX *cx, const td_case *c, const at_row *R) {
-    NUM t[AT_MAXS], m = N(exact)(cx, 0.0), sm = N(exact)(cx, R->sm_scale);
+ * One lane of torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask,
+ * scale) (PyTorch documentation: softmax(q k^T * scale + mask) v) for the row R
+ * describes, over its kept keys (at_kept: the causal mask j <= i, a window, or every
+ * key, as the caller's row states the operation's mask), every value exact: no fp16
+ * cast of q, of the weights P or of a P.V partial (a kernel's choice, not the
+ * operation's), the natural base.  The scale of each score, in natural units:
+ *   AT_SC_FLASH, AT_SC_SCALE with a log2(e) literal: sm_scale (the literal only moves
+ *     the kernel to base 2: 2^(x * log2 e) = e^x);
+ *   AT_SC_SCALE without one: sm_scale, times ln 2 on a base-2 row (the caller folded
+ *     log2 e into the scale);
+ *   AT_SC_SAGE: the dequantised scores of SageAttention (Zhang et al. 2024,
+ *     "SageAttention: accurate 8-bit attention", Algorithm 1: S = (Q / delta_Q)(K /
+ *     delta_K)^T * delta_Q delta_K), q_scale * k_scale of the key's block, times ln 2:
+ *     its quantiser folds sm_scale * log2 e into q_scale and the kernel takes exp2.
+ * The AT_OUT_LSE lane is the row's log-sum-exp in base 2 (log2 sum_j e^(t_j), as the
+ * kernels store m + log2 l).  A row resumed from a stored state (R->seeded) is not an
+ * operation of its own: callers declare such cases partial. */
+static inline NUM SPEC(at_intent_score)(NCX *cx, const td_case *c, const at_row *R, int j) {
+    NACC dot;
+    N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
+    for (int e = 0; e < R->nd; e++)
+        N(acc_add)(cx, &dot, N(mul)(cx, N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]),
+                                    N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es))));
+    NUM d = N(acc_end)(cx, &dot);
+    NUM ln2 = N(log)(cx, N(exact)(cx, 2.0));
+    if (R->score == AT_SC_SAGE)
+        return N(mul)(cx, N(mul)(cx, N(mul)(cx, d, N(exact)(cx, R->qscale)), N(exact)(cx, R->kscale[j / R->bn])), ln2);
+    NUM t = N(mul)(cx, d, N(exact)(cx, R->sm_scale));
+    return R->score == AT_SC_SCALE && !R->lit && R->base2 ? N(mul)(cx, t, ln2) : t;
+}
+
+/* The row's max m and sum l of the weights, and each kept key's weight p_j = e^(t_j - m),
+ * memoised per row under the intent's own tags (AT_T_IM ..: apart from the contract's):
+ * a lane then costs its P.V sum.  Without a memo hit everything is recomputed. */
+static inline void SPEC(at_intent_row)(NCX *cx, const td_case *c, const at_row *R, NUM *m, NUM *ls) {
+    if (N(memo_get)(cx, at_mkey(R, AT_T_IM, 0), m) && N(memo_get)(cx, at_mkey(R, AT_T_IL, 0), ls)) return;
+    NUM t[AT_MAXS];
     int first = 1;
+    *m = N(exact)(cx, 0.0);
     for (int j = 0; j < R->nkeys; j++) {
         if (!at_kept(R, j)) continue;
-        NACC dot;
-        N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
-        for (int e = 0; e < R->nd; e++)
-            N(acc_add)(cx, &dot, N(mul)(cx, N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]),
-                                        N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es))));
-        t[j] = N(mul)(cx, N(acc_end)(cx, &dot), sm);
-        m = first ? t[j] : N(max)(cx, m, t[j]);
+        t[j] = SPEC(at_intent_score)(cx, c, R, j);
+        *m = first ? t[j] : N(max)(cx, *m, t[j]);
         first = 0;
     }
-    NACC l, acc;
+    NACC l;
     N(acc_init)(cx, &l, TD_ORDER_ANY, 0);
+    for (int j = 0; j < R->nkeys; j++) {
+        if (!at_kept(R, j)) continue;
+        NUM p = N(exp)(cx, N(sub)(cx, t[j], *m));
+        N(acc_add)(cx, &l, p);
+        N(memo_put)(cx, at_mkey(R, AT_T_IP, j), p);
+    }
+    *ls = N(acc_end)(cx, &l);
+    N(memo_put)(cx, at_mkey(R, AT_T_IM, 0), *m);
+    N(memo_put)(cx, at_mkey(R, AT_T_IL, 0), *ls);
+}
+
+static inline NUM SPEC(at_intent)(NCX *cx, const td_case *c, const at_row *R) {
+    NUM m, ls;
+    SPEC(at_intent_row)(cx, c, R, &m, &ls);
+    if (R->out == AT_OUT_LSE) return N(div)(cx, N(add)(cx, m, N(log)(cx, ls)), N(log)(cx, N(exact)(cx, 2.0)));
+    NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
     for (int j = 0; j < R->nkeys; j++) {
         if (!at_kept(R, j)) continue;
-        NUM p = N(exp)(cx, N(sub)(cx, t[j], m));
-        N(acc_add)(cx, &l, p);
-        if (R->out == AT_OUT_O) N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R->v_reg, (size_t)R->v_off[j])));
+        NUM p;
+        if (!N(memo_get)(cx, at_mkey(R, AT_T_IP, j), &p)) p = N(exp)(cx, N(sub)(cx, SPEC(at_intent_score)(cx, c, R, j), m));
+        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R->v_reg, (size_t)R->v_off[j])));
     }
-    NUM ls = N(acc_end)(cx, &l);
-    if (R->out == AT_OUT_LSE) return N(div)(cx, N(add)(cx, m, N(log)(cx, ls)), N(log)(cx, N(exact)(cx, 2.0)));
     return N(div)(cx, N(acc_end)(cx, &acc), ls);
 }

@@ -86,6 +86,13 @@ static void writes(const td_case *c, td_wset *ws) { ctxpc_writes(c, ws, &ix); }
     "the -1e8 sentinel's weight is 0 (binary32 exactly, the reference below e^-99999000); plen <= B_Seqlen; " \
     "finite data, output inside fp16"
 
+/* ---- intent (docs/intent.md): both theorems are read as the same operation ---- */
+static const td_intent i_bloom = {
+    .operation = "causal scaled dot-product attention of each new token (position gi + prompt_cache_len) over the sequence's tokens 0 .. gi + prompt_cache_len",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask = causal at the positions, scale = sm_scale) (PyTorch documentation), exact (no fp16 P)",
+    TD_SPECS(bloom_intent),
+};
+
 const td_contract td_c_ctx_bloom = {
     .id = "context_attn_bloom.context_attn_bloom_surface_compute_correct_general",
     .file = "context_attn_bloom",
@@ -107,6 +114,7 @@ const td_contract td_c_ctx_bloom = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(bloom),
+    .intent = &i_bloom,
 };
 
 const td_contract td_c_ctx_bloom_io = {
@@ -131,4 +139,5 @@ const td_contract td_c_ctx_bloom_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(bloom_io),
+    .intent = &i_bloom,
 };

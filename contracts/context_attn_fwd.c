@@ -82,6 +82,13 @@ static void writes(const td_case *c, td_wset *ws) { ctxpc_writes(c, ws, &ix); }
     "the -1e8 sentinel's weight is 0 (binary32 exactly, the reference below 2^-99999000); plen <= B_Seqlen; " \
     "finite data, output inside fp16"
 
+/* ---- intent (docs/intent.md): both theorems are read as the same operation ---- */
+static const td_intent i_fwd = {
+    .operation = "causal scaled dot-product attention of each new token (position gi + prompt_cache_len) over the batch's cached tokens 0 .. gi + prompt_cache_len",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask = causal at the positions, scale = sm_scale * ln 2) (PyTorch documentation; the host folds log2 e into sm_scale and the kernel takes exp2), exact (no fp16 P)",
+    TD_SPECS(fwd_intent),
+};
+
 const td_contract td_c_ctx_fwd = {
     .id = "context_attn_fwd.context_attn_fwd_surface_compute_correct_general",
     .file = "context_attn_fwd",
@@ -101,6 +108,7 @@ const td_contract td_c_ctx_fwd = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(fwd),
+    .intent = &i_fwd,
 };
 
 const td_contract td_c_ctx_fwd_io = {
@@ -124,4 +132,5 @@ const td_contract td_c_ctx_fwd_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(fwd_io),
+    .intent = &i_fwd,
 };

@@ -79,6 +79,16 @@ static const char *check_g(const td_case *c) { return ctxpc_check(c, &ix, 0); }
 static const char *check_io(const td_case *c) { return ctxpc_check(c, &ix, 1); }
 static void writes(const td_case *c, td_wset *ws) { ctxpc_writes(c, ws, &ix); }
 
+/* ---- intent (docs/intent.md): both theorems are read as the same operation ---- */
+static const td_intent i_ll = {
+    .operation = "causal scaled dot-product attention of each new token (position gi + prompt_cache_len) over the "
+                 "sequence's tokens 0 .. gi + prompt_cache_len gathered through Req_to_tokens",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask = causal at the positions, "
+                  "scale = sm_scale * ln 2) (PyTorch documentation; the host folds log2 e into sm_scale and the "
+                  "kernel takes exp2), exact (no fp16 P)",
+    TD_SPECS(ll_intent),
+};
+
 const td_contract td_c_ctx_llama = {
     .id = "context_attn_llama.context_attn_llama_surface_compute_correct_general",
     .file = "context_attn_llama",
@@ -100,6 +110,7 @@ const td_contract td_c_ctx_llama = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(llama),
+    .intent = &i_ll,
 };
 
 const td_contract td_c_ctx_llama_io = {
@@ -124,4 +135,5 @@ const td_contract td_c_ctx_llama_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(llama_io),
+    .intent = &i_ll,
 };

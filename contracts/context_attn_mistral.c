@@ -116,6 +116,12 @@ static void writes_io(const td_case *c, td_wset *ws) { attn2_ctx_writes(c, ws, &
     "sw >= 1: every active row attends its own token; masked (-1e9) weights are binary32's exact 0 and the "   \
     "kernel's guards (m_ij == -1e9 -> 0, l == 0 -> 1e-9) are modelled for rows whose window starts past a KV block"
 
+/* ---- intents (docs/intent.md) ---- */
+#define CAM_OP "sliding-window causal attention softmax(q k^T * sm_scale + mask) v of each token gi of each sequence over its keys gi - sw < j <= gi"
+#define CAM_DEF "Mistral 7B (Jiang et al. 2023) sliding-window attention: torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask = causal band of width sw, scale=sm_scale) (PyTorch documentation), exact (no fp16 P)"
+static const td_intent i_g = {.operation = CAM_OP, .definition = CAM_DEF, TD_SPECS(mistral_intent)};
+static const td_intent i_io = {.operation = CAM_OP, .definition = CAM_DEF, TD_SPECS(mistral_io_intent)};
+
 const td_contract td_c_ctx_mistral = {
     .id = "context_attn_mistral.context_attn_mistral_genuine_output_summary_general",
     .file = "context_attn_mistral",
@@ -136,6 +142,7 @@ const td_contract td_c_ctx_mistral = {
     .check = check_g,
     .writes = writes_g,
     TD_SPECS(mistral),
+    .intent = &i_g,
 };
 
 const td_contract td_c_ctx_mistral_io = {
@@ -160,4 +167,5 @@ const td_contract td_c_ctx_mistral_io = {
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(mistral_io),
+    .intent = &i_io,
 };

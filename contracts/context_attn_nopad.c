@@ -71,6 +71,12 @@ static void writes(const td_case *c, td_wset *ws) { attn2_ctx_writes(c, ws, &ix_
 #define NOPAD_CLASSES                                                                                          \
     (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
 
+/* ---- intents (docs/intent.md) ---- */
+#define CAN_OP "causal scaled dot-product attention softmax(q k^T * sm_scale + causal mask) v of each token of each sequence over the sequence's tokens"
+#define CAN_DEF "torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, scale=sm_scale) of each sequence (PyTorch documentation), exact (no fp16 P)"
+static const td_intent i_g = {.operation = CAN_OP, .definition = CAN_DEF, TD_SPECS(nopad_intent)};
+static const td_intent i_io = {.operation = CAN_OP, .definition = CAN_DEF, TD_SPECS(nopad_io_intent)};
+
 const td_contract td_c_ctx_nopad = {
     .id = "context_attn_nopad.context_attn_nopad_output_summary_general",
     .file = "context_attn_nopad",
@@ -93,6 +99,7 @@ const td_contract td_c_ctx_nopad = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(nopad),
+    .intent = &i_g,
 };
 
 const td_contract td_c_ctx_nopad_io = {
@@ -119,4 +126,5 @@ const td_contract td_c_ctx_nopad_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(nopad_io),
+    .intent = &i_io,
 };

@@ -13,3 +13,13 @@ static NUM SPEC(nopad_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, SPEC(a2c_out)(cx, c, &x, l->idx[2], l->idx[3]), C_STORE);
 }
 
+
+/* The intent (docs/intent.md): scaled dot-product attention (a2c_intent). */
+static NUM SPEC(nopad_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    attn2_ctx x = attn2_ctx_of(c, l, &ix_g, 0);
+    return SPEC(a2c_intent)(cx, c, &x, l->idx[2], l->idx[3], 0);
+}
+static NUM SPEC(nopad_io_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    attn2_ctx x = attn2_ctx_of(c, l, &ix_io, 0);
+    return SPEC(a2c_intent)(cx, c, &x, l->idx[2], l->idx[3], 0);
+}

@@ -84,6 +84,19 @@ static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P
     .nregions = NR, .ncasts = 1, .sv = TD_SV_IEEE, .check = check_finite,             \
     .writes = writes
 
+/* ---- intents (docs/intent.md) ---- */
+static const td_intent i_to_f8 = {
+    .operation = "each of the N elements converted to float8 e5m2",
+    .definition = "torch.Tensor.to(torch.float8_e5m2) (c10::Float8_e5m2: round to nearest even, overflow to inf), "
+                  "the exact input rounded once",
+    TD_SPECS(convert_intent),
+};
+static const td_intent i_to_f16 = {
+    .operation = "each of the N e5m2 elements converted to float16",
+    .definition = "torch.Tensor.to(torch.float16) of a float8_e5m2 tensor (every e5m2 value is a binary16 value: exact)",
+    TD_SPECS(convert_intent),
+};
+
 const td_contract td_c_f16_to_f8 = {
     .id = "f8_conversion_utils.f16_to_f8_io_correctness",
     .io_class = "MaskedKernelIO_1 (f16ToF8IO)",
@@ -96,6 +109,7 @@ const td_contract td_c_f16_to_f8 = {
     .classes = TD_BCLASSES_TILED,
     F8_COMMON,
     TD_SPECS(convert),
+    .intent = &i_to_f8,
 };
 
 const td_contract td_c_f8_to_f16 = {
@@ -111,4 +125,5 @@ const td_contract td_c_f8_to_f16 = {
     /* every finite e5m2 pattern is drawn; "large" (naive-exp-overflow) values do not apply */
     .classes = TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE),
     TD_SPECS(convert),
+    .intent = &i_to_f16,
 };

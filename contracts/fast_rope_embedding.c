@@ -66,6 +66,21 @@ static void writes_sum(const td_case *c, td_wset *ws) { ru_writes(c, ws, &cfg_su
 #define FRE_MODEL "two binary32 products (exact rounding errors) + one rounded sum: any order, FMA or not"
 #define FRE_SV "|Q| <= 2^100, tables in [-1, 1]: every intermediate is finite"
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const char *rope_gap(const td_case *c) { return rope_odd_gap(c->p[RU_HD].i); }
+static const td_intent i_io = {
+    .operation = "GPT-NeoX rotary embedding of Q in place (and its input gradient when BACKWARD_PASS): each head's pairs (i, i + head_dim/2) rotated by the angle of row mod seqlen",
+    .definition = ROPE_DEF_NEOX_BWD,
+    TD_SPECS(fast_rope_intent),
+    .gap = rope_gap,
+};
+static const td_intent i_summary = {
+    .operation = "GPT-NeoX rotary embedding of Q and K (forward) and its input gradient on QGrad and KGrad (backward), pairs (i, i + head_dim/2), angle of row mod seqlen",
+    .definition = ROPE_DEF_NEOX_BWD,
+    TD_SPECS(fast_rope_intent),
+    .gap = rope_gap,
+};
+
 const td_contract td_c_fast_rope_io = {
     .id = "fast_rope_embedding.fast_rope_embedding_io_correctness",
     .file = "fast_rope_embedding",
@@ -85,6 +100,7 @@ const td_contract td_c_fast_rope_io = {
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(fast_rope),
+    .intent = &i_io,
 };
 
 const td_contract td_c_fast_rope_summary = {
@@ -106,4 +122,5 @@ const td_contract td_c_fast_rope_summary = {
     .check = check_sum,
     .writes = writes_sum,
     TD_SPECS(fast_rope),
+    .intent = &i_summary,
 };

@@ -190,6 +190,13 @@ static void writes_v(const td_case *c, td_wset *ws) {
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | \
      TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE))
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const td_intent i_q = {
+    .operation = "GPT-NeoX rotary embedding of q in place: pairs (j, j + HALF_DIM), angle of the token's table row",
+    .definition = ROPE_DEF_NEOX,
+    TD_SPECS(frq_intent),
+};
+
 const td_contract td_c_fused_rotary_q = {
     .id = "fused_rotary_embedding.decoding_fused_rotary_embedding_q_correctness",
     .file = "fused_rotary_embedding",
@@ -209,6 +216,7 @@ const td_contract td_c_fused_rotary_q = {
     .check = check_q,
     .writes = writes_q,
     TD_SPECS(frq),
+    .intent = &i_q,
 };
 
 const td_contract td_c_fused_rotary_vcache = {

@@ -10,3 +10,8 @@ static NUM SPEC(frq)(NCX *cx, const td_case *c, const td_olane *l) {
 static NUM SPEC(frv)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(in)(cx, c, RV_V, (size_t)l->idx[0]);
 }
+
+/* The intent (docs/intent.md): the rotary embedding (rope_common.h). */
+static NUM SPEC(frq_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rope_intent_from)(cx, c, l, (int)l->region, RQ_COS, RQ_SIN);
+}

@@ -117,6 +117,40 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+/* ---- intent (docs/intent.md) ----
+ * torch.logsumexp(scale * x, dim=-1): one value per row.  Where a row spans several
+ * blocks (D > B) each program stores its block's log-sum-exp, a partial the host
+ * reduces (flash-linear-attention's logsumexp_fwd: z.logsumexp(-1)): not compared.
+ * The operation writes each row's cell i_n * cdiv(D, B) (i_d = 0); a surplus program
+ * (i_d * B >= D) writes a cell the operation does not have. */
+static const char *lse_partial(const td_case *c) {
+    return c->p[P_D].i > c->p[P_B].i ? "D > B: each program stores the log-sum-exp of one block of B columns, a "
+                                       "partial the host reduces"
+                                     : NULL;
+}
+/* torch gives -inf for each row of an empty one (D = 0), and z has no cell for it
+ * (cdiv(0, B) = 0 per row): the operation's value has nowhere to go. */
+static const char *lse_gap(const td_case *c) {
+    return c->p[P_D].i == 0 ? "D = 0: z holds cdiv(D, B) = 0 cells per row, so the operation's -inf (the log-sum-exp of "
+                              "an empty row) has none; the kernel's surplus programs store NaN (Lean: 0)"
+                            : NULL;
+}
+static void lse_intent_writes(const td_case *c, td_wset *ws) {
+    int64_t ND = cdiv(c->p[P_D].i, c->p[P_B].i);
+    for (uint32_t in = 0; in < c->grid[0] && ND > 0; in++) {
+        td_olane l = {.region = R_Z, .off = (uint64_t)(in * ND), .pid = {in, 0, 0}, .j = 0, .idx = {in, 0}};
+        td_wset_add(ws, &l);
+    }
+}
+static const td_intent i_lse = {
+    .operation = "log-sum-exp of each row over its D entries, scaled by scale when HAS_SCALE",
+    .definition = "torch.logsumexp(x * scale, dim=-1) (PyTorch documentation; -inf for an empty row)",
+    TD_SPECS(lse_intent),
+    .gap = lse_gap,
+    .writes = lse_intent_writes,
+    .partial = lse_partial,
+};
+
 const td_contract td_c_logsumexp_fwd = {
     .id = "logsumexp_fwd.logsumexp_fwd_kernel_correctness",
     .file = "logsumexp_fwd",
@@ -138,4 +172,5 @@ const td_contract td_c_logsumexp_fwd = {
     .check = check,
     .writes = writes,
     TD_SPECS(lse),
+    .intent = &i_lse,
 };

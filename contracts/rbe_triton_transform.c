@@ -158,6 +158,27 @@ static void writes(const td_case *c, td_wset *ws) {
                 }
 }
 
+/* ---- intent (docs/intent.md) ----
+ * The rotary embedding of RoFormer is defined on heads of an even dimension: a row of K
+ * columns is K / DIM whole heads (DIM is even in every case: the wrapper's 128).  Where
+ * K is not a multiple of DIM the last head is cut (and an odd K leaves its last column
+ * without a pair: the kernel rotates it against 0). */
+static const char *rbe_intent_gap(const td_case *c) {
+    if (c->p[P_K].i % c->p[P_DIM].i)
+        return "K is not a multiple of DIM: the row's last head is cut (an odd K's last column has no pair; the "
+               "kernel rotates it against 0)";
+    return NULL;
+}
+static const td_intent i_rbe = {
+    .operation = "RoFormer rotary embedding of each head of DIM columns of x, interleaved pairs (2i, 2i + 1) "
+                 "rotated by (start_token_position + row) * THETA^(-2i/DIM)",
+    .definition = "RoFormer (Su et al. 2021, eq. 34: theta_i = THETA^(-2(i-1)/d), pairs (x_{2i-1}, x_{2i})), as "
+                  "Meta's llama apply_rotary_emb (view_as_complex of interleaved pairs), exact cos/sin of the "
+                  "exact angle",
+    TD_SPECS(rbe_intent),
+    .gap = rbe_intent_gap,
+};
+
 const td_contract td_c_rbe_triton_transform = {
     .id = "rbe_triton_transform.rbe_triton_transform_output_summary_general",
     .file = "rbe_triton_transform",
@@ -179,4 +200,5 @@ const td_contract td_c_rbe_triton_transform = {
     .check = check,
     .writes = writes,
     TD_SPECS(rbe),
+    .intent = &i_rbe,
 };

@@ -23,6 +23,15 @@
 static const char *check(const td_case *c) { return rl_check(c); }
 static void writes(const td_case *c, td_wset *ws) { rl_writes(c, ws, 1); }
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const char *rope_gap(const td_case *c) { return rope_odd_gap(c->p[RL_HD].i); }
+static const td_intent i_one = {
+    .operation = "the input gradient of the GPT-NeoX rotary embedding on dq and dk: pairs (i, i + hd/2) rotated by -angle of row mod sl",
+    .definition = ROPE_DEF_NEOX_BWD,
+    TD_SPECS(rope_btf_intent),
+    .gap = rope_gap,
+};
+
 const td_contract td_c_rope_backward_transform = {
     .id = "rope_backward_transform.rope_backward_python_backward_output_summary_general",
     .file = "rope_backward_transform",
@@ -42,4 +51,5 @@ const td_contract td_c_rope_backward_transform = {
     .check = check,
     .writes = writes,
     TD_SPECS(rope_btf),
+    .intent = &i_one,
 };

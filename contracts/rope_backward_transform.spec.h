@@ -5,3 +5,8 @@
 static NUM SPEC(rope_btf)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(rope_pair)(cx, c, l, RL_COS, RL_SIN);
 }
+
+/* The intent (docs/intent.md): the rotary embedding (rope_common.h). */
+static NUM SPEC(rope_btf_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rope_intent_from)(cx, c, l, (int)l->region, RL_COS, RL_SIN);
+}

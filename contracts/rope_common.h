@@ -84,4 +84,30 @@ static inline void rope_fill_tables(td_producer *p, td_case *c, td_vgen *g, int 
     free(pos), free(cs), free(sn);
 }
 
+/* ---- intents (docs/intent.md; values: rope_intent in rope_common.spec.h) ----
+ * The rotary embedding rotates each pair (x0, x1) of a head vector by the angle of the
+ * token's position, the angles' cos and sin given as tables (the kernels read them;
+ * the operation does not fix how they were computed).  Two public definitions, which
+ * differ in the pairs:
+ *   GPT-NeoX (Black et al. 2022; HF transformers' apply_rotary_pos_emb with rotate_half):
+ *     x * cos + rotate_half(x) * sin, pairs (i, i + d/2): the half-split layout;
+ *   RoFormer (Su et al. 2021, eq. 34) and GPT-J: pairs (2i, 2i + 1): interleaved.
+ * Each contract names the one its kernel follows.  The backward pass is the gradient of
+ * the rotation with respect to its input: R(theta)^T g = R(-theta) g. */
+#define ROPE_DEF_NEOX                                                                                              \
+    "GPT-NeoX rotary embedding (Black et al. 2022; HF transformers apply_rotary_pos_emb: x*cos + "                  \
+    "rotate_half(x)*sin), pairs (i, i + d/2), the position's cos/sin table row, exact"
+#define ROPE_DEF_GPTJ                                                                                              \
+    "RoFormer rotary embedding (Su et al. 2021, eq. 34; GPT-J's interleaved layout), pairs (2i, 2i + 1), the "       \
+    "position's cos/sin table row, exact"
+#define ROPE_DEF_NEOX_BWD ROPE_DEF_NEOX "; backward: the input gradient R(theta)^T g = R(-theta) g"
+
+/* rotate_half splits the head in two equal halves: an odd head dimension has no such
+ * split (the kernels pair i with i + hd//2 and leave the last column unrotated). */
+static inline const char *rope_odd_gap(int64_t hd) {
+    return hd % 2 ? "head_dim is odd: the half-split rotation pairs i with i + d/2 of an even head dimension (the "
+                    "kernel leaves the last column unrotated)"
+                  : NULL;
+}
+
 #endif

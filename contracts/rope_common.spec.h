@@ -25,3 +25,12 @@ static inline NUM SPEC(rope_pair_from)(NCX *cx, const td_case *c, const td_olane
 static inline NUM SPEC(rope_pair)(NCX *cx, const td_case *c, const td_olane *l, int reg_cos, int reg_sin) {
     return SPEC(rope_pair_from)(cx, c, l, (int)l->region, reg_cos, reg_sin);
 }
+
+/* The intent (docs/intent.md; the definitions in rope_common.h): the exact rotation of
+ * the lane's pair by the table's cos and sin, rounded once to the output.  A rotation
+ * has no evaluation order to choose, so its expression is the spec's; the intent's
+ * shadow bound is the same any-evaluation bound (an FMA or not, either order). */
+static inline NUM SPEC(rope_intent_from)(NCX *cx, const td_case *c, const td_olane *l, int src, int reg_cos,
+                                         int reg_sin) {
+    return SPEC(rope_pair_from)(cx, c, l, src, reg_cos, reg_sin);
+}

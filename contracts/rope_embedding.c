@@ -55,6 +55,21 @@ static void writes_sum(const td_case *c, td_wset *ws) { ru_writes(c, ws, &cfg_su
 #define RE_MODEL "two binary32 products (exact rounding errors) + one rounded sum: any order, FMA or not"
 #define RE_SV "|Q| <= 2^100, tables in [-1, 1]: every intermediate is finite"
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const char *rope_gap(const td_case *c) { return rope_odd_gap(c->p[RU_HD].i); }
+static const td_intent i_io = {
+    .operation = "GPT-NeoX rotary embedding of Q in place (its input gradient when BACKWARD_PASS): pairs (i, i + head_dim/2), angle of row mod seqlen",
+    .definition = ROPE_DEF_NEOX_BWD,
+    TD_SPECS(rope_emb_intent),
+    .gap = rope_gap,
+};
+static const td_intent i_summary = {
+    .operation = "GPT-NeoX rotary embedding of Q and its input gradient on dY: pairs (i, i + head_dim/2), angle of row mod seqlen",
+    .definition = ROPE_DEF_NEOX_BWD,
+    TD_SPECS(rope_emb_intent),
+    .gap = rope_gap,
+};
+
 const td_contract td_c_rope_emb_io = {
     .id = "rope_embedding.rope_embedding_io_correctness",
     .file = "rope_embedding",
@@ -74,6 +89,7 @@ const td_contract td_c_rope_emb_io = {
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(rope_emb),
+    .intent = &i_io,
 };
 
 const td_contract td_c_rope_emb_summary = {
@@ -95,4 +111,5 @@ const td_contract td_c_rope_emb_summary = {
     .check = check_sum,
     .writes = writes_sum,
     TD_SPECS(rope_emb),
+    .intent = &i_summary,
 };

@@ -26,6 +26,15 @@
 static const char *check(const td_case *c) { return rl_check(c); }
 static void writes(const td_case *c, td_wset *ws) { rl_writes(c, ws, 0); }
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const char *rope_gap(const td_case *c) { return rope_odd_gap(c->p[RL_HD].i); }
+static const td_intent i_one = {
+    .operation = "GPT-NeoX rotary embedding of q (n_qh heads) and k (n_kh heads) in place: pairs (i, i + hd/2), angle of row mod sl",
+    .definition = ROPE_DEF_NEOX,
+    TD_SPECS(rope_tf_intent),
+    .gap = rope_gap,
+};
+
 const td_contract td_c_rope_transform = {
     .id = "rope_transform.rope_transform_output_summary_general",
     .file = "rope_transform",
@@ -45,4 +54,5 @@ const td_contract td_c_rope_transform = {
     .check = check,
     .writes = writes,
     TD_SPECS(rope_tf),
+    .intent = &i_one,
 };

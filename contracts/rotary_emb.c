@@ -133,6 +133,13 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const td_intent i_one = {
+    .operation = "RoFormer / GPT-J rotary embedding of Q and K in place: interleaved pairs (2i, 2i + 1), i < BLOCK_DMODEL/2 (the rest passed through), angle of the token's table row",
+    .definition = ROPE_DEF_GPTJ,
+    TD_SPECS(rotary_emb_intent),
+};
+
 const td_contract td_c_rotary_emb = {
     .id = "rotary_emb.rotary_emb_kernel_correctness",
     .file = "rotary_emb",
@@ -156,4 +163,5 @@ const td_contract td_c_rotary_emb = {
     .check = check,
     .writes = writes,
     TD_SPECS(rotary_emb),
+    .intent = &i_one,
 };

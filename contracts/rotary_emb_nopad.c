@@ -240,6 +240,13 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+/* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
+static const td_intent i_one = {
+    .operation = "GPT-NeoX rotary embedding of Q and K (or of K into its cache slot under FUSED_V2): pairs (i, i + HEAD_HALF), angle of the token's table row",
+    .definition = ROPE_DEF_NEOX,
+    TD_SPECS(nopad_intent),
+};
+
 const td_contract td_c_rotary_emb_nopad = {
     .id = "rotary_emb_nopad.rotary_emb_nopad_output_summary_general",
     .file = "rotary_emb_nopad",
@@ -265,4 +272,5 @@ const td_contract td_c_rotary_emb_nopad = {
     .check = check,
     .writes = writes,
     TD_SPECS(nopad),
+    .intent = &i_one,
 };

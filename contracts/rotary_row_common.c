@@ -215,3 +215,34 @@ void td_rr_writes(const td_case *c, td_wset *ws, const rr_idx *ix) {
             }
         }
 }
+
+void td_rr_intent_writes(const td_case *c, td_wset *ws, const rr_idx *ix) {
+    int64_t BM = rr_p(c, ix, RR_BM), rdh = rr_p(c, ix, RR_RDH);
+    int64_t sos = rr_p(c, ix, RR_SOS), sod = rr_p(c, ix, RR_SOD);
+    for (uint32_t b = 0; b < c->grid[1]; b++)
+        for (uint32_t h = 0; h < c->grid[2]; h++) {
+            rr_seq s = rr_seq_of(c, ix, b, h);
+            for (int64_t r = 0; r < s.len; r++)
+                for (uint32_t o = 0; o < 2; o++)
+                    for (int64_t j = 0; j < rdh; j++) {
+                        td_olane l = {.o = o,
+                                      .region = (uint32_t)ix->r_out,
+                                      .off = (uint64_t)(s.ob + r * sos + (j + (o ? rdh : 0)) * sod),
+                                      .pid = {(uint32_t)(r / BM), b, h},
+                                      .j = (uint64_t)((r % BM) * rdh + j),
+                                      .idx = {r / BM, b, h, j}};
+                        td_wset_add(ws, &l);
+                    }
+        }
+}
+
+const char *td_rr_intent_gap(const td_case *c, const rr_idx *ix) {
+    int64_t so = rr_p(c, ix, RR_SO), sro = rr_p(c, ix, RR_SRO);
+    for (uint32_t b = 0; b < c->grid[1]; b++) {
+        rr_seq s = rr_seq_of(c, ix, b, 0);
+        if (s.len > 0 && s.len - 1 + so >= sro)
+            return "a row's position (row + SEQLEN_OFFSETS) is past the seqlen_ro rows of the cos/sin tables (flash-attn "
+                   "asserts seqlen_offsets + seqlen <= seqlen_ro; the kernel's masked table loads rotate by angle 0)";
+    }
+    return NULL;
+}

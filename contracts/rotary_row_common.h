@@ -79,6 +79,23 @@ static inline rr_seq rr_seq_of(const td_case *c, const rr_idx *ix, uint32_t pid1
 void td_rr_gen(td_producer *p, td_case *c, const rr_idx *ix);
 const char *td_rr_check(const td_case *c, const rr_idx *ix);
 void td_rr_writes(const td_case *c, td_wset *ws, const rr_idx *ix);
+/* The intent (docs/intent.md): flash-attn's apply_rotary_emb (interleaved=False: the
+ * GPT-NeoX half-split pairs (j, j + rotary_dim/2), j < rotary_dim/2; the dims past
+ * rotary_dim passed through by the host's copy, not by the kernel), on EVERY row r <
+ * seqlen at the position r + SEQLEN_OFFSETS.  Its lanes: pid0 = r / BLOCK_M, j = (r %
+ * BLOCK_M) * rdh + column (the contract's lanes are its rows r = pid0 * BLOCK_M, j =
+ * column), idx as the contract's. */
+void td_rr_intent_writes(const td_case *c, td_wset *ws, const rr_idx *ix);
+/* A row whose position has no row of the tables (r + SEQLEN_OFFSETS >= seqlen_ro): the
+ * operation is not defined there (the kernel rotates by angle 0). */
+const char *td_rr_intent_gap(const td_case *c, const rr_idx *ix);
+#define RR_INTENT_DEF                                                                                           \
+    "flash-attn apply_rotary_emb(x, cos, sin, interleaved=False, seqlen_offsets) (flash_attn/layers/rotary.py): "  \
+    "GPT-NeoX rotary embedding (HF transformers apply_rotary_pos_emb with rotate_half) of the first rotary_dim "    \
+    "dims of every row, exact"
+#define RR_INTENT_OP                                                                                            \
+    "rotary embedding of every row r < seqlen of X (position r + SEQLEN_OFFSETS): pairs (j, j + rotary_dim_half), " \
+    "j < rotary_dim_half, into OUT"
 
 /* the row parameters (catalogue order), the report texts */
 #define RR_ROW_PARAMS                                                                                           \

@@ -4,3 +4,7 @@
 
 static NUM SPEC(rotary_g)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rr_lane)(cx, c, l, &ix_g); }
 static NUM SPEC(rotary_m)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rr_lane)(cx, c, l, &ix_m); }
+
+/* The intent (docs/intent.md): flash-attn's apply_rotary_emb on every row (rotary_row_common.h). */
+static NUM SPEC(rotary_g_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rr_intent)(cx, c, l, &ix_g); }
+static NUM SPEC(rotary_m_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rr_intent)(cx, c, l, &ix_m); }

@@ -47,6 +47,17 @@ static const char *check_m(const td_case *c) { return td_rr_check(c, &ix_m); }
 static void writes_g(const td_case *c, td_wset *ws) { td_rr_writes(c, ws, &ix_g); }
 static void writes_m(const td_case *c, td_wset *ws) { td_rr_writes(c, ws, &ix_m); }
 
+/* ---- intents (docs/intent.md; rotary_row_common.h) ---- */
+static void intent_writes_g(const td_case *c, td_wset *ws) { td_rr_intent_writes(c, ws, &ix_g); }
+static void intent_writes_m(const td_case *c, td_wset *ws) { td_rr_intent_writes(c, ws, &ix_m); }
+static const char *intent_gap_g(const td_case *c) { return td_rr_intent_gap(c, &ix_g); }
+static const char *intent_gap_m(const td_case *c) { return td_rr_intent_gap(c, &ix_m); }
+static const td_intent i_g = {.operation = RR_INTENT_OP, .definition = RR_INTENT_DEF, TD_SPECS(rotary_g_intent),
+                              .gap = intent_gap_g, .writes = intent_writes_g};
+static const td_intent i_m = {.operation = RR_INTENT_OP " (head HEAD_IDX; IS_VARLEN: the sequences of cu_seqlens)",
+                              .definition = RR_INTENT_DEF, TD_SPECS(rotary_m_intent), .gap = intent_gap_m,
+                              .writes = intent_writes_m};
+
 const td_contract td_c_rotary_transform_ops_g = {
     .id = "rotary_transform_ops.rotary_transform_ops_output_summary_general",
     .file = "rotary_transform_ops",
@@ -66,6 +77,7 @@ const td_contract td_c_rotary_transform_ops_g = {
     .check = check_g,
     .writes = writes_g,
     TD_SPECS(rotary_g),
+    .intent = &i_g,
 };
 
 const td_contract td_c_rotary_transform_ops_meta = {
@@ -87,4 +99,5 @@ const td_contract td_c_rotary_transform_ops_meta = {
     .check = check_m,
     .writes = writes_m,
     TD_SPECS(rotary_m),
+    .intent = &i_m,
 };

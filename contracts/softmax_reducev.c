@@ -190,6 +190,15 @@ static void writes(const td_case *c, td_wset *ws) {
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_STRIDE_GT_ROW) | \
      TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
 
+/* ---- intent (docs/intent.md) ---- */
+static const td_intent i_srv = {
+    .operation = "decode attention from its scores: out[b, h, d] = softmax over the sequence's L logits of head h, "
+                 "times V[token, h, d] of the tokens B_Loc gathers",
+    .definition = "softmax(scores) v of torch.nn.functional.scaled_dot_product_attention (PyTorch documentation) "
+                  "with the scores given (torch.softmax(logits, -1) @ V), exact",
+    TD_SPECS(srv_intent),
+};
+
 const td_contract td_c_softmax_reducev = {
     .id = "softmax_reducev.softmax_reducev_genuine_output_compute_correct_general",
     .file = "softmax_reducev",
@@ -209,6 +218,7 @@ const td_contract td_c_softmax_reducev = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(srv),
+    .intent = &i_srv,
 };
 
 const td_contract td_c_softmax_reducev_io = {
@@ -232,4 +242,5 @@ const td_contract td_c_softmax_reducev_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(srv_io),
+    .intent = &i_srv,
 };

@@ -73,3 +73,22 @@ static NUM SPEC(srv_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, SPEC(srv)(cx, c, l), C_STORE);
 }
 
+
+/* The intent (docs/intent.md): softmax over the sequence's L logits of head h, times
+ * the V rows its BLoc row gathers, exact (two passes, no memo). */
+static NUM SPEC(srv_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t b = l->idx[0], h = l->idx[1], d = l->idx[2], mil = c->p[P_MIL].i;
+    int64_t L = td_geti(c, R_SEQLEN, (size_t)b);
+    NUM m = SPEC(srv_logit)(cx, c, b, h, 0);
+    for (int64_t j = 1; j < L; j++) m = N(max)(cx, m, SPEC(srv_logit)(cx, c, b, h, j));
+    NACC s, acc;
+    N(acc_init)(cx, &s, TD_ORDER_ANY, 0);
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t j = 0; j < L; j++) {
+        int64_t loc = td_geti(c, R_BLOC, (size_t)(b * c->p[P_SB].i + (mil - L + j) * c->p[P_SS].i));
+        NUM p = N(exp)(cx, N(sub)(cx, SPEC(srv_logit)(cx, c, b, h, j), m));
+        N(acc_add)(cx, &s, p);
+        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R_V, (size_t)(loc * c->p[P_SVBS].i + h * c->p[P_SVH].i + d * c->p[P_SVD].i))));
+    }
+    return N(div)(cx, N(acc_end)(cx, &acc), N(acc_end)(cx, &s));
+}

@@ -190,6 +190,16 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* ---- intent (docs/intent.md) ---- */
+static const td_intent i_sc = {
+    .operation = "decode attention's scores: att[h, token n] = q[b, h] . k[token n, h // kv_group_num] * sm_scale "
+                 "over the sequence's B_Seqlen tokens",
+    .definition = "the scaled scores q k^T * scale of torch.nn.functional.scaled_dot_product_attention (PyTorch "
+                  "documentation) before the softmax, the keys the page table B_Loc gathers, query head h reading "
+                  "KV head h // kv_group_num (enable_gqa=True), exact",
+    TD_SPECS(llama2_intent),
+};
+
 #define TAL_CLASSES                                                                                                    \
     (TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) | \
      TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_IDX_REPEATS) |                           \
@@ -202,7 +212,7 @@ static void writes(const td_case *c, td_wset *ws) {
     .sv_note = "finite Q, K with |q|, |k| <= 64: every score finite; an empty sequence or block writes nothing",       \
     .error_model = "BD binary32 products summed in any order (FMA or not), times sm_scale (one multiply); or "         \
                    "q pre-scaled by sm_scale, then the dot",                                                           \
-    .classes = TAL_CLASSES, .gen = gen, .check = check, .writes = writes, TD_SPECS(llama2)
+    .classes = TAL_CLASSES, .gen = gen, .check = check, .writes = writes, TD_SPECS(llama2), .intent = &i_sc
 
 const td_contract td_c_token_attn_llama2 = {
     .id = "token_attn_llama2.token_attn_llama2_output_summary_general",

@@ -213,6 +213,14 @@ static void writes(const td_case *c, td_wset *ws) {
 
 #define TAM_NOTE "finite P and V with |sum| well inside fp16; an empty window stores 0 (the empty sum)"
 
+/* ---- intent (docs/intent.md) ---- */
+static const td_intent i_tm = {
+    .operation = "sliding-window decode attention's P.V: out[b, h, d] = sum over the window's tokens (the last "
+                 "min(seqlen, sliding_window)) of P[h, n] * V[token, h // kv_group_num, d]",
+    .definition = "the P.V product of attention (softmax(q k^T) v, torch.nn.functional.scaled_dot_product_attention, PyTorch documentation) with the weights given: torch.matmul(P, V) over the rows the page table gathers, query head h reading KV head h // kv_group_num (scaled_dot_product_attention(enable_gqa=True)), exact" " (Mistral 7B's sliding window, Jiang et al. 2023)",
+    TD_SPECS(mistral_intent),
+};
+
 const td_contract td_c_token_attn_mistral = {
     .id = "token_attn_mistral.token_attn_mistral_output_summary_general",
     .file = "token_attn_mistral",
@@ -233,6 +241,7 @@ const td_contract td_c_token_attn_mistral = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(mistral),
+    .intent = &i_tm,
 };
 
 const td_contract td_c_token_attn_mistral_io = {
@@ -256,4 +265,5 @@ const td_contract td_c_token_attn_mistral_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(mistral_io),
+    .intent = &i_tm,
 };

@@ -184,6 +184,14 @@ static void writes(const td_case *c, td_wset *ws) {
 #define TARV_CLASSES                                                                                            \
     (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
 
+/* ---- intent (docs/intent.md) ---- */
+static const td_intent i_rv = {
+    .operation = "decode attention's P.V: out[b, h, d] = sum over the sequence's B_Seqlen tokens n of P[h, n] * "
+                 "V[token n, h // kv_group_num, d]",
+    .definition = "the P.V product of attention (softmax(q k^T) v, torch.nn.functional.scaled_dot_product_attention, PyTorch documentation) with the weights given: torch.matmul(P, V) over the rows the page table gathers, query head h reading KV head h // kv_group_num (scaled_dot_product_attention(enable_gqa=True)), exact",
+    TD_SPECS(reducev_intent),
+};
+
 const td_contract td_c_token_attn_reducev = {
     .id = "token_attn_reduceV.token_attn_reducev_output_summary_general",
     .file = "token_attn_reduceV",
@@ -203,6 +211,7 @@ const td_contract td_c_token_attn_reducev = {
     .check = check_g,
     .writes = writes,
     TD_SPECS(reducev),
+    .intent = &i_rv,
 };
 
 const td_contract td_c_token_attn_reducev_io = {
@@ -226,4 +235,5 @@ const td_contract td_c_token_attn_reducev_io = {
     .check = check_io,
     .writes = writes,
     TD_SPECS(reducev_io),
+    .intent = &i_rv,
 };

@@ -37,3 +37,19 @@ static NUM SPEC(reducev_io)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, SPEC(reducev_acc)(cx, c, l), C_STORE);
 }
 
+
+/* The intent (docs/intent.md): sum_n P[h, start + n] V[loc(n), h // kvg, d], exact. */
+static NUM SPEC(reducev_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t b = l->idx[0], h = l->idx[1], d = l->idx[2];
+    int64_t len = td_geti(c, R_SEQLEN, (size_t)b), st = td_geti(c, R_START, (size_t)b),
+            q = td_geti(c, R_REQIDX, (size_t)b);
+    int64_t vcol = (h / c->p[P_KVG].i) * c->p[P_SVH].i + d * c->p[P_SVD].i;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t n = 0; n < len; n++) {
+        int64_t slot = td_geti(c, R_REQ, (size_t)(q * c->p[P_SRTB].i + n * c->p[P_SRTS].i));
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_PROB, (size_t)(h * c->p[P_SPH].i + (st + n) * c->p[P_SPBS].i)),
+                                    N(in)(cx, c, R_V, (size_t)(slot * c->p[P_SVBS].i + vcol))));
+    }
+    return len > 0 ? N(acc_end)(cx, &acc) : N(exact)(cx, 0.0);
+}

@@ -28,6 +28,9 @@ static void gen(td_producer *p, td_case *c) { ts_gen(p, c); }
 static const char *check(const td_case *c) { return ts_check(c); }
 static void writes(const td_case *c, td_wset *ws) { ts_writes(c, ws); }
 
+static const td_intent i_ts = {
+    .operation = TS_INTENT_OP, .definition = TS_INTENT_DEF, TD_SPECS(ts_bloom_intent), .gap = ts_gap};
+
 const td_contract td_c_token_softmax_bloom = {
     .id = "token_softmax_bloom.token_softmax_bloom_correctness",
     .file = "token_softmax_bloom",
@@ -49,4 +52,5 @@ const td_contract td_c_token_softmax_bloom = {
     .check = check,
     .writes = writes,
     TD_SPECS(ts_bloom),
+    .intent = &i_ts,
 };

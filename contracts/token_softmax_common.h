@@ -150,4 +150,17 @@ static inline void ts_writes(const td_case *c, td_wset *ws) {
      TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_ONE_PROGRAM) |       \
      TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL))
 
+/* ---- intent (docs/intent.md; the value: ts_intent in token_softmax_common.spec.h) ----
+ * torch.softmax of each (sequence, head) row of scores over the sequence's B_Seqlen
+ * tokens.  A sequence longer than BLOCK_SIZE is read only in part (the host sizes the
+ * tile to the longest sequence). */
+static inline const char *ts_gap(const td_case *c) {
+    for (uint32_t b = 0; b < c->grid[0]; b++)
+        if (td_geti(c, R_SEQLEN, b) > c->p[P_BS].i)
+            return "B_Seqlen[b] > BLOCK_SIZE: the tile reads BLOCK_SIZE of the sequence's tokens";
+    return NULL;
+}
+#define TS_INTENT_OP "softmax of each head's scores over the B_Seqlen[b] tokens of each sequence b"
+#define TS_INTENT_DEF "torch.softmax(x, dim=-1) (PyTorch documentation) of each (sequence, head) row of scores"
+
 #endif

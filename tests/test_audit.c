@@ -8,7 +8,10 @@
  *    (two causes, named as a disjunction) and relu_triton_kernel (write sets differ).
  *  - cases the intent's partial names (the contract's lanes are partials of a split
  *    reduction) are neither agreement nor difference, even where the values differ;
- *  - certify --against intent's contract copy judges by the intent. */
+ *  - certify --against intent's contract copy judges by the intent;
+ *  - the intents of the families added later (attention beyond flash_attn, rotary
+ *    embeddings): a verdict of each kind, on few cases, and a rotary intent that rotates
+ *    the wrong way is flagged. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,6 +142,68 @@ static void the_intent_copy_judges_by_the_intent(void **st) {
     assert_null(td_intent_contract(add_example()));
 }
 
+/* One verdict of each kind among the later intents (40 cases each; the whole catalogue
+ * at 100 is audit_test.sh's): agreement needs the intent's exact value to meet the
+ * contract on every lane, so a wrong or missing intent fails here. */
+static void the_later_families_verdicts(void **st) {
+    (void)st;
+    static const struct {
+        const char *id, *cond; /* cond NULL: agrees */
+    } want[] = {
+        /* the SageAttention kernels read 96 of a head's 128 lanes */
+        {"attention_forward_triton.attention_forward_triton_closed_form_correct", "HEAD_DIM > HEAD_ACTIVE"},
+        /* the causal span of a program is (pid0+1)*BLOCK_N keys: rows past it miss keys */
+        {"attention_llama.attention_llama_fwd_causal_closed_form_correct", "BLOCK_M > BLOCK_N"},
+        /* RoFormer on heads of DIM columns: a row that is not whole heads */
+        {"rbe_triton_transform.rbe_triton_transform_output_summary_general", "K is not a multiple of DIM"},
+        {"attention_fwd_triton3.attention_fwd_triton3_python_case3_output_summary_general", NULL},
+        {"rotary_emb.rotary_emb_kernel_correctness", NULL}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const td_contract *k = td_contract_find(want[i].id);
+        assert_non_null(k);
+        assert_non_null(k->intent);
+        td_audit_result r = audit(k, 40);
+        assert_true(r.cases > 0);
+        if (!want[i].cond) {
+            assert_int_equal(r.cases_differ, 0);
+            continue;
+        }
+        assert_true(r.cases_differ > 0);
+        assert_string_equal(r.condition, want[i].cond);
+    }
+    /* case 4 resumes every row from a stored state: partials, never compared */
+    td_audit_result r =
+        audit(td_contract_find("attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general"), 10);
+    assert_int_equal(r.cases, 0);
+    assert_int_equal(r.cases_partial, 10);
+}
+
+/* rotary_emb's intent with the rotation by -angle (the lane's backward bit flipped: the
+ * gradient's formula instead of the embedding's) must be flagged. */
+static td_spec_sh_fn rope_sh;
+static td_spec_mp_fn rope_mp;
+static td_sh rope_back_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
+    td_olane b = *l;
+    b.o ^= 2;
+    return rope_sh(cx, c, &b);
+}
+static td_mp rope_back_mp(td_mpcx *cx, const td_case *c, const td_olane *l) {
+    td_olane b = *l;
+    b.o ^= 2;
+    return rope_mp(cx, c, &b);
+}
+static void a_rotary_intent_turning_the_wrong_way_is_flagged(void **st) {
+    (void)st;
+    td_contract k = *td_contract_find("rotary_emb.rotary_emb_kernel_correctness");
+    rope_sh = k.intent->spec_sh, rope_mp = k.intent->spec_mp;
+    td_intent in = *k.intent;
+    in.spec_sh = rope_back_sh, in.spec_mp = rope_back_mp;
+    k.intent = &in;
+    td_audit_result r = audit(&k, 20);
+    assert_true(r.cases_differ > 0);
+    assert_true(r.lanes_differ > 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_intent_equal_to_the_spec_agrees),
@@ -147,6 +212,8 @@ int main(void) {
         cmocka_unit_test(cross_entropy_partials_are_set_apart),
         cmocka_unit_test(the_catalogue_quirks_are_reported),
         cmocka_unit_test(the_intent_copy_judges_by_the_intent),
+        cmocka_unit_test(the_later_families_verdicts),
+        cmocka_unit_test(a_rotary_intent_turning_the_wrong_way_is_flagged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
