@@ -413,7 +413,7 @@ static int run_recv(int fd, run_out *c, char **text) {
 /* Ends the workers still running (their cases are not needed any more). */
 static void run_stop(int n, pid_t *pid, const int *fd) {
     for (int w = 0; w < n; w++) {
-        close(fd[w]);
+        if (fd[w] >= 0) close(fd[w]);
         if (pid[w] <= 0) continue; /* reaped already */
         kill(pid[w], SIGKILL);
         while (waitpid(pid[w], NULL, 0) < 0 && errno == EINTR) {}
@@ -490,6 +490,8 @@ static uint64_t run_workers(td_cli *cli, td_ctx *cx, const td_kernel *kern, cons
         run_out c;
         char *text;
         if (run_recv(fd[w], &c, &text) != 0) { /* worker w died during case i */
+            close(fd[w]); /* (a worker still writing, when its report was unreadable, gets EPIPE) */
+            fd[w] = -1;
             int st = 0;
             while (waitpid(pid[w], &st, 0) < 0 && errno == EINTR) {}
             pid[w] = 0;
