@@ -191,7 +191,7 @@ static void campaign_json(FILE *f, const td_kernel *kern, const td_campaign *c, 
 /* The parent's account of a child that died: a crash (signal) or a hang (killed at
  * the deadline) during case `idx`, with that case as the reproducer. */
 static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uint64_t idx, uint64_t seed, int large,
-                       double seconds, const char *outdir, const char *libarg) {
+                       double seconds, double stall, const char *outdir, const char *libarg) {
     uint8_t b[64];
     td_campaign_case_bytes_tier(kern->k, seed, idx, large, b, sizeof b);
     char rel[4400] = "", cmd[8800] = "", summary[512];
@@ -200,7 +200,9 @@ static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uin
         snprintf(summary, sizeof summary, "crash: the kernel process died of signal %d (%s) during case %" PRIu64, sig,
                  strsignal(sig), idx);
     else
-        snprintf(summary, sizeof summary, "hang: no result before the deadline; case %" PRIu64 " was running", idx);
+        snprintf(summary, sizeof summary,
+                 "hang: no progress for %.0f s (no case finished, no program instance began); case %" PRIu64
+                 " was running", stall, idx);
     contract_head(f, kern->k, kern->abi->variant);
     fprintf(f, ",\"status\":\"%s\",\"cases\":%" PRIu64 ",\"lanes\":0,\"disagreements\":1,\"warns\":0,"
                "\"worst_err_over_tol\":null,\"worst_ulps\":null,\"seconds\":%.3f,\"hist\":[0,0,0,0,0,0,0,0,0],"
@@ -220,6 +222,7 @@ static void death_json(FILE *f, const td_kernel *kern, int crashed, int sig, uin
 typedef struct shared_progress {
     volatile uint64_t case_index;
     volatile uint64_t findings;
+    volatile uint64_t beats; /* the kernel library's progress inside a launch (td_kernels_set_progress) */
 } shared_progress;
 
 /* What every row's campaign needs: the CLI state, the campaign options and where the
@@ -267,6 +270,7 @@ static void run_child(const cert_env *env, const td_campaign_opts *co, const td_
     td_campaign c;
     td_campaign_opts opts = *co;
     opts.progress = sp ? &sp->case_index : NULL;
+    td_kernels_set_progress(sp ? &sp->beats : NULL);
     td_shape shape = {{0}};
     char desc[256], extra[4096] = "";
     if (env->production) {
@@ -291,9 +295,10 @@ static void run_child(const cert_env *env, const td_campaign_opts *co, const td_
 /* Appends the JSON row of a child that ended (status from waitpid, `killed` at its
  * deadline) to `out`.  Returns 0 passed, 1 failed (finding/crash/hang), 3 harness error. */
 static int row_result(const cert_env *env, const td_kernel *kern, const char *path, int status, int killed,
-                      uint64_t inflight, uint64_t seed, double seconds, FILE *out) {
+                      uint64_t inflight, uint64_t seed, double seconds, double stall, FILE *out) {
     if (killed || WIFSIGNALED(status)) {
-        death_json(out, kern, !killed, killed ? 0 : WTERMSIG(status), inflight, seed, env->co.large, seconds, env->outdir,
+        death_json(out, kern, !killed, killed ? 0 : WTERMSIG(status), inflight, seed, env->co.large, seconds, stall,
+                   env->outdir,
                    env->libarg);
         unlink(path);
         return 1;
@@ -622,6 +627,10 @@ typedef struct cert_pool {
     shared_progress *sp;  /* per row, shared with its child: the case in flight */
     td_campaign_opts *co; /* per row: its campaign (a baseline may give it its own cases) */
     double *t0, *deadline;
+    /* progress per row: the last (case, beats) seen and when it changed; the deadline
+     * counts time without progress (cert_overdue) */
+    uint64_t *seen_case, *seen_beats;
+    double *tprog;
     long parent;          /* names the rows' files */
     int worst, started, written;
 } cert_pool;
@@ -645,7 +654,8 @@ static pid_t cert_start(void *ctx, int i) {
     /* each large case runs its kernel over 2^31+ elements: seconds, many under a sanitizer */
     if (p->o->large && p->rows[i].k->large && !(p->o->timeout > 0))
         p->deadline[i] += 300.0 * (double)(p->co[i].max_cases ? p->co[i].max_cases / TD_FAR_EVERY + 1 : 1);
-    p->t0[i] = td_cli_now();
+    p->t0[i] = p->tprog[i] = td_cli_now();
+    p->seen_case[i] = p->seen_beats[i] = 0;
     char path[4400];
     row_path(p, i, path, sizeof path);
     pid_t pid = fork();
@@ -659,7 +669,19 @@ static int cert_overdue(void *ctx, int i, int oldest) {
     if (oldest && p->env->progress)
         fprintf(stderr, "\r\033[K[%d/%d] %s [%s]: case %" PRIu64, p->started, p->env->total, p->rows[i].k->id,
                 p->rows[i].kern->abi->variant, p->sp[i].case_index + 1);
-    return td_cli_now() - p->t0[i] > p->deadline[i];
+    /* A row is hung when it makes no progress for its deadline: no case finished and,
+     * inside a launch, no progress the kernel library reports (the Triton bridge: a
+     * program instance began).  Not its total time: a correct kernel that is slow per
+     * launch (the interpreter's ~1-3 ms per program instance times a large grid) keeps
+     * making progress, and the campaign stops starting cases at its share anyway. */
+    double t = td_cli_now();
+    uint64_t c = p->sp[i].case_index, b = p->sp[i].beats;
+    if (c != p->seen_case[i] || b != p->seen_beats[i]) {
+        p->seen_case[i] = c;
+        p->seen_beats[i] = b;
+        p->tprog[i] = t;
+    }
+    return t - p->tprog[i] > p->deadline[i];
 }
 
 static void cert_done(void *ctx, int i, int status, int killed, double seconds) {
@@ -676,7 +698,8 @@ static void cert_done(void *ctx, int i, int status, int killed, double seconds) 
     }
     char path[4400];
     row_path(p, i, path, sizeof path);
-    int x = row_result(p->env, r->kern, path, status, killed, p->sp[i].case_index, p->co[i].seed, seconds, p->cf);
+    int x = row_result(p->env, r->kern, path, status, killed, p->sp[i].case_index, p->co[i].seed, seconds,
+                       p->deadline[i], p->cf);
     if (x > p->worst) p->worst = x;
 }
 
@@ -686,9 +709,10 @@ static int run_rows(const cert_opts *o, const cert_env *env, const cert_row *row
     size_t nn = n > 0 ? (size_t)n : 1;
     cert_pool p = {.o = o, .env = env, .rows = rows, .cf = cf, .parent = (long)getpid(),
                    .co = calloc(nn, sizeof *p.co), .t0 = calloc(nn, sizeof *p.t0),
-                   .deadline = calloc(nn, sizeof *p.deadline)};
+                   .deadline = calloc(nn, sizeof *p.deadline), .seen_case = calloc(nn, sizeof *p.seen_case),
+                   .seen_beats = calloc(nn, sizeof *p.seen_beats), .tprog = calloc(nn, sizeof *p.tprog)};
     p.sp = mmap(NULL, nn * sizeof *p.sp, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p.sp == MAP_FAILED || !p.co || !p.t0 || !p.deadline) {
+    if (p.sp == MAP_FAILED || !p.co || !p.t0 || !p.deadline || !p.seen_case || !p.seen_beats || !p.tprog) {
         fprintf(stderr, "tilediff certify: out of memory\n");
         p.worst = 3;
     } else {
@@ -699,6 +723,9 @@ static int run_rows(const cert_opts *o, const cert_env *env, const cert_row *row
     free(p.co);
     free(p.t0);
     free(p.deadline);
+    free(p.seen_case);
+    free(p.seen_beats);
+    free(p.tprog);
     if (env->progress) fprintf(stderr, "\r\033[K");
     return p.worst;
 }

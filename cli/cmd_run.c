@@ -4,8 +4,10 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -259,11 +261,15 @@ static int run_apply(td_cli *cli, const td_kernel *kern, const run_opts *o, run_
     return 0;
 }
 
+/* a crash or a hang: the whole case's, of no region */
+static int root_is_death(const td_fkey *k) { return k->cls == TD_VC_CRASH || k->cls == TD_VC_HANG; }
+
 static void root_json(td_cli *cli, const td_kernel *kern, const run_root *x, int first) {
-    char cmd[9000] = "";
+    char cmd[9000] = "", region[300] = "null";
     if (x->path[0]) td_cli_repro_cmd(cli, x->path, cmd, sizeof cmd);
-    printf("%s{\"class\":\"%s\",\"region\":\"%s\",\"lane_in_tile\":", first ? "" : ",",
-           td_vclass_name(x->key.cls), kern->k->regions[x->key.region].name);
+    if (!root_is_death(&x->key)) snprintf(region, sizeof region, "\"%s\"", kern->k->regions[x->key.region].name);
+    printf("%s{\"class\":\"%s\",\"region\":%s,\"lane_in_tile\":", first ? "" : ",", td_vclass_name(x->key.cls),
+           region);
     if (x->key.rel >= 0) printf("%" PRId64, x->key.rel);
     else printf("null");
     printf(",\"count\":%" PRIu64 ",\"first_case\":%" PRIu64 ",\"repro\":", x->count, x->first_case);
@@ -318,17 +324,43 @@ static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s)
         char cmd[9000] = "", lane[48] = "";
         if (x->path[0]) td_cli_repro_cmd(cli, x->path, cmd, sizeof cmd);
         if (x->key.rel >= 0) snprintf(lane, sizeof lane, ", lane %" PRId64 " of the tile", x->key.rel);
-        printf("    %s in %s%s: %" PRIu64 " case%s, first case %" PRIu64 "%s%s\n", td_vclass_name(x->key.cls),
-               kern->k->regions[x->key.region].name, lane, x->count, x->count > 1 ? "s" : "", x->first_case,
+        printf("    %s%s%s%s: %" PRIu64 " case%s, first case %" PRIu64 "%s%s\n", td_vclass_name(x->key.cls),
+               root_is_death(&x->key) ? "" : " in ", root_is_death(&x->key) ? "" : kern->k->regions[x->key.region].name,
+               lane, x->count, x->count > 1 ? "s" : "", x->first_case,
                cmd[0] ? "; repro: " : "", cmd);
     }
     if (s->other_roots) printf("    and %" PRIu64 " cases of further root causes\n", s->other_roots);
 }
 
-/* --jobs: worker w of n runs cases w, w + n, w + 2n... and sends each case's run_out
- * and report through its own pipe; the parent reads case i from worker i % n, so it
- * applies the outcomes in case order.  Each worker has a copy of the parent's state
- * (fork): the decode, the kernel and the oracle are the same in every process. */
+/* Every case runs in a worker process, so that a kernel that crashes (a segfault or an
+ * abort in a plugin, a Triton kernel that reads far out of bounds) or hangs takes only
+ * its worker with it: the parent reports that case as a finding, with its reproducer,
+ * and goes on with the next case; the findings already made are kept.  --jobs N: worker
+ * w of n runs cases from + w, from + w + n, ... and sends each case's run_out and report
+ * through its own pipe; the parent reads case i from worker (i - from) % n, so it
+ * applies the outcomes in case order and the output does not depend on --jobs.  Each
+ * worker has a copy of the parent's state (fork): the decode, the kernel and the oracle
+ * are the same in every process. */
+
+/* What a worker shares with the parent: whether it is inside the kernel's launch (a
+ * death there is the kernel's; anywhere else tilediff's own) and the progress its
+ * watchdog reads (launches that returned; the Triton bridge's program instances). */
+typedef struct run_shared {
+    volatile int in_kernel;
+    volatile uint64_t beats;
+} run_shared;
+
+static run_shared *rw_self;       /* in a worker: its own slot */
+static td_abi_launch_fn rw_inner; /* in a worker: the kernel's launch */
+
+static int rw_launch(const td_abi_launch *L) {
+    rw_self->in_kernel = 1;
+    int rc = rw_inner(L);
+    rw_self->in_kernel = 0;
+    rw_self->beats++;
+    return rc;
+}
+
 static int write_all(int fd, const void *p, size_t n) {
     for (const char *c = p; n;) {
         ssize_t w = write(fd, c, n);
@@ -349,12 +381,26 @@ static int read_all(int fd, void *p, size_t n) {
     return 0;
 }
 
-static void run_worker(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t w, uint64_t n, int fd) {
+static void run_worker(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t from, uint64_t w, uint64_t n,
+                       run_shared *sh, int fd) {
+    /* the kernel with its launch routed through rw_launch; a v1 record ends before
+     * `declares` and is copied only that far */
+    td_abi_kernel wrapped;
+    memset(&wrapped, 0, sizeof wrapped);
+    memcpy(&wrapped, kern->abi, kern->abi_version >= 2 ? sizeof wrapped : offsetof(td_abi_kernel, declares));
+    rw_self = sh;
+    rw_inner = kern->abi->launch;
+    wrapped.launch = rw_launch;
+    td_kernel wk = *kern;
+    wk.abi = &wrapped;
+    td_kernels_set_progress(&sh->beats);
+    td_watchdog_progress(&sh->beats);
     td_watchdog_quiet(1);
-    for (uint64_t i = w; i < o->cases; i += n) {
+    for (uint64_t i = from + w; i < o->cases; i += n) {
         run_out c;
         char *text;
-        run_case(cx, kern, o, i, &c, &text);
+        run_case(cx, &wk, o, i, &c, &text);
+        fflush(NULL); /* a --lane-dump's lines, before a later case can kill this worker */
         int bad = write_all(fd, &c, sizeof c) || (c.textlen && write_all(fd, text, c.textlen));
         free(text);
         if (bad || c.rc == TD_RUN_HARNESS_ERROR) break; /* the run stops at a harness error */
@@ -377,29 +423,38 @@ static int run_recv(int fd, run_out *c, char **text) {
     return 0;
 }
 
-/* Ends the workers (those still running are not needed any more). */
-static void run_stop(int n, const pid_t *pid, const int *fd) {
+/* Ends the workers still running (their cases are not needed any more). */
+static void run_stop(int n, pid_t *pid, const int *fd) {
     for (int w = 0; w < n; w++) {
-        close(fd[w]);
+        if (fd[w] >= 0) close(fd[w]);
+        if (pid[w] <= 0) continue; /* reaped already */
         kill(pid[w], SIGKILL);
         while (waitpid(pid[w], NULL, 0) < 0 && errno == EINTR) {}
+        pid[w] = 0;
     }
 }
 
-/* Starts n workers; returns n, or 0 (none left running) when a pipe or fork failed. */
-static int run_start(td_ctx *cx, const td_kernel *kern, const run_opts *o, int n, pid_t *pid, int *fd) {
+/* Starts n workers from case `from`; returns n, or 0 (none left running) when a pipe
+ * or fork failed. */
+static int run_start(td_ctx *cx, const td_kernel *kern, const run_opts *o, uint64_t from, int n, pid_t *pid, int *fd,
+                     run_shared *sh) {
     fflush(NULL); /* a worker must not write its parent's buffered output again */
     for (int w = 0; w < n; w++) {
         int p[2];
-        if (pipe(p) != 0 || (pid[w] = fork()) < 0) {
-            if (w < n && pid[w] < 0) close(p[0]), close(p[1]);
+        memset((void *)&sh[w], 0, sizeof sh[w]);
+        if (pipe(p) != 0) {
+            run_stop(w, pid, fd);
+            return 0;
+        }
+        if ((pid[w] = fork()) < 0) {
+            close(p[0]), close(p[1]);
             run_stop(w, pid, fd);
             return 0;
         }
         if (pid[w] == 0) {
             for (int v = 0; v < w; v++) close(fd[v]);
             close(p[0]);
-            run_worker(cx, kern, o, (uint64_t)w, (uint64_t)n, p[1]);
+            run_worker(cx, kern, o, from, (uint64_t)w, (uint64_t)n, &sh[w], p[1]);
         }
         close(p[1]);
         fd[w] = p[0];
@@ -407,7 +462,8 @@ static int run_start(td_ctx *cx, const td_kernel *kern, const run_opts *o, int n
     return n;
 }
 
-/* Cases from..cases-1 in this process; returns the case the run stopped at. */
+/* Cases from..cases-1 in this process (no worker could be started); returns the case
+ * the run stopped at. */
 static uint64_t run_here(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, run_state *s,
                          uint64_t from, int *status) {
     for (uint64_t i = from; i < o->cases; i++) {
@@ -421,20 +477,40 @@ static uint64_t run_here(td_cli *cli, td_ctx *cx, const td_kernel *kern, const r
     return o->cases;
 }
 
-/* Cases 0.. through `jobs` workers while they deliver; returns the first case not
- * applied (o->cases when all were, or when the run stopped).  A case a worker did not
- * deliver (it died: a crash, the watchdog) and those after it run in this process,
- * as they would without --jobs. */
+/* A worker that ended before it sent case `at`: its wait status, and whether it was
+ * inside the kernel's launch. */
+typedef struct run_death {
+    int dead, status, in_kernel;
+    uint64_t at;
+} run_death;
+
+/* Cases from.. through `jobs` workers while they deliver; returns the first case not
+ * applied (o->cases when all were, or when the run stopped).  A worker that dies
+ * fills *d with the case it died in. */
 static uint64_t run_workers(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_opts *o, run_state *s,
-                            int jobs, int *status) {
+                            uint64_t from, int jobs, int *status, run_death *d) {
     pid_t *pid = calloc((size_t)jobs, sizeof *pid);
     int *fd = calloc((size_t)jobs, sizeof *fd);
-    int n = pid && fd ? run_start(cx, kern, o, jobs, pid, fd) : 0;
-    uint64_t i = 0;
+    size_t shn = (size_t)jobs * sizeof(run_shared);
+    run_shared *sh = mmap(NULL, shn, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int n = pid && fd && sh != MAP_FAILED ? run_start(cx, kern, o, from, jobs, pid, fd, sh) : 0;
+    if (!n)
+        fprintf(stderr, "tilediff %s: cannot start a worker process (%s); the cases run in this process, where a "
+                        "crash of the kernel ends tilediff\n", cli->cmd, strerror(errno));
+    uint64_t i = from;
     for (; n && i < o->cases; i++) {
+        int w = (int)((i - from) % (uint64_t)n);
         run_out c;
         char *text;
-        if (run_recv(fd[i % (uint64_t)n], &c, &text) != 0) break;
+        if (run_recv(fd[w], &c, &text) != 0) { /* worker w died during case i */
+            close(fd[w]); /* (a worker still writing, when its report was unreadable, gets EPIPE) */
+            fd[w] = -1;
+            int st = 0;
+            while (waitpid(pid[w], &st, 0) < 0 && errno == EINTR) {}
+            pid[w] = 0;
+            *d = (run_death){.dead = 1, .status = st, .in_kernel = sh[w].in_kernel, .at = i};
+            break;
+        }
         int stop = run_apply(cli, kern, o, s, i, &c, text, status);
         free(text);
         if (stop) {
@@ -443,9 +519,60 @@ static uint64_t run_workers(td_cli *cli, td_ctx *cx, const td_kernel *kern, cons
         }
     }
     if (n) run_stop(n, pid, fd);
+    if (sh != MAP_FAILED) munmap(sh, shn);
     free(pid);
     free(fd);
     return i;
+}
+
+/* Case d->at ended its worker.  A death inside the kernel's launch is the kernel's
+ * finding: a crash (signal, or an exit: a sanitizer's report), or a hang (its watchdog);
+ * anywhere else it is tilediff's own failure (exit 3).  The finding is reported like
+ * any other, with the case written as its reproducer.  Returns 1 when this kernel's
+ * run stops: after a hang (every later case would wait out --timeout too) or an
+ * internal error. */
+static int run_died(td_cli *cli, const td_kernel *kern, const run_opts *o, run_state *s, const run_death *d,
+                    int *status) {
+    int hang = WIFEXITED(d->status) && WEXITSTATUS(d->status) == TD_WATCHDOG_EXIT;
+    char how[200];
+    if (hang) snprintf(how, sizeof how, "the kernel made no progress for %us (--timeout)", o->timeout);
+    else if (WIFSIGNALED(d->status))
+        snprintf(how, sizeof how, "the process died of signal %d (%s)", WTERMSIG(d->status), strsignal(WTERMSIG(d->status)));
+    else
+        snprintf(how, sizeof how, "the process exited with status %d (a sanitizer's report, or an exit() call)",
+                 WIFEXITED(d->status) ? WEXITSTATUS(d->status) : -1);
+    if (!d->in_kernel) {
+        fprintf(stderr, "tilediff %s: %s: internal error on case %" PRIu64 ": %s outside the kernel's launch\n", cli->cmd,
+                kern->k->id, d->at, how);
+        *status = TD_EXIT_INTERNAL;
+        return 1;
+    }
+    td_case_result r;
+    memset(&r, 0, sizeof r);
+    r.finding = 1;
+    r.worst = hang ? TD_VC_HANG : TD_VC_CRASH;
+    snprintf(r.desc, sizeof r.desc, "case %" PRIu64 " of seed %" PRIu64 " (the reproducer replays it)", d->at, o->seed);
+    snprintf(r.msg, sizeof r.msg, "%s: %s during case %" PRIu64, hang ? "hang" : "crash", how, d->at);
+    r.st.cases = r.st.cases_with_finding = r.st.findings[r.worst] = 1;
+    run_out c = {.rc = TD_RUN_FINDING, .st = r.st, .key = {.cls = r.worst, .rel = -1}};
+    snprintf(c.msg, sizeof c.msg, "%s", r.msg);
+    uint8_t b[64];
+    td_campaign_case_bytes(kern->k, o->seed, d->at, b, sizeof b);
+    if (o->artifacts && td_artifact_write(o->artifacts, kern, b, sizeof b, c.path, sizeof c.path) != 0)
+        c.path[0] = 0, c.art_failed = 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        if (o->json) td_report_json(f, kern, &r, c.path[0] ? c.path : NULL);
+        else td_report_text(f, kern, &r);
+        fclose(f);
+    }
+    run_apply(cli, kern, o, s, d->at, &c, text, status);
+    free(text);
+    if (hang && !o->json) printf("  %s [%s]: the run stops at its hang (later cases would wait out --timeout too)\n",
+                                 kern->k->id, kern->abi->variant);
+    return hang;
 }
 
 /* Runs one kernel over `cases` random cases; returns the worst exit status. */
@@ -453,9 +580,18 @@ static int run_kernel(td_cli *cli, td_ctx *cx, const td_kernel *kern, const run_
     int status = TD_EXIT_OK;
     run_state *s = calloc(1, sizeof *s);
     if (!s) return TD_EXIT_INTERNAL;
-    int jobs = (uint64_t)o->jobs < o->cases ? o->jobs : (int)o->cases;
-    uint64_t from = jobs > 1 ? run_workers(cli, cx, kern, o, s, jobs, &status) : 0;
-    run_here(cli, cx, kern, o, s, from, &status);
+    for (uint64_t from = 0; from < o->cases;) {
+        uint64_t left = o->cases - from;
+        int jobs = (uint64_t)o->jobs < left ? o->jobs : (int)left;
+        run_death d = {0};
+        uint64_t next = run_workers(cli, cx, kern, o, s, from, jobs, &status, &d);
+        if (!d.dead) { /* all applied, or stopped; or no worker started: the rest here */
+            run_here(cli, cx, kern, o, s, next, &status);
+            break;
+        }
+        if (run_died(cli, kern, o, s, &d, &status)) break;
+        from = d.at + 1;
+    }
     if (o->json) summary_json(cli, kern, s);
     else summary_text(cli, kern, s);
     if (tot) td_stats_merge(tot, &s->st);

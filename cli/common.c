@@ -144,8 +144,12 @@ static const uint8_t *wd_data;
 static size_t wd_size, wd_header_len, wd_msg_len;
 static int wd_have_dir;
 static volatile sig_atomic_t wd_quiet;
+static volatile uint64_t *wd_beats; /* progress (td_watchdog_progress), or NULL */
+static uint64_t wd_seen;            /* its value when the alarm was last set */
+static unsigned wd_seconds;
 
 void td_watchdog_quiet(int on) { wd_quiet = on; }
+void td_watchdog_progress(volatile uint64_t *beats) { wd_beats = beats; }
 
 static void wd_write_all(int fd, const void *p, size_t n) {
     const char *c = p;
@@ -159,7 +163,12 @@ static void wd_write_all(int fd, const void *p, size_t n) {
 
 static void wd_handler(int sig) {
     (void)sig;
-    if (wd_quiet) _exit(TD_EXIT_FINDING); /* a --jobs worker: the parent replays the case loudly */
+    if (wd_beats && *wd_beats != wd_seen) { /* progress since the alarm was set: not a hang */
+        wd_seen = *wd_beats;
+        alarm(wd_seconds);
+        return;
+    }
+    if (wd_quiet) _exit(TD_WATCHDOG_EXIT); /* a run worker: the parent reports the case */
     if (wd_have_dir) {
         int fd = open(wd_tmp, O_CREAT | O_WRONLY | O_TRUNC, 0644);
         if (fd >= 0) {
@@ -176,6 +185,8 @@ static void wd_handler(int sig) {
 void td_watchdog_arm(unsigned seconds, const char *artifact_dir, const td_kernel *kern, const uint8_t *data,
                      size_t size) {
     if (!seconds) return;
+    wd_seconds = seconds;
+    wd_seen = wd_beats ? *wd_beats : 0;
     wd_data = data;
     wd_size = size;
     wd_have_dir = 0;
@@ -189,7 +200,7 @@ void td_watchdog_arm(unsigned seconds, const char *artifact_dir, const td_kernel
         wd_have_dir = 1;
     }
     wd_msg_len = (size_t)snprintf(wd_msg, sizeof wd_msg,
-                                  "FINDING %s [kernel %s]: hang: the kernel did not return within %us%s%s\n",
+                                  "FINDING %s [kernel %s]: hang: the kernel made no progress for %us%s%s\n",
                                   kern->k->id, kern->abi->variant, seconds, wd_have_dir ? "; reproducer " : "",
                                   wd_have_dir ? wd_path : "");
     if (wd_msg_len >= sizeof wd_msg) wd_msg_len = sizeof wd_msg - 1;

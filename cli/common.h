@@ -64,15 +64,20 @@ int td_parse_double(const char *s, double *out);
 /* glob match of contract ids ("softmax_*", "all" matches everything) */
 int td_match(const char *pattern, const char *id);
 
-/* the per-case watchdog of the CLI: a kernel that does not return within `seconds`
- * is reported as a hang, its case written to `artifact_dir`, and the process exits 1
- * (findings already made were written as they were found). */
+/* the per-case watchdog of the CLI: a case that makes no progress for `seconds` is a
+ * hang.  Progress is a launch that returned, or what the kernel library reports inside
+ * a launch (td_watchdog_progress): a correct but slow kernel is not a hang.  On a hang
+ * the case is written to `artifact_dir` and the process exits 1 (findings already made
+ * were written as they were found). */
 void td_watchdog_arm(unsigned seconds, const char *artifact_dir, const td_kernel *kern, const uint8_t *data,
                      size_t size);
 void td_watchdog_disarm(void);
-/* In a `run --jobs` worker: a hang ends the worker without a word or an artifact (the
- * parent runs the case again itself, with the watchdog above, as --jobs 1 would). */
+/* The progress counter the watchdog reads (NULL: none, the case's whole time counts). */
+void td_watchdog_progress(volatile uint64_t *beats);
+/* In a `run` worker: a hang ends the worker with TD_WATCHDOG_EXIT, without a word or an
+ * artifact; the parent, which knows the case, reports it. */
 void td_watchdog_quiet(int on);
+#define TD_WATCHDOG_EXIT 124
 
 
 #endif

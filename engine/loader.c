@@ -222,6 +222,9 @@ static int describe_contract(const char *id, td_tb_signature *out) {
     return 0;
 }
 
+/* the Triton bridge's progress entry point, once it is loaded (one per process) */
+static td_tb_progress_fn g_progress;
+
 /* A Python kernel file: the bridge library embeds CPython and returns its table. */
 static int open_python(const char *path, int backend, void **h, const td_abi_table **t, char *err, size_t errlen) {
     char lib[4096];
@@ -237,6 +240,8 @@ static int open_python(const char *path, int backend, void **h, const td_abi_tab
         snprintf(err, errlen, "cannot load the Triton bridge %s: %s", lib, dlerror());
         return TD_LOAD_OPEN;
     }
+    void *psym = dlsym(*h, TD_TB_PROGRESS_SYMBOL);
+    memcpy(&g_progress, &psym, sizeof g_progress);
     td_tb_open_fn fn;
     void *sym = dlsym(*h, TD_TB_OPEN_SYMBOL);
     memcpy(&fn, &sym, sizeof fn);
@@ -248,6 +253,10 @@ static int open_python(const char *path, int backend, void **h, const td_abi_tab
         return TD_LOAD_OPEN;
     }
     return TD_LOAD_OK;
+}
+
+void td_kernels_set_progress(volatile uint64_t *beat) {
+    if (g_progress) g_progress(beat);
 }
 
 static int has_suffix(const char *s, const char *suf) {

@@ -52,6 +52,12 @@ int td_kernels_open(const char *path, td_kernel_set *set, char *err, size_t errl
  * Triton bridge, which runs Triton's interpreter for the host backend and compiled
  * Triton for the cuda backend (kernels/triton/bridge.h). */
 int td_kernels_open_for(const char *path, int backend, td_kernel_set *set, char *err, size_t errlen);
+/* Progress of the launch in flight, for deadlines that follow a kernel's progress
+ * rather than its wall time: a kernel library that can tell (the Triton bridge: one
+ * tick per program instance the interpreter starts) increments *beat; the others
+ * leave it alone.  Call it in the process that launches, with a counter its watcher
+ * can read (shared memory); NULL stops the ticks. */
+void td_kernels_set_progress(volatile uint64_t *beat);
 /* Where libtilediff_triton.so is (TILEDIFF_TRITON_BRIDGE, next to the binary, installed). */
 int td_triton_bridge_path(char *out, size_t n);
 /* Binds a table already in the process (the fuzz targets link the built-in kernels). */

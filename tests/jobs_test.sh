@@ -3,8 +3,9 @@
 # only their timings (seconds, started) differ.  Each command runs with --jobs 1 and
 # --jobs 2 on a correct kernel and on a mutant (findings, reproducers, repro commands)
 # and the outputs are compared byte for byte after the timing fields are blanked.
-# A kernel that crashes or hangs: a worker that dies says nothing, the parent runs the
-# case itself, so the output (and the reproducer of the hang) is that of --jobs 1.
+# A kernel that crashes or hangs: every case runs in a worker process, the parent reports
+# the case its worker died in as a finding (exit 1) with its reproducer, the same for
+# --jobs 1 and 2, and goes on after a crash (findings already made are kept).
 # Usage: jobs_test.sh TILEDIFF PLUGIN_DIR (where libtdtest_crash.so and libtdtest_hang.so are)
 set -u
 T=$1 plugins=$2
@@ -60,21 +61,35 @@ check "selftest: mutants listed" grep -q 'mut_last_program_skipped' st2.txt
 
 for j in 1 2; do
     "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_crash.so" --cases 20 --jobs $j \
-        --no-artifacts >crash$j.raw 2>&1
-    rc=$?
-    # under a sanitizer the crash's own report (pids, addresses) follows: tilediff's output is what precedes it
-    awk '/^==[0-9]+==/ { exit } { print }' crash$j.raw >crash$j.txt
-    echo "exit $rc" >>crash$j.txt
+        --artifacts crashart$j >crash$j.raw 2>&1
+    echo "exit $?" >crash$j.rc
+    sed "s#crashart$j/#crashart/#g" crash$j.raw >crash$j.txt
+    cat crash$j.rc >>crash$j.txt
+    ls crashart$j >crashfiles$j.txt 2>&1
     "$T" run add_example.add_kernel_correctness --kernels "$plugins/libtdtest_hang.so" --cases 10 --timeout 1 \
         --jobs $j --artifacts hang$j >hang$j.txt 2>&1
     echo "exit $?" >>hang$j.txt
     sed -i "s#hang$j/#hang/#g" hang$j.txt
     ls hang$j >hangfiles$j.txt 2>&1
 done
-check "run: a crashing kernel, the same output and exit for --jobs 1 and 2" same crash1.txt crash2.txt
-check "run: the crash kills tilediff as it would without --jobs" grep -qv '^exit 0$' crash2.txt
+check "run: a crashing kernel, the same reproducers for --jobs 1 and 2" same crashfiles1.txt crashfiles2.txt
+check "run: a crashing kernel, the same exit status for --jobs 1 and 2" same crash1.rc crash2.rc
+check "run: a crashing kernel is a finding: exit 1" grep -q '^exit 1$' crash2.rc
+check "run: the crash is reported with its case" grep -q 'crash: the process .* during case [0-9]' crash2.raw
+check "run: the crash's reproducer is written and its repro command printed" \
+    sh -c "grep -q 'repro: .*tilediff repro --kernels .*libtdtest_crash.so crashart2/add_example.add_kernel_correctness\..*\.tdf' crash2.raw && test -s \"\$(ls crashart2/*.tdf | head -1)\""
+check "run: the run went on after the crash (all 20 cases counted)" grep -q ': 20 cases' crash2.raw
+# under a sanitizer each dying worker writes its own report (pids, addresses) into the
+# output; without one the whole output is compared
+if ! grep -q '^==[0-9]*==' crash1.raw crash2.raw; then
+    check "run: a crashing kernel, the same output for --jobs 1 and 2" same crash1.txt crash2.txt
+fi
+"$T" repro --kernels "$plugins/libtdtest_crash.so" "$(ls crashart2/*.tdf | head -1)" >crashrepro.txt 2>&1
+check "run: the crash's reproducer replays the crash (tilediff repro dies with it)" test $? != 0
 check "run: a hanging kernel, the same output for --jobs 1 and 2" same hang1.txt hang2.txt
-check "run: the hang is reported once" test "$(grep -c 'hang: the kernel did not return' hang2.txt)" = 1
+check "run: the hang is reported once" test "$(grep -c 'hang: the kernel made no progress' hang2.txt)" = 1
+check "run: a hang is a finding: exit 1" grep -q '^exit 1$' hang2.txt
+check "run: the hang's reproducer is named" grep -q 'repro: .*tilediff repro --kernels .*hang/add_example' hang2.txt
 check "run: the same reproducers for --jobs 1 and 2 (the hang's)" same hangfiles1.txt hangfiles2.txt
 
 "$T" run add_example.add_kernel_correctness --jobs 0 >/dev/null 2>&1

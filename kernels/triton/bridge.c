@@ -98,12 +98,33 @@ static struct PyModuleDef rounding_module = {PyModuleDef_HEAD_INIT, "_tilediff_r
                                              NULL, NULL, NULL, NULL};
 static PyObject *rounding_init(void) { return PyModule_Create(&rounding_module); }
 
+/* Progress: the host (certify's row child, run's worker) hands the bridge a counter in
+ * memory its parent watches; the interpreter ticks it once per program instance
+ * (tilediff_triton.compat), so a deadline can follow the kernel's progress instead of
+ * a guess of how long a launch of that grid takes (~1-3 ms per program, far more for a
+ * program with a long loop).  A program that never finishes stops the ticks. */
+static volatile uint64_t *g_beat;
+void td_triton_progress(volatile uint64_t *beat) { g_beat = beat; }
+
+static PyObject *py_tick(PyObject *self, PyObject *args) {
+    if (g_beat) ++*g_beat;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef progress_methods[] = {
+    {"tick", py_tick, METH_NOARGS, "tick(): one more program instance began (progress for tilediff's deadlines)"},
+    {NULL, NULL, 0, NULL}};
+static struct PyModuleDef progress_module = {PyModuleDef_HEAD_INIT, "_tilediff_progress", NULL, -1, progress_methods,
+                                             NULL, NULL, NULL, NULL};
+static PyObject *progress_init(void) { return PyModule_Create(&progress_module); }
+
 static int py_start(int backend, char *err, size_t errlen) {
     /* the interpreter mode is read when triton is imported: set it first */
     setenv("TRITON_INTERPRET", backend == TD_ABI_HOST ? "1" : "0", 1);
     promote_libpython();
-    if (PyImport_AppendInittab("_tilediff_rounding", rounding_init) != 0) {
-        snprintf(err, errlen, "cannot register the rounding module");
+    if (PyImport_AppendInittab("_tilediff_rounding", rounding_init) != 0 ||
+        PyImport_AppendInittab("_tilediff_progress", progress_init) != 0) {
+        snprintf(err, errlen, "cannot register the bridge's builtin modules");
         return -1;
     }
     char exe[4096];

@@ -40,6 +40,12 @@ typedef const td_abi_table *(*td_tb_open_fn)(const char *script, int backend, td
 #define TD_TB_OPEN_SYMBOL "td_triton_open"
 #define TD_TB_LIBRARY "libtilediff_triton.so"
 
+/* Points the bridge's progress counter at `beat` (NULL: none): it is incremented once
+ * per program instance the interpreter starts.  The CLI calls it in each child whose
+ * deadline its parent enforces (engine/loader.h td_kernels_set_progress). */
+typedef void (*td_tb_progress_fn)(volatile uint64_t *beat);
+#define TD_TB_PROGRESS_SYMBOL "td_triton_progress"
+
 /* Return value of a launch the backend cannot run (an interpreter limit, no GPU); the
  * message starts with "not covered on this backend: ". */
 #define TD_TB_UNSUPPORTED TD_ABI_NOT_COVERED

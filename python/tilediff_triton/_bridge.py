@@ -40,6 +40,8 @@ def load(path, backend):
     if not registry._entries:
         raise ImportError("no kernel registered (decorate launches with @tilediff_triton.kernel(\"contract.id\"))")
     if backend == HOST:
+        from . import compat
+        compat.install_progress()  # deadlines follow the interpreter's program instances
         from . import numerics
         numerics.probe()
         if os.environ.get("TILEDIFF_TRITON_NUMERICS"):

@@ -129,3 +129,49 @@ def k_bf16(grid, p, r):
     # never reached on the host backend: the interpreter truncates fp32 -> bf16 and the
     # contract's store slot requires round-to-nearest-even
     raise AssertionError("a bf16-store contract was launched on the interpreter")
+
+
+@triton.jit
+def add_loops_forever(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    # a loop whose exit condition never holds: the program instance never finishes
+    i = 0
+    while i >= 0:
+        i = i + 1 - 1
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.jit
+def add_one_lane(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # correct, and slow under the interpreter: one element per program instance
+    i = tl.program_id(0)
+    if i < n:
+        tl.store(out_ptr + i, tl.load(x_ptr + i) + tl.load(y_ptr + i))
+
+
+@triton.jit
+def add_drops_last(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n - 1  # the last element is never written
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="loops_forever")
+def k_loops(grid, p, r):
+    add_loops_forever[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="one_lane_per_program")
+def k_one_lane(grid, p, r):
+    # the grid of its own: n program instances (~1-3 ms each in the interpreter)
+    add_one_lane[(p.n_elements,)](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+
+
+@td.kernel("add_example.add_kernel_correctness", variant="wrong_then_wild")
+def k_wrong_then_wild(grid, p, r):
+    # larger cases: a wrong result (a finding); small ones: a read that kills the process.
+    # `run` must report both: the crash must not take the earlier findings with it
+    if p.n_elements <= 64:
+        add_wild_read[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)
+    else:
+        add_drops_last[grid](r.in_ptr0, r.in_ptr1, r.out_ptr, p.n_elements, BLOCK=p.BLOCK_SIZE)

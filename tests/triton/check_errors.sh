@@ -39,6 +39,31 @@ expect "an unknown contract id is named" 1 "no contract 'no_such_file.no_such_co
   "$td" run --kernels "$lib" --kernel raises --cases 1 "$A"
 expect "a wild read kills only the contract's child: crashed, certify goes on" 1 \
   "crashed" "$td" certify --kernels "$lib" --kernel wild_read --cases 2 --out "$out/c" --contracts "$A"
+# run: each case in a worker process; a kernel that kills it is a finding with a
+# reproducer, and the findings made before it are kept (exit 1, not a dead tilediff)
+expect "run: a wild read is a crash finding (exit 1) with its case" 1 \
+  "crash: the process died of signal 11 \(Segmentation fault\) during case 4" \
+  "$td" run --kernels "$lib" --kernel wrong_then_wild --cases 6 "$A"
+cp "$out/log" "$out/crashrun.log"
+expect "run: the crash's reproducer is written and its repro command printed" 0 \
+  "crash: 1 case, first case 4; repro: tilediff repro --kernels .*bad_kernels.py tilediff-artifacts/$A\.wrong_then_wild\.[0-9a-f]+\.tdf" \
+  sh -c "cat '$out/crashrun.log'; ls '$out'/tilediff-artifacts/$A.wrong_then_wild.*.tdf"
+expect "run: the wrong results before and after the crash are reported too" 0 \
+  "unwritten in out_ptr, lane 0 of the tile: 2 cases, first case 1" cat "$out/crashrun.log"
+# deadlines count time without progress (a launch returned, a program instance began):
+# a kernel that never finishes a program is a timeout; a correct one that is merely
+# slow under the interpreter (~1-3 ms per program instance) is not
+expect "certify: a Triton kernel that loops forever is a timeout finding" 1 \
+  '"status":"timeout".*no progress for 2 s' \
+  sh -c "'$td' certify --kernels '$lib' --kernel loops_forever --cases 2 --timeout 2 --out '$out/loop' --contracts $A \
+    >/dev/null; rc=\$?; cat '$out/loop/report.json'; exit \$rc"
+expect "certify: the correct ReLU is not a timeout though its campaign outlasts --timeout" 0 \
+  "relu_triton_kernel.relu_kernel_correctness +triton +passed +40 " \
+  "$td" certify --kernels "$here/../../examples/triton/kernels.py" --cases 40 --timeout 1 --out "$out/relu" \
+  --contracts relu_triton_kernel.relu_kernel_correctness
+expect "run --timeout: a correct kernel slow per launch (one lane per program) is no hang" 0 \
+  "4 cases, [0-9]+ lanes, 0 disagreeing cases" \
+  "$td" run --kernels "$lib" --kernel one_lane_per_program --cases 4 --timeout 1 "$A"
 printf 'import tilediff_triton as td\nraise RuntimeError("broken on purpose")\n' >"$out/broken.py"
 expect "a kernel file that fails to import: exit 2 with its error" 2 \
   "cannot load Python kernel file .*broken.py: .*RuntimeError: broken on purpose" \
@@ -62,9 +87,10 @@ printf 'x = 1\n' >"$out/empty.py"
 expect "a kernel file that registers nothing: exit 2" 2 "no kernel registered" \
   "$td" run --kernels "$out/empty.py" --cases 1 "$A"
 # the GPU path imports cleanly and says clearly that there is no device here
-expect "the cuda backend without a GPU: exit 2, clear message" 2 "[Dd]evice|GPU|CUDA" \
+expect "the cuda backend without a GPU: exit 2, clear message" 2 "^tilediff run: no CUDA device" \
   "$td" run --backend cuda --kernels "$here/../../examples/triton/kernels.py" --cases 1 "$A"
-expect "compiled Triton's device check names the missing device" 0 "no CUDA device here|NoDevice" \
+expect "compiled Triton's device check names the missing device" 0 \
+  "^NoDevice: compiled Triton has no CUDA device here \(.*\); use --backend host" \
   env PYTHONPATH="$here/../../python" "$py" -c "
 import tilediff_triton.cuda as c
 try:
