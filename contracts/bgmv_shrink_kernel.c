@@ -29,6 +29,11 @@
  * BK*SK (td_gen_count); single-lane and one-program count the launch's lanes and programs;
  * TD_BC_SLICE_EDGE: the rank N equal to BLOCK_N (the rank tile full) or one past it.
  *
+ * Dtypes: input, lora and out binary32, as in the bgmv_expand_slice siblings.  The .py is
+ * called with fp16/bf16 operands, whose tiled_a * tiled_b Triton rounds in that format
+ * before tl.sum; the contract's products are real, and binary32 operands give each one
+ * binary32 rounding (the model's u|x w|), with the fp32 accumulator of the .py.
+ *
  * Error model (every admissible kernel; oracle/shadow.c's any-order sum):
  *   one program's partial: its |k set| <= K binary32 products summed in ANY order, with or
  *   without FMA (tl.sum's tree, a sequential chain, split chains): gamma_n Σ|x w| (Higham,
@@ -214,8 +219,8 @@ const td_contract td_c_bgmv_shrink_summary = {
     .id = "bgmv_shrink_kernel.bgmv_shrink_kernel_output_summary_general",
     .io_class = "Realizes_without_Rounding of the store (SPLIT_K = 1) and atomic (SPLIT_K > 1) surfaces, -1 guard",
     .kind = "exact",
-    .formula = "out[pid1*cm + n*cn] = (SPLIT_K > 1 ? old_out + sum_{pid0<SPLIT_K} : ) " BS_PART
-               ", n < min(N, BLOCK_N); rows with lora_indices = -1 unchanged",
+    .formula = "out[pid1*cm + n*cn] = S(0) if SPLIT_K = 1, else old_out + sum_{pid0<SPLIT_K} S(pid0); "
+               "S(pid0) = " BS_PART ", n < min(N, BLOCK_N); rows with lora_indices = -1 unchanged",
     .nparams = NP_SUM,
     .params = params_sum,
     .regions = regions_sum,
