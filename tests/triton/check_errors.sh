@@ -64,6 +64,9 @@ expect "certify: the correct ReLU is not a timeout though its campaign outlasts 
 expect "run --timeout: a correct kernel slow per launch (one lane per program) is no hang" 0 \
   "4 cases, [0-9]+ lanes, 0 disagreeing cases" \
   "$td" run --kernels "$lib" --kernel one_lane_per_program --cases 4 --timeout 1 "$A"
+expect "a kernel file that queries triton.runtime.driver.active at import loads on the host backend (stand-in driver)" 0 \
+  " 0 disagreeing cases" \
+  "$td" run --kernels "$here/driver_query.py" --kernel persistent --cases 4 "$A"
 printf 'import tilediff_triton as td\nraise RuntimeError("broken on purpose")\n' >"$out/broken.py"
 expect "a kernel file that fails to import: exit 2 with its error" 2 \
   "cannot load Python kernel file .*broken.py: .*RuntimeError: broken on purpose" \
