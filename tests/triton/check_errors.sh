@@ -86,6 +86,12 @@ expect "an e5m2 load the interpreter widens wrongly: an interpreter deviation, n
 printf 'import tilediff_triton as td\n@td.kernel("add_example.add_kernel_correctness", declares="order=sideways")\ndef k(g, p, r):\n    pass\n' >"$out/decl.py"
 expect "a declaration the loader does not know: exit 2" 2 "declaration 'order=sideways'" \
   "$td" run --kernels "$out/decl.py" --cases 1 "$A"
+# a torch._inductor-generated kernel file (the bridge's Python is torch-free): named as
+# not covered, never as the kernel's error
+printf 'import torch\nimport triton\nfrom torch._inductor.runtime import triton_helpers\n' >"$out/inductor.py"
+expect "a kernel file that needs torch._inductor: exit 2, not covered on this backend" 2 \
+  "cannot load Python kernel file .*inductor.py: not covered on this backend: needs torch._inductor" \
+  "$td" run --kernels "$out/inductor.py" --cases 1 "$A"
 printf 'x = 1\n' >"$out/empty.py"
 expect "a kernel file that registers nothing: exit 2" 2 "no kernel registered" \
   "$td" run --kernels "$out/empty.py" --cases 1 "$A"
