@@ -20,10 +20,20 @@ bool() on the first block (all() of it) and returns one operand unchanged: upstr
 log_softmax's `mask = m_offset[:, None] < M and n_offset[None, :] < N` became a mask of
 the wrong shape and the interpreter aborted the process.  The interpreter already
 rewrites the kernel's AST (chained comparisons); `_install_boolops` adds `and`/`or`,
-evaluated lazily with compiled Triton's rule."""
+evaluated lazily with compiled Triton's rule.
+
+No active driver: kernel files often ask Triton's driver about the device at import
+(`triton.runtime.driver.active.get_current_target().backend == "cuda"` to pick autotune
+configs, `driver.active.utils.get_device_properties(dev)["multiprocessor_count"]` to size
+a persistent grid).  Under the interpreter Triton has no active driver and the property
+raises ("0 active drivers"), so the file cannot even be imported.  `_install_driver`
+makes a host-backend stand-in the active driver (see HostDriver), only in interpreter
+mode (TRITON_INTERPRET=1, which the bridge sets for --backend host only), so compiled
+Triton (--backend cuda) always sees the real driver."""
 
 
 def install():
+    _install_driver()
     _install_annotations()
     _install_masks()
     _install_boolops()
@@ -68,6 +78,61 @@ def _install_boolops():
     interpreter._tilediff_boolop = _boolop
     tr.visit_BoolOp = visit_BoolOp
     tr._tilediff_boolop = True
+
+
+class HostDriver:
+    """A stand-in for Triton's active driver under the interpreter (host backend).
+
+    It describes a nominal device, an NVIDIA H100 (compute capability 9.0), because the
+    catalogue's kernels were written for CUDA GPUs and their host code picks CUDA configs
+    when the target says "cuda"; the interpreter runs whichever config the registration
+    pins, so these numbers only steer a kernel file's own host-side choices (config
+    lists, persistent grid sizes), never the arithmetic tilediff checks.  Sources: CUDA C
+    Programming Guide, "Technical Specifications per Compute Capability" (9.0: 64 K
+    32-bit registers per block, 227 KB = 232448 B opt-in shared memory per block, warp
+    size 32) and the H100 SXM5 datasheet (132 SMs).  Properties no kernel file of the
+    catalogue queries (clock rates, bus width) are absent rather than invented: a file
+    asking for them gets a KeyError naming the key."""
+
+    PROPERTIES = {"multiprocessor_count": 132, "max_shared_mem": 232448, "max_num_regs": 65536,
+                  "warpSize": 32}
+
+    def __init__(self):
+        self.utils = self  # compiled drivers expose get_device_properties on .utils
+
+    @staticmethod
+    def is_active():
+        return True
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+        return GPUTarget("cuda", 90, 32)
+
+    def get_current_device(self):
+        return 0
+
+    def set_current_device(self, device):
+        if device != 0:
+            raise ValueError(f"the host backend's stand-in driver has one device (0), not {device}")
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_device_properties(self, device=0):
+        return dict(self.PROPERTIES)
+
+    def get_benchmarker(self):
+        raise RuntimeError("benchmarking needs compiled Triton on a GPU; the host backend runs pinned configs")
+
+
+def _install_driver():
+    """Not probing for a real driver on purpose: probing initialises CUDA (cuInit) in a
+    process tilediff later forks, and the host backend's answers must not depend on the
+    machine it runs on."""
+    from triton import knobs
+    from triton.runtime import driver
+    if knobs.runtime.interpret and driver._active is None:
+        driver.set_active(HostDriver())
 
 
 def _install_masks():

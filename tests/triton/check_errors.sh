@@ -64,6 +64,9 @@ expect "certify: the correct ReLU is not a timeout though its campaign outlasts 
 expect "run --timeout: a correct kernel slow per launch (one lane per program) is no hang" 0 \
   "4 cases, [0-9]+ lanes, 0 disagreeing cases" \
   "$td" run --kernels "$lib" --kernel one_lane_per_program --cases 4 --timeout 1 "$A"
+expect "a kernel file that queries triton.runtime.driver.active at import loads on the host backend (stand-in driver)" 0 \
+  " 0 disagreeing cases" \
+  "$td" run --kernels "$here/driver_query.py" --kernel persistent --cases 4 "$A"
 printf 'import tilediff_triton as td\nraise RuntimeError("broken on purpose")\n' >"$out/broken.py"
 expect "a kernel file that fails to import: exit 2 with its error" 2 \
   "cannot load Python kernel file .*broken.py: .*RuntimeError: broken on purpose" \
@@ -83,6 +86,12 @@ expect "an e5m2 load the interpreter widens wrongly: an interpreter deviation, n
 printf 'import tilediff_triton as td\n@td.kernel("add_example.add_kernel_correctness", declares="order=sideways")\ndef k(g, p, r):\n    pass\n' >"$out/decl.py"
 expect "a declaration the loader does not know: exit 2" 2 "declaration 'order=sideways'" \
   "$td" run --kernels "$out/decl.py" --cases 1 "$A"
+# a torch._inductor-generated kernel file (the bridge's Python is torch-free): named as
+# not covered, never as the kernel's error
+printf 'import torch\nimport triton\nfrom torch._inductor.runtime import triton_helpers\n' >"$out/inductor.py"
+expect "a kernel file that needs torch._inductor: exit 2, not covered on this backend" 2 \
+  "cannot load Python kernel file .*inductor.py: not covered on this backend: needs torch._inductor" \
+  "$td" run --kernels "$out/inductor.py" --cases 1 "$A"
 printf 'x = 1\n' >"$out/empty.py"
 expect "a kernel file that registers nothing: exit 2" 2 "no kernel registered" \
   "$td" run --kernels "$out/empty.py" --cases 1 "$A"
