@@ -55,6 +55,7 @@ static const td_region_decl regions[NR] = {{"loss_ptr", TD_F32, TD_R_OUT},
 static void gen(td_producer *p, td_case *c) { rc_ce_gen(p, c, &CE1); }
 static const char *check(const td_case *c) { return rc_ce_check(c, &CE1); }
 static void writes(const td_case *c, td_wset *ws) { rc_ce_writes(c, ws, &CE1); }
+static void far(td_producer *p, td_case *c) { rc_ce_far(p, c, &CE1); }
 
 static const char *ce_partial(const td_case *c) { return rc_ce_partial(c, &CE1); }
 static const td_intent ce_intent = {
@@ -82,8 +83,9 @@ const td_contract td_c_cross_entropy1_fwd = {
     .sv_note = "grid = (n_rows, cdiv(n_cols, BLOCK)): no fully masked program (Lean's (0,0) would be NaN in "
                "binary32); ignored label -> loss exactly 0; total_classes >= 1; |logits| <= 2^40",
     .error_model = "max-shifted log-sum-exp with tl.sum trees, exp/log budgets, loss ops in the kernel's order",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(ce1),

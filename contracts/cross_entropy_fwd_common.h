@@ -84,21 +84,8 @@ static const td_intent ce_intent = {
     .partial = ce_partial,
 };
 
-/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of logits at a
- * logits_row_stride near 2^31 over a sparse region, as a kernel that forms
- * row_idx * logits_row_stride in int32 gets wrong; the outputs (pid1 * n_rows + pid0)
- * and the labels follow n_rows. */
-static void far(td_producer *p, td_case *c) {
-    int64_t R = c->p[P_NROWS].i, n = c->p[P_NCOLS].i;
-    if (R < 2 || n <= 0) return;
-    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
-    int64_t s = td_far_stride(p, R, n);
-    if (td_far_restride(c, R_LOGITS, R, n, c->p[P_STRIDE].i, s)) return;
-    c->grid[0] = (uint32_t)R;
-    c->p[P_NROWS].i = R;
-    c->p[P_STRIDE].i = s;
-    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
-}
+/* Offsets beyond 2^31: rc_ce_far (reduce_common.h). */
+static void far(td_producer *p, td_case *c) { rc_ce_far(p, c, &CE); }
 
 /* The contract's fields after its .id and .file */
 #define CE_FWD_FIELDS                                                                                              \

@@ -52,6 +52,11 @@ static void gen(td_producer *p, td_case *c) {
     if (ntok * H * D == 1) c->classes |= TD_BC(TD_BC_SINGLE_LANE);
 }
 
+/* Offsets beyond 2^31: kv_far_tokens (kvcopy_common.h). */
+static void far(td_producer *p, td_case *c) {
+    kv_far_tokens(p, c, R_K, P_SKBS, P_SKH, P_SKD, c->p[P_HEADS].i, c->p[P_HDIM].i);
+}
+
 static const char *check(const td_case *c) {
     const td_pval *q = c->p;
     int64_t ntok = c->grid[0], H = q[P_HEADS].i, D = q[P_HDIM].i;
@@ -100,8 +105,10 @@ const td_contract td_c_destindex_copy_kv1 = {
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_PERMUTATION) |
-               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(dkv1),

@@ -22,6 +22,7 @@
  * strides are a row-major [m, n, w] or transposed [n, m, w] layout with gaps, so
  * distinct programs write distinct cells.
  */
+#include "gen_far.h"
 #include "softmax_common.h"
 
 enum { P_SYM, P_SYN, P_SXM, P_SXN, P_K, P_DEPTH, NP };
@@ -68,6 +69,21 @@ static void gen(td_producer *p, td_case *c) {
     for (int64_t m = 0; m < gm; m++)
         for (int64_t n = 0; n < gn; n++) sm_fill_row(&v, c, R_X, (uint64_t)(m * sxm + n * sxn), 1, w);
     td_case_alloc(c, R_Y, (size_t)((gm - 1) * sym + (gn - 1) * syn + w + slack));
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS programs along m (grid (R, 1):
+ * n = 0 only) reading rows at a stride_xm near 2^31 over a sparse X, as a kernel that
+ * forms m * stride_xm in int32 gets wrong (xformers' X + m*stride_xm + n*stride_xn);
+ * Y keeps its layout (row m at m*stride_ym, disjoint for either of its layouts). */
+static void far(td_producer *p, td_case *c) {
+    int64_t K = c->p[P_K].i, D = c->p[P_DEPTH].i, w = K < D ? K : D, R = c->grid[0];
+    if (R < 2 || w <= 0) return; /* one row along m, or nothing read */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_X, R, w, c->p[P_SXM].i, s)) return;
+    c->grid[0] = (uint32_t)R, c->grid[1] = 1;
+    c->p[P_SXM].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -118,8 +134,9 @@ const td_contract td_c_ksoftmax = {
     .sv = TD_SV_REAL,
     .sv_note = "exp(x - max) <= 1 and the sum >= 1: no overflow, no division by 0; K = 0 writes nothing",
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(ksoftmax),

@@ -10,7 +10,10 @@
 #ifndef TD_KVCOPY_COMMON_H
 #define TD_KVCOPY_COMMON_H
 
+#include <string.h>
+
 #include "gen.h"
+#include "gen_far.h"
 #include "gen_meta.h"
 
 /* the value domain of a copy: every finite binary32 (a copy cannot overflow) */
@@ -161,6 +164,38 @@ static inline const char *kv_check_paged(const td_case *c, int r_tbl, int r_len,
         }
     }
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h) for a token-indexed copy whose program t reads
+ * K[t, h, d] at t*stride(psbs) + h*stride(psh) + d*stride(psd), h < H, d < D: up to
+ * TD_FAR_MAX_ROWS tokens at a token stride near 2^31 over a sparse region, as a kernel
+ * that forms t * stride in int32 gets wrong (the program id and a stride below 2^31 are
+ * int32 in Triton).  K is re-laid out token-major (each token's heads and dims
+ * contiguous, whatever order the generator nested them in), so every case of two tokens
+ * or more has rows to move; the metadata's first tokens and the outputs keep theirs. */
+static inline void kv_far_tokens(td_producer *p, td_case *c, int reg, int psbs, int psh, int psd, int64_t H,
+                                 int64_t D) {
+    int64_t R = c->grid[0], sbs = c->p[psbs].i, sh = c->p[psh].i, sd = c->p[psd].i;
+    if (R < 2 || H <= 0 || D <= 0) return;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t w = H * D, s = td_far_stride(p, R, w);
+    td_region old = c->r[reg];
+    size_t eb = td_fmt_get(old.fmt)->bytes;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    uint8_t *k = (uint8_t *)td_case_alloc_sparse(c, reg, (size_t)((R - 1) * s + w));
+    if (!k) {
+        c->r[reg] = old;
+        return;
+    }
+    for (int64_t t = 0; t < R; t++)
+        for (int64_t h = 0; h < H; h++)
+            for (int64_t d = 0; d < D; d++)
+                memcpy(k + (size_t)(t * s + h * D + d) * eb,
+                       (const uint8_t *)old.data + (size_t)(t * sbs + h * sh + d * sd) * eb, eb);
+    td_region_release(&old);
+    c->grid[0] = (uint32_t)R;
+    c->p[psbs].i = s, c->p[psh].i = D, c->p[psd].i = 1;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 #endif

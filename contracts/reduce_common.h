@@ -37,6 +37,7 @@
 #include <stdlib.h>
 
 #include "gen.h"
+#include "gen_far.h"
 #include "spec.h"
 
 /* memo key of a per-row quantity: tag (what), row, column block */
@@ -280,6 +281,22 @@ static inline void rc_ce_gen(td_producer *p, td_case *c, const rc_ce_layout *y) 
     c->grid[0] = (uint32_t)n_rows;
     c->grid[1] = (uint32_t)n_splits;
     c->grid[2] = 1;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of logits at a
+ * logits_row_stride near 2^31 over a sparse region, as a kernel that forms
+ * row_idx * logits_row_stride in int32 gets wrong; the outputs (pid1 * n_rows + pid0)
+ * and the labels follow n_rows. */
+static inline void rc_ce_far(td_producer *p, td_case *c, const rc_ce_layout *y) {
+    int64_t R = c->p[y->p_nrows].i, n = c->p[y->p_ncols].i;
+    if (R < 2 || n <= 0) return;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, n);
+    if (td_far_restride(c, y->r_logits, R, n, c->p[y->p_stride].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[y->p_nrows].i = R;
+    c->p[y->p_stride].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static inline const char *rc_ce_check(const td_case *c, const rc_ce_layout *y) {

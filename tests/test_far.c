@@ -40,10 +40,15 @@ static const far_contract FAR[] = {
     {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", "X_row_stride", 1},
     {"fast_ce_loss.cross_entropy_forward_correctness", "logits_row_stride", 0},
     {"fast_layernorm.layernorm_forward_correctness", "X_row_stride", 1},
+    {"cross_entropy1.cross_entropy_fwd_correctness", "logits_row_stride", 2},
+    {"destindex_copy_kv1.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0},
+    {"destindex_copy_kv2.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0},
+    {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "stride_xm", 1},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
- * kernels, whose int32 row offsets were a real bug) 12, to keep the test short; the
- * int32-offset mutants from FAR[MUT_SAMPLED] on (layer_norm_liger's and unsloth's) are
+ * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
+ * ksoftmax_triton)
+ * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
 #define MUT_SAMPLED 5
