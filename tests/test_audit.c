@@ -13,7 +13,8 @@
  *    embeddings): a verdict of each kind, on few cases, and a rotary intent that rotates
  *    the wrong way is flagged;
  *  - the remaining simple families (square, transpose, strided relu, row max, L2 norms,
- *    RMSNorm, SwiGLU backward, argmax, chunked bmm, linear + activation, RMSNorm + matmul):
+ *    RMSNorm, SwiGLU backward, argmax, chunked bmm and its gradient, linear + activation,
+ *    RMSNorm + matmul):
  *    agreement, or differences only where the intent's gap says the operation needs
  *    what the launch does not read. */
 #include <setjmp.h>
@@ -230,6 +231,7 @@ static void the_remaining_families_verdicts(void **st) {
         {"swiglu_backward.swiglu_bwd_kernel_correctness", 10, NULL},
         {"triton_argmax.argmax_kernel_1_io_correctness", 40, NULL},
         {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", 10, NULL},
+        {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", 20, "BCS*numCSBlocks > chunk_size"},
         {"triton_linear_activation.triton_linear_activation_io_correctness", 10, NULL},
         {"rms_matmul_rbe.rms_matmul_rbe_qkv_closed_form_correct", 10, NULL}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
