@@ -12,7 +12,6 @@ static NUM SPEC(bcb)(NCX *cx, const td_case *c, const td_olane *l, const int *po
 static NUM SPEC(bcb_sum)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(bcb)(cx, c, l, pos_sum); }
 static NUM SPEC(bcb_io)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(bcb)(cx, c, l, pos_io); }
 
-
 /* The intent: the gradient of Mamba2's chunked product out[b, c, h, l, s] = sum_k
  * a[b, c*cs + l, h, k] * b[b, c*cs + s, h, k] (mamba_ssm ops/triton/ssd_bmm.py,
  * bmm_chunk_ref) with respect to b: db[b, c*cs + s, h, k] = sum_l dout[b, c, h, l, s] *
@@ -25,5 +24,9 @@ static NUM SPEC(bcb_intent)(NCX *cx, const td_case *c, const td_olane *l, const 
     int64_t a0 = b * qv(c, pos, Q_SAB) + ch * cs * qv(c, pos, Q_SAS) + h * qv(c, pos, Q_SAH) + n * qv(c, pos, Q_SAK);
     return SPEC(mm_intent_dot)(cx, c, R_DOUT, d0, qv(c, pos, Q_SDM), R_A, a0, qv(c, pos, Q_SAS), L < cs ? L : cs);
 }
-static NUM SPEC(bcb_sum_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(bcb_intent)(cx, c, l, pos_sum); }
-static NUM SPEC(bcb_io_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(bcb_intent)(cx, c, l, pos_io); }
+static NUM SPEC(bcb_sum_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(bcb_intent)(cx, c, l, pos_sum);
+}
+static NUM SPEC(bcb_io_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(bcb_intent)(cx, c, l, pos_io);
+}

@@ -9,7 +9,6 @@ static NUM SPEC(bcf)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(mm_kloop)(cx, c, R_A, l->idx[0], c->p[P_SAK].i, R_B, l->idx[1], c->p[P_SBK].i, BK * T, BK, T, NULL);
 }
 
-
 /* The intent: Mamba2's chunked C B^T as its reference defines it (mamba_ssm
  * ops/triton/ssd_bmm.py, its reference bmm_chunk_ref: a torch.einsum of a and b cut
  * into chunks of chunk_size rows): Out[b, c, h, m, n] = sum over the K =

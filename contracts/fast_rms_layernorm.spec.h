@@ -24,7 +24,6 @@ static inline NUM SPEC(fr)(NCX *cx, const td_case *c, const td_olane *l, const f
 static NUM SPEC(plain)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr)(cx, c, l, &PLAIN); }
 static NUM SPEC(gemma)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr)(cx, c, l, &GEMMA); }
 
-
 /* The intents: RMSNorm (Zhang & Sennrich 2019, "Root Mean Square Layer Normalization";
  * torch.nn.RMSNorm): y = x / sqrt(mean(x^2) + eps) * w over the row's n_cols entries, and
  * Gemma's variant y = x / sqrt(mean(x^2) + eps) * (1 + w) (Gemma, HF GemmaRMSNorm).  The
@@ -41,5 +40,9 @@ static inline NUM SPEC(fr_intent)(NCX *cx, const td_case *c, const td_olane *l, 
                      : N(in)(cx, c, R_W, (uint64_t)(j * c->p[y->wsr].i));
     return SPEC(rn_intent)(cx, c, R_X, xb, 1, n, x, w, eps, (uint64_t)row);
 }
-static NUM SPEC(plain_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr_intent)(cx, c, l, &PLAIN); }
-static NUM SPEC(gemma_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(fr_intent)(cx, c, l, &GEMMA); }
+static NUM SPEC(plain_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(fr_intent)(cx, c, l, &PLAIN);
+}
+static NUM SPEC(gemma_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(fr_intent)(cx, c, l, &GEMMA);
+}

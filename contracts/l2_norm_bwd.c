@@ -49,8 +49,10 @@ static const char *l2_gap(const td_case *c) {
     return c->p[P_N].i > c->p[P_B].i ? "N > BLOCK_N: the one tile reads BLOCK_N of the row's N columns" : NULL;
 }
 static const td_intent intent_bwd = {
-    .operation = "the gradient of the L2 norm of each row over its N columns: dy * r - x * r^3 * sum(dy * x), r = 1 / sqrt(sum x^2 + eps)",
-    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    .operation = "the gradient of the L2 norm of each row over its N columns: dy * r - x * r^3 * sum(dy * x), r = 1 / "
+                 "sqrt(sum x^2 + eps)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
     TD_SPECS(l2_bwd_intent),
     .gap = l2_gap,
 };

@@ -49,7 +49,8 @@ static const char *l2_gap(const td_case *c) {
 }
 static const td_intent intent_fwd = {
     .operation = "L2 norm of each row over its N columns: x / sqrt(sum x^2 + eps)",
-    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
     TD_SPECS(l2_fwd_intent),
     .gap = l2_gap,
 };

@@ -50,13 +50,16 @@ static const char *l2_gap(const td_case *c) {
 }
 static const td_intent intent_fwd = {
     .operation = "L2 norm of each row over its N columns: x / sqrt(sum x^2 + eps)",
-    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
     TD_SPECS(l2_fwd_intent),
     .gap = l2_gap,
 };
 static const td_intent intent_bwd = {
-    .operation = "the gradient of the L2 norm of each row over its N columns: dy * r - x * r^3 * sum(dy * x), r = 1 / sqrt(sum x^2 + eps)",
-    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    .operation = "the gradient of the L2 norm of each row over its N columns: dy * r - x * r^3 * sum(dy * x), r = 1 / "
+                 "sqrt(sum x^2 + eps)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
     TD_SPECS(l2_bwd_intent),
     .gap = l2_gap,
 };

@@ -11,7 +11,6 @@ static NUM SPEC(rowmax)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(in)(cx, c, R_X, base + (uint64_t)(at * sxn));
 }
 
-
 /* The intent: torch.amax(x, dim=1) (PyTorch documentation: the maximum of each row) of the
  * BLOCK_M x BLOCK_N strided view of x; written as a plain running maximum, independently
  * of the contract's first-argmax helper. */

@@ -75,7 +75,8 @@ static const td_intent intent_one = {
     TD_SPECS(rmr_one_intent),
 };
 static const td_intent intent_qkv = {
-    .operation = "RMS norm of each row of X over its K entries (weight RMS), times QW, KW and VW: Q, K, V = rmsnorm(X) @ W",
+    .operation =
+        "RMS norm of each row of X over its K entries (weight RMS), times QW, KW and VW: Q, K, V = rmsnorm(X) @ W",
     .definition = "RMSNorm (Zhang & Sennrich 2019; torch.nn.RMSNorm) then torch.matmul; the kernel name's rotary "
                   "embedding is not part of the statement (no positions, RBE_EPILOGUE unused)",
     TD_SPECS(rmr_qkv_intent),

@@ -176,8 +176,10 @@ static inline NUM SPEC(rn_l2_intent_bwd)(NCX *cx, const td_case *c, const td_ola
     if (!N(memo_get)(cx, rn_key(RN_TAG_L2_DOT_INTENT, (uint64_t)row), &D)) {
         NACC acc;
         N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
-        for (int64_t k = 0; k < c->p[y->p_n].i; k++)
-            N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, y->r_dy, base + (uint64_t)k), N(in)(cx, c, y->r_x, base + (uint64_t)k)));
+        for (int64_t k = 0; k < c->p[y->p_n].i; k++) {
+            NUM g = N(in)(cx, c, y->r_dy, base + (uint64_t)k), a = N(in)(cx, c, y->r_x, base + (uint64_t)k);
+            N(acc_add)(cx, &acc, N(mul)(cx, g, a));
+        }
         D = N(acc_end)(cx, &acc);
         N(memo_put)(cx, rn_key(RN_TAG_L2_DOT_INTENT, (uint64_t)row), D);
     }

@@ -60,8 +60,9 @@ static void writes(const td_case *c, td_wset *ws) {
 /* The operation squares all n_cols columns of each row; a tile of BLOCK_SIZE < n_cols
  * lanes reads (and writes) only the first BLOCK_SIZE of them. */
 static const char *intent_gap(const td_case *c) {
-    return c->p[P_NCOLS].i > c->p[P_BLOCK].i ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
-                                               : NULL;
+    return c->p[P_NCOLS].i > c->p[P_BLOCK].i
+               ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
+               : NULL;
 }
 
 static const td_intent intent = {

@@ -97,8 +97,9 @@ static void writes(const td_case *c, td_wset *ws) {
 static const td_intent intent = {
     .operation = "the gradient of silu(x) * y with respect to x and y (and the recomputed silu(x) * y) of each of the "
                  "ncols columns of each row",
-    .definition = "SwiGLU (Shazeer 2020, GLU Variants Improve Transformer) with torch.nn.functional.silu(x) = x * "
-                  "sigmoid(x): d/dx = dout * y * (sigmoid(x) + x * sigmoid(x) * (1 - sigmoid(x))), d/dy = dout * silu(x)",
+    .definition =
+        "SwiGLU (Shazeer 2020, GLU Variants Improve Transformer) with torch.nn.functional.silu(x) = x * "
+        "sigmoid(x): d/dx = dout * y * (sigmoid(x) + x * sigmoid(x) * (1 - sigmoid(x))), d/dy = dout * silu(x)",
     TD_SPECS(swiglu_bwd_intent),
 };
 

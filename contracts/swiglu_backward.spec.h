@@ -19,7 +19,6 @@ static NUM SPEC(swiglu_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(mul)(cx, xs, N(in)(cx, c, R_Y, (size_t)(r * c->p[P_SY].i + col))); /* out */
 }
 
-
 /* The intent: the gradient of SwiGLU's gate silu(a) * b (Shazeer 2020, "GLU Variants
  * Improve Transformer"; torch.nn.functional.silu(a) = a * sigmoid(a)): for the upstream
  * gradient g, d/da = g * b * silu'(a) with silu'(a) = sigmoid(a) + a * sigmoid(a) *

@@ -26,7 +26,6 @@ static NUM SPEC(tla)(NCX *cx, const td_case *c, const td_olane *l) {
     return l->o == 1 ? lin : SPEC(tla_act)(cx, (int)c->p[P_ACT].i, lin);
 }
 
-
 /* The intent: torch.nn.functional.linear(A, W, bias) = A W^T + bias (PyTorch
  * documentation; the sum over all K columns in any order), then the activation as
  * PyTorch defines it: torch.tanh, F.gelu (approximate="none": x/2 (1 + erf(x/sqrt 2))),
