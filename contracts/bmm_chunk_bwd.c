@@ -209,6 +209,26 @@ static void writes_with(const td_case *c, td_wset *ws, const int *pos) {
 static void writes_sum(const td_case *c, td_wset *ws) { writes_with(c, ws, pos_sum); }
 static void writes_io(const td_case *c, td_wset *ws) { writes_with(c, ws, pos_io); }
 
+/* Mamba's chunk_size_limit = min(chunk_size, seqlen - c*chunk_size) never exceeds the
+ * chunk; a launch with BCS*numCSBlocks > chunk_size reduces over rows past the chunk. */
+static const char *gap_with(const td_case *c, const int *pos) {
+    return qv(c, pos, Q_BCS) * qv(c, pos, Q_NCS) > qv(c, pos, Q_CS)
+               ? "BCS*numCSBlocks > chunk_size: the reduction runs past the chunk's rows (the chunk_size_limit of "
+                 "the operation is at most chunk_size)"
+               : NULL;
+}
+static const char *gap_sum(const td_case *c) { return gap_with(c, pos_sum); }
+static const char *gap_io(const td_case *c) { return gap_with(c, pos_io); }
+
+#define BCB_INTENT(spec, gapfn)                                                                                 \
+    {.operation = "the gradient of the chunked product C B^T with respect to B: Db[b, c*cs + m, h, n] = sum_s "    \
+                  "Dout[b, c, h, s, m] * A[b, c*cs + s, h, n] over the chunk's rows s",                          \
+     .definition = "the derivative of Mamba2's chunked batched matmul (mamba_ssm ops/triton/ssd_bmm.py, "          \
+                   "bmm_chunk_ref: out[b, c, g, l, s] = sum_k a[b, c*cs + l, g, k] * b[b, c*cs + s, g, k])",      \
+     TD_SPECS(spec), .gap = gapfn}
+static const td_intent intent_sum = BCB_INTENT(bcb_sum_intent, gap_sum);
+static const td_intent intent_io = BCB_INTENT(bcb_io_intent, gap_io);
+
 #define BCB_COMMON                                                                                                 \
     .file = "bmm_chunk_bwd", .family = "matmul", .nparams = NP, .nregions = NR, .regions = regions,               \
     .sv = TD_SV_IEEE, .sv_note = "finite fp16 operands: the exact sum and the binary32 partial sums are finite",    \
@@ -227,6 +247,7 @@ const td_contract td_c_bmm_chunk_bwd_summary = {
                TD_BC(TD_BC_VALUES_LARGE),
     BCB_COMMON,
     TD_SPECS(bcb_sum),
+    .intent = &intent_sum,
 };
 
 const td_contract td_c_bmm_chunk_bwd_io = {
@@ -238,4 +259,5 @@ const td_contract td_c_bmm_chunk_bwd_io = {
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME),
     BCB_COMMON,
     TD_SPECS(bcb_io),
+    .intent = &intent_io,
 };

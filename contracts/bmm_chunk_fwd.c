@@ -154,6 +154,14 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+static const td_intent intent = {
+    .operation = "the batched product C B^T of each chunk: Out[b, c, h, m, n] = sum_k A[b, c*cs + m, h, k] * "
+                 "B[b, c*cs + n, h, k] over the K = BK * numKBlocks columns",
+    .definition = "Mamba2's chunked batched matmul (mamba_ssm ops/triton/ssd_bmm.py, its reference bmm_chunk_ref: "
+                  "out[b, c, g, l, s] = sum_k a[b, c*cs + l, g, k] * b[b, c*cs + s, g, k])",
+    TD_SPECS(bcf_intent),
+};
+
 #define BCF_COMMON                                                                                                 \
     .file = "bmm_chunk_fwd", .family = "matmul", .nparams = NP, .params = params, .nregions = NR,                 \
     .regions = regions, .sv = TD_SV_IEEE,                                                                           \
@@ -170,6 +178,7 @@ const td_contract td_c_bmm_chunk_fwd_summary = {
     .formula = "Out[b,c,h,m,n] = sum_{k < BK*numKBlocks} A[b, c*cs+m, h, k] * B[b, c*cs+n, h, k]",
     BCF_COMMON,
     TD_SPECS(bcf),
+    .intent = &intent,
 };
 
 const td_contract td_c_bmm_chunk_fwd_io = {
@@ -179,4 +188,5 @@ const td_contract td_c_bmm_chunk_fwd_io = {
     .formula = "Out[l] = bmmStreamSum = sum_t sum_e xs[t][m*BK+e] * ys[t][e*BN+n]  (the .real store is exact)",
     BCF_COMMON,
     TD_SPECS(bcf),
+    .intent = &intent,
 };

@@ -175,6 +175,30 @@ static void writes_gemma(const td_case *c, td_wset *ws) { fr_writes(c, ws, &GEMM
                    "products in the kernel's order",                                                              \
     .classes = RN_CLASSES_ONE_TILE | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_FULLY_MASKED)
 
+/* RMSNorm needs the row's n_cols entries, and its mean over an empty row is undefined. */
+static const char *fr_gap(const td_case *c, const fr_layout *y) {
+    int64_t n = c->p[y->n].i, B = c->p[y->b].i;
+    if (n == 0) return "n_cols = 0: the mean of an empty row is undefined (the kernel stores 0/0 = NaN in r)";
+    return n > B ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns" : NULL;
+}
+static const char *gap_plain(const td_case *c) { return fr_gap(c, &PLAIN); }
+static const char *gap_gemma(const td_case *c) { return fr_gap(c, &GEMMA); }
+
+static const td_intent intent_plain = {
+    .operation = "RMS norm of each row over its n_cols columns, x / sqrt(mean(x^2) + eps) * w, with its 1/rms",
+    .definition = "RMSNorm (Zhang & Sennrich 2019, Root Mean Square Layer Normalization; torch.nn.RMSNorm)",
+    TD_SPECS(plain_intent),
+    .gap = gap_plain,
+};
+static const td_intent intent_gemma = {
+    .operation = "Gemma's RMS norm of each row over its n_cols columns, x / sqrt(mean(x^2) + eps) * (1 + w), with "
+                 "its 1/rms",
+    .definition = "Gemma RMSNorm (HF transformers GemmaRMSNorm: the normalised row times (1 + weight)); RMSNorm after "
+                  "Zhang & Sennrich 2019",
+    TD_SPECS(gemma_intent),
+    .gap = gap_gemma,
+};
+
 const td_contract td_c_fast_rms_layernorm = {
     .id = "fast_rms_layernorm.rms_layernorm_forward_correctness",
     .io_class = "Masked2DKernelIO_2x2 (rmsLayernormFwdIO)",
@@ -188,6 +212,7 @@ const td_contract td_c_fast_rms_layernorm = {
     .check = check_plain,
     .writes = writes_plain,
     TD_SPECS(plain),
+    .intent = &intent_plain,
 };
 const td_contract td_c_gemma_rms_layernorm = {
     .id = "fast_rms_layernorm.gemma_rms_layernorm_forward_correctness",
@@ -202,4 +227,5 @@ const td_contract td_c_gemma_rms_layernorm = {
     .check = check_gemma,
     .writes = writes_gemma,
     TD_SPECS(gemma),
+    .intent = &intent_gemma,
 };

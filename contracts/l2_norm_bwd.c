@@ -44,6 +44,19 @@ static void gen(td_producer *p, td_case *c) { rn_l2_gen(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_l2_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &LAYOUT); }
 
+/* The L2 norm of a row needs all N entries; a tile of BLOCK_N < N lanes reads a prefix. */
+static const char *l2_gap(const td_case *c) {
+    return c->p[P_N].i > c->p[P_B].i ? "N > BLOCK_N: the one tile reads BLOCK_N of the row's N columns" : NULL;
+}
+static const td_intent intent_bwd = {
+    .operation = "the gradient of the L2 norm of each row over its N columns: dy * r - x * r^3 * sum(dy * x), r = 1 / "
+                 "sqrt(sum x^2 + eps)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    TD_SPECS(l2_bwd_intent),
+    .gap = l2_gap,
+};
+
 const td_contract td_c_l2_norm_bwd = {
     .id = "l2_norm_bwd.l2_norm_bwd_kernel_correctness",
     .file = "l2_norm_bwd",
@@ -66,4 +79,5 @@ const td_contract td_c_l2_norm_bwd = {
     .check = check,
     .writes = writes,
     TD_SPECS(l2_bwd),
+    .intent = &intent_bwd,
 };

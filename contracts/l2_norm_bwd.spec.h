@@ -6,3 +6,6 @@
 
 static NUM SPEC(l2_bwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_bwd)(cx, c, l, &LAYOUT); }
 
+static NUM SPEC(l2_bwd_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rn_l2_intent_bwd)(cx, c, l, &LAYOUT);
+}

@@ -43,6 +43,18 @@ static void gen(td_producer *p, td_case *c) { rn_l2_gen(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_l2_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &LAYOUT); }
 
+/* The L2 norm of a row needs all N entries; a tile of BLOCK_N < N lanes reads a prefix. */
+static const char *l2_gap(const td_case *c) {
+    return c->p[P_N].i > c->p[P_B].i ? "N > BLOCK_N: the one tile reads BLOCK_N of the row's N columns" : NULL;
+}
+static const td_intent intent_fwd = {
+    .operation = "L2 norm of each row over its N columns: x / sqrt(sum x^2 + eps)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    TD_SPECS(l2_fwd_intent),
+    .gap = l2_gap,
+};
+
 const td_contract td_c_l2_norm_triton1_fwd = {
     .id = "l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness",
     .file = "l2_norm_triton1",
@@ -63,4 +75,5 @@ const td_contract td_c_l2_norm_triton1_fwd = {
     .check = check,
     .writes = writes,
     TD_SPECS(l2_fwd),
+    .intent = &intent_fwd,
 };

@@ -6,3 +6,6 @@
 
 static NUM SPEC(l2_fwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_fwd)(cx, c, l, &LAYOUT); }
 
+static NUM SPEC(l2_fwd_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rn_l2_intent_fwd)(cx, c, l, &LAYOUT);
+}

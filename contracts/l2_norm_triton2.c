@@ -44,6 +44,26 @@ static const char *check_bwd(const td_case *c) { return rn_l2_check(c, &BWD); }
 static void writes_fwd(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &FWD); }
 static void writes_bwd(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &BWD); }
 
+/* The L2 norm of a row needs all N entries; a tile of BLOCK_N < N lanes reads a prefix. */
+static const char *l2_gap(const td_case *c) {
+    return c->p[P_N].i > c->p[P_B].i ? "N > BLOCK_N: the one tile reads BLOCK_N of the row's N columns" : NULL;
+}
+static const td_intent intent_fwd = {
+    .operation = "L2 norm of each row over its N columns: x / sqrt(sum x^2 + eps)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    TD_SPECS(l2_fwd_intent),
+    .gap = l2_gap,
+};
+static const td_intent intent_bwd = {
+    .operation = "the gradient of the L2 norm of each row over its N columns: dy * r - x * r^3 * sum(dy * x), r = 1 / "
+                 "sqrt(sum x^2 + eps)",
+    .definition = "flash-linear-attention l2norm (fla/modules/l2norm.py), the kernels' library: y = x / sqrt(sum_k "
+                  "x_k^2 + eps) over the row (eps inside the root, no division by N)",
+    TD_SPECS(l2_bwd_intent),
+    .gap = l2_gap,
+};
+
 const td_contract td_c_l2_norm_triton2_fwd = {
     .id = "l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness",
     .file = "l2_norm_triton2",
@@ -64,6 +84,7 @@ const td_contract td_c_l2_norm_triton2_fwd = {
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(l2_fwd),
+    .intent = &intent_fwd,
 };
 const td_contract td_c_l2_norm_triton2_bwd = {
     .id = "l2_norm_triton2.l2_norm_bwd_kernel_correctness",
@@ -87,4 +108,5 @@ const td_contract td_c_l2_norm_triton2_bwd = {
     .check = check_bwd,
     .writes = writes_bwd,
     TD_SPECS(l2_bwd),
+    .intent = &intent_bwd,
 };

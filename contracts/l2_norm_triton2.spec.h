@@ -7,3 +7,9 @@
 static NUM SPEC(l2_fwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_fwd)(cx, c, l, &FWD); }
 static NUM SPEC(l2_bwd)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(rn_l2_bwd)(cx, c, l, &BWD); }
 
+static NUM SPEC(l2_fwd_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rn_l2_intent_fwd)(cx, c, l, &FWD);
+}
+static NUM SPEC(l2_bwd_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rn_l2_intent_bwd)(cx, c, l, &BWD);
+}

@@ -92,7 +92,13 @@ static void writes(const td_case *c, td_wset *ws) {
     .error_model = "a maximum is one of its inputs: exact (tolerance 0)",                                           \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_STRIDE_GT_ROW) |                  \
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                             \
-    .gen = gen, .check = check, .writes = writes, TD_SPECS(rowmax)
+    .gen = gen, .check = check, .writes = writes, TD_SPECS(rowmax), .intent = &intent
+
+static const td_intent intent = {
+    .operation = "the maximum of each of the BLOCK_M rows of x over its BLOCK_N columns",
+    .definition = "torch.amax(x, dim=1) (PyTorch documentation: the maximum of each row)",
+    TD_SPECS(rowmax_intent),
+};
 
 const td_contract td_c_matrix_reduce_summary = {
     .id = "matrix_reduction.load_reduce_kernel_output_summary",

@@ -112,6 +112,14 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* Out[d, m] = M[m, d] of the SIZE_M x D_HEAD view of M (its strides) into the D_HEAD x
+ * SIZE_M view of Out: a transpose moves values unchanged. */
+static const td_intent intent = {
+    .operation = "the transpose Out[d, m] = M[m, d] of the SIZE_M x D_HEAD strided view of M",
+    .definition = "torch.transpose(x, 0, 1) / x.T (PyTorch documentation): out[j, i] = x[i, j], values unchanged",
+    TD_SPECS(transpose),
+};
+
 const td_contract td_c_matrix_transpose = {
     .id = "matrix_transpose.kernel_correctness",
     .file = "matrix_transpose",
@@ -133,4 +141,5 @@ const td_contract td_c_matrix_transpose = {
     .check = check,
     .writes = writes,
     TD_SPECS(transpose),
+    .intent = &intent,
 };

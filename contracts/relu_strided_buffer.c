@@ -173,6 +173,38 @@ static void writes_one_tile(const td_case *c, td_wset *ws) { writes_branch(c, ws
 static void writes_grid_stride(const td_case *c, td_wset *ws) { writes_branch(c, ws, 0); }
 static void writes_summary(const td_case *c, td_wset *ws) { writes_branch(c, ws, c->p[P_ONE_TILE].i != 0); }
 
+/* The intent writes every one of the s0 elements (torch.relu is elementwise over the
+ * whole tensor), whatever grid the launch has: a grid that covers fewer tiles than
+ * cdiv(s0, tile_size0) leaves the rest of out0 untouched, which the contracts allow. */
+static void intent_writes(const td_case *c, td_wset *ws) {
+    int64_t s0 = c->p[P_S0].i, ts = c->p[P_TILE].i, out_st = c->p[P_OUT_STRIDE].i;
+    for (int64_t task = 0; task < s0; task++) {
+        td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)(task * out_st), .pid = {(uint32_t)(task / ts), 0, 0},
+                      .j = (uint64_t)(task % ts), .idx = {task}};
+        td_wset_add(ws, &l);
+    }
+}
+
+/* The contracts are per program: a grid that covers fewer than cdiv(s0, tile_size0) tiles
+ * (one tile per program, or nCtas * tiles_per_cta steps) leaves the rest unread. */
+static const char *cover_gap(const td_case *c, int one_tile) {
+    int64_t s0 = c->p[P_S0].i, ts = c->p[P_TILE].i, steps = one_tile ? 1 : c->p[P_TILES_PER_CTA].i;
+    return (int64_t)c->grid[0] * steps * ts < s0 ? "the launch covers fewer than cdiv(s0, tile_size0) tiles: the "
+                                                   "elements past them are neither read nor written"
+                                                 : NULL;
+}
+static const char *gap_one_tile(const td_case *c) { return cover_gap(c, 1); }
+static const char *gap_grid_stride(const td_case *c) { return cover_gap(c, 0); }
+static const char *gap_summary(const td_case *c) { return cover_gap(c, c->p[P_ONE_TILE].i != 0); }
+
+#define RELU_INTENT(gapfn)                                                                                     \
+    {.operation = "relu of each of the s0 elements of the strided view: max(0, x)",                           \
+     .definition = "torch.relu (PyTorch documentation): elementwise max(0, x) over the whole tensor",         \
+     TD_SPECS(relu), .gap = gapfn, .writes = intent_writes}
+static const td_intent intent_one_tile = RELU_INTENT(gap_one_tile);
+static const td_intent intent_grid_stride = RELU_INTENT(gap_grid_stride);
+static const td_intent intent_summary = RELU_INTENT(gap_summary);
+
 #define RELU_STRIDED_COMMON                                                                                     \
     .file = "relu_strided_buffer", .family = "elementwise", .params = params, .nregions = NR, .regions = regions, \
     .sv = TD_SV_REAL, .sv_note = "relu of a finite binary32 value is finite",                                 \
@@ -190,6 +222,7 @@ const td_contract td_c_relu_strided_one_tile = {
     .writes = writes_one_tile,
     RELU_STRIDED_COMMON,
     TD_SPECS(relu),
+    .intent = &intent_one_tile,
 };
 
 const td_contract td_c_relu_strided_grid_stride = {
@@ -207,6 +240,7 @@ const td_contract td_c_relu_strided_grid_stride = {
     .writes = writes_grid_stride,
     RELU_STRIDED_COMMON,
     TD_SPECS(relu_store),
+    .intent = &intent_grid_stride,
 };
 
 const td_contract td_c_relu_strided_summary = {
@@ -221,4 +255,5 @@ const td_contract td_c_relu_strided_summary = {
     .writes = writes_summary,
     RELU_STRIDED_COMMON,
     TD_SPECS(relu),
+    .intent = &intent_summary,
 };

@@ -68,6 +68,20 @@ static const char *check_qkv(const td_case *c) { return td_rmr_check(c, &ix_qkv)
 static void writes_one(const td_case *c, td_wset *ws) { td_rmr_writes(c, ws, &ix_one); }
 static void writes_qkv(const td_case *c, td_wset *ws) { td_rmr_writes(c, ws, &ix_qkv); }
 
+static const td_intent intent_one = {
+    .operation = "RMS norm of each row of X over its K entries (weight RMS), times W: OUT = rmsnorm(X) @ W",
+    .definition = "RMSNorm (Zhang & Sennrich 2019; torch.nn.RMSNorm) then torch.matmul; the kernel name's rotary "
+                  "embedding is not part of the statement (no positions, RBE_EPILOGUE unused)",
+    TD_SPECS(rmr_one_intent),
+};
+static const td_intent intent_qkv = {
+    .operation =
+        "RMS norm of each row of X over its K entries (weight RMS), times QW, KW and VW: Q, K, V = rmsnorm(X) @ W",
+    .definition = "RMSNorm (Zhang & Sennrich 2019; torch.nn.RMSNorm) then torch.matmul; the kernel name's rotary "
+                  "embedding is not part of the statement (no positions, RBE_EPILOGUE unused)",
+    TD_SPECS(rmr_qkv_intent),
+};
+
 const td_contract td_c_rms_matmul_rbe = {
     .id = "rms_matmul_rbe.rms_matmul_rbe_closed_form_correct",
     .file = "rms_matmul_rbe",
@@ -89,6 +103,7 @@ const td_contract td_c_rms_matmul_rbe = {
     .check = check_one,
     .writes = writes_one,
     TD_SPECS(rmr_one),
+    .intent = &intent_one,
 };
 
 const td_contract td_c_rms_matmul_rbe_qkv = {
@@ -112,4 +127,5 @@ const td_contract td_c_rms_matmul_rbe_qkv = {
     .check = check_qkv,
     .writes = writes_qkv,
     TD_SPECS(rmr_qkv),
+    .intent = &intent_qkv,
 };

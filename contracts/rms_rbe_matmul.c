@@ -40,6 +40,13 @@ static void gen_one(td_producer *p, td_case *c) { td_rmr_gen(p, c, &ix_one); }
 static const char *check_one(const td_case *c) { return td_rmr_check(c, &ix_one); }
 static void writes_one(const td_case *c, td_wset *ws) { td_rmr_writes(c, ws, &ix_one); }
 
+static const td_intent intent_one = {
+    .operation = "RMS norm of each row of X over its K entries (weight RMS), times W: OUT = rmsnorm(X) @ W",
+    .definition = "RMSNorm (Zhang & Sennrich 2019; torch.nn.RMSNorm) then torch.matmul; the kernel name's rotary "
+                  "embedding is not part of the statement (no positions, RBE_EPILOGUE unused)",
+    TD_SPECS(rmr_one_intent),
+};
+
 const td_contract td_c_rms_rbe_matmul = {
     .id = "rms_rbe_matmul.rms_matmul_rbe_closed_form_correct",
     .file = "rms_rbe_matmul",
@@ -61,4 +68,5 @@ const td_contract td_c_rms_rbe_matmul = {
     .check = check_one,
     .writes = writes_one,
     TD_SPECS(rmr_one),
+    .intent = &intent_one,
 };

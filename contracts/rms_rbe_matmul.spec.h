@@ -5,3 +5,6 @@
 static NUM SPEC(rmr_one)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(rmr_lane)(cx, c, l, &ix_one, C_STORE);
 }
+static NUM SPEC(rmr_one_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(rmr_intent)(cx, c, l, &ix_one, C_STORE);
+}

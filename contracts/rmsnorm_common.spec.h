@@ -140,6 +140,54 @@ static inline NUM SPEC(rn_intent)(NCX *cx, const td_case *c, int rx, uint64_t xr
     return N(either)(cx, N(mul)(cx, N(mul)(cx, x, r), w), N(mul)(cx, x, N(mul)(cx, r, w)));
 }
 
+/* The intent of the L2-norm kernels, from the library they come from
+ * (flash-linear-attention, fla/modules/l2norm.py: y = x / sqrt(sum_k x_k^2 + eps) over
+ * the row's N entries; eps inside the root, the sum not divided by N, unlike
+ * torch.nn.functional.normalize's x / max(||x||, eps)).  r = 1/sqrt(S + eps) by rsqrt or
+ * 1/sqrt, S summed in any order.  Memo tags 14 and 13: never a contract's. */
+#define RN_TAG_L2_INTENT 14u
+#define RN_TAG_L2_DOT_INTENT 13u
+static inline NUM SPEC(rn_l2_intent_r)(NCX *cx, const td_case *c, int64_t row, const rn_l2_layout *y) {
+    NUM r;
+    if (N(memo_get)(cx, rn_key(RN_TAG_L2_INTENT, (uint64_t)row), &r)) return r;
+    uint64_t base = (uint64_t)(row * c->p[y->p_stride].i);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t k = 0; k < c->p[y->p_n].i; k++) {
+        NUM a = N(in)(cx, c, y->r_x, base + (uint64_t)k);
+        N(acc_add)(cx, &acc, N(mul)(cx, a, a));
+    }
+    NUM arg = N(add)(cx, N(acc_end)(cx, &acc), N(exact)(cx, c->p[y->p_eps].r));
+    r = N(either)(cx, N(rsqrt)(cx, arg), N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, arg)));
+    N(memo_put)(cx, rn_key(RN_TAG_L2_INTENT, (uint64_t)row), r);
+    return r;
+}
+static inline NUM SPEC(rn_l2_intent_fwd)(NCX *cx, const td_case *c, const td_olane *l, const rn_l2_layout *y) {
+    int64_t row = l->idx[0], j = l->idx[1];
+    NUM x = N(in)(cx, c, y->r_x, (uint64_t)(row * c->p[y->p_stride].i + j));
+    return N(mul)(cx, x, SPEC(rn_l2_intent_r)(cx, c, row, y));
+}
+/* Its gradient: y_j = x_j r, dr/dx_i = -x_i r^3, so dx_i = dy_i r - x_i r^3 sum_j dy_j x_j
+ * (the derivative of the definition above, over all N entries). */
+static inline NUM SPEC(rn_l2_intent_bwd)(NCX *cx, const td_case *c, const td_olane *l, const rn_l2_layout *y) {
+    int64_t row = l->idx[0], j = l->idx[1];
+    uint64_t base = (uint64_t)(row * c->p[y->p_stride].i);
+    NUM r = SPEC(rn_l2_intent_r)(cx, c, row, y), D;
+    if (!N(memo_get)(cx, rn_key(RN_TAG_L2_DOT_INTENT, (uint64_t)row), &D)) {
+        NACC acc;
+        N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+        for (int64_t k = 0; k < c->p[y->p_n].i; k++) {
+            NUM g = N(in)(cx, c, y->r_dy, base + (uint64_t)k), a = N(in)(cx, c, y->r_x, base + (uint64_t)k);
+            N(acc_add)(cx, &acc, N(mul)(cx, g, a));
+        }
+        D = N(acc_end)(cx, &acc);
+        N(memo_put)(cx, rn_key(RN_TAG_L2_DOT_INTENT, (uint64_t)row), D);
+    }
+    NUM x = N(in)(cx, c, y->r_x, base + (uint64_t)j), dy = N(in)(cx, c, y->r_dy, base + (uint64_t)j);
+    NUM r3 = N(mul)(cx, N(mul)(cx, r, r), r);
+    return N(sub)(cx, N(mul)(cx, dy, r), N(mul)(cx, x, N(mul)(cx, r3, D)));
+}
+
 /* The intent at a streamed kernel's lane (p0, p1, k) and at a fused kernel's (row, i):
  * rn_intent over the row's N entries, then the output's own rounding when the contract
  * stores to a narrower format (slot 0: a textbook kernel rounds once, at the store). */

@@ -57,6 +57,21 @@ static void writes(const td_case *c, td_wset *ws) {
     ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 1, outs, st);
 }
 
+/* The operation squares all n_cols columns of each row; a tile of BLOCK_SIZE < n_cols
+ * lanes reads (and writes) only the first BLOCK_SIZE of them. */
+static const char *intent_gap(const td_case *c) {
+    return c->p[P_NCOLS].i > c->p[P_BLOCK].i
+               ? "n_cols > BLOCK_SIZE: the one tile reads BLOCK_SIZE of the row's n_cols columns"
+               : NULL;
+}
+
+static const td_intent intent = {
+    .operation = "the elementwise square x * x of each of the n_cols columns of each row",
+    .definition = "torch.square / torch.mul(x, x) (PyTorch documentation): elementwise, every element of the tensor",
+    TD_SPECS(square),
+    .gap = intent_gap,
+};
+
 const td_contract td_c_square_matrix = {
     .id = "square_matrix.square_kernel_correctness",
     .file = "square_matrix",
@@ -76,4 +91,5 @@ const td_contract td_c_square_matrix = {
     .check = check,
     .writes = writes,
     TD_SPECS(square),
+    .intent = &intent,
 };

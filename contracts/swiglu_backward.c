@@ -94,6 +94,15 @@ static void writes(const td_case *c, td_wset *ws) {
     ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, c->p[P_RECOMPUTE].i ? 3 : 2, outs, st);
 }
 
+static const td_intent intent = {
+    .operation = "the gradient of silu(x) * y with respect to x and y (and the recomputed silu(x) * y) of each of the "
+                 "ncols columns of each row",
+    .definition =
+        "SwiGLU (Shazeer 2020, GLU Variants Improve Transformer) with torch.nn.functional.silu(x) = x * "
+        "sigmoid(x): d/dx = dout * y * (sigmoid(x) + x * sigmoid(x) * (1 - sigmoid(x))), d/dy = dout * silu(x)",
+    TD_SPECS(swiglu_bwd_intent),
+};
+
 const td_contract td_c_swiglu_backward = {
     .id = "swiglu_backward.swiglu_bwd_kernel_correctness",
     .file = "swiglu_backward",
@@ -114,4 +123,5 @@ const td_contract td_c_swiglu_backward = {
     .check = check,
     .writes = writes,
     TD_SPECS(swiglu_bwd),
+    .intent = &intent,
 };

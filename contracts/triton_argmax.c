@@ -205,6 +205,25 @@ static void writesd(const td_case *c, td_wset *ws) {
     .error_model = "maximum and first argmax are exact (tolerance 0)",                                             \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED), .gen = gen1, .check = check1
 
+/* Stage 1 of the two-stage argmax: with more than one program its stores are per-block
+ * maxima and indices that argmax_kernel_2 combines, which torch.argmax does not define
+ * lane by lane; with one program they are the whole input's max and argmax. */
+static const char *a1_partial(const td_case *c) {
+    return c->grid[0] > 1 ? "more than one program: mid_value / mid_index hold per-block maxima that "
+                            "argmax_kernel_2 combines"
+                          : NULL;
+}
+static const char *a1_gap(const td_case *c) {
+    return c->p[P1_M].i == 0 ? "M = 0: the maximum of an empty input is undefined (torch.argmax raises)" : NULL;
+}
+static const td_intent intent_a1 = {
+    .operation = "the maximum of the M elements and the index of its first occurrence",
+    .definition = "torch.max(x) and torch.argmax(x) (PyTorch documentation: the first maximal value's index)",
+    TD_SPECS(intent_a1),
+    .gap = a1_gap,
+    .partial = a1_partial,
+};
+
 const td_contract td_c_argmax1_value = {
     .id = "triton_argmax.argmax_kernel_1_value_compute_correct",
     .io_class = "ComputeCorrect (scalar write mid_value[pid]; mid_index scratch)",
@@ -213,6 +232,7 @@ const td_contract td_c_argmax1_value = {
     .writes = writes1_value,
     ARGMAX1_COMMON,
     TD_SPECS(a1),
+    .intent = &intent_a1,
 };
 const td_contract td_c_argmax1_index = {
     .id = "triton_argmax.argmax_kernel_1_index_compute_correct",
@@ -222,6 +242,7 @@ const td_contract td_c_argmax1_index = {
     .writes = writes1_index,
     ARGMAX1_COMMON,
     TD_SPECS(a1),
+    .intent = &intent_a1,
 };
 const td_contract td_c_argmax1_io = {
     .id = "triton_argmax.argmax_kernel_1_io_correctness",
@@ -231,6 +252,7 @@ const td_contract td_c_argmax1_io = {
     .writes = writes1_io,
     ARGMAX1_COMMON,
     TD_SPECS(a1),
+    .intent = &intent_a1,
 };
 const td_contract td_c_argmax2 = {
     .id = "triton_argmax.argmax_kernel_2_compute_correct",

@@ -34,3 +34,14 @@ static NUM SPEC(intent_dim)(NCX *cx, const td_case *c, const td_olane *l) {
         if (td_get(c, RD_INP, base + (uint64_t)(j * K)) > td_get(c, RD_INP, base + (uint64_t)(best * K))) best = j;
     return N(exact)(cx, (double)best);
 }
+
+/* Intent of argmax_kernel_1 where its one program covers the whole input: torch.max(x)
+ * and torch.argmax(x) of the M elements (PyTorch documentation: the maximum, and the
+ * index of its first occurrence), written as a plain scan of all M elements. */
+static NUM SPEC(intent_a1)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t M = c->p[P1_M].i, best = 0;
+    for (int64_t j = 1; j < M; j++)
+        if (td_get(c, R1_INP, (uint64_t)j) > td_get(c, R1_INP, (uint64_t)best)) best = j;
+    if (l->o == 1) return N(exact)(cx, (double)best);
+    return N(in)(cx, c, R1_INP, (uint64_t)best);
+}

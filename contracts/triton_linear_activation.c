@@ -158,6 +158,14 @@ static void writes(const td_case *c, td_wset *ws) {
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),              \
     .gen = gen, .check = check, .writes = writes
 
+static const td_intent intent = {
+    .operation = "activation(A W^T + bias) of each cell of C[M, N] (and the saved A W^T + bias), over the K = BLOCK_K * "
+                 "numKBlocks columns",
+    .definition = "torch.nn.functional.linear then torch.tanh / F.gelu / F.gelu(approximate=\"tanh\") / F.relu / none "
+                  "(PyTorch documentation), as xformers' fused linear layer names them",
+    TD_SPECS(tla_intent),
+};
+
 const td_contract td_c_tla_summary = {
     .id = "triton_linear_activation.triton_linear_activation_output_summary_general",
     .io_class = "Realizes_without_Rounding over TileIndex [BLOCK_M,BLOCK_N] (C and ACT_INPUTS) + lowering",
@@ -165,6 +173,7 @@ const td_contract td_c_tla_summary = {
     .formula = "C[row*smo + col] = act(lin); ACT_INPUTS[row*saim + col] = lin; lin = bias[col] + sum_k A[row,k] B[col,k]",
     TLA_COMMON,
     TD_SPECS(tla),
+    .intent = &intent,
 };
 
 const td_contract td_c_tla_io = {
@@ -174,4 +183,5 @@ const td_contract td_c_tla_io = {
     .formula = "out1[l] = applyActivation(tlaLinIO l); out2[l] = tlaLinIO l  (exact .real stores)",
     TLA_COMMON,
     TD_SPECS(tla),
+    .intent = &intent,
 };

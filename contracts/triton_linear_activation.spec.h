@@ -26,3 +26,14 @@ static NUM SPEC(tla)(NCX *cx, const td_case *c, const td_olane *l) {
     return l->o == 1 ? lin : SPEC(tla_act)(cx, (int)c->p[P_ACT].i, lin);
 }
 
+/* The intent: torch.nn.functional.linear(A, W, bias) = A W^T + bias (PyTorch
+ * documentation; the sum over all K columns in any order), then the activation as
+ * PyTorch defines it: torch.tanh, F.gelu (approximate="none": x/2 (1 + erf(x/sqrt 2))),
+ * F.gelu(approximate="tanh") (Hendrycks & Gimpel 2016), F.relu, and none; the saved
+ * pre-activation is the linear output itself.  tla_act's formulas are these functions
+ * (its rounding order is the shadow's concern, not the exact value's). */
+static NUM SPEC(tla_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    NUM lin = SPEC(mm_intent_2d)(cx, c, l, map, &d2);
+    if (c->p[P_HB].i) lin = N(add)(cx, lin, N(in)(cx, c, R_BIAS, (size_t)l->idx[3]));
+    return l->o == 1 ? lin : SPEC(tla_act)(cx, (int)c->p[P_ACT].i, lin);
+}

@@ -11,7 +11,12 @@
  *  - certify --against intent's contract copy judges by the intent;
  *  - the intents of the families added later (attention beyond flash_attn, rotary
  *    embeddings): a verdict of each kind, on few cases, and a rotary intent that rotates
- *    the wrong way is flagged. */
+ *    the wrong way is flagged;
+ *  - the remaining simple families (square, transpose, strided relu, row max, L2 norms,
+ *    RMSNorm, SwiGLU backward, argmax, chunked bmm and its gradient, linear + activation,
+ *    RMSNorm + matmul):
+ *    agreement, or differences only where the intent's gap says the operation needs
+ *    what the launch does not read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -204,6 +209,53 @@ static void a_rotary_intent_turning_the_wrong_way_is_flagged(void **st) {
     assert_true(r.lanes_differ > 0);
 }
 
+/* The intents of the simpler families written last (issue 19's remaining list), on few
+ * cases each: where a contract agrees, every lane of the intent's exact value must meet it
+ * (a wrong or missing intent fails); where it differs, every differing case must be one
+ * the intent's gap names (the kernel's tile shorter than the row, an empty row, a launch
+ * that covers too few tiles), so a wrong value on the other cases fails too. */
+static void the_remaining_families_verdicts(void **st) {
+    (void)st;
+    static const struct {
+        const char *id;
+        uint64_t cases;
+        const char *gap; /* NULL: agrees */
+    } want[] = {
+        {"square_matrix.square_kernel_correctness", 30, "n_cols > BLOCK_SIZE"},
+        {"matrix_transpose.kernel_correctness", 20, NULL},
+        {"relu_strided_buffer.relu_strided_buffer_output_summary_general", 100, "the launch covers fewer"},
+        {"matrix_reduction.matrix_reduction_io_correctness", 20, NULL},
+        {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", 56, "N > BLOCK_N"},
+        {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", 56, "N > BLOCK_N"},
+        {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", 30, "n_cols = 0"},
+        {"swiglu_backward.swiglu_bwd_kernel_correctness", 10, NULL},
+        {"triton_argmax.argmax_kernel_1_io_correctness", 40, NULL},
+        {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", 10, NULL},
+        {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", 20, "BCS*numCSBlocks > chunk_size"},
+        {"triton_linear_activation.triton_linear_activation_io_correctness", 10, NULL},
+        {"rms_matmul_rbe.rms_matmul_rbe_qkv_closed_form_correct", 10, NULL}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const td_contract *k = td_contract_find(want[i].id);
+        assert_non_null(k);
+        assert_non_null(k->intent);
+        td_audit_result r = audit(k, want[i].cases);
+        assert_true(r.cases > 0);
+        if (!want[i].gap) {
+            assert_int_equal(r.cases_differ, 0);
+            continue;
+        }
+        assert_true(r.cases_gap > 0);
+        assert_int_equal(r.cases_differ, r.cases_gap);
+        assert_non_null(strstr(r.gap, want[i].gap));
+    }
+    /* argmax stage 1 over several programs stores per-block partials: never compared */
+    td_audit_result r = audit(td_contract_find("triton_argmax.argmax_kernel_1_io_correctness"), 40);
+    assert_true(r.cases_partial > 0);
+    /* square_matrix's condition is named exactly */
+    r = audit(td_contract_find("square_matrix.square_kernel_correctness"), 30);
+    assert_string_equal(r.condition, "n_cols > BLOCK_SIZE");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_intent_equal_to_the_spec_agrees),
@@ -214,6 +266,7 @@ int main(void) {
         cmocka_unit_test(the_intent_copy_judges_by_the_intent),
         cmocka_unit_test(the_later_families_verdicts),
         cmocka_unit_test(a_rotary_intent_turning_the_wrong_way_is_flagged),
+        cmocka_unit_test(the_remaining_families_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
