@@ -68,6 +68,29 @@ static inline void *at_calloc(size_t n, size_t sz) {
     return p;
 }
 
+/* One query row of the seeds' intent (attn_common.spec.h, at_intent_lane): the layout of
+ * its q, k, v as affine accessors, so one helper serves every seed's tensor layout.
+ *   q lane e        q_reg[q0 + e * qe]
+ *   key j, lane e   k_reg[k0 + j * kj + e * ke]
+ *   v of key j      v_reg[v0 + j * vj]   (the lane's output column folded into v0)
+ * Keys 0 .. nkeys-1 are attended to (a causal caller passes its last kept key + 1).  The
+ * scale is exactly 1/sqrt(rsq) when rsq > 0 (torch's default scale, not a binary32
+ * rounding of it), else the given scale (a caller's scale argument, taken exactly);
+ * base2: the scale is in base-2 units (the kernel takes exp2 of scale * q.k), so the
+ * operation's natural scale is scale * ln 2. */
+typedef struct at_irow {
+    int q_reg, k_reg, v_reg;
+    int64_t q0, qe, k0, kj, ke, v0, vj;
+    int64_t nd, nkeys, rsq;
+    double scale;
+    int base2;
+    uint64_t row; /* the row's memo index (< 2^18) */
+} at_irow;
+/* the intent's memo tags: apart from every seed contract's (1 .. 11) */
+#define AT_TAG_IM 40
+#define AT_TAG_IL 41
+#define AT_TAG_IP 42
+
 enum { AT_L_MENU, AT_L_SHIFT, AT_L_RAMP, AT_L_ONEHOT, AT_L_EQUAL, AT_L_COUNT };
 #define AT_LM(x) (1u << (x))
 #define AT_LM_ALL ((1u << AT_L_COUNT) - 1)

@@ -142,6 +142,21 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+/* The intent: torch.nn.functional.scaled_dot_product_attention(query, key, value) with
+ * no mask and its default scale, 1/sqrt(qk) (PyTorch documentation: scale_factor = 1 /
+ * math.sqrt(query.size(-1))), taken exactly.  The kernel holds RN32(1/sqrt(qk)), a
+ * relative 2^-24 away; that is a rounding of the operation's constant like any other the
+ * kernel makes (torch's own binary32 SDPA rounds it too), not another operation, so the
+ * intent does not copy it: where it mattered beyond the contract's tolerance the audit
+ * would say so. */
+static const td_intent intent = {
+    .operation = "scaled dot-product attention softmax(query key^T / sqrt(qk)) value of each (batch, query) row",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(query, key, value) (PyTorch documentation: "
+                  "softmax(q k^T * scale + mask) v, default scale 1/sqrt(E), no mask), exact (scale 1/sqrt(qk) "
+                  "unrounded, no intermediate rounding)",
+    TD_SPECS(sdpa_intent),
+};
+
 const td_contract td_c_seed_sdpa = {
     .id = "seed_sdpa.scaled_dot_product_f32",
     .file = "seed_sdpa",
@@ -163,4 +178,5 @@ const td_contract td_c_seed_sdpa = {
     .check = check,
     .writes = writes,
     TD_SPECS(sdpa),
+    .intent = &intent,
 };

@@ -2,6 +2,8 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
+#include "attn_common.spec.h"
+
 static NUM SPEC(sdpa_score)(NCX *cx, const td_case *c, const sdpa_geo *g, int64_t b, int64_t q, int64_t k) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
@@ -50,3 +52,15 @@ static NUM SPEC(sdpa)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(acc_end)(cx, &acc);
 }
 
+
+/* The intent (docs/intent.md): torch.nn.functional.scaled_dot_product_attention with its
+ * default scale 1/sqrt(qk), exact (attn_common.spec.h); see seed_sdpa.c's intent note. */
+static NUM SPEC(sdpa_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    sdpa_geo g;
+    sdpa_geo_get(c, &g);
+    int64_t b = l->idx[0], q = l->idx[1], v = l->idx[2];
+    at_irow R = {.q_reg = R_QUERY, .k_reg = R_KEY, .v_reg = R_VALUE, .q0 = (b * g.queries + q) * g.qk, .qe = 1,
+                 .k0 = b * g.keys * g.qk, .kj = g.qk, .ke = 1, .v0 = b * g.keys * g.value + v, .vj = g.value,
+                 .nd = g.qk, .nkeys = g.keys, .rsq = g.qk, .row = (uint64_t)(b * g.queries + q)};
+    return SPEC(at_intent_lane)(cx, c, &R);
+}
