@@ -40,6 +40,16 @@ static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P
 /* The large tier (gen_large.h): 2^31 + d elements in x, y and out. */
 static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
 
+/* The intent: torch.add of the two flat tensors, exact and rounded once; with IEEE
+ * special values (the contract's nonfinite_inputs) the exact sum is IEEE's (inf + -inf
+ * and NaN give NaN), so a textbook x + y meets the contract on every input it admits. */
+static const td_intent intent = {
+    .operation = "elementwise sum x + y of two flat tensors",
+    .definition = "torch.add(x, y) (PyTorch documentation: out_i = input_i + other_i), exact, rounded once to the "
+                  "output",
+    TD_SPECS(add_intent),
+};
+
 const td_contract td_c_add_example = {
     .id = "add_example.add_kernel_correctness",
     .file = "add_example",
@@ -62,4 +72,5 @@ const td_contract td_c_add_example = {
     .writes = writes,
     .large = large,
     TD_SPECS(add),
+    .intent = &intent,
 };
