@@ -100,6 +100,18 @@ static const char *check(const td_case *c) {
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_XNUMEL, P_BLOCK, outs, 1); }
 
+/* The intent: the operation the wrapper names, torch.sigmoid (ACTIVATION_SIGMOID) or
+ * torch.relu of x + bias + multiplier * in, the bias broadcast over rows of num_weights
+ * elements (PyTorch broadcasting: bias[j % num_weights]); exact, rounded once. */
+static const td_intent intent = {
+    .operation = "act(x + bias + multiplier * in) elementwise, act = sigmoid or relu, bias broadcast over rows of "
+                 "num_weights",
+    .definition = "torch.sigmoid / torch.relu (PyTorch documentation: sigmoid(z) = 1 / (1 + e^-z), relu(z) = "
+                  "max(0, z)) of torch.add(x, bias) + multiplier * in (torch.add, torch.mul, broadcasting "
+                  "semantics), exact, rounded once to the output",
+    TD_SPECS(fused_intent),
+};
+
 const td_contract td_c_fused_activation = {
     .id = "fused_activation.fused_add_mul_activation_kernel_correctness",
     .file = "fused_activation",
@@ -120,4 +132,5 @@ const td_contract td_c_fused_activation = {
     .check = check,
     .writes = writes,
     TD_SPECS(fused),
+    .intent = &intent,
 };

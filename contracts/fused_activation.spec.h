@@ -11,3 +11,14 @@ static NUM SPEC(fused)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(max)(cx, N(exact)(cx, 0.0), z);
 }
 
+
+/* The intent (docs/intent.md): torch.sigmoid or torch.relu of x + bias + multiplier * in,
+ * the bias (num_weights values) broadcast along the flat index (bias[j % num_weights]),
+ * exact and rounded once (no binary32 rounding of the product or the sums). */
+static NUM SPEC(fused_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    NUM x = N(in)(cx, c, R_X, l->off);
+    NUM bias = N(in)(cx, c, R_BIAS, l->off % (uint64_t)c->p[P_NW].i);
+    NUM z = N(add)(cx, N(add)(cx, x, bias), N(mul)(cx, N(exact)(cx, c->p[P_MULT].r), N(in)(cx, c, R_IN, l->off)));
+    if (c->p[P_SIGMOID].i) return N(sigmoid)(cx, z);
+    return N(max)(cx, N(exact)(cx, 0.0), z);
+}
