@@ -461,6 +461,25 @@ static void writes_naive(const td_case *c, td_wset *ws) { fa1_writes(c, ws, 1); 
     .file = "seed_fa1", .family = "attention-seeds", .kind = "exact", .nregions = NR, .regions = regions,       \
     .sv = TD_SV_REAL
 
+/* The intents (docs/intent.md): each theorem's value is torch.nn.functional.
+ * scaled_dot_product_attention on its (b, h) slice, the causal theorems with is_causal
+ * (key j <= query i); the scale is the theorem's own parameter, taken exactly. */
+#define FA1_DEF                                                                                                 \
+    "torch.nn.functional.scaled_dot_product_attention(Q, K, V, scale=scale) (PyTorch documentation: softmax(q "  \
+    "k^T * scale + mask) v), exact (no intermediate rounding)"
+#define FA1_DEF_CAUSAL                                                                                          \
+    "torch.nn.functional.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=scale) (PyTorch "           \
+    "documentation: softmax(q k^T * scale + mask) v, mask keeping key j <= query i), exact (no intermediate "     \
+    "rounding)"
+#define FA1_OP "scaled dot-product attention softmax(Q K^T * scale) V of each (batch, head, query) row"
+#define FA1_OP_CAUSAL "causal scaled dot-product attention softmax(Q K^T * scale + causal mask) V of each row"
+static const td_intent i_online = {.operation = FA1_OP, .definition = FA1_DEF, TD_SPECS(fa1_online_intent)};
+static const td_intent i_online_causal = {
+    .operation = FA1_OP_CAUSAL, .definition = FA1_DEF_CAUSAL, TD_SPECS(fa1_online_causal_intent)};
+static const td_intent i_naive = {.operation = FA1_OP, .definition = FA1_DEF, TD_SPECS(fa1_naive_intent)};
+static const td_intent i_naive_causal = {
+    .operation = FA1_OP_CAUSAL, .definition = FA1_DEF_CAUSAL, TD_SPECS(fa1_naive_causal_intent)};
+
 const td_contract td_c_seed_fa1_boundaryD = {
     .id = "seed_fa1.fa1_boundaryD_refines_naive_reference_exec_views",
     .io_class = "Realizes_without_Rounding (FA1Views4D, boundary + head-dim tail masks)",
@@ -477,6 +496,7 @@ const td_contract td_c_seed_fa1_boundaryD = {
     .writes = writes_online,
     FA1_COMMON,
     TD_SPECS(fa1_online),
+    .intent = &i_online,
 };
 
 const td_contract td_c_seed_fa1_causal_boundaryD = {
@@ -495,6 +515,7 @@ const td_contract td_c_seed_fa1_causal_boundaryD = {
     .writes = writes_online,
     FA1_COMMON,
     TD_SPECS(fa1_online_causal),
+    .intent = &i_online_causal,
 };
 
 const td_contract td_c_seed_fa1_naive = {
@@ -512,6 +533,7 @@ const td_contract td_c_seed_fa1_naive = {
     .writes = writes_naive,
     FA1_COMMON,
     TD_SPECS(fa1_naive),
+    .intent = &i_naive,
 };
 
 const td_contract td_c_seed_fa1_naive_causal = {
@@ -528,6 +550,7 @@ const td_contract td_c_seed_fa1_naive_causal = {
     .writes = writes_naive,
     FA1_COMMON,
     TD_SPECS(fa1_naive_causal),
+    .intent = &i_naive_causal,
 };
 
 const td_contract td_c_seed_fa1_naive_overflow = {
@@ -546,4 +569,5 @@ const td_contract td_c_seed_fa1_naive_overflow = {
     .writes = writes_online,
     FA1_COMMON,
     TD_SPECS(fa1_online),
+    .intent = &i_online,
 };

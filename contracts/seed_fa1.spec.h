@@ -2,6 +2,8 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
+#include "attn_common.spec.h"
+
 /* s_ij = RN(dot * scale), the dot over d < D in any order */
 static NUM SPEC(fa1_score)(NCX *cx, const td_case *c, const fa1_geo *g, int64_t b, int64_t h, int64_t i, int64_t j) {
     NACC acc;
@@ -127,3 +129,29 @@ static NUM SPEC(fa1_naive_causal)(NCX *cx, const td_case *c, const td_olane *l) 
     return SPEC(fa1_lane)(cx, c, l, 1, 1, 1);
 }
 
+
+/* The intent (docs/intent.md): torch.nn.functional.scaled_dot_product_attention(Q, K, V,
+ * is_causal, scale) of the lane's (b, h) slice, exact (attn_common.spec.h); the causal
+ * mask keeps key j <= query i (torch's top-left tril), fa1_nvalid's keys. */
+static NUM SPEC(fa1_intent_lane)(NCX *cx, const td_case *c, const td_olane *ol, int naive_layout, int causal) {
+    fa1_geo g;
+    fa1_geo_get(c, naive_layout, naive_layout, causal, &g);
+    int64_t b = ol->idx[0], h = ol->idx[1], i = ol->idx[2], d = ol->idx[3];
+    at_irow R = {.q_reg = R_Q, .k_reg = R_K, .v_reg = R_V, .q0 = fa1_off(&g, T_Q, b, h, i, 0), .qe = g.st[T_Q][3],
+                 .k0 = fa1_off(&g, T_K, b, h, 0, 0), .kj = g.st[T_K][2], .ke = g.st[T_K][3],
+                 .v0 = fa1_off(&g, T_V, b, h, 0, d), .vj = g.st[T_V][2], .nd = g.D, .nkeys = fa1_nvalid(&g, i),
+                 .scale = g.scale, .row = (uint64_t)((b * g.H + h) * g.Sq + i)};
+    return SPEC(at_intent_lane)(cx, c, &R);
+}
+static NUM SPEC(fa1_online_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(fa1_intent_lane)(cx, c, l, 0, 0);
+}
+static NUM SPEC(fa1_online_causal_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(fa1_intent_lane)(cx, c, l, 0, 1);
+}
+static NUM SPEC(fa1_naive_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(fa1_intent_lane)(cx, c, l, 1, 0);
+}
+static NUM SPEC(fa1_naive_causal_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    return SPEC(fa1_intent_lane)(cx, c, l, 1, 1);
+}
