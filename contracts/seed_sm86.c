@@ -282,6 +282,21 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+/* The intent: torch.nn.functional.scaled_dot_product_attention(Q, K, V, is_causal=True,
+ * scale, enable_gqa=True) (PyTorch documentation: key/value head h / (heads / kvHeads)
+ * serves query head h, the contiguous grouping), with the kernel's runtime c = RN32(s /
+ * ln 2) read as the base-2 scale it is: the operation's scale is c ln 2 exactly (the
+ * natural s is not a parameter of the launch).  The LSE lane is the row's base-2
+ * log-sum-exp log2 sum_j 2^(c q.k_j), as flash kernels store it. */
+static const td_intent i_forward = {
+    .operation = "causal grouped-query attention softmax(Q K^T * c ln 2 + causal mask) V of each query head h over "
+                 "K/V head h / groups, with the row's base-2 log-sum-exp",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=c*ln 2, "
+                  "enable_gqa=True) (PyTorch documentation: softmax(q k^T * scale + mask) v), exact (no binary16 P, "
+                  "no intermediate rounding)",
+    TD_SPECS(sm86_forward_intent),
+};
+
 const td_contract td_c_seed_sm86_forward = {
     .id = "seed_sm86.streaming_attention_forward_grouped",
     .file = "seed_sm86",
@@ -307,6 +322,7 @@ const td_contract td_c_seed_sm86_forward = {
     .check = check,
     .writes = writes,
     TD_SPECS(sm86_forward),
+    .intent = &i_forward,
 };
 
 /* ================================ the backward ================================

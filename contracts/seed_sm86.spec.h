@@ -2,6 +2,8 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
+#include "attn_common.spec.h"
+
 /* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
 static NUM SPEC(sm_t)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, int64_t i, int64_t j) {
     int64_t kv = h / g->groups;
@@ -197,3 +199,17 @@ static NUM SPEC(sm86_reduce)(NCX *cx, const td_case *c, const td_olane *ol) {
     return N(acc_end)(cx, &acc);
 }
 
+
+/* The intent (docs/intent.md): torch.nn.functional.scaled_dot_product_attention(Q, K, V,
+ * is_causal=True, scale=c ln 2, enable_gqa=True) (query head h reads K/V head
+ * h / groups), exact (attn_common.spec.h), and the row's base-2 log-sum-exp. */
+static NUM SPEC(sm86_forward_intent)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sm_geo g;
+    sm_geo_get(c, &g);
+    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->o == 0 ? ol->idx[2] : 0, kv = h / g.groups;
+    at_irow R = {.q_reg = R_Q, .k_reg = R_K, .v_reg = R_V, .q0 = (int64_t)sm_q(&g, h, i, 0), .qe = 1,
+                 .k0 = (int64_t)sm_k(&g, kv, 0, 0), .kj = g.W, .ke = 1, .v0 = (int64_t)sm_v(&g, kv, 0, d),
+                 .vj = g.vrows ? g.W : 1, .nd = g.W, .nkeys = i + 1, .scale = g.c, .base2 = 1,
+                 .row = (uint64_t)(h * g.T + i)};
+    return ol->o == 0 ? SPEC(at_intent_lane)(cx, c, &R) : SPEC(at_intent_lse2)(cx, c, &R);
+}

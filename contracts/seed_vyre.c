@@ -210,6 +210,19 @@ static void writes(const td_case *c, td_wset *ws) {
         }
 }
 
+/* The intent: the operation both kernels are read as, torch.nn.functional.
+ * scaled_dot_product_attention(q, k, v) (non-causal, default scale 1/sqrt(head_dim),
+ * taken exactly as in seed_sdpa: the kernels' 1.0f / sqrtf is a binary32 rounding of
+ * it).  The stability primitives (bounded_score's -80 for an overflowing dot, the -80
+ * floor of bounded_exp_arg, flush_tiny) are the kernel's, not the operation's. */
+static const td_intent intent = {
+    .operation = "scaled dot-product attention softmax(q k^T / sqrt(head_dim)) v of each query row",
+    .definition = "torch.nn.functional.scaled_dot_product_attention(q, k, v) (PyTorch documentation: softmax(q k^T "
+                  "* scale + mask) v, default scale 1/sqrt(E), no mask), exact (scale unrounded, no intermediate "
+                  "rounding, no clamps)",
+    TD_SPECS(vyre_intent),
+};
+
 const td_contract td_c_seed_vyre = {
     .id = "seed_vyre.flash_attention_2_matches_reference",
     .file = "seed_vyre",
@@ -233,4 +246,5 @@ const td_contract td_c_seed_vyre = {
     .check = check,
     .writes = writes,
     TD_SPECS(vyre),
+    .intent = &intent,
 };

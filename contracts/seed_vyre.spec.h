@@ -2,6 +2,8 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
+#include "attn_common.spec.h"
+
 static NUM SPEC(vy_score)(NCX *cx, const td_case *c, const vy_geo *g, int64_t i, int64_t j) {
     if (vy_dot_class(c, g, i, j) == VY_DOT_INF) return N(exact)(cx, -80.0); /* bounded_score(+-inf) */
     NACC acc;
@@ -84,3 +86,14 @@ static NUM SPEC(vyre)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(sel)(cx, either, tiled, scalar);
 }
 
+
+/* The intent (docs/intent.md): torch.nn.functional.scaled_dot_product_attention of the
+ * one head, non-causal, default scale 1/sqrt(head_dim) exact (attn_common.spec.h). */
+static NUM SPEC(vyre_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    vy_geo g;
+    vy_geo_get(c, &g);
+    int64_t i = l->idx[0], d = l->idx[1];
+    at_irow R = {.q_reg = R_Q, .k_reg = R_K, .v_reg = R_V, .q0 = i * g.D, .qe = 1, .k0 = 0, .kj = g.D, .ke = 1,
+                 .v0 = d, .vj = g.D, .nd = g.D, .nkeys = g.S, .rsq = g.D, .row = (uint64_t)i};
+    return SPEC(at_intent_lane)(cx, c, &R);
+}
