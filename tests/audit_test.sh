@@ -22,8 +22,8 @@ fi
 "$td" audit --help | grep -q -- '--against\|--cases'
 rc=0; "$td" audit 'no_such_contract*' 2>/dev/null || rc=$?
 [ "$rc" = 2 ] || { echo "audit of no contract exited $rc, want 2"; exit 1; }
-"$td" audit 'add_example*' -v | grep -q 'no intent spec'
-rc=0; "$td" run add_example.add_kernel_correctness --against intent --cases 1 --no-artifacts 2>/dev/null || rc=$?
+"$td" audit 'dropout_triton*' -v | grep -q 'no intent spec'
+rc=0; "$td" run dropout_triton.dropout_kernel_correctness --against intent --cases 1 --no-artifacts 2>/dev/null || rc=$?
 [ "$rc" = 2 ] || { echo "run --against intent of a contract without one exited $rc, want 2"; exit 1; }
 # certify --against intent for the later families: a decode-attention contract (scores)
 # and a rotary one, whose kernels are the operation within its bound

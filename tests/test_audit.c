@@ -144,7 +144,8 @@ static void the_intent_copy_judges_by_the_intent(void **st) {
     assert_true(in->by_intent);
     assert_ptr_equal(in->spec_mp, k->intent->spec_mp);
     assert_ptr_equal(td_intent_contract(k), in); /* one copy per contract */
-    assert_null(td_intent_contract(add_example()));
+    /* dropout has no operation of its own (a random mask): no intent, no copy */
+    assert_null(td_intent_contract(td_contract_find("dropout_triton.dropout_kernel_correctness")));
 }
 
 /* One verdict of each kind among the later intents (40 cases each; the whole catalogue
@@ -256,6 +257,42 @@ static void the_remaining_families_verdicts(void **st) {
     assert_string_equal(r.condition, "n_cols > BLOCK_SIZE");
 }
 
+/* The attention seeds' intents (torch SDPA through attn_common.spec.h's shared helper)
+ * and the two elementwise ones, on few cases: where the contract is the operation
+ * (seed_sdpa with the exact scale 1/sqrt(qk), the five seed_fa1 theorems, causal or not,
+ * torch.add, sigmoid / relu of x + bias + m in) every lane of the intent's exact value
+ * must meet it, so a wrong scale, mask, layout or a missing intent fails; the two that
+ * differ for a kernel's own numerics (vyre's flush_tiny, sm86's binary16 P in the
+ * contract's reference) must be flagged; sm86's backward passes have none. */
+static void the_seed_and_elementwise_intents(void **st) {
+    (void)st;
+    static const struct {
+        const char *id;
+        int differs;
+    } want[] = {{"seed_sdpa.scaled_dot_product_f32", 0},
+                {"seed_fa1.fa1_boundaryD_refines_naive_reference_exec_views", 0},
+                {"seed_fa1.fa1_causal_boundaryD_refines_naive_reference_exec_views", 0},
+                {"seed_fa1.naive_reference_correctness", 0},
+                {"seed_fa1.naive_causal_reference_correctness", 0},
+                {"seed_fa1.naive_reference_overflow", 0},
+                {"add_example.add_kernel_correctness", 0},
+                {"fused_activation.fused_add_mul_activation_kernel_correctness", 0},
+                {"seed_vyre.flash_attention_2_matches_reference", 1},
+                {"seed_sm86.streaming_attention_forward_grouped", 1}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const td_contract *k = td_contract_find(want[i].id);
+        assert_non_null(k);
+        assert_non_null(k->intent);
+        td_audit_result r = audit(k, 30); /* vyre differs in 3 of the first 30 cases of seed 1 */
+        assert_true(r.cases > 0);
+        if (want[i].differs)
+            assert_true(r.cases_differ > 0);
+        else
+            assert_int_equal(r.cases_differ, 0);
+    }
+    assert_null(td_contract_find("seed_sm86.streaming_attention_key_pass")->intent);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_intent_equal_to_the_spec_agrees),
@@ -267,6 +304,7 @@ int main(void) {
         cmocka_unit_test(the_later_families_verdicts),
         cmocka_unit_test(a_rotary_intent_turning_the_wrong_way_is_flagged),
         cmocka_unit_test(the_remaining_families_verdicts),
+        cmocka_unit_test(the_seed_and_elementwise_intents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
