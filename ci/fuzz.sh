@@ -3,7 +3,7 @@
 #
 #   ci/fuzz.sh --seconds-per-target N [--targets GLOB] [--jobs J] [--engine libfuzzer|afl]
 #              [--kernel VARIANT] [--out DIR] [--build-dir DIR] [--expect-finding] [--no-merge]
-#              [--shard K/N]
+#              [--shard K/N] [--max-runs R]
 #
 # For every target whose contract id matches GLOB: fuzz for N seconds from the seed
 # corpus corpus/<contract>/ (libFuzzer -fork=J, or AFL++), merge the new coverage into
@@ -22,10 +22,14 @@
 # --shard K/N takes every N-th matching target from the K-th (0 <= K < N): N campaigns
 # with K = 0..N-1 cover the matching targets once, in near-equal parts whatever the
 # contract names (CI runs one shard per core).
+# --max-runs R (libFuzzer) also stops a target after R executions, whichever of the two
+# limits comes first: -max_total_time counts whole seconds and fuzzes 2 s for 1, and a
+# smoke run over every target (CI's) wants each target started, its seeds replayed and a
+# few hundred mutations run, which a fast target does in a fraction of a second.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0 merge=1 shard=0/1
+secs=10 targets='*' jobs=1 engine=libfuzzer kernel="" out=fuzz-out build="" expect=0 merge=1 shard=0/1 maxruns=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds-per-target) secs=$2; shift 2 ;;
@@ -38,10 +42,12 @@ while [ $# -gt 0 ]; do
     --expect-finding) expect=1; shift ;;
     --no-merge) merge=0; shift ;;
     --shard) shard=$2; shift 2 ;;
+    --max-runs) maxruns=$2; shift 2 ;;
     *) echo "ci/fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 case "$engine" in libfuzzer|afl) ;; *) echo "ci/fuzz.sh: --engine libfuzzer or afl" >&2; exit 2 ;; esac
+[[ "$maxruns" =~ ^[0-9]+$ ]] || { echo "ci/fuzz.sh: --max-runs needs a whole number, not '$maxruns'" >&2; exit 2; }
 shard_k=${shard%/*} shard_n=${shard#*/}
 if ! [[ "$shard_k" =~ ^[0-9]+$ && "$shard_n" =~ ^[0-9]+$ ]] || [ "$shard_n" -lt 1 ] || [ "$shard_k" -ge "$shard_n" ]; then
   echo "ci/fuzz.sh: --shard K/N with 0 <= K < N" >&2; exit 2
@@ -78,6 +84,7 @@ while read -r target contract; do
   if [ "$engine" = libfuzzer ]; then
     opts=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=256 -artifact_prefix="$crashes/" -print_final_stats=1)
     [ "$jobs" -gt 1 ] && opts+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1)
+    [ "$maxruns" -gt 0 ] && opts+=(-runs="$maxruns")
     erc=0
     # (in a subshell that waits for it, so that the shell's "Aborted" line goes to the log)
     ("$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"}; exit $?) >"$log" 2>&1 || erc=$?

@@ -10,7 +10,7 @@
 #     (rounding, the libm budgets of oracle/budget.c) and the large tier (ctest -L large:
 #     kernels over 2^31+ elements, tests/test_large.c)
 # Environment: TD_SWEEP=1 adds the exhaustive sweeps; for local iteration TD_SKIP_ASAN=1, TD_SKIP_FUZZ=1,
-# TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1).
+# TD_CI_CASES (default 300), TD_FUZZ_SECONDS (default 1), TD_FUZZ_RUNS (default 300).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/deps.sh --fuzz --triton
@@ -61,8 +61,11 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
     # two halves of the targets at once (one per core), every other target each, so
     # that both end together (halves by initial letter left one core idle for the
     # last ~20 targets); the corpora are not merged (a smoke run: what CI keeps is a
-    # finding, not coverage)
-    fz() { ci/fuzz.sh --build-dir build-ci-asan --seconds-per-target "${TD_FUZZ_SECONDS:-1}" --no-merge "$@"; }
+    # finding, not coverage); each target stops at 1 s (which libFuzzer counts as 2) or
+    # TD_FUZZ_RUNS executions, whichever comes first: every target started, its seeds
+    # replayed and a few hundred mutations run, the fast ones in a fraction of a second
+    fz() { ci/fuzz.sh --build-dir build-ci-asan --seconds-per-target "${TD_FUZZ_SECONDS:-1}" \
+      --max-runs "${TD_FUZZ_RUNS:-300}" --no-merge "$@"; }
     fz --shard 0/2 --out build-ci-asan/fuzz-out-1 >build-ci-asan/fuzz-1.log 2>&1 &
     f1=$!
     rc2=0
