@@ -93,7 +93,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$td" run '*' --all-variants --cases 1 --no-artifacts --jobs 1 2>/dev/null |
   sed -n 's/^\([^ ]*\) \[\([^/]*\)\/host\]: .*/\1 \2/p' >"$tmp/variants" || true
 awk '$2 ~ /^alt_/' "$tmp/variants" >"$tmp/alts"
-awk '$2 ~ /^mut_/' "$tmp/variants" >"$tmp/muts"
+# (mut_large_*: the opt-in --large tier's mutants, which survive every default case by design)
+awk '$2 ~ /^mut_/ && $2 !~ /^mut_large_/' "$tmp/variants" >"$tmp/muts"
 # the runs: "family group contract variant cases"
 awk -v want="$fams" -v N="$cases" -v M="$min" -v MM="$mmin" -v alts="$tmp/alts" -v muts="$tmp/muts" '
   function share(total, k, lo) { s = int((total + k - 1) / k); return s < lo ? lo : s }
