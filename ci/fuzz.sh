@@ -90,8 +90,11 @@ while read -r target contract; do
     ("$bin" "${opts[@]}" "$work" ${seeds:+"$seeds"}; exit $?) >"$log" 2>&1 || erc=$?
     # merge the new coverage into one minimal corpus
     if [ $merge = 1 ]; then
-      mkdir -p "$out/merged/$contract"
-      "$bin" -merge=1 -timeout=10 "$out/merged/$contract" "$work" ${seeds:+"$seeds"} >>"$log" 2>&1
+      # (the merge re-runs every input: one that crashes is written as an artifact too,
+      # kept apart from the campaign's own, which were triaged above, and out of the cwd)
+      mkdir -p "$out/merged/$contract" "$out/merge-artifacts/$contract"
+      "$bin" -merge=1 -timeout=10 -artifact_prefix="$out/merge-artifacts/$contract/" \
+        "$out/merged/$contract" "$work" ${seeds:+"$seeds"} >>"$log" 2>&1
     fi
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   else
