@@ -42,14 +42,17 @@ if [ "${TD_SKIP_ASAN:-0}" != 1 ]; then
   stage "clang + ASan/UBSan + libFuzzer build"
   # the sanitizers look for memory and UB errors, which need every code path, not many
   # cases: a tenth of the gcc stage's cases per correct kernel (mutants still run until
-  # killed), and every target's libFuzzer campaign below
+  # killed), 3 of them with every lane in MPFR (the MPFR path run on every contract's
+  # spec; the shadow/MPFR agreement itself is the gcc stage's 25 cases: at 25 of 30
+  # cases, MPFR under ASan was 60% of this stage's test_contracts CPU time, measured
+  # 2026-12-02), and every target's libFuzzer campaign below
   # Line tables only (-gline-tables-only, as OSS-Fuzz builds): the sanitizers' and
   # libFuzzer's stack traces keep function, file and line, and the 245 fuzz targets
   # shrink from 41 to 32 MB each.  lld: each of those ~270 links took ~1 CPU-second with
   # GNU ld (a third of this stage), ~0.3 with lld (measured 2026-12-02).
   asan_dbg="-O2 -gline-tables-only -DNDEBUG"
   CC=clang CXX=clang++ ci/build.sh build-ci-asan -DTD_SANITIZE=ON -DTD_CUDA=OFF -DTD_FUZZ_ENGINE=libfuzzer \
-    -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 10 > 20 ? cases / 10 : 20)) \
+    -DTD_BENCH=OFF -DTD_CI_TEST_CASES=$((cases / 10 > 20 ? cases / 10 : 20)) -DTD_CI_TEST_MPFR_CASES=3 \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="$asan_dbg" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$asan_dbg" \
     -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
     -DCMAKE_MODULE_LINKER_FLAGS=-fuse-ld=lld

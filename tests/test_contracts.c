@@ -4,9 +4,9 @@
  *   - its generator is total: empty, tiny, random and 1 MiB inputs all decode to a
  *     case that passes the explicit precondition checker (a failure is a generator bug);
  *   - its correct host kernel passes TD_TEST_CASES contract-valid cases (default 2000,
- *     the acceptance number) with no disagreement and no harness error, and a sample
- *     of cases re-checked with every lane in MPFR (the shadow's decisions and error
- *     claims must agree with MPFR);
+ *     the acceptance number) with no disagreement and no harness error, and its first
+ *     TD_TEST_MPFR_CASES cases (default 25) re-checked with every lane in MPFR (the
+ *     shadow's decisions and error claims must agree with MPFR);
  *   - each of its mutants is flagged within 2000 cases.
  * The kill table is printed (mutant, cases to kill).
  * TD_TEST_CONTRACTS (a glob over contract ids, e.g. 'add_example.*') restricts the run
@@ -76,6 +76,7 @@ static void test_generators_total(void **st) {
 static void test_correct_kernels(void **st) {
     (void)st;
     long ncases = env_long("TD_TEST_CASES", 2000);
+    long nmpfr = env_long("TD_TEST_MPFR_CASES", 25);
     td_ctx_opts o = {0};
     char err[256];
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
@@ -98,7 +99,7 @@ static void test_correct_kernels(void **st) {
             uint8_t b[64];
             td_campaign_case_bytes(k, 1, (uint64_t)c, b, sizeof b); /* far cases included */
             td_case_result r;
-            int rc = td_run_bytes(c < 25 ? cxm : cx, kern, b, sizeof b, &r);
+            int rc = td_run_bytes(c < nmpfr ? cxm : cx, kern, b, sizeof b, &r);
             if (rc != TD_RUN_OK) {
                 fprintf(stderr, "%s: case %ld: %s\n", k->id, c, rc == TD_RUN_FINDING ? "disagreement" : r.msg);
                 if (rc == TD_RUN_FINDING) td_report_text(stderr, kern, &r);
