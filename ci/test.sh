@@ -32,8 +32,12 @@ stage "gcc build (with CUDA kernels when nvcc is present)"
 # compute_80 PTX a release build adds is a second front-end pass over the same source,
 # which checks nothing more and costs a third of the CUDA build.  Their host side is
 # compiled without -g: CI never runs a CUDA kernel (no device), the debug info of 137
-# launch stubs would serve nobody and costs ~8% of the CUDA build.
+# launch stubs would serve nobody and costs ~8% of the CUDA build.  The kernel files
+# compile in two translation units (cmake/cuda_unity.cmake): nvcc's fixed cost per file
+# was ~280 of the ~470 CPU-s of this build; ci/device-check.sh, which runs them, builds
+# each file alone.
 CC=gcc CXX=g++ ci/build.sh build-ci-gcc -DTD_CI_TEST_CASES="$cases" -DCMAKE_CUDA_ARCHITECTURES=90-real \
+  -DTD_CUDA_UNITY_BATCHES=2 \
   -DCMAKE_CUDA_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
 stage "gcc tests"
 (cd build-ci-gcc && ctest --output-on-failure -j"$jobs" -LE "sweep|fuzz|large")
