@@ -1032,11 +1032,15 @@ static void st_child(td_cli *cli, const td_kernel *kern, const td_campaign_opts 
     _exit(0);
 }
 
+/* The kinds of kernel a selftest runs (--only). */
+enum { ST_MUTANTS = 1, ST_PORTS = 2, ST_ALTERNATIVES = 4 };
+
 typedef struct st_opts {
     double budget, launch_limit;
     uint64_t max_cases, seed;
     const char *pattern;
-    int jobs; /* --jobs: kernels run at once */
+    int jobs;       /* --jobs: kernels run at once */
+    unsigned kinds; /* --only: ST_* bits */
 } st_opts;
 
 /* The selftest's tallies. */
@@ -1124,6 +1128,27 @@ static const char *st_verdict(const st_result *r, char *b, size_t n) {
 }
 
 
+/* --only KIND[,KIND...]: the rows of the matrices to run, e.g. "mutants,alternatives"
+ * where the ports are checked elsewhere (CI's test_contracts). */
+static int st_parse_kinds(const char *v, unsigned *kinds) {
+    static const char *const names[] = {"mutants", "ports", "alternatives"};
+    *kinds = 0;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        unsigned bit = 0;
+        for (unsigned j = 0; j < 3; j++)
+            if (n == strlen(names[j]) && !strncmp(p, names[j], n)) bit = 1u << j;
+        if (!bit) {
+            fprintf(stderr, "tilediff selftest: --only takes mutants, ports, alternatives (comma-separated), not '%s'\n", v);
+            return TD_EXIT_USAGE;
+        }
+        *kinds |= bit;
+        p += n + (p[n] == ',');
+    }
+    if (!*kinds) fprintf(stderr, "tilediff selftest: --only needs at least one kind\n");
+    return *kinds ? 0 : TD_EXIT_USAGE;
+}
+
 static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -1149,6 +1174,9 @@ static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
         } else if (!strcmp(a, "--contracts")) {
             NEED_ARG();
             o->pattern = argv[++i];
+        } else if (!strcmp(a, "--only")) {
+            NEED_ARG();
+            if (st_parse_kinds(argv[++i], &o->kinds)) return TD_EXIT_USAGE;
         } else if (!strcmp(a, "--jobs")) {
             NEED_ARG();
             if (td_jobs_parse("selftest", argv[++i], &o->jobs)) return TD_EXIT_USAGE;
@@ -1167,8 +1195,12 @@ static int st_parse(int argc, char **argv, td_cli *cli, st_opts *o) {
 }
 
 
-static int st_selected(const td_cli *cli, const td_kernel *k, const char *pattern) {
-    return (int)k->abi->backend == cli->backend && td_match(pattern, k->k->id);
+/* A kernel of the backend, the contracts and the kinds asked for; a mutant of the large
+ * tier is killed by `run --large` only (tests/test_large.c), never here. */
+static int st_selected(const td_cli *cli, const td_kernel *k, const st_opts *o) {
+    unsigned kind = k->abi->mutant ? ST_MUTANTS : st_is_alternative(k) ? ST_ALTERNATIVES : ST_PORTS;
+    return (int)k->abi->backend == cli->backend && td_match(o->pattern, k->k->id) && (o->kinds & kind) &&
+           !td_kernel_large_only(k);
 }
 
 static void st_kill_line(st_pool *p, int i) {
@@ -1200,17 +1232,37 @@ static int st_list(const td_cli *cli, const st_opts *o, int want_mutant, const t
     for (int alt = 0; alt < 2; alt++)
         for (int i = 0; i < cli->set.n; i++) {
             const td_kernel *k = &cli->set.kernels[i];
-            if (!k->abi->mutant != !want_mutant || !st_selected(cli, k, o->pattern)) continue;
+            if (!k->abi->mutant != !want_mutant || !st_selected(cli, k, o)) continue;
             if (!want_mutant && st_is_alternative(k) != alt) continue;
             if (want_mutant && alt) continue;
-            if (td_kernel_large_only(k)) continue; /* killed by `run --large` only (tests/test_large.c) */
             ks[n++] = k;
         }
     return n;
 }
 
+static void st_kill_half(st_pool *p, const st_opts *o, const td_campaign_opts *base) {
+    st_tally *t = p->t;
+    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each, at least %" PRIu64 " cases)\n",
+           t->mutants, base->max_cases, base->seconds, base->min_cases);
+    printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
+    p->co.seed = o->seed;
+    p->line = st_kill_line;
+    st_run_half(p, st_list(p->cli, o, 1, p->ks), o->jobs);
+}
+
+static void st_alarm_half(st_pool *p, const st_opts *o) {
+    st_tally *t = p->t;
+    printf("False-alarm matrix (%d correct kernels: %d ports, %d alternatives; the same case budget each)\n",
+           t->correct, t->correct - t->alternatives, t->alternatives);
+    printf("%-54s %-18s %-11s %8s %9s  %s\n", "CONTRACT", "KERNEL", "KIND", "CASES", "SECONDS", "VERDICT");
+    p->co.seed = o->seed + 1000003;
+    p->line = st_alarm_line;
+    st_run_half(p, st_list(p->cli, o, 0, p->ks), o->jobs);
+}
+
 /* The kill matrix (every mutant must be flagged), then the false-alarm matrix (every
- * correct kernel, port or alternative, must pass with the same case budget). */
+ * correct kernel, port or alternative, must pass with the same case budget); --only
+ * leaves out a matrix or some of its rows. */
 static void st_halves(td_cli *cli, const st_opts *o, const td_campaign_opts *base, st_tally *t) {
     const td_kernel **ks = calloc(cli->set.n > 0 ? (size_t)cli->set.n : 1, sizeof *ks);
     if (!ks) {
@@ -1220,24 +1272,16 @@ static void st_halves(td_cli *cli, const st_opts *o, const td_campaign_opts *bas
     }
     st_pool p = {.cli = cli, .co = *base, .ks = ks, .deadline = base->seconds * 3 + 60,
                  .launch_limit = o->launch_limit, .o = o, .t = t, .line = st_kill_line};
-    printf("Kill matrix (%d mutants, at most %" PRIu64 " cases or %.2f s each, at least %" PRIu64 " cases)\n",
-           t->mutants, base->max_cases, base->seconds, base->min_cases);
-    printf("%-54s %-30s %-7s %8s %9s  %s\n", "CONTRACT", "MUTANT", "KILLED", "CASES", "SECONDS", "CAUGHT AS");
-    p.co.seed = o->seed;
-    st_run_half(&p, st_list(cli, o, 1, ks), o->jobs);
-    printf("\nFalse-alarm matrix (%d correct kernels: %d ports, %d alternatives; the same case budget each)\n",
-           t->correct, t->correct - t->alternatives, t->alternatives);
-    printf("%-54s %-18s %-11s %8s %9s  %s\n", "CONTRACT", "KERNEL", "KIND", "CASES", "SECONDS", "VERDICT");
-    p.co.seed = o->seed + 1000003;
-    p.line = st_alarm_line;
-    st_run_half(&p, st_list(cli, o, 0, ks), o->jobs);
+    if (o->kinds & ST_MUTANTS) st_kill_half(&p, o, base);
+    if ((o->kinds & ST_MUTANTS) && t->correct) printf("\n");
+    if (t->correct) st_alarm_half(&p, o);
     free(ks);
 }
 
 int td_cmd_selftest(int argc, char **argv) {
     td_cli cli = {.cmd = "selftest", .backend = TD_ABI_HOST};
     st_opts o = {.budget = 120, .launch_limit = 60, .max_cases = 2000, .seed = 1, .pattern = "all",
-                 .jobs = td_jobs_default()};
+                 .jobs = td_jobs_default(), .kinds = ST_MUTANTS | ST_PORTS | ST_ALTERNATIVES};
     int rc = st_parse(argc, argv, &cli, &o);
     if (rc) return rc;
     rc = td_cli_open(&cli);
@@ -1245,11 +1289,11 @@ int td_cmd_selftest(int argc, char **argv) {
     st_tally t = {0};
     for (int i = 0; i < cli.set.n; i++) {
         const td_kernel *k = &cli.set.kernels[i];
-        if (!st_selected(&cli, k, o.pattern) || td_kernel_large_only(k)) continue; /* `run --large` kills those */
+        if (!st_selected(&cli, k, &o)) continue;
         if (k->abi->mutant) t.mutants++;
         else t.correct++, t.alternatives += st_is_alternative(k);
     }
-    if (!t.mutants) {
+    if (!t.mutants && (o.kinds & ST_MUTANTS)) {
         fprintf(stderr, "tilediff selftest: the kernel library has no mutants to kill\n");
         td_cli_close(&cli);
         return TD_EXIT_USAGE;

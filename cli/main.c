@@ -129,6 +129,7 @@ static const td_command commands[] = {
                  "  --seed S              campaign seed (default 1)\n"
                  "  --timeout S           a case that runs longer is a hang\n"
                  "  --contracts GLOB      only these contracts\n"
+                 "  --only KINDS          only these rows: mutants, ports, alternatives (comma-separated; default all)\n"
                  "  --jobs N              kernels tested at once (default: every core); the same rows for any N\n"},
     {"minimize", td_cmd_minimize, "minimize FILE -o OUT [--contract C] [--kernel V] [--raw]  shrink a finding, same kind",
      "  -o, --out OUT         the shrunk reproducer\n"

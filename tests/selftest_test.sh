@@ -51,5 +51,21 @@ check "the alternative ran the full case budget" has ' alt_plugin ' 'alternative
 check "the port ran the full case budget" has '^add_example.* plugin ' 'port +37 '
 check "the kill half states the floor" grep -q 'at least 37 cases' "$tmp/out"
 
+# --only: the rows asked for and no others (CI runs mutants,alternatives: the ports are
+# test_contracts'); a flagged alternative still fails without the ports
+run "$T" selftest --kernels "$plugins/libtdtest_st_good.so" --cases 60 --budget 5 --only mutants,alternatives
+check "--only mutants,alternatives: exit 0" test "$(rc)" = 0
+check "... the mutant row" has ' mut_plus_one ' ' yes '
+check "... the alternative row" has ' alt_plugin ' 'alternative +60 .* clean'
+check "... no port row" sh -c "! grep -qE '^add_example.* plugin +port ' '$tmp/out'"
+run "$T" selftest --kernels "$plugins/libtdtest_st_good.so" --cases 60 --budget 5 --only ports
+check "--only ports: no kill matrix" sh -c "! grep -q 'Kill matrix' '$tmp/out'"
+check "... the port row only" has '^add_example.* plugin ' 'port +60 .* clean'
+check "... no alternative row" sh -c "! grep -q ' alt_plugin ' '$tmp/out'"
+run "$T" selftest --kernels "$plugins/libtdtest_st_false_alarm.so" --cases 60 --budget 5 --only alternatives
+check "--only alternatives: a flagged alternative still fails (exit 1)" test "$(rc)" = 1
+run "$T" selftest --kernels "$plugins/libtdtest_st_good.so" --only mutants,bogus
+check "--only with an unknown kind: exit 2" test "$(rc)" = 2
+
 echo "$fails failed"
 [ "$fails" = 0 ]
