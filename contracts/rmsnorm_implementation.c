@@ -56,6 +56,7 @@ static const td_cast_decl casts[1] = {
     {"store", "bf16:rne:inf", "R.round of the stored output (binary32 -> bfloat16 store)"}};
 
 static void gen(td_producer *p, td_case *c) { rn_stream_gen(p, c, &LAYOUT); }
+static void far(td_producer *p, td_case *c) { rn_stream_far(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_stream_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_stream_writes(c, ws, &LAYOUT); }
 
@@ -64,8 +65,9 @@ static void writes(const td_case *c, td_wset *ws) { rn_stream_writes(c, ws, &LAY
     .nregions = NR, .sv = TD_SV_REAL,                                                                              \
     .sv_note = "eps > 0 binary32, |x|, |w| <= 2^40: every intermediate finite; zero rows give exactly 0; N_SIZE = " \
                "0 writes nothing",                                                                                 \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,            \
-    .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) |                        \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                           \
+    .gen = gen, .far = far, .check = check, .writes = writes
 
 static const td_intent intent_sum_ = {
     .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",

@@ -63,6 +63,8 @@ static const td_cast_decl casts[1] = {
 
 static void gen_sum(td_producer *p, td_case *c) { rn_stream_gen(p, c, &L_SUM); }
 static void gen_io(td_producer *p, td_case *c) { rn_stream_gen(p, c, &L_IO); }
+static void far_sum(td_producer *p, td_case *c) { rn_stream_far(p, c, &L_SUM); }
+static void far_io(td_producer *p, td_case *c) { rn_stream_far(p, c, &L_IO); }
 static const char *check_sum(const td_case *c) { return rn_stream_check(c, &L_SUM); }
 static const char *check_io(const td_case *c) { return rn_stream_check(c, &L_IO); }
 static void writes(const td_case *c, td_wset *ws) { rn_stream_writes(c, ws, &L_SUM); }
@@ -92,8 +94,9 @@ const td_contract td_c_rmsnorm_triton_summary = {
     .formula = "o[p0*sob + p1*som + k*sok] = x[k] * rsqrt(sum_{k'<N} x[k']^2 / N + eps) * w[k*srw], binary32",
     .regions = regions_f32,
     .error_model = "per-lane sequential folds of RN(x*x), tl.sum's tree, / N, + eps, rsqrt budget, (x*rstd)*w",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_sum,
+    .far = far_sum,
     .check = check_sum,
     RMSNORM_TRITON_COMMON,
     TD_SPECS(rms_sum),
@@ -109,8 +112,9 @@ const td_contract td_c_rmsnorm_triton_io = {
     .ncasts = 1,
     .casts = casts,
     .error_model = "the binary32 value as in the summary, then the binary16 store cast of the exact value",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_io,
+    .far = far_io,
     .check = check_io,
     RMSNORM_TRITON_COMMON,
     TD_SPECS(rms_io),

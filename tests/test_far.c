@@ -44,10 +44,14 @@ static const far_contract FAR[] = {
     {"destindex_copy_kv1.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0},
     {"destindex_copy_kv2.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0},
     {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "stride_xm", 1},
+    {"rmsnorm_triton.rmsnorm_full_output_summary", "sxb", 0},
+    {"rmsnorm_triton.rmsnorm_full_io_correctness", "sxb", 0},
+    {"rmsnorm_implementation.rmsnorm_implementation_output_summary", "stride_x_batch", 0},
+    {"rmsnorm_implementation.rmsnorm_implementation_io_correctness", "stride_x_batch", 0},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
- * ksoftmax_triton)
+ * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6

@@ -64,6 +64,13 @@ static inline int rn_stream_program(const td_abi_launch *L, int div_form, int bu
     for (uint32_t p0 = 0; p0 < L->grid[0]; p0++)
         for (uint32_t p1 = 0; p1 < L->grid[1]; p1++) {
             int64_t offs_m = (int64_t)p0 * sxb + (int64_t)p1 * sxm;
+            if (bug == RN_BUG_OFFSET_I32) {
+                offs_m = tl_i32(tl_i32((int64_t)p0 * tl_i32(sxb)) + tl_i32((int64_t)p1 * tl_i32(sxm)));
+                if (tl_fault(L, RN_S_X, offs_m, N, sxk, p0)) {
+                    free(var);
+                    return 1;
+                }
+            }
             memset(var, 0, (size_t)B * sizeof *var); /* tl.zeros((BLOCK_N_SIZE,), tl.float32) */
             for (int64_t start = 0; start < var_end; start += B)
                 for (int64_t j = 0; j < B; j++) {
