@@ -1,6 +1,7 @@
 #include "contract.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,28 @@ void td_touched_pages(const void *base, size_t bytes, void (*fn)(void *, size_t,
         if ((!vec || (vec[p] & 1)) && !all_zero((const uint8_t *)base + lo, hi - lo)) fn(user, lo, hi);
     }
     free(vec);
+}
+
+typedef struct abs_scan {
+    const td_case *c;
+    int reg, bad;
+    size_t eb;
+    double bound;
+} abs_scan;
+static void abs_span(void *u, size_t lo, size_t hi) {
+    abs_scan *q = u;
+    for (size_t i = lo / q->eb; i < hi / q->eb && i < q->c->r[q->reg].len && !q->bad; i++)
+        q->bad = !(fabs(td_get(q->c, q->reg, i)) <= q->bound);
+}
+
+int td_region_abs_le(const td_case *c, int reg, double bound) {
+    const td_region *R = &c->r[reg];
+    size_t eb = td_fmt_get(R->fmt)->bytes;
+    abs_scan q = {c, reg, 0, eb ? eb : 1, bound};
+    size_t bytes = R->len * q.eb;
+    if (R->mapped) td_touched_pages(R->data, bytes, abs_span, &q);
+    else abs_span(&q, 0, bytes);
+    return !q.bad;
 }
 
 void *td_case_alloc_sparse(td_case *c, int reg, size_t len) {

@@ -283,6 +283,10 @@ void *td_case_alloc_sparse(td_case *c, int reg, size_t len);
  * one): calls fn(user, lo, hi) for the byte ranges of the pages that were touched and
  * hold a nonzero byte; every other page reads as zero. */
 void td_touched_pages(const void *base, size_t bytes, void (*fn)(void *, size_t, size_t), void *user);
+/* 1 when every element of region `reg` has |value| <= bound (NaN fails); of a sparse
+ * region only the written pages are read (the others hold zeros), so a precondition
+ * scan of a far case costs what its rows do, not 2^31 elements. */
+int td_region_abs_le(const td_case *c, int reg, double bound);
 /* Frees a region's contents (heap or mapping). */
 void td_region_release(td_region *R);
 /* Element access (exact decoded value / raw integer). */

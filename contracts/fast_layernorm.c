@@ -100,25 +100,6 @@ static void far(td_producer *p, td_case *c) {
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
-/* |x| <= LN_XDOMAIN over the bytes [lo, hi) of X; of a sparse X only the written pages
- * are scanned (the others read as zero). */
-typedef struct x_scan {
-    const td_case *c;
-    int bad;
-} x_scan;
-static void x_span(void *u, size_t lo, size_t hi) {
-    x_scan *q = u;
-    for (size_t i = lo / 4; i < hi / 4 && i < q->c->r[R_X].len && !q->bad; i++)
-        q->bad = !(fabs(td_get(q->c, R_X, i)) <= LN_XDOMAIN);
-}
-static int x_in_domain(const td_case *c) {
-    x_scan q = {c, 0};
-    size_t bytes = c->r[R_X].len * 4; /* X is binary32 */
-    if (c->r[R_X].mapped) td_touched_pages(c->r[R_X].data, bytes, x_span, &q);
-    else x_span(&q, 0, bytes);
-    return !q.bad;
-}
-
 static const char *check(const td_case *c) {
     int64_t n = c->p[P_N].i, B = c->p[P_BLOCK].i, xs = c->p[P_XS].i, ys = c->p[P_YS].i;
     uint64_t rows = c->grid[0], w = width(c);
@@ -134,7 +115,8 @@ static const char *check(const td_case *c) {
     if (c->r[R_W].len < w || c->r[R_B].len < w) return "W and bias hold the columns read (j < n_cols)";
     if (c->r[R_R].len < rows || c->r[R_MU].len < rows) return "r and mu hold one cell per program";
     /* hYr, hYmu, hRmu: distinct declared regions */
-    if (!x_in_domain(c)) return "|X| <= 2^40 (finite sums of squares)";
+    if (!td_region_abs_le(c, R_X, LN_XDOMAIN)) /* a far X: its written pages only */
+        return "|X| <= 2^40 (finite sums of squares)";
     for (size_t i = 0; i < w; i++)
         if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN && fabs(td_get(c, R_B, i)) <= LN_XDOMAIN))
             return "|W|, |bias| <= 2^40 (a finite affine output)";

@@ -17,6 +17,21 @@ int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w) {
     return s < w ? w : s;
 }
 
+int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0, int out1, int64_t row) {
+    int swap = c->grid[0] == 1 && c->grid[1] >= 2;
+    int64_t R = swap ? c->grid[1] : c->grid[0], from = c->p[swap ? in1 : in0].i;
+    int64_t w = (swap ? 0 : ((int64_t)c->grid[1] - 1) * c->p[in1].i) + row; /* one p0's slab */
+    if (row <= 0 || R < 2 || from < w) return 0;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, reg, R, w, from, s)) return 0;
+    if (swap) c->grid[1] = 1, c->p[out0].i = c->p[out1].i;
+    c->grid[0] = (uint32_t)R;
+    c->p[in0].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
+}
+
 int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, int64_t to) {
     td_region old = c->r[reg];
     unsigned eb = td_fmt_get(old.fmt)->bytes;

@@ -36,6 +36,16 @@ int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w);
  * slack the region had after its last row.  0, or -1 (the case unchanged) when the
  * address space cannot be reserved. */
 int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, int64_t to);
+/* A (grid[0], grid[1]) launch whose program (p0, p1) reads `row` elements of region
+ * `reg` from p0 * param[in0] + p1 * param[in1] and writes from p0 * param[out0] +
+ * p1 * param[out1]: moves up to TD_FAR_MAX_ROWS values of p0 to an input stride near
+ * 2^31 over a sparse region, as a kernel forming p0 * stride in int32 gets wrong.  A
+ * launch of one p0 and several p1 first becomes several p0 of one p1 (param[in0] =
+ * param[in1], param[out0] = param[out1]: the same rows and cells, per-p1 data of other
+ * regions then read at p1 = 0).  1 when moved (classes offset-2^31 and stride-gt-row
+ * added); 0 when the p0 slabs interleave with the rest (param[in0] below one slab's
+ * extent), there is a single program, or no address space. */
+int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0, int out1, int64_t row);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

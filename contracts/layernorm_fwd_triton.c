@@ -37,6 +37,7 @@
  * tensors (the store is then exact).
  * Special values: N >= 1, eps > 0 (Lean's 0/0 = 0 avoided); |x| <= 2^40.
  */
+#include "gen_far.h"
 #include "layernorm_common.h"
 
 enum { P_SXN, P_SXH, P_SXD, P_SYN, P_SYH, P_SYD, P_SWH, P_SWD, P_N, P_BLOCK, P_EPS, NP };
@@ -104,6 +105,11 @@ static void gen_with(td_producer *p, td_case *c) {
     ln_fill_menu(&g, c, R_W, LN_WBOUND);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS sequence positions of X at a
+ * stride_x_N near 2^31 over a sparse region, as a kernel forming pid_seq * stride_x_N in
+ * int32 gets wrong (td_far_grid2: one position of H heads becomes H positions). */
+static void far(td_producer *p, td_case *c) { td_far_grid2(p, c, R_X, P_SXN, P_SXH, P_SYN, P_SYH, c->p[P_N].i); }
+
 static const char *check(const td_case *c) {
     for (int k = 0; k < P_N; k++)
         if (c->p[k].i < 0) return "strides : Nat";
@@ -119,10 +125,8 @@ static const char *check(const td_case *c) {
     if (c->r[R_W].len < (h - 1) * (uint64_t)c->p[P_SWH].i + (uint64_t)n) return "W holds every head's row read";
     /* hXYNe, hWYNe: distinct declared regions.  Rows of Y for different (p0, p1) must not
      * overlap: the write set's injectivity is checked by the harness. */
-    for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)";
-    for (size_t i = 0; i < c->r[R_W].len; i++)
-        if (!(fabs(td_get(c, R_W, i)) <= LN_XDOMAIN)) return "|W| <= 2^40 (a finite output)";
+    if (!td_region_abs_le(c, R_X, LN_XDOMAIN)) return "|X| <= 2^40 (finite sums of squares)"; /* a far X: its pages */
+    if (!td_region_abs_le(c, R_W, LN_XDOMAIN)) return "|W| <= 2^40 (a finite output)";
     return NULL;
 }
 
@@ -143,7 +147,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .file = "layernorm_fwd_triton", .family = "layernorm", .nparams = NP, .params = params, .nregions = NR,     \
     .sv = TD_SV_REAL,                                                                                            \
     .sv_note = "N >= 1 and eps > 0 (Lean's x/0 = 0 is avoided); |x| <= 2^40: every sum of squares is finite",   \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen_with, .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_with,         \
+    .far = far, .check = check, .writes = writes
 
 static const td_intent intent = {
     .operation = "layer norm of each row over its N entries, scaled by w (no bias)",

@@ -361,27 +361,10 @@ static inline const char *rn_stream_check(const td_case *c, const rn_stream_layo
 
 /* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS batches of x at a batch stride
  * near 2^31 over a sparse region, as a kernel forming pid_batch * stride_x_batch in
- * int32 gets wrong.  A case of one batch and M >= 2 rows first becomes M batches of one
- * row (x's rows at stride_x_batch = stride_x_m, out's at stride_out_batch =
- * stride_out_m: the same cells); a layout whose batches interleave with its rows
- * (stride_x_batch below one batch's extent) is left as it is. */
+ * int32 gets wrong (td_far_grid2: a case of one batch and M rows becomes M batches). */
 static inline void rn_stream_far(td_producer *p, td_case *c, const rn_stream_layout *y) {
-    int64_t N = c->p[y->p_n].i, sxk = c->p[y->p_sxk].i;
-    if (N <= 0) return;
-    if (c->grid[0] == 1 && c->grid[1] >= 2) {
-        c->grid[0] = c->grid[1], c->grid[1] = 1;
-        c->p[y->p_sxb].i = c->p[y->p_sxm].i;
-        c->p[y->p_sob].i = c->p[y->p_som].i;
-    }
-    int64_t R = c->grid[0], sxb = c->p[y->p_sxb].i;
-    int64_t w = ((int64_t)c->grid[1] - 1) * c->p[y->p_sxm].i + (N - 1) * sxk + 1; /* one batch's extent */
-    if (R < 2 || sxb < w) return;
-    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
-    int64_t s = td_far_stride(p, R, w);
-    if (td_far_restride(c, y->r_x, R, w, sxb, s)) return;
-    c->grid[0] = (uint32_t)R;
-    c->p[y->p_sxb].i = s;
-    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    int64_t N = c->p[y->p_n].i;
+    if (N > 0) td_far_grid2(p, c, y->r_x, y->p_sxb, y->p_sxm, y->p_sob, y->p_som, (N - 1) * c->p[y->p_sxk].i + 1);
 }
 
 static inline void rn_stream_writes(const td_case *c, td_wset *ws, const rn_stream_layout *y) {

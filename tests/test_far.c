@@ -48,10 +48,13 @@ static const far_contract FAR[] = {
     {"rmsnorm_triton.rmsnorm_full_io_correctness", "sxb", 0},
     {"rmsnorm_implementation.rmsnorm_implementation_output_summary", "stride_x_batch", 0},
     {"rmsnorm_implementation.rmsnorm_implementation_io_correctness", "stride_x_batch", 0},
+    {"layernorm_fwd_triton.layernorm_fwd_triton_output_summary", "stride_x_N", 0},
+    {"layernorm_fwd_triton.layernorm_fwd_triton_io_correctness", "stride_x_N", 0},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
- * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation)
+ * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
+ * layernorm_fwd_triton)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6

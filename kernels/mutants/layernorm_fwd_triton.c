@@ -4,7 +4,7 @@
 enum { P_SXN, P_SXH, P_SXD, P_SYN, P_SYH, P_SYD, P_SWH, P_SWD, P_N, P_BLOCK, P_EPS };
 enum { R_X, R_W, R_Y };
 
-enum { BUG_TAIL_DROPPED, BUG_VAR_UNMASKED, BUG_STORE_RTZ };
+enum { BUG_TAIL_DROPPED, BUG_VAR_UNMASKED, BUG_STORE_RTZ, BUG_OFFSET_I32 };
 
 static int fwd_with(const td_abi_launch *L, int bug) {
     int64_t sxN = TL_I(L, P_SXN), sxH = TL_I(L, P_SXH), syN = TL_I(L, P_SYN), syH = TL_I(L, P_SYH);
@@ -18,6 +18,13 @@ static int fwd_with(const td_abi_launch *L, int bug) {
     for (uint32_t seq = 0; seq < L->grid[0]; seq++)
         for (uint32_t h = 0; h < L->grid[1]; h++) {
             int64_t X = seq * sxN + h * sxH, Y = seq * syN + h * syH, W = h * swH;
+            if (bug == BUG_OFFSET_I32) { /* pid_seq * stride_x_N + pid_h * stride_x_hn in int32 */
+                X = tl_i32(tl_i32((int64_t)seq * tl_i32(sxN)) + tl_i32((int64_t)h * tl_i32(sxH)));
+                if (tl_fault(L, R_X, X, n, 1, seq)) {
+                    free(acc);
+                    return 1;
+                }
+            }
             for (int64_t j = 0; j < B; j++) acc[j] = 0.0f;
             for (int64_t off = 0; off < stat_end; off += B)
                 for (int64_t j = 0; j < B; j++) acc[j] += off + j < n ? tl_load(L, R_X, X + off + j) : 0.0f;
@@ -45,6 +52,7 @@ static int fwd_with(const td_abi_launch *L, int bug) {
 static int tail_dropped(const td_abi_launch *L) { return fwd_with(L, BUG_TAIL_DROPPED); }
 static int var_unmasked(const td_abi_launch *L) { return fwd_with(L, BUG_VAR_UNMASKED); }
 static int store_rtz(const td_abi_launch *L) { return fwd_with(L, BUG_STORE_RTZ); }
+static int offset_i32(const td_abi_launch *L) { return fwd_with(L, BUG_OFFSET_I32); }
 
 #define LNFWD "layernorm_fwd_triton.layernorm_fwd_triton_output_summary"
 #define LNFWD_IO "layernorm_fwd_triton.layernorm_fwd_triton_io_correctness"
@@ -56,3 +64,11 @@ TD_KERNEL(td_m_lnfwd_io_tail) = {LNFWD_IO, "mut_tail_tile_dropped", TD_ABI_HOST,
                                  "mean / variance passes skip the row's partial last tile", 11, 3, tail_dropped, NULL};
 TD_KERNEL(td_m_lnfwd_io_rtz) = {LNFWD_IO, "mut_store_rtz", TD_ABI_HOST, "store=bf16:rne:inf", NULL,
                                 "y.to(bfloat16) by truncation (round toward zero)", 11, 3, store_rtz, NULL};
+TD_KERNEL(td_m_lnfwd_i32) = {LNFWD, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                             "X row offset pid_seq * stride_x_N + pid_h * stride_x_hn formed in int32 (wraps beyond "
+                             "2^31 elements)",
+                             11, 3, offset_i32, NULL};
+TD_KERNEL(td_m_lnfwd_io_i32) = {LNFWD_IO, "mut_offset_int32", TD_ABI_HOST, "store=bf16:rne:inf", NULL,
+                                "X row offset pid_seq * stride_x_N + pid_h * stride_x_hn formed in int32 (wraps "
+                                "beyond 2^31 elements)",
+                                11, 3, offset_i32, NULL};
