@@ -1,4 +1,4 @@
-/* chunked_cumsum_fwd (catalogue part 2, src lines 2579-2711)
+/* chunked_cumsum_fwd (catalogue part 1, src lines 2579-2711)
  *
  *   chunked_cumsum_fwd_correctness (DtPrepared A DtOut DACumsum; 12 strides; nheads
  *     chunk_size BLOCK_SIZE_H BLOCK_SIZE_CHUNK; hDtNe: DtOut != DACumsum, hCK: 0 < BSC,
