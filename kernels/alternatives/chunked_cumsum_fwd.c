@@ -11,7 +11,7 @@
  */
 #include <math.h>
 
-#include "../host/chunked_cumsum_fwd.h"
+#include "../host/chunked_cumsum_fwd_tl.h"
 
 static int ccf_alt(const td_abi_launch *L, int factored) {
     ccf_geo g = ccf_geo_of(L);

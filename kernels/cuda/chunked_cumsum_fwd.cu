@@ -5,7 +5,7 @@
 #include "tlc.cuh"
 
 /* The parameter indices of the two contracts (catalogue order), as in
- * kernels/host/chunked_cumsum_fwd.h. */
+ * kernels/host/chunked_cumsum_fwd_tl.h. */
 enum { SDB, SDS, SDH, SAH, SOB, SOC, SOH, SOS, SAB, SAC, SAHD, SAS, NH, CS, BSH, BSC, NK };
 struct ccf_geo {
     int64_t p[NK];

@@ -3,7 +3,7 @@
  * col < chunk_size, other 0.0), stored to dt_out; A[h] (masked h < nheads); dA = dt * A
  * (binary32); dA_cs = tl.cumsum(dA, axis=1) by the Kogge-Stone network along each head's
  * row; a masked binary32 store. */
-#include "chunked_cumsum_fwd.h"
+#include "chunked_cumsum_fwd_tl.h"
 
 static int chunked_cumsum_fwd_kernel(const td_abi_launch *L) {
     ccf_geo g = ccf_geo_of(L);

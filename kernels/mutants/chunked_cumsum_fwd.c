@@ -1,5 +1,5 @@
 /* chunked_cumsum_fwd mutants: the scan's inclusiveness, its axis, the A stride. */
-#include "../host/chunked_cumsum_fwd.h"
+#include "../host/chunked_cumsum_fwd_tl.h"
 
 enum { EXCLUSIVE, AXIS0, A_UNSTRIDED };
 static int ccf_bug(const td_abi_launch *L, int bug) {

@@ -1,8 +1,8 @@
 /* chunked_cumsum_fwd: the parameter and region indices of its two contracts (the kernel
  * ABI passes them in each theorem's catalogue order), shared by the host, mutant and
  * alternative kernels. */
-#ifndef TD_CHUNKED_CUMSUM_FWD_H
-#define TD_CHUNKED_CUMSUM_FWD_H
+#ifndef TD_CHUNKED_CUMSUM_FWD_TL_H
+#define TD_CHUNKED_CUMSUM_FWD_TL_H
 
 #include "tl.h"
 
