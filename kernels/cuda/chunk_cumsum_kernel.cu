@@ -3,9 +3,7 @@
  * shared memory (tl.cumsum), + the carry b_z, a masked store in O's format (binary32, or
  * binary16 rounded to nearest even); the carry grows by the chunk's total (the scan's
  * last lane: the padded lanes are exact zeros). */
-#include "tlc.cuh"
-
-#include <cuda_fp16.h>
+#include "tlc.cuh" /* also __half (cuda_fp16.h): no system header inside a CUDA unity namespace */
 
 enum { P_T, P_BT };
 enum { R_S, R_O };
