@@ -27,7 +27,7 @@ const char *td_bclass_name(int bit) {
         "fully-masked", "values-special", "values-large", "multi-tile",  "offset-2^31",
         "idx-permutation", "idx-first-last", "idx-repeats", "seq-empty", "seq-single",
         "seq-block-edge", "seq-ends-at-end", "pos-extreme", "pos-nonmonotone", "adapter-none",
-        "slice-edge", "mask-pattern",
+        "slice-edge", "mask-pattern", "acc-near-int32-limit",
     };
     return (bit >= 0 && bit < TD_BC_COUNT) ? names[bit] : "?";
 }

@@ -116,6 +116,7 @@ enum td_bclass {
     TD_BC_ADAPTER_NONE,    /* LoRA: a token with "no adapter" */
     TD_BC_SLICE_EDGE,      /* LoRA: a rank or slice at the edge of the output slice */
     TD_BC_MASK_PATTERN,    /* a boolean mask all false, all true, alternating or one true at the end */
+    TD_BC_ACC_NEAR_LIMIT,  /* an integer accumulator's exact sum near its format's limit (int32 matmuls) */
     TD_BC_COUNT
 };
 const char *td_bclass_name(int bit);
