@@ -19,3 +19,19 @@ static NUM SPEC(ta_pre)(NCX *cx, const td_case *c, const td_olane *l) {
     NUM divided_once = N(div)(cx, N(acc_end)(cx, &b), L);
     return N(either)(cx, as_written, divided_once);
 }
+
+/* _fwd_kernel: Out (o = 0), L (o = 1), M (o = 2) of one query row (attn_online_common.spec.h) */
+#include "attn_online_common.spec.h"
+
+static NUM SPEC(ta_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    tf_row(c, l, &R);
+    return SPEC(at_lane)(cx, c, &R);
+}
+
+/* the intent: causal SDPA over keys j <= row (at_intent); L and M lanes: its l and m */
+static NUM SPEC(ta_fwd_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    at_row R;
+    tf_row(c, l, &R);
+    return SPEC(at_intent)(cx, c, &R);
+}
