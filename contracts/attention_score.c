@@ -236,6 +236,8 @@ static const char *as_check_layout(const td_case *c) {
     for (int k = 0; k < P_SM; k++)
         if (AS_P(c, k) < 0) return "parameters are naturals";
     if (bn <= 0) return "hBN: 0 < BN";
+    /* the io theorem's hRC; the output summary also admits ROUND_CTX = 0 (an empty query walk,
+     * Out = 0), which this generator does not draw, so both contracts check it */
     if (round <= 0) return "hRC: 0 < ROUND_CTX";
     if (round % bn) return "hdvd: BN | ROUND_CTX";
     if (bd <= 0 || z <= 0 || nkv <= 0) return "a launch: BD, Z, NKV_CTX > 0";
