@@ -82,7 +82,8 @@ enum at_score {
     AT_SC_SCALE  /* s = dot(q, k) * scale, scale = sm_scale or RN(sm_scale * lit) */
 };
 enum at_norm { AT_NORM_END, AT_NORM_STEP };
-enum at_out { AT_OUT_O, AT_OUT_LSE };
+/* AT_OUT_L / AT_OUT_M: the row's final sum l and max m as the kernel stores them (triton_attention) */
+enum at_out { AT_OUT_O, AT_OUT_LSE, AT_OUT_L, AT_OUT_M };
 /* block kinds for one row */
 enum { AT_B_SKIP, AT_B_FIRST, AT_B_NEXT, AT_B_RATIO };
 

@@ -247,6 +247,8 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
      * contract (hfp16: R.round .fp16 = id) does not distinguish from the binary32 sum:
      * u16 of each weight plus one subnormal part each (N(kround_abs)). */
     if (R->c_p >= 0) S.l = N(kround_abs)(cx, S.l, R->c_p, (double)nl, lmag);
+    if (R->out == AT_OUT_L) return S.l; /* the row's final l (every key a kernel's blocking may take) */
+    if (R->out == AT_OUT_M) return S.m; /* the running max: the max of the kept scores, in any blocking */
     if (R->out == AT_OUT_LSE) {
         /* no kept key and no seed: m = -inf, l = 1 in the kernel; m + log2(1) = -inf */
         if (!S.any) return N(exact)(cx, -INFINITY);
@@ -342,6 +344,8 @@ static inline void SPEC(at_intent_row)(NCX *cx, const td_case *c, const at_row *
 static inline NUM SPEC(at_intent)(NCX *cx, const td_case *c, const at_row *R) {
     NUM m, ls;
     SPEC(at_intent_row)(cx, c, R, &m, &ls);
+    if (R->out == AT_OUT_L) return ls; /* the softmax denominator at the row's max */
+    if (R->out == AT_OUT_M) return m;
     if (R->out == AT_OUT_LSE) return N(div)(cx, N(add)(cx, m, N(log)(cx, ls)), N(log)(cx, N(exact)(cx, 2.0)));
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);

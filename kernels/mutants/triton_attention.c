@@ -1,0 +1,36 @@
+/* triton_attention mutants: switches of the port (kernels/host/triton_attention.c). */
+#include "../host/tl.h"
+
+int td_hk_triton_attention_pre(const td_abi_launch *L, unsigned mut);
+int td_hk_triton_attention_fwd(const td_abi_launch *L, unsigned mut);
+
+static int raw_do(const td_abi_launch *L) { return td_hk_triton_attention_pre(L, 1u); }
+static int times_l(const td_abi_launch *L) { return td_hk_triton_attention_pre(L, 2u); }
+static int last_lane(const td_abi_launch *L) { return td_hk_triton_attention_pre(L, 4u); }
+
+#define PRE "triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general"
+#define CASTS "store=fp16:rne:inf"
+TD_KERNEL(td_m_ta_pre_raw_do) = {PRE, "mut_delta_raw_do", TD_ABI_HOST, CASTS, NULL,
+                                 "Delta from the undivided do: sum(o * do) misses the 1 / L", 2, 5, raw_do, NULL};
+TD_KERNEL(td_m_ta_pre_times_l) = {PRE, "mut_do_times_l", TD_ABI_HOST, CASTS, NULL,
+                                  "do * denom for do / denom (NewDO and Delta)", 2, 5, times_l, NULL};
+TD_KERNEL(td_m_ta_pre_last_lane) = {PRE, "mut_delta_short_row", TD_ABI_HOST, CASTS, NULL,
+                                    "Delta summed over D_HEAD - 1 lanes: the last head lane dropped", 2, 5, last_lane,
+                                    NULL};
+
+static int causal_gt(const td_abi_launch *L) { return td_hk_triton_attention_fwd(L, 1u); }
+static int no_rescale(const td_abi_launch *L) { return td_hk_triton_attention_fwd(L, 2u); }
+static int last_block(const td_abi_launch *L) { return td_hk_triton_attention_fwd(L, 4u); }
+
+#define FWD "triton_attention.triton_attention_forward_output_summary_general"
+#define FWDIO "triton_attention.triton_attention_forward_io_correctness"
+#define FCASTS "p=fp16:rne:inf;store=fp16:rne:inf"
+#define GT "causal mask off by one: offs_m > start_n + offs_n drops the diagonal key"
+#define NORES "online softmax without the rescale: acc += P.V without acc *= l_prev / l_curr"
+#define LAST "key loop range(0, start_m * BLOCK_M): the diagonal block skipped"
+TD_KERNEL(td_m_ta_fwd_causal_gt) = {FWD, "mut_causal_off_by_one", TD_ABI_HOST, FCASTS, NULL, GT, 10, 6, causal_gt, NULL};
+TD_KERNEL(td_m_ta_fwd_no_rescale) = {FWD, "mut_no_rescale", TD_ABI_HOST, FCASTS, NULL, NORES, 10, 6, no_rescale, NULL};
+TD_KERNEL(td_m_ta_fwd_last_block) = {FWD, "mut_diagonal_block_skipped", TD_ABI_HOST, FCASTS, NULL, LAST, 10, 6, last_block, NULL};
+TD_KERNEL(td_m_ta_fwdio_causal_gt) = {FWDIO, "mut_causal_off_by_one", TD_ABI_HOST, FCASTS, NULL, GT, 10, 6, causal_gt, NULL};
+TD_KERNEL(td_m_ta_fwdio_no_rescale) = {FWDIO, "mut_no_rescale", TD_ABI_HOST, FCASTS, NULL, NORES, 10, 6, no_rescale, NULL};
+TD_KERNEL(td_m_ta_fwdio_last_block) = {FWDIO, "mut_diagonal_block_skipped", TD_ABI_HOST, FCASTS, NULL, LAST, 10, 6, last_block, NULL};
