@@ -24,17 +24,17 @@ static NUM SPEC(frr_decay)(NCX *cx, const td_case *c, int64_t bh) {
 static NUM SPEC(frr_h)(NCX *cx, const td_case *c, int64_t bh, int64_t k, int64_t v, int64_t m) {
     int64_t DK = c->p[P_DK].i, DV = c->p[P_DV].i, sqk = c->p[P_SQK].i, svo = c->p[P_SVO].i, s = m;
     NUM h;
-    double mag = 0;
-    while (s > 0 && !N(lrec_memo_get)(cx, frr_key(c, FRR_TAG_H, bh, s, k, v), &h, &mag)) s--;
+    double mag[2] = {0, 0};
+    while (s > 0 && !N(lrec_memo_get)(cx, frr_key(c, FRR_TAG_H, bh, s, k, v), &h, mag)) s--;
     if (s == 0) {
         h = c->p[P_USE_INIT].i ? N(in)(cx, c, R_H0, (size_t)(bh * DK * DV + k * DV + v)) : N(exact)(cx, 0.0);
-        mag = N(lrec_mag0)(cx, h);
+        N(lrec_init)(cx, h, mag);
     }
     NUM b = SPEC(frr_decay)(cx, c, bh);
     for (int64_t t = s; t < m; t++) {
         NUM kv = N(mul)(cx, N(in)(cx, c, R_K, (size_t)(bh * sqk + k + t * DK)),
                         N(in)(cx, c, R_V, (size_t)(bh * svo + v + t * DV)));
-        h = N(lrec_step)(cx, h, b, kv, &mag);
+        h = N(lrec_step)(cx, h, b, kv, mag);
         N(lrec_memo_put)(cx, frr_key(c, FRR_TAG_H, bh, t + 1, k, v), h, mag);
     }
     return h;
@@ -44,17 +44,17 @@ static NUM SPEC(frr_h)(NCX *cx, const td_case *c, int64_t bh, int64_t k, int64_t
 static NUM SPEC(frr_dh)(NCX *cx, const td_case *c, int64_t bh, int64_t k, int64_t v, int64_t t0) {
     int64_t T = c->p[P_T].i, DK = c->p[P_DK].i, DV = c->p[P_DV].i, sqk = c->p[P_SQK].i, svo = c->p[P_SVO].i, s = t0;
     NUM h;
-    double mag = 0;
-    while (s < T && !N(lrec_memo_get)(cx, frr_key(c, FRR_TAG_DH, bh, s, k, v), &h, &mag)) s++;
+    double mag[2] = {0, 0};
+    while (s < T && !N(lrec_memo_get)(cx, frr_key(c, FRR_TAG_DH, bh, s, k, v), &h, mag)) s++;
     if (s == T) {
         h = N(exact)(cx, 0.0);
-        mag = N(lrec_mag0)(cx, h);
+        N(lrec_init)(cx, h, mag);
     }
     NUM b = SPEC(frr_decay)(cx, c, bh), scale = N(exact)(cx, c->p[P_SCALE].r);
     for (int64_t t = s - 1; t >= t0; t--) {
         NUM qs = N(mul)(cx, N(in)(cx, c, R_Q, (size_t)(bh * sqk + k + t * DK)), scale);
         NUM qd = N(mul)(cx, qs, N(in)(cx, c, R_DO, (size_t)(bh * svo + v + t * DV)));
-        h = N(lrec_step)(cx, h, b, qd, &mag);
+        h = N(lrec_step)(cx, h, b, qd, mag);
         N(lrec_memo_put)(cx, frr_key(c, FRR_TAG_DH, bh, t, k, v), h, mag);
     }
     return h;

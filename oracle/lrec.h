@@ -43,39 +43,48 @@
 
 #define TD_LREC_ROUNDINGS 3
 
-/* The magnitude state of an initial value h0 (M_0 >= |kernel h0|, |exact h0|). */
-static inline double td_sh_lrec_mag0(td_shcx *cx, td_sh h0) { return td_sh_hi(cx, h0) + h0.es; }
-static inline double td_mp_lrec_mag0(td_mpcx *cx, td_mp h0) {
+/* The magnitude state of an initial value h0: mag[0] = M_0 >= |kernel h0|, |exact h0|;
+ * mag[1] = the largest M so far (see the underflow term of td_sh_lrec_step). */
+static inline void td_sh_lrec_init(td_shcx *cx, td_sh h0, double mag[2]) { mag[0] = mag[1] = td_sh_hi(cx, h0) + h0.es; }
+static inline void td_mp_lrec_init(td_mpcx *cx, td_mp h0, double mag[2]) {
     (void)cx;
     (void)h0;
-    return 0;
+    mag[0] = mag[1] = 0;
 }
-/* h' = a h + b; *mag is M_{t-1} on entry and M_t on return.  Traced as "lrec step"
- * (propagated |a| ek_h + |h| ek_a + ek_b, local 3u M_t), so `explain` shows every
- * step's terms. */
-td_sh td_sh_lrec_step(td_shcx *cx, td_sh h, td_sh a, td_sh b, double *mag);
-static inline td_mp td_mp_lrec_step(td_mpcx *cx, td_mp h, td_mp a, td_mp b, double *mag) {
+/* h' = a h + b; mag holds (M_{t-1}, max M) on entry and (M_t, max M) on return.
+ * Traced as "lrec step" (propagated |a| ek_h + |h| ek_a + ek_b, local 3u M_t + the
+ * underflow term), so `explain` shows every step's terms.
+ * Underflow: a product that underflows costs an absolute eta (half the smallest
+ * subnormal) instead of a relative u.  The sequential scan rounds one product per
+ * step; the chunked form also rounds the running product A of the decays, whose
+ * absolute error (eta per step, decayed like the state) is multiplied by the carried
+ * state |h_c| <= max M, and its fma's: eta (3 + max M) per step covers both. */
+td_sh td_sh_lrec_step(td_shcx *cx, td_sh h, td_sh a, td_sh b, double mag[2]);
+static inline td_mp td_mp_lrec_step(td_mpcx *cx, td_mp h, td_mp a, td_mp b, double mag[2]) {
     (void)mag;
     return td_mp_fma(cx, a, h, b);
 }
 
 /* A per-case memo of a recurrence's states (td_sh_memo_get / td_mp_memo_get) that keeps
  * the magnitude state with the shadow's value (under key ^ 2^63) */
-static inline int td_sh_lrec_memo_get(td_shcx *cx, uint64_t key, td_sh *h, double *mag) {
-    td_sh m;
-    if (!td_sh_memo_get(cx, key, h) || !td_sh_memo_get(cx, key ^ (1ull << 63), &m)) return 0;
-    *mag = m.v;
+static inline int td_sh_lrec_memo_get(td_shcx *cx, uint64_t key, td_sh *h, double mag[2]) {
+    td_sh m0, m1;
+    if (!td_sh_memo_get(cx, key, h) || !td_sh_memo_get(cx, key ^ (1ull << 63), &m0) ||
+        !td_sh_memo_get(cx, key ^ (1ull << 62), &m1))
+        return 0;
+    mag[0] = m0.v, mag[1] = m1.v;
     return 1;
 }
-static inline void td_sh_lrec_memo_put(td_shcx *cx, uint64_t key, td_sh h, double mag) {
+static inline void td_sh_lrec_memo_put(td_shcx *cx, uint64_t key, td_sh h, const double mag[2]) {
     td_sh_memo_put(cx, key, h);
-    td_sh_memo_put(cx, key ^ (1ull << 63), td_sh_exact(cx, mag));
+    td_sh_memo_put(cx, key ^ (1ull << 63), td_sh_exact(cx, mag[0]));
+    td_sh_memo_put(cx, key ^ (1ull << 62), td_sh_exact(cx, mag[1]));
 }
-static inline int td_mp_lrec_memo_get(td_mpcx *cx, uint64_t key, td_mp *h, double *mag) {
+static inline int td_mp_lrec_memo_get(td_mpcx *cx, uint64_t key, td_mp *h, double mag[2]) {
     (void)mag;
     return td_mp_memo_get(cx, key, h);
 }
-static inline void td_mp_lrec_memo_put(td_mpcx *cx, uint64_t key, td_mp h, double mag) {
+static inline void td_mp_lrec_memo_put(td_mpcx *cx, uint64_t key, td_mp h, const double mag[2]) {
     (void)mag;
     td_mp_memo_put(cx, key, h);
 }
