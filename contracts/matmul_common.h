@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_far.h"
 
 static inline int64_t mm_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static inline int64_t mm_min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -301,6 +302,24 @@ static inline void mm_fill_2d(td_producer *p, td_case *c, const int *pmap, const
     mm_fill_view(&g, c, d->rb, s->K, bcols, s->sbk, s->sbn);
     if (s->K >= 3 && td_prod_u32(p, 0, 5) == 0)
         mm_absorb(&g, c, d->ra, d->rb, arows, bcols, s->K, s->sam, s->sak, s->sbk, s->sbn);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): A's first rows (M cut to TD_FAR_MAX_ROWS, the grid
+ * recounted) at a stride_am near 2^31 over a sparse region, as a kernel forming
+ * offs_am[:, None] * stride_am in int32 gets wrong.  Only where A is read row by row
+ * (rows clamped or wrapped to M, not raw tile rows: those would reserve a tile's rows of
+ * 2^31 elements) and row-major (stride_am at least one row's extent). */
+static inline void mm_far_2d(td_producer *p, td_case *c, const int *pmap, const mm_2d *d) {
+    mm_shape s;
+    mm_shape_get(c, pmap, &s);
+    int64_t w = (s.K - 1) * s.sak + 1; /* one row of A */
+    if (d->rowmode == MM_IDX_RAW || s.M < 2 || s.K <= 0 || s.sam < w) return;
+    int64_t R = s.M < TD_FAR_MAX_ROWS ? s.M : TD_FAR_MAX_ROWS, to = td_far_stride(p, R, w);
+    if (td_far_restride(c, d->ra, R, w, s.sam, to)) return;
+    s.M = R, s.sam = to;
+    mm_shape_put(c, pmap, &s);
+    c->grid[0] = (uint32_t)(mm_cdiv(s.M, s.BM) * mm_cdiv(s.N, s.BN));
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 /* The preconditions every 2-D launch shares (Nat parameters, a launchable grid,

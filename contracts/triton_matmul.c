@@ -93,6 +93,8 @@ static void shape_io(td_producer *p, td_case *c, const td_shape *ps) {
     mm_gen_2d_shape(p, c, map_io, &d2, ps, 1, &s);
 }
 static void gen_cf(td_producer *p, td_case *c) { gen_with(p, c, map_cf); }
+static void far_cf(td_producer *p, td_case *c) { mm_far_2d(p, c, map_cf, &d2); }
+static void far_io(td_producer *p, td_case *c) { mm_far_2d(p, c, map_io, &d2); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, map_io); }
 
 static const char *check_with(const td_case *c, const int *map) {
@@ -121,7 +123,7 @@ static void writes_io(const td_case *c, td_wset *ws) {
 
 #define TM_COMMON                                                                                                  \
     .file = "triton_matmul", .family = "matmul", .kind = "rounding", .nparams = NP, .nregions = NR, .ncasts = 1,  \
-    .sv = TD_SV_IEEE, .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW)
+    .sv = TD_SV_IEEE, .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31)
 #define TM_F16                                                                                                     \
     .regions = regions_f16, .casts = cast_f16,                                                                     \
     .sv_note = "finite fp16 operands, binary32 sums finite; the fp16 store overflows to inf where the exact value " \
@@ -149,27 +151,27 @@ const td_contract td_c_triton_matmul_f16_cf = {
     .id = "triton_matmul.triton_matmul_f16_closed_form_correct",
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (writeIf active), MemCell.of .fp16",
     .formula = "C[scm*row + col] = fp16(sum_{k<K} A[clamp(row,M)*sam + k*sak] * B[k*sbk + clamp(col,N)*sbn])",
-    .params = params_cf, .gen = gen_cf, .gen_shape = shape_cf, .check = check_cf, .writes = writes_cf,
+    .params = params_cf, .gen = gen_cf, .far = far_cf, .gen_shape = shape_cf, .check = check_cf, .writes = writes_cf,
     TM_COMMON, TM_F16, TD_SPECS(tm_cf), .intent = &tm_cf_intent,
 };
 const td_contract td_c_triton_matmul_f8_cf = {
     .id = "triton_matmul.triton_matmul_f8_closed_form_correct",
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (writeIf active), MemCell.of .f8e4",
     .formula = "C[scm*row + col] = e4m3(sum_{k<K} A[clamp(row,M)*sam + k*sak] * B[k*sbk + clamp(col,N)*sbn])",
-    .params = params_cf, .gen = gen_cf, .gen_shape = shape_cf, .check = check_cf, .writes = writes_cf,
+    .params = params_cf, .gen = gen_cf, .far = far_cf, .gen_shape = shape_cf, .check = check_cf, .writes = writes_cf,
     TM_COMMON, TM_F8, TD_SPECS(tm_cf), .intent = &tm_cf_intent,
 };
 const td_contract td_c_triton_matmul_f16_io = {
     .id = "triton_matmul.triton_matmul_f16_io_correctness",
     .io_class = "StreamMasked2DKernelIO_2 (tritonMatmulF16IO), outDType .fp16",
     .formula = "C[l] = R.round(.fp16)(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e])",
-    .params = params_io, .gen = gen_io, .gen_shape = shape_io, .check = check_io, .writes = writes_io,
+    .params = params_io, .gen = gen_io, .far = far_io, .gen_shape = shape_io, .check = check_io, .writes = writes_io,
     TM_COMMON, TM_F16, TD_SPECS(tm_io), .intent = &tm_io_intent,
 };
 const td_contract td_c_triton_matmul_f8_io = {
     .id = "triton_matmul.triton_matmul_f8_io_correctness",
     .io_class = "StreamMasked2DKernelIO_2 (tritonMatmulF8IO), outDType .f8e4",
     .formula = "C[l] = R.round(.f8e4)(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e])",
-    .params = params_io, .gen = gen_io, .gen_shape = shape_io, .check = check_io, .writes = writes_io,
+    .params = params_io, .gen = gen_io, .far = far_io, .gen_shape = shape_io, .check = check_io, .writes = writes_io,
     TM_COMMON, TM_F8, TD_SPECS(tm_io), .intent = &tm_io_intent,
 };

@@ -28,33 +28,38 @@ typedef struct far_contract {
     const char *id;
     const char *stride; /* the row stride the far hook moves */
     int reg;            /* the region it moves */
+    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0]) */
 } far_contract;
 static const far_contract FAR[] = {
-    {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1},
-    {"softmax_triton2.softmax_kernel_correctness", "input_row_stride", 1},
-    {"rms_norm_triton.rms_norm_kernel_correctness", "x_stride_r", 1},
-    {"cross_entropy2.cross_entropy_fwd_correctness", "logits_row_stride", 3},
-    {"cross_entropy_ops.cross_entropy_fwd_correctness", "logits_row_stride", 3},
-    {"layer_norm_liger.layer_norm_liger_forward_output_summary", "X_row_stride", 1},
-    {"fast_rms_layernorm.rms_layernorm_forward_correctness", "X_row_stride", 1},
-    {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", "X_row_stride", 1},
-    {"fast_ce_loss.cross_entropy_forward_correctness", "logits_row_stride", 0},
-    {"fast_layernorm.layernorm_forward_correctness", "X_row_stride", 1},
-    {"cross_entropy1.cross_entropy_fwd_correctness", "logits_row_stride", 2},
-    {"destindex_copy_kv1.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0},
-    {"destindex_copy_kv2.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0},
-    {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "stride_xm", 1},
-    {"rmsnorm_triton.rmsnorm_full_output_summary", "sxb", 0},
-    {"rmsnorm_triton.rmsnorm_full_io_correctness", "sxb", 0},
-    {"rmsnorm_implementation.rmsnorm_implementation_output_summary", "stride_x_batch", 0},
-    {"rmsnorm_implementation.rmsnorm_implementation_io_correctness", "stride_x_batch", 0},
-    {"layernorm_fwd_triton.layernorm_fwd_triton_output_summary", "stride_x_N", 0},
-    {"layernorm_fwd_triton.layernorm_fwd_triton_io_correctness", "stride_x_N", 0},
+    {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1, NULL},
+    {"softmax_triton2.softmax_kernel_correctness", "input_row_stride", 1, NULL},
+    {"rms_norm_triton.rms_norm_kernel_correctness", "x_stride_r", 1, NULL},
+    {"cross_entropy2.cross_entropy_fwd_correctness", "logits_row_stride", 3, NULL},
+    {"cross_entropy_ops.cross_entropy_fwd_correctness", "logits_row_stride", 3, NULL},
+    {"layer_norm_liger.layer_norm_liger_forward_output_summary", "X_row_stride", 1, NULL},
+    {"fast_rms_layernorm.rms_layernorm_forward_correctness", "X_row_stride", 1, NULL},
+    {"fast_rms_layernorm.gemma_rms_layernorm_forward_correctness", "X_row_stride", 1, NULL},
+    {"fast_ce_loss.cross_entropy_forward_correctness", "logits_row_stride", 0, NULL},
+    {"fast_layernorm.layernorm_forward_correctness", "X_row_stride", 1, NULL},
+    {"cross_entropy1.cross_entropy_fwd_correctness", "logits_row_stride", 2, NULL},
+    {"destindex_copy_kv1.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0, NULL},
+    {"destindex_copy_kv2.fwd_kernel_destindex_copy_kv_correctness", "stride_k_bs", 0, NULL},
+    {"ksoftmax_triton.ksoftmax_forward_plain_correctness", "stride_xm", 1, NULL},
+    {"rmsnorm_triton.rmsnorm_full_output_summary", "sxb", 0, NULL},
+    {"rmsnorm_triton.rmsnorm_full_io_correctness", "sxb", 0, NULL},
+    {"rmsnorm_implementation.rmsnorm_implementation_output_summary", "stride_x_batch", 0, NULL},
+    {"rmsnorm_implementation.rmsnorm_implementation_io_correctness", "stride_x_batch", 0, NULL},
+    {"layernorm_fwd_triton.layernorm_fwd_triton_output_summary", "stride_x_N", 0, NULL},
+    {"layernorm_fwd_triton.layernorm_fwd_triton_io_correctness", "stride_x_N", 0, NULL},
+    {"triton_matmul.triton_matmul_f16_closed_form_correct", "sam", 0, "M"},
+    {"triton_matmul.triton_matmul_f16_io_correctness", "sam", 0, "M"},
+    {"triton_matmul.triton_matmul_f8_closed_form_correct", "sam", 0, "M"},
+    {"triton_matmul.triton_matmul_f8_io_correctness", "sam", 0, "M"},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
- * layernorm_fwd_triton)
+ * layernorm_fwd_triton, the A rows of triton_matmul)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -89,8 +94,9 @@ static void test_far_tier_reaches_the_class(void **st) {
             if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
                 hits++;
                 int64_t s = td_param_i(&c, FAR[f].stride, -1);
-                assert_true((int64_t)(c.grid[0] - 1) * s >= TWO31);
-                assert_true(c.grid[0] >= 2 && c.grid[0] <= TD_FAR_MAX_ROWS);
+                int64_t rows = FAR[f].rows ? td_param_i(&c, FAR[f].rows, -1) : (int64_t)c.grid[0];
+                assert_true((rows - 1) * s >= TWO31);
+                assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
                 assert_true(c.r[FAR[f].reg].mapped > 0);
                 assert_true(c.r[FAR[f].reg].len > (size_t)TWO31);
             }

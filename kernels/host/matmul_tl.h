@@ -106,6 +106,7 @@ typedef struct mmh_2d {
     int pidn_nomod;       /* bug model: pid_n = pid // group_size_m (no % num_pid_in_group) */
     int clamp_rows_by_n;  /* bug model: offs_am clamped against N instead of M */
     int rowmajor_by_m;    /* bug model: row-major order with num_pid_n = cdiv(M, BM) */
+    int a_off_i32;        /* bug model: offs_am * stride_am formed in int32 (wraps beyond 2^31) */
 } mmh_2d;
 
 static inline int64_t mmh_index(int64_t g, int64_t bound, int mode) {
@@ -128,8 +129,12 @@ static inline int mmh_gemm_2d(const td_abi_launch *L, const mmh_2d *g) {
             int64_t nm = (g->M + g->BM - 1) / g->BM, fpm = pid / (g->GM * nn) * g->GM;
             pn = pid / (nm - fpm < g->GM ? nm - fpm : g->GM);
         }
-        for (int64_t i = 0; i < g->BM; i++)
-            arow[i] = mmh_index(pm * g->BM + i, g->clamp_rows_by_n ? g->N : g->M, g->rowmode) * g->sam;
+        for (int64_t i = 0; i < g->BM && !rc; i++) {
+            int64_t r = mmh_index(pm * g->BM + i, g->clamp_rows_by_n ? g->N : g->M, g->rowmode);
+            arow[i] = g->a_off_i32 ? tl_i32(r * tl_i32(g->sam)) : r * g->sam;
+            rc = g->a_off_i32 && tl_fault(L, g->ra, arow[i], g->K, g->sak, pid);
+        }
+        if (rc) break;
         for (int64_t j = 0; j < g->BN; j++) bcol[j] = mmh_index(pn * g->BN + j, g->N, g->colmode) * g->sbn;
         memset(acc, 0, (size_t)(g->BM * g->BN) * sizeof *acc);
         mmh_loop m = {g->ra, g->rb, g->BM, g->BN, g->BK, g->T, g->K, arow, bcol, g->sak, g->sbk, g->acc_fp16};

@@ -43,6 +43,14 @@ static int clamp_by_n(const td_abi_launch *L, int io) {
     g.clamp_rows_by_n = 1;
     return mmh_reads_fit(L, &g) ? mmh_gemm_2d(L, &g) : 1;
 }
+/* offs_am[:, None] * stride_am in int32: A's row offsets wrap beyond 2^31 elements */
+static int a_i32(const td_abi_launch *L, int io) {
+    mmh_2d g = program(L, io);
+    g.a_off_i32 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+static int a_i32_cf(const td_abi_launch *L) { return a_i32(L, 0); }
+static int a_i32_io(const td_abi_launch *L) { return a_i32(L, 1); }
 static int f8_nosat_cf(const td_abi_launch *L) { return f8_nosat(L, 0); }
 static int f8_nosat_io(const td_abi_launch *L) { return f8_nosat(L, 1); }
 static int pidn_cf(const td_abi_launch *L) { return pidn_nomod(L, 0); }
@@ -73,3 +81,12 @@ TD_KERNEL(td_m_triton_matmul_f16_cf_clamp) = {F16_CF, "mut_clamp_rows_by_n", TD_
                                               clamp_cf, NULL};
 TD_KERNEL(td_m_triton_matmul_f16_io_clamp) = {F16_IO, "mut_clamp_rows_by_n", TD_ABI_HOST, S16, NULL, CLAMPN, 14, 3,
                                               clamp_io, NULL};
+#define AI32 "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)"
+TD_KERNEL(td_m_triton_matmul_f16_cf_i32) = {F16_CF, "mut_offset_int32", TD_ABI_HOST, S16, NULL, AI32, 14, 3, a_i32_cf,
+                                            NULL};
+TD_KERNEL(td_m_triton_matmul_f16_io_i32) = {F16_IO, "mut_offset_int32", TD_ABI_HOST, S16, NULL, AI32, 14, 3, a_i32_io,
+                                            NULL};
+TD_KERNEL(td_m_triton_matmul_f8_cf_i32) = {F8_CF, "mut_offset_int32", TD_ABI_HOST, S8, NULL, AI32, 14, 3, a_i32_cf,
+                                           NULL};
+TD_KERNEL(td_m_triton_matmul_f8_io_i32) = {F8_IO, "mut_offset_int32", TD_ABI_HOST, S8, NULL, AI32, 14, 3, a_i32_io,
+                                           NULL};
