@@ -25,7 +25,8 @@
  * Scales: per block (one per BLK rows of a batch).  ScalePre is what the original kernel
  * computes, RN32(RN32(max|preScale x|) / 127) over the block's VALID rows (the Python
  * kernel's own max also reads the masked-off rows of a tail block: the defect Lean
- * names, outside this slice; rowwise_quantization_triton has it as a mutant), or a power of two at or above it (the rounding ties: x = k/2 * scale makes v an exact
+ * names, outside this slice; rowwise_quantization_triton has it as a mutant), or a
+ * power of two at or above it (the rounding ties: x = k/2 * scale makes v an exact
  * .5, and a division by a power of two is exact in every implementation -- IEEE
  * division, x * rcp(b) (rcp of a power of two is exact), Triton's div.full.f32 -- unless
  * the quotient is subnormal, so there the spec is the exact product x * 2^-e).

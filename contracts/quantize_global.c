@@ -17,8 +17,9 @@
  * finite and > 0 with absmax_inv * max|x| <= 1 + 2^-23 (the host passes RN32(1/max|x|),
  * at most 1 + 2^-24 above 1/max|x|), so every value is within [-127.0001, 127.0001] and
  * no wrap occurs; and 127 * absmax_inv finite in binary32 (an implementation may form the
- * factor 127 * absmax_inv first: max|x| >= 127 / FLT_MAX, about 3.7e-37).  An all-zero x makes the host's absmax_inv = 1/0 = inf: outside the
- * real statement (x * inf), excluded by the finiteness precondition and documented.
+ * factor 127 * absmax_inv first: max|x| >= 127 / FLT_MAX, about 3.7e-37).  An all-zero
+ * x makes the host's absmax_inv = 1/0 = inf: outside the real statement (x * inf),
+ * excluded by the finiteness precondition and documented.
  *
  * Error model (derived by the shadow, no constant): the two binary32 products of exact
  * operands (x, absmax_inv binary32, 127 exact), each u|p| (u = 2^-24; 2^-150 below the
@@ -69,7 +70,8 @@ static void gen(td_producer *p, td_case *c) {
     /* RN32(1/max|x|) as the host computes it; sometimes a smaller scale (a looser absmax) */
     double inv = (double)(1.0f / (float)m);
     if (td_rng_below(&g.rng, 4) == 0) inv = (double)(float)(inv * (0.25 + 0.75 * td_rng_unit(&g.rng)));
-    if (!(inv * 127 <= 0x1.fffffep127)) inv = (double)nextafterf((float)(0x1.fffffep127 / 127), 0.0f); /* tiny max|x|: a smaller scale */
+    if (!(inv * 127 <= 0x1.fffffep127)) /* tiny max|x|: a smaller scale, 127 * absmax_inv finite */
+        inv = (double)nextafterf((float)(0x1.fffffep127 / 127), 0.0f);
     if (!(inv > 0)) inv = 0x1p-149;           /* keep absmax_inv > 0 where the product underflows */
     td_set(c, R_INV, 0, inv);
 }

@@ -11,7 +11,8 @@ static NUM SPEC(qr)(NCX *cx, const td_case *c, const td_olane *l) {
     return N(cast)(cx, N(either)(cx, a, b), C_STORE);
 }
 
-/* Intent: round-half-even(127 * x / absmax_row) in either order of its two operations, and the absmax itself in float16; a zero row quantizes to 0. */
+/* Intent: round-half-even(127 * x / absmax_row) in either order of its two operations,
+ * and the absmax itself in float16; a zero row quantizes to 0. */
 static NUM SPEC(qr_intent)(NCX *cx, const td_case *c, const td_olane *l) {
     double m = qr_rowmax(c, (int64_t)l->pid[0]);
     if (l->o == 1) return N(cast)(cx, N(exact)(cx, m), C_MAXS);
