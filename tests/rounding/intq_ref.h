@@ -15,24 +15,18 @@ static inline double iq_ref_round(float x, td_qrnd r) {
     return r == TD_Q_HALF_EVEN ? (double)rintf(x) : r == TD_Q_HALF_AWAY ? (double)roundf(x) : (double)truncf(x);
 }
 
-/* from the rounded value v (a binary64 integer, NaN or inf) */
+/* from the rounded value v (a binary64 integer, NaN or inf): the clamp, or the two's
+ * complement low bits of the integer (|v| >= 2^62 is a binary32 integer, hence a
+ * multiple of 2^39, whose low 8 bits are 0) */
 static inline uint8_t iq_ref_finish(double v, td_qfmt f, td_qovf o) {
-    double lo = td_q_min(f), hi = td_q_max(f), m = hi - lo + 1; /* 2^bits */
-    if (isnan(v))
+    double lo = td_q_min(f), hi = td_q_max(f);
+    unsigned mask = (unsigned)(hi - lo); /* 2^bits - 1 */
+    if (isnan(v) || (isinf(v) && o == TD_Q_WRAP))
         return 0;
-    if (isinf(v) && o == TD_Q_WRAP)
-        return 0;
-    double w;
     if (o == TD_Q_SAT)
-        w = v < lo ? lo : v > hi ? hi : v;
-    else {
-        w = fmod(v, m); /* exact, sign of v */
-        if (w < 0)
-            w += m;
-        if (w > hi)
-            w -= m;
-    }
-    return (uint8_t)((unsigned)(int)w & (unsigned)(m - 1)); /* two's complement bits */
+        return (uint8_t)((unsigned)(int)(v < lo ? lo : v > hi ? hi : v) & mask);
+    int64_t w = fabs(v) < 0x1p62 ? (int64_t)v : 0;
+    return (uint8_t)((uint64_t)w & mask);
 }
 
 static inline uint8_t iq_ref(float x, td_qfmt f, td_qrnd r, td_qovf o) {
