@@ -189,6 +189,36 @@ int64_t td_ulp_distance(td_fmt f, uint64_t a, uint64_t b);
  * 0.1 reads "0.1"); "nan", "inf", "-inf" for those. */
 void td_format_value(td_fmt f, uint64_t bits, char *buf, size_t n);
 
+
+/* ---- quantization casts: binary32 -> int8 / uint8 / int4 / uint4 ----
+ * What quantizing kernels store: the rounding is one of three (Triton's llrint and
+ * CUDA's __float2int_rn are half-even; round()/`x + 0.5*sign(x)` then a truncating cast
+ * are half-away; `.to(tl.int8)` alone truncates), then the integer is saturated to the
+ * format's range or wrapped modulo 2^bits (an int64 stored into an int8 tensor).
+ * NaN gives 0 under both policies; +-inf gives the bound under SAT and 0 under WRAP
+ * (the rules of the int8/uint8 profiles above, which these agree with on RNE/RTZ).
+ * A 4-bit value is carried in the low nibble of a byte; packing two per byte is
+ * td_int4_pack / td_int4_unpack.  Bit-exact, checked over every binary32 against libm's
+ * rintf/roundf/truncf (tests/rounding/test_sweep_int.c, label "sweep"). */
+typedef enum td_qfmt { TD_Q_I8 = 0, TD_Q_U8, TD_Q_I4, TD_Q_U4, TD_QFMT_COUNT } td_qfmt;
+typedef enum td_qrnd { TD_Q_HALF_EVEN = 0, TD_Q_HALF_AWAY, TD_Q_TRUNC, TD_QRND_COUNT } td_qrnd;
+typedef enum td_qovf { TD_Q_SAT = 0, TD_Q_WRAP, TD_QOVF_COUNT } td_qovf;
+/* the format's range: int8 [-128,127], uint8 [0,255], int4 [-8,7], uint4 [0,15] */
+int td_q_min(td_qfmt f);
+int td_q_max(td_qfmt f);
+/* x cast to f: two's complement bits in the low 8 (4) bits of the result */
+uint8_t td_q_encode_f32(float x, td_qfmt f, td_qrnd r, td_qovf o);
+/* the value of those bits (sign-extended for the signed formats; upper bits ignored) */
+int td_q_decode(td_qfmt f, uint8_t bits);
+/* Two 4-bit elements per byte.  TD_NIB_LO_FIRST: element 0 in bits 0-3, element 1 in
+ * bits 4-7 (the usual `(b >> (4*k)) & 0xF` order); TD_NIB_HI_FIRST: the reverse. */
+typedef enum td_nib { TD_NIB_LO_FIRST = 0, TD_NIB_HI_FIRST } td_nib;
+uint8_t td_int4_pack(uint8_t e0, uint8_t e1, td_nib order); /* low nibbles of e0, e1 */
+/* element k (0 or 1) of a packed byte: the raw nibble, or its value (is_signed: the
+ * nibble's bit 3 is the sign, extended; the high nibble of a signed byte included) */
+uint8_t td_int4_nibble(uint8_t byte, int k, td_nib order);
+int td_int4_unpack(uint8_t byte, int k, td_nib order, bool is_signed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,32 @@
+/* dequantize_rowwise mutants: the bugs rowwise dequantization kernels ship. */
+#include "../host/tl.h"
+
+enum { P_INV, P_N, P_BLOCK, P_P2 };
+enum { R_X, R_STATE, R_OUT };
+
+/* per_column: the scale indexed by the column (state_x + offsets % BLOCK_SIZE, a
+ * per-channel scale vector read as if it were per row) instead of by the row.
+ * uint8: the int8 codes loaded as unsigned (a uint8 pointer type), so -1 reads 255. */
+static int dq_variant(const td_abi_launch *L, int per_column, int as_uint8) {
+    int64_t B = TL_I(L, P_BLOCK), P2 = TL_I(L, P_P2);
+    float inv_127 = TL_R(L, P_INV);
+    td_profile store = {TD_F16, TD_RNE, TD_OVF_INF, false};
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t j = 0; j < P2 && j < B; j++) {
+            int64_t off = (int64_t)pid * B + j;
+            float max_val = tl_load(L, R_STATE, per_column ? j % (int64_t)L->grid[0] : pid);
+            int64_t q = tl_load_int(L, R_X, off);
+            float x = (float)(as_uint8 ? (q & 0xff) : q);
+            tl_store(L, R_OUT, off, max_val * x * inv_127, store);
+        }
+    return 0;
+}
+static int dq_per_column(const td_abi_launch *L) { return dq_variant(L, 1, 0); }
+static int dq_uint8(const td_abi_launch *L) { return dq_variant(L, 0, 1); }
+
+TD_KERNEL(td_m_dq_per_column) = {"dequantize_rowwise.dequantize_rowwise_correctness", "mut_scale_per_column",
+                                 TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                 "the scale indexed by the column instead of the row", 4, 3, dq_per_column, NULL};
+TD_KERNEL(td_m_dq_uint8) = {"dequantize_rowwise.dequantize_rowwise_correctness", "mut_codes_unsigned", TD_ABI_HOST,
+                            "store=fp16:rne:inf", NULL, "the int8 codes read as uint8 (no sign)", 4, 3, dq_uint8,
+                            NULL};
