@@ -160,6 +160,7 @@ enum { BR_Q, BR_K, BR_V, BR_DO, BR_M, BR_DELTA, BR_DQ, BR_DV, BR_DK };
 #define TB_MUT_NO_DELTA 1u  /* dp = dot(do, v^T): Di not subtracted */
 #define TB_MUT_CAUSAL_GT 2u /* offs_m_curr > offs_n: the diagonal pair dropped */
 #define TB_MUT_DS_RAW 4u    /* ds fed to the dk and dq dots without the fp16 rounding */
+#define TB_MUT_P_RAW 8u     /* p fed to the dv dot without the fp16 rounding */
 int td_hk_triton_attention_bwd(const td_abi_launch *L, unsigned mut);
 
 typedef struct tb_tiles {
@@ -188,7 +189,7 @@ static void tb_step(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int
             for (int64_t e = 0; e < BD; e++) dp += w->g[i * BD + e] * w->v[n * BD + e];
             const int keep = (mut & TB_MUT_CAUSAL_GT) ? start_m + i > lo + n : start_m + i >= lo + n;
             const float p = expf((keep ? qk : -INFINITY) * sc - m), ds = p * dp * sc;
-            w->p16[i * BM + n] = at_cvt(TD_F16, p);
+            w->p16[i * BM + n] = (mut & TB_MUT_P_RAW) ? p : at_cvt(TD_F16, p);
             w->ds[i * BM + n] = (mut & TB_MUT_DS_RAW) ? ds : at_cvt(TD_F16, ds);
         }
     }
