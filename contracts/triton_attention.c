@@ -7,8 +7,8 @@
  *   Delta[r]    = sum_{d < D_HEAD} Out[r, d] * (DO[r, d] / L[r])   at r      (bwdPreprocessDeltaSpecG)
  *   r = pid*BLOCK_M + i (i < BLOCK_M), every load and store unmasked; hND: NewDO != Delta,
  *   hOutInj: the NewDO tile offsets injective (they are: r*D_HEAD + d with d < D_HEAD).
- * (triton_attention_bwd_grads_genuine_output_summary_general, the fourth theorem, is not covered
- * yet: DQ, DK, DV with the fp16 roundings of P and dS inside the reductions.)
+ * and triton_attention_bwd_grads_genuine_output_summary_general (_bwd_kernel: DQ, DV, DK, at the
+ * end of this file).
  *
  * Checked against bench/tritonbench_g/triton_attention/triton_attention.py (_bwd_preprocess)
  * and TritonAttention.lean (triton_attention_bwd_preprocess, the two SpecG definitions): the
@@ -55,6 +55,18 @@ enum { FC_P, FC_STORE, FC_NC };
 /* the first 2-D row of head program pid1: pid1 * (stride_qh / BLOCK_DMODEL) (stride_qh_2d) */
 static inline int64_t tf_hz(const td_case *c, int64_t p1) { return p1 * (TF_P(c, F_SQH) / TF_P(c, F_BD)); }
 static void tf_row(const td_case *c, const td_olane *l, at_row *R);
+
+/* the backward (_bwd_kernel): parameters and regions in the theorem's order */
+enum { B_H, B_SQZ, B_SQH, B_BASE, B_SC, B_BM, B_BD, B_D0, B_NB, B_Z, B_SKZ, B_SKH, B_SVZ, B_SVH, B_BN, B_NP };
+enum { BR_Q, BR_K, BR_V, BR_DO, BR_M, BR_DELTA, BR_DQ, BR_DV, BR_DK, BR_NR };
+enum { BC_P, BC_DS, BC_STORE, BC_NC };
+#define TB_P(c, k) ((c)->p[(k)].i)
+/* program pid0's first 2-D row: (pid0 / H) * (stride_qz / BD) + (pid0 % H) * (stride_qh / BD) (hbase) */
+static inline int64_t tb_b2d(const td_case *c, int64_t p0) {
+    int64_t h = TB_P(c, B_H), bd = TB_P(c, B_BD);
+    return (p0 / h) * (TB_P(c, B_SQZ) / bd) + (p0 % h) * (TB_P(c, B_SQH) / bd);
+}
+static inline int64_t tb_nctx(const td_case *c) { return TB_P(c, B_NB) * TB_P(c, B_BM); }
 
 #define TD_SPEC_FILE "triton_attention.spec.h"
 #include "spec_instantiate.h"
@@ -346,4 +358,207 @@ const td_contract td_c_triton_attention_fwd_io = {
     .kind = "rounding",
     .formula = "out1[j] = attentionRealCausalBlock(p0*BM, q, k, v, sc)(decode j); out2[i] = taIOLSpecT; out3[i] = taIOMSpecT",
     TF_COMMON,
+};
+
+/* ---- the backward: triton_attention_bwd_grads_genuine_output_summary_general ----
+ *
+ *   hBM, hBD, hnb > 0; hbdvd: BD | base; hbound: base/BD + nb*BM <= D0; hbase: (pid0/H)*(stride_qz/BD) +
+ *   (pid0%H)*(stride_qh/BD) = base/BD; DQ, DV, DK distinct from each other and from the inputs;
+ *   for every row r < nb*BM and lane d < BD (N_CTX = nb*BM), Q, K, V, DO, DQ at base + row*BD + d,
+ *   M and Delta at pid0*N_CTX + row:
+ *     DQ[r,d] = DQ0[r,d] + sum_{J<N_CTX} fp16(ds[r,J]) K[J,d]         (stored real: binary32)
+ *     DV[r,d] = fp16(sum_{I<N_CTX} fp16(p[I,r]) DO[I,d])
+ *     DK[r,d] = fp16(sum_{I<N_CTX} fp16(ds[I,r]) Q[I,d])
+ *     p[I,J] = e^(sc q_I.k_J - M[I]) (J <= I, else 0), dp = do_I.v_J - Delta[I], ds = p dp sc.
+ *   The six ignored slots (Z, stride_kz, stride_kh, stride_vz, stride_vh, BLOCK_N) are kept.
+ *
+ * Checked against triton_attention.py (_bwd_kernel and the tutorial's backward launcher) and
+ * TritonAttention.lean (bwdKernelPG / DPG / DSG, bwdKernelDQSpecG, bwdSubDv / bwdSubDk, bwdFp16):
+ * program off_hz walks the key blocks start_n < num_block; for each it loads the k, v tiles,
+ * zeroes dv, dk, and walks the query blocks start_m >= start_n*BLOCK_M: qk = dot(q, k^T),
+ * where(offs_m_curr >= offs_n, qk, -inf), p = exp(qk*sm_scale - m), dv += dot(p.to(fp16)^T, do),
+ * dp = -Di + dot(do, v^T), ds = p*dp*sm_scale, dk += dot(ds.to(fp16)^T, q), dq = load(DQ) +
+ * dot(ds.to(fp16), k) stored back; then dv, dk stored as fp16.  BLOCK_N = BLOCK_M in the
+ * launcher (the theorem's square score blocks).  The readings match; the DQ theorem keeps the
+ * buffer's prior contents (the launcher's zeros_like), so DQ is read and written.
+ * `base` is the theorem's name for one program's offset; a case launches all Z*H programs
+ * (the launcher's grid), the contract recomputes each program's offset from hbase, and the
+ * parameter holds the last program's.
+ *
+ * Rounding.  The theorem is over the reals except for bwdFp16 of p and ds inside the sums and
+ * the fp16 stores of DV, DK (mathematical casts): these are the declared casts "p", "ds",
+ * "store" (fp16:rne:inf), the kernel's p.to(tl.float16), ds.to(tl.float16) and the tl.store
+ * into empty_like(k) / empty_like(v).  Error model (triton_attention.spec.h, SPEC(tb_pds) and
+ * SPEC(ta_bwd)), any admissible implementation: the binary32 dots (qk, do.v with -Di as one
+ * more term) as sums in any order (u per product, gamma over the terms, FMA allowed), one
+ * product and one subtraction before the exp (the backend's expf budget), two products for
+ * ds; each cast judged as the cast of its operand's admissible interval (monotone: the
+ * interval's end casts); the three gradient sums in any order over their N_CTX terms (DQ's
+ * prior contents one more), which takes in the kernel's blocking by BLOCK_M, the order of its
+ * loops and any other.  No other tolerance.
+ *
+ * Special values (TD_SV_REAL): sc > 0 (the kernel scales after the causal where: a masked
+ * -inf times sc <= 0 is +inf or NaN, not the theorem's p = 0; the launcher's sm_scale is
+ * positive); finite fp16 Q, K, V, DO, finite binary32 M, Delta, DQ0; M at or
+ * above the row's computed maximum score (the forward's m), so p <= ~1 and nothing overflows.
+ *
+ * Generator: BM (1..16) and BD (1..16) powers of two, nb 1..4 (N_CTX <= 32), 1..3 programs
+ * (Z, H), padding rows between heads and after the last, the family's q/k/v landscapes
+ * (attn_online_common.h), M the row maxima of sc q.k (or above), Delta the consistent row sums
+ * of p * (do.v) or drawn, DQ0 zero (the launcher) or drawn.  Cost: N_CTX^2 (p, ds) pairs per
+ * program, memoised, and N_CTX terms per lane. */
+
+static const td_param_decl params_bwd[B_NP] = {
+    {"H", TD_P_INT},         {"stride_qz", TD_P_INT}, {"stride_qh", TD_P_INT}, {"base", TD_P_INT},
+    {"sc", TD_P_REAL},       {"BM", TD_P_INT},        {"BD", TD_P_INT},        {"D0", TD_P_INT},
+    {"nb", TD_P_INT},        {"Z", TD_P_INT},         {"stride_kz", TD_P_INT}, {"stride_kh", TD_P_INT},
+    {"stride_vz", TD_P_INT}, {"stride_vh", TD_P_INT}, {"BLOCK_N", TD_P_INT}};
+static const td_region_decl regions_bwd[BR_NR] = {
+    {"Q", TD_F16, TD_R_IN},     {"K", TD_F16, TD_R_IN},       {"V", TD_F16, TD_R_IN},
+    {"DO", TD_F16, TD_R_IN},    {"M", TD_F32, TD_R_IN},       {"Delta", TD_F32, TD_R_IN},
+    {"DQ", TD_F32, TD_R_INOUT}, {"DV", TD_F16, TD_R_OUT},     {"DK", TD_F16, TD_R_OUT}};
+static const td_cast_decl casts_bwd[BC_NC] = {
+    {"p", "fp16:rne:inf", "p.to(tl.float16): the P operand of dv += dot(p^T, do) (bwdFp16)"},
+    {"ds", "fp16:rne:inf", "ds.to(tl.float16): the dS operand of the dk and dq dots (bwdFp16)"},
+    {"store", "fp16:rne:inf", "dv.to(fp16), dk.to(fp16) stored into empty_like(v), empty_like(k)"}};
+
+/* M[I] = max_{J<=I} sc q_I.k_J (binary64 of the fp16 inputs) + a nonnegative lift; Delta[I] the
+ * row's sum of p (do.v) (the launcher's value: Out . do with do pre-divided) or drawn */
+static void tb_rows(td_producer *p, td_case *c, int64_t p0, at_vals *g) {
+    int64_t bd = TB_P(c, B_BD), nctx = tb_nctx(c), b2 = tb_b2d(c, p0);
+    double sc = c->p[B_SC].r, lift = td_prod_u32(p, 0, 3) == 0 ? td_gen_real(p, 0, 2) : 0;
+    int dmode = (int)td_prod_u32(p, 0, 2);
+    for (int64_t I = 0; I < nctx; I++) {
+        double s[64], mx = -INFINITY, delta = 0;
+        for (int64_t J = 0; J <= I; J++) {
+            double t = 0;
+            for (int64_t e = 0; e < bd; e++) t += td_get(c, BR_Q, (size_t)((b2 + I) * bd + e)) * td_get(c, BR_K, (size_t)((b2 + J) * bd + e));
+            s[J] = sc * t;
+            mx = s[J] > mx ? s[J] : mx;
+        }
+        double m = (double)(float)(mx + lift);
+        if (m < mx) m = nextafterf((float)m, INFINITY);
+        for (int64_t J = 0; J <= I; J++) {
+            double dv = 0;
+            for (int64_t e = 0; e < bd; e++) dv += td_get(c, BR_DO, (size_t)((b2 + I) * bd + e)) * td_get(c, BR_V, (size_t)((b2 + J) * bd + e));
+            delta += exp(s[J] - m) * dv;
+        }
+        td_set(c, BR_M, (size_t)(p0 * nctx + I), m);
+        td_set(c, BR_DELTA, (size_t)(p0 * nctx + I), dmode ? (double)(float)delta : (double)(float)at_uni(g, 2));
+    }
+}
+
+static void gen_bwd(td_producer *p, td_case *c) {
+    int64_t bm = at_pow2(p, 0, 4), bd = at_pow2(p, 0, 4), nb = td_prod_u32(p, 1, (uint32_t)(bm >= 16 ? 2 : 4));
+    int64_t z = 1 + td_prod_u32(p, 0, 1), h = 1 + td_prod_u32(p, 0, 1);
+    if (z * h > 3) h = 1;
+    int64_t nctx = nb * bm, rows = nctx + (td_prod_bool(p) ? td_prod_u32(p, 1, 3) : 0);
+    int64_t sqh = rows * bd, sqz = h * sqh, nbh = z * h;
+    int64_t d0 = (nbh - 1) * rows + nctx + (td_prod_bool(p) ? td_prod_u32(p, 0, 4) : 0);
+    c->p[B_SC].r = (double)(float)(td_prod_u32(p, 0, 3) ? 1.0 / sqrt((double)bd) : td_gen_real(p, 0.0625, 2));
+    TB_P(c, B_H) = h, TB_P(c, B_SQZ) = sqz, TB_P(c, B_SQH) = sqh, TB_P(c, B_BM) = bm, TB_P(c, B_BD) = bd;
+    TB_P(c, B_D0) = d0, TB_P(c, B_NB) = nb, TB_P(c, B_Z) = z, TB_P(c, B_BN) = bm;
+    TB_P(c, B_SKZ) = sqz, TB_P(c, B_SKH) = sqh, TB_P(c, B_SVZ) = sqz, TB_P(c, B_SVH) = sqh;
+    c->grid[0] = (uint32_t)nbh;
+    TB_P(c, B_BASE) = tb_b2d(c, nbh - 1) * bd;
+    td_gen_mark_shape((uint64_t)nctx, (uint64_t)bm, (uint64_t)nbh, &c->classes);
+    if (nb > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    if (rows > nctx) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (bm > 1) c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* the diagonal block's upper triangle */
+    size_t len = (size_t)(d0 * bd);
+    for (int r = BR_Q; r <= BR_DO; r++) td_case_alloc(c, r, len), at_poison(c, r);
+    td_case_alloc(c, BR_DQ, len);
+    td_case_alloc(c, BR_DV, len);
+    td_case_alloc(c, BR_DK, len);
+    td_case_alloc(c, BR_M, (size_t)(nbh * nctx));
+    td_case_alloc(c, BR_DELTA, (size_t)(nbh * nctx));
+    at_vals g;
+    at_vals_init(&g, p, c, fabs(c->p[B_SC].r), (int)bd, (int)nctx, 256, 0, 8);
+    int dq0 = td_prod_bool(p);
+    for (size_t i = 0; i < len; i++) td_set(c, BR_DQ, i, dq0 ? (double)(float)at_uni(&g, 1) : 0.0);
+    for (int64_t p1 = 0; p1 < nbh; p1++)
+        for (int64_t r = 0; r < nctx; r++)
+            for (int64_t e = 0; e < bd; e++) {
+                size_t off = (size_t)((tb_b2d(c, p1) + r) * bd + e);
+                td_set(c, BR_Q, off, at_q(&g, TD_F16, (int)p1, (int)r, (int)e));
+                td_set(c, BR_K, off, at_k(&g, TD_F16, (int)p1, (int)r, (int)e));
+                td_set(c, BR_V, off, at_v(&g, TD_F16));
+                td_set(c, BR_DO, off, at_v(&g, TD_F16));
+            }
+    for (int64_t p1 = 0; p1 < nbh; p1++) tb_rows(p, c, p1, &g);
+}
+
+static const char *check_bwd_rows(const td_case *c) {
+    int64_t nctx = tb_nctx(c), n = (int64_t)c->grid[0] * nctx;
+    if ((int64_t)c->r[BR_M].len < n || (int64_t)c->r[BR_DELTA].len < n) return "M and Delta hold Z*H*N_CTX rows";
+    for (int64_t i = 0; i < n; i++)
+        if (!(fabs(td_get(c, BR_M, (size_t)i)) < 1e30) || !(fabs(td_get(c, BR_DELTA, (size_t)i)) < 1e30))
+            return "domain: finite M and Delta";
+    return NULL;
+}
+
+static const char *check_bwd(const td_case *c) {
+    int64_t bm = TB_P(c, B_BM), bd = TB_P(c, B_BD), nb = TB_P(c, B_NB), h = TB_P(c, B_H), d0 = TB_P(c, B_D0);
+    if ((double)(float)c->p[B_SC].r != c->p[B_SC].r) return "sc is the kernel's binary32 scalar";
+    /* the kernel masks before scaling (where(.., qk, -inf) * sm_scale): sc <= 0 makes a masked
+     * p e^(+inf) or e^(NaN), not the theorem's 0; the launcher's sm_scale is positive */
+    if (!(c->p[B_SC].r > 0)) return "domain: sc > 0 (masked scores -inf * sc must stay -inf)";
+    if (bm <= 0) return "hBM: 0 < BM";
+    if (bd <= 0) return "hBD: 0 < BD";
+    if (nb <= 0) return "hnb: 0 < nb";
+    if (h <= 0 || TB_P(c, B_SQZ) < 0 || TB_P(c, B_SQH) < 0) return "H > 0, nonnegative strides";
+    if (bd > AT_MAXD || nb * bm > AT_MAXS) return "the case fits the oracle's row model (<= 64 keys, lanes)";
+    if (nb > 4095 || bm > 4095) return "rows below 2^12 (the memo's key)";
+    if (c->grid[0] < 1 || c->grid[0] > AT_MAXH) return "grid axis 0: 1 .. 8 programs (Z*H)";
+    if (TB_P(c, B_BASE) % bd) return "hbdvd: BD | base";
+    if (TB_P(c, B_BASE) != tb_b2d(c, c->grid[0] - 1) * bd) return "hbase: base is the last program's offset";
+    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+        if (tb_b2d(c, p0) + nb * bm > d0) return "hbound: base/BD + nb*BM <= D0 (every program)";
+    for (int r = BR_Q; r <= BR_DK; r++)
+        if (r != BR_M && r != BR_DELTA && (int64_t)c->r[r].len < d0 * bd) return "Q, K, V, DO, DQ, DV, DK hold (D0, BD)";
+    for (int64_t i = 0; i < d0 * bd; i++)
+        if (!(fabs(td_get(c, BR_DQ, (size_t)i)) < 1e30)) return "domain: finite prior DQ";
+    return check_bwd_rows(c);
+}
+
+/* DQ (o = 0), DV (o = 1), DK (o = 2) at (base2d + row)*BD + d of every program */
+static void writes_bwd(const td_case *c, td_wset *ws) {
+    int64_t bd = TB_P(c, B_BD), nctx = tb_nctx(c);
+    static const int reg[3] = {BR_DQ, BR_DV, BR_DK};
+    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+        for (int64_t r = 0; r < nctx; r++)
+            for (int64_t d = 0; d < bd; d++)
+                for (uint32_t o = 0; o < 3; o++) {
+                    td_olane l = {.o = o, .region = reg[o], .off = (uint64_t)((tb_b2d(c, p0) + r) * bd + d),
+                                  .pid = {p0, 0, 0}, .j = (uint64_t)(r * bd + d), .idx = {p0, r, d}};
+                    td_wset_add(ws, &l);
+                }
+}
+
+const td_contract td_c_triton_attention_bwd = {
+    .id = "triton_attention.triton_attention_bwd_grads_genuine_output_summary_general",
+    .file = "triton_attention",
+    .family = "attention",
+    .io_class = "ComputeCorrect over TileIndex [BM*nb, BD] (DQ, DV, DK) + lowering",
+    .kind = "exact",
+    .formula = "DQ[i,d] = DQ0[i,d] + sum_J fp16(ds[i,J]) K[J,d]; DV[j,d] = fp16(sum_I fp16(p[I,j]) DO[I,d]); "
+               "DK[j,d] = fp16(sum_I fp16(ds[I,j]) Q[I,d]); p = e^(sc q.k - M) (J <= I), ds = p (do.v - Delta) sc",
+    .nparams = B_NP,
+    .params = params_bwd,
+    .nregions = BR_NR,
+    .regions = regions_bwd,
+    .ncasts = BC_NC,
+    .casts = casts_bwd,
+    .sv = TD_SV_REAL,
+    .sv_note = "finite inputs; M at or above the row's maximum score (the forward's m): p <= ~1, nothing overflows",
+    .error_model = "binary32 dots qk and -Di + do.v in any order, sc product, subtraction, expf budget, two products "
+                   "for ds; fp16 casts p, ds as casts of their intervals; the three gradient sums in any order "
+                   "(any blocking), DQ0 one more term; DV, DK fp16 store casts",
+    .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) |
+               TD_BC(TD_BC_VALUES_SPECIAL),
+    .gen = gen_bwd,
+    .check = check_bwd,
+    .writes = writes_bwd,
+    TD_SPECS(ta_bwd),
 };

@@ -89,3 +89,54 @@ TD_KERNEL(td_a_ta_fwd_kv3) = {FWD, "alt_fwd_kv3_rev", TD_ABI_HOST, FCASTS, NULL,
 TD_KERNEL(td_a_ta_fwdio_kv3) = {FWDIO, "alt_fwd_kv3_rev", TD_ABI_HOST, FCASTS, NULL, NULL, 10, 6, kv3, NULL};
 TD_KERNEL(td_a_ta_fwd_kv1) = {FWD, "alt_fwd_kv1", TD_ABI_HOST, FCASTS, NULL, NULL, 10, 6, kv1, NULL};
 TD_KERNEL(td_a_ta_fwdio_kv1) = {FWDIO, "alt_fwd_kv1", TD_ABI_HOST, FCASTS, NULL, NULL, 10, 6, kv1, NULL};
+
+/* _bwd_kernel (DQ, DV, DK), unblocked and in other orders:
+ *   alt_bwd_rowwise  every (query I, key J) pair recomputed where it is used: qk and do.v as
+ *                    FMA chains from the last lane down, dp = dot - Di (subtracted after the
+ *                    sum, not accumulated onto -Di), qk*sc - m as one FMA; DQ's sum from the
+ *                    last key down with the prior contents added last, DV and DK's from the
+ *                    last query row up, FMA throughout; no BM blocking.
+ * The casts of p and ds to fp16 where the kernel makes them.  Parameters and regions: the port's. */
+enum { TB_H, TB_SQZ, TB_SQH, TB_BASE, TB_SC, TB_BM, TB_BD, TB_D0, TB_NB };
+enum { TBR_Q, TBR_K, TBR_V, TBR_DO, TBR_M, TBR_DELTA, TBR_DQ, TBR_DV, TBR_DK };
+
+/* fp16(p[I,J]) (w = 0) or fp16(ds[I,J]) (w = 1) of the program at 2-D row hz */
+static float tba_pds(const td_abi_launch *L, int64_t hz, int64_t row0, int64_t I, int64_t J, int w) {
+    const int64_t BD = TL_I(L, TB_BD);
+    if (J > I) return 0.0f;
+    float qk = 0.0f, dot = 0.0f;
+    for (int64_t e = BD - 1; e >= 0; e--) {
+        qk = fmaf(tl_load(L, TBR_Q, (hz + I) * BD + e), tl_load(L, TBR_K, (hz + J) * BD + e), qk);
+        dot = fmaf(tl_load(L, TBR_DO, (hz + I) * BD + e), tl_load(L, TBR_V, (hz + J) * BD + e), dot);
+    }
+    const float sc = TL_R(L, TB_SC);
+    const float p = expf(fmaf(qk, sc, -tl_load(L, TBR_M, row0 + I)));
+    const float dp = dot - tl_load(L, TBR_DELTA, row0 + I);
+    return aat_f16(w ? p * dp * sc : p);
+}
+
+static int bwd_rowwise(const td_abi_launch *L) {
+    const int64_t BD = TL_I(L, TB_BD), NCTX = TL_I(L, TB_NB) * TL_I(L, TB_BM), H = TL_I(L, TB_H);
+    for (int64_t p0 = 0; p0 < (int64_t)L->grid[0]; p0++) {
+        const int64_t hz = (p0 / H) * (TL_I(L, TB_SQZ) / BD) + (p0 % H) * (TL_I(L, TB_SQH) / BD), row0 = p0 * NCTX;
+        for (int64_t r = 0; r < NCTX; r++)
+            for (int64_t d = 0; d < BD; d++) {
+                float dq = 0.0f, dv = 0.0f, dk = 0.0f;
+                for (int64_t J = r; J >= 0; J--)
+                    dq = fmaf(tba_pds(L, hz, row0, r, J, 1), tl_load(L, TBR_K, (hz + J) * BD + d), dq);
+                for (int64_t I = NCTX - 1; I >= r; I--) {
+                    dv = fmaf(tba_pds(L, hz, row0, I, r, 0), tl_load(L, TBR_DO, (hz + I) * BD + d), dv);
+                    dk = fmaf(tba_pds(L, hz, row0, I, r, 1), tl_load(L, TBR_Q, (hz + I) * BD + d), dk);
+                }
+                const int64_t off = (hz + r) * BD + d;
+                tl_store(L, TBR_DQ, off, dq + tl_load(L, TBR_DQ, off), tl_f32());
+                tl_store(L, TBR_DV, off, dv, alt_f16());
+                tl_store(L, TBR_DK, off, dk, alt_f16());
+            }
+    }
+    return 0;
+}
+
+#define BWD "triton_attention.triton_attention_bwd_grads_genuine_output_summary_general"
+TD_KERNEL(td_a_ta_bwd_rowwise) = {BWD, "alt_bwd_rowwise", TD_ABI_HOST, "p=fp16:rne:inf;ds=fp16:rne:inf;store=fp16:rne:inf",
+                                  NULL, NULL, 15, 9, bwd_rowwise, NULL};

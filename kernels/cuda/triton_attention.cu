@@ -1,4 +1,4 @@
-/* triton_attention on CUDA: _fwd_kernel (below) and _bwd_preprocess, one block per program, a thread per row of the
+/* triton_attention on CUDA: _fwd_kernel and _bwd_kernel (below) and _bwd_preprocess, one block per program, a thread per row of the
  * BLOCK_M tile: do / denom stored as NewDO (fp16), the row's products o * do summed as the
  * pairwise tree of tl_sum into Delta (binary32); the arithmetic of
  * kernels/host/triton_attention.c. */
@@ -102,3 +102,72 @@ TD_KERNEL(td_kc_triton_attention_fwd) = {"triton_attention.triton_attention_forw
                                          TD_ABI_CUDA, TF_CASTS, NULL, NULL, 10, 6, launch_fwd, NULL};
 TD_KERNEL(td_kc_triton_attention_fwd_io) = {"triton_attention.triton_attention_forward_io_correctness", "triton",
                                             TD_ABI_CUDA, TF_CASTS, NULL, NULL, 10, 6, launch_fwd, NULL};
+
+/* _bwd_kernel: one block per program off_hz, a thread per row r of the head's N_CTX rows: as
+ * a key row it sums DV[r,:] and DK[r,:] over the query rows I >= r, as a query row DQ[r,:]
+ * over the keys J <= r (each thread writes only its own row: no races on the DQ
+ * accumulation), recomputing each pair's p and ds in the kernel's operations (binary32 dots,
+ * dp accumulated onto -Di, p = expf(qk*sc - m), ds = p*dp*sc, fp16 casts of p and ds); the
+ * gradient sums are in row order, not the kernel's BM blocking (any order is admissible). */
+enum { B_H, B_SQZ, B_SQH, B_BASE, B_SC, B_BM, B_BD, B_D0, B_NB };
+enum { BR_Q, BR_K, BR_V, BR_DO, BR_M, BR_DELTA, BR_DQ, BR_DV, BR_DK };
+
+struct tb_dev {
+    float sc;
+    int64_t h, sqz2, sqh2, bd, nctx;
+    const __half *q, *k, *v, *g;
+    const float *m, *delta;
+};
+
+static __device__ float tb_pds(const tb_dev &a, int64_t hz, int64_t row0, int64_t I, int64_t J, int w) {
+    if (J > I) return 0.0f;
+    float qk = 0.0f, dp = __fsub_rn(0.0f, a.delta[row0 + I]);
+    for (int64_t e = 0; e < a.bd; e++) {
+        qk = __fadd_rn(qk, __fmul_rn(at_ld(a.q, (hz + I) * a.bd + e), at_ld(a.k, (hz + J) * a.bd + e)));
+        dp = __fadd_rn(dp, __fmul_rn(at_ld(a.g, (hz + I) * a.bd + e), at_ld(a.v, (hz + J) * a.bd + e)));
+    }
+    const float p = expf(__fsub_rn(__fmul_rn(qk, a.sc), a.m[row0 + I]));
+    return at_f16(w ? __fmul_rn(__fmul_rn(p, dp), a.sc) : p);
+}
+
+__global__ void tb_bwd_kernel(tb_dev a, float *DQ, __half *DV, __half *DK) {
+    const int64_t off_hz = blockIdx.x, row0 = off_hz * a.nctx;
+    const int64_t hz = (off_hz / a.h) * a.sqz2 + (off_hz % a.h) * a.sqh2;
+    for (int64_t r = threadIdx.x; r < a.nctx; r += blockDim.x) {
+        float dq[AT_CU_MAX], dv[AT_CU_MAX], dk[AT_CU_MAX];
+        for (int64_t d = 0; d < a.bd; d++) dq[d] = DQ[(hz + r) * a.bd + d], dv[d] = 0.0f, dk[d] = 0.0f;
+        for (int64_t J = 0; J <= r; J++) {
+            const float ds = tb_pds(a, hz, row0, r, J, 1);
+            for (int64_t d = 0; d < a.bd; d++) dq[d] = __fadd_rn(dq[d], __fmul_rn(ds, at_ld(a.k, (hz + J) * a.bd + d)));
+        }
+        for (int64_t I = r; I < a.nctx; I++) {
+            const float p = tb_pds(a, hz, row0, I, r, 0), ds = tb_pds(a, hz, row0, I, r, 1);
+            for (int64_t d = 0; d < a.bd; d++) {
+                dv[d] = __fadd_rn(dv[d], __fmul_rn(p, at_ld(a.g, (hz + I) * a.bd + d)));
+                dk[d] = __fadd_rn(dk[d], __fmul_rn(ds, at_ld(a.q, (hz + I) * a.bd + d)));
+            }
+        }
+        for (int64_t d = 0; d < a.bd; d++) {
+            DQ[(hz + r) * a.bd + d] = dq[d];
+            at_st(DV, (hz + r) * a.bd + d, dv[d]);
+            at_st(DK, (hz + r) * a.bd + d, dk[d]);
+        }
+    }
+}
+
+static int launch_bwd(const td_abi_launch *L) {
+    tb_dev a;
+    a.sc = TLC_R(L, B_SC), a.h = TLC_I(L, B_H), a.bd = TLC_I(L, B_BD), a.nctx = TLC_I(L, B_NB) * TLC_I(L, B_BM);
+    if (at_too_wide(L, a.bd, "BD") || a.h <= 0) return 1;
+    a.sqz2 = TLC_I(L, B_SQZ) / a.bd, a.sqh2 = TLC_I(L, B_SQH) / a.bd;
+    a.q = TLC_PTR(L, BR_Q, const __half), a.k = TLC_PTR(L, BR_K, const __half);
+    a.v = TLC_PTR(L, BR_V, const __half), a.g = TLC_PTR(L, BR_DO, const __half);
+    a.m = TLC_PTR(L, BR_M, const float), a.delta = TLC_PTR(L, BR_DELTA, const float);
+    tb_bwd_kernel<<<tlc_grid(L), at_threads(a.nctx), 0, (cudaStream_t)L->stream>>>(
+        a, TLC_PTR(L, BR_DQ, float), TLC_PTR(L, BR_DV, __half), TLC_PTR(L, BR_DK, __half));
+    return tlc_check(L, "triton_attention _bwd_kernel");
+}
+
+TD_KERNEL(td_kc_triton_attention_bwd) = {"triton_attention.triton_attention_bwd_grads_genuine_output_summary_general",
+                                         "triton", TD_ABI_CUDA, "p=fp16:rne:inf;ds=fp16:rne:inf;store=fp16:rne:inf", NULL,
+                                         NULL, 15, 9, launch_bwd, NULL};

@@ -147,3 +147,103 @@ TD_KERNEL(td_k_triton_attention_fwd) = {"triton_attention.triton_attention_forwa
                                         TD_ABI_HOST, TF_CASTS, NULL, NULL, 10, 6, launch_fwd, NULL};
 TD_KERNEL(td_k_triton_attention_fwd_io) = {"triton_attention.triton_attention_forward_io_correctness", "triton",
                                            TD_ABI_HOST, TF_CASTS, NULL, NULL, 10, 6, launch_fwd, NULL};
+
+/* ---- _bwd_kernel: program off_hz (grid axis 0, Z*H programs) walks the key blocks start_n;
+ * for each: the k, v tiles (BM x BD, rows past D0 read 0), dv = dk = 0, then the query blocks
+ * start_m = start_n*BM .. nb*BM: qk = dot(q, k^T) (binary32, lanes in order), the causal where,
+ * p = expf(qk*sc - m), dv += dot(fp16(p)^T, do), dp = -Di + dot(do, v^T) (accumulated onto -Di),
+ * ds = p*dp*sc, dk += dot(fp16(ds)^T, q), DQ tile loaded, += dot(fp16(ds), k), stored; dv, dk
+ * stored fp16.  Parameters: H, stride_qz, stride_qh, base, sc, BM, BD, D0, nb and six ignored.
+ * Regions: Q, K, V, DO (fp16), M, Delta (binary32), DQ (binary32, read and written), DV, DK. */
+enum { B_H, B_SQZ, B_SQH, B_BASE, B_SC, B_BM, B_BD, B_D0, B_NB };
+enum { BR_Q, BR_K, BR_V, BR_DO, BR_M, BR_DELTA, BR_DQ, BR_DV, BR_DK };
+#define TB_MUT_NO_DELTA 1u  /* dp = dot(do, v^T): Di not subtracted */
+#define TB_MUT_CAUSAL_GT 2u /* offs_m_curr > offs_n: the diagonal pair dropped */
+#define TB_MUT_DS_RAW 4u    /* ds fed to the dk and dq dots without the fp16 rounding */
+#define TB_MUT_P_RAW 8u     /* p fed to the dv dot without the fp16 rounding */
+int td_hk_triton_attention_bwd(const td_abi_launch *L, unsigned mut);
+
+typedef struct tb_tiles {
+    float *k, *v, *q, *g, *p16, *ds, *dv, *dk;
+} tb_tiles;
+
+/* loads BM rows of a (D0, BD) tensor from 2-D row r0 (boundary_check: rows past D0 read 0) */
+static void tb_tile(const td_abi_launch *L, int reg, int64_t r0, float *t) {
+    const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD), D0 = TL_I(L, B_D0);
+    for (int64_t i = 0; i < BM; i++)
+        for (int64_t e = 0; e < BD; e++) t[i * BD + e] = r0 + i < D0 ? tl_load(L, reg, (r0 + i) * BD + e) : 0.0f;
+}
+
+/* one (query block, key block) step: p, ds of the BM x BM block, then dv, dk, dq */
+static void tb_step(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int64_t hz, int64_t off_hz, int64_t lo,
+                    int64_t start_m) {
+    const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD), NCTX = TL_I(L, B_NB) * BM;
+    const float sc = TL_R(L, B_SC);
+    tb_tile(L, BR_Q, hz + start_m, w->q);
+    tb_tile(L, BR_DO, hz + start_m, w->g);
+    for (int64_t i = 0; i < BM; i++) {
+        const float m = tl_load(L, BR_M, off_hz * NCTX + start_m + i), di = tl_load(L, BR_DELTA, off_hz * NCTX + start_m + i);
+        for (int64_t n = 0; n < BM; n++) {
+            float qk = 0.0f, dp = (mut & TB_MUT_NO_DELTA) ? 0.0f : 0.0f - di;
+            for (int64_t e = 0; e < BD; e++) qk += w->q[i * BD + e] * w->k[n * BD + e];
+            for (int64_t e = 0; e < BD; e++) dp += w->g[i * BD + e] * w->v[n * BD + e];
+            const int keep = (mut & TB_MUT_CAUSAL_GT) ? start_m + i > lo + n : start_m + i >= lo + n;
+            const float p = expf((keep ? qk : -INFINITY) * sc - m), ds = p * dp * sc;
+            w->p16[i * BM + n] = (mut & TB_MUT_P_RAW) ? p : at_cvt(TD_F16, p);
+            w->ds[i * BM + n] = (mut & TB_MUT_DS_RAW) ? ds : at_cvt(TD_F16, ds);
+        }
+    }
+    for (int64_t n = 0; n < BM; n++)
+        for (int64_t e = 0; e < BD; e++) {
+            float sv = 0.0f, sk = 0.0f; /* dot(p^T, do), dot(ds^T, q) of this block */
+            for (int64_t i = 0; i < BM; i++) sv += w->p16[i * BM + n] * w->g[i * BD + e];
+            for (int64_t i = 0; i < BM; i++) sk += w->ds[i * BM + n] * w->q[i * BD + e];
+            w->dv[n * BD + e] += sv;
+            w->dk[n * BD + e] += sk;
+        }
+    for (int64_t i = 0; i < BM; i++)
+        for (int64_t e = 0; e < BD; e++) {
+            float s = 0.0f; /* dot(ds, k) */
+            for (int64_t n = 0; n < BM; n++) s += w->ds[i * BM + n] * w->k[n * BD + e];
+            const int64_t off = (hz + start_m + i) * BD + e;
+            tl_store(L, BR_DQ, off, tl_load(L, BR_DQ, off) + s, tl_f32());
+        }
+}
+
+static void tb_program(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int64_t off_hz) {
+    const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD), NB = TL_I(L, B_NB), H = TL_I(L, B_H);
+    const int64_t hz = (off_hz / H) * (TL_I(L, B_SQZ) / BD) + (off_hz % H) * (TL_I(L, B_SQH) / BD);
+    for (int64_t start_n = 0; start_n < NB; start_n++) {
+        const int64_t lo = start_n * BM;
+        for (int64_t x = 0; x < BM * BD; x++) w->dv[x] = w->dk[x] = 0.0f;
+        tb_tile(L, BR_K, hz + lo, w->k);
+        tb_tile(L, BR_V, hz + lo, w->v);
+        for (int64_t start_m = lo; start_m < NB * BM; start_m += BM) tb_step(L, mut, w, hz, off_hz, lo, start_m);
+        for (int64_t n = 0; n < BM; n++)
+            for (int64_t e = 0; e < BD; e++) {
+                tl_store(L, BR_DV, (hz + lo + n) * BD + e, w->dv[n * BD + e], ta_f16());
+                tl_store(L, BR_DK, (hz + lo + n) * BD + e, w->dk[n * BD + e], ta_f16());
+            }
+    }
+}
+
+int td_hk_triton_attention_bwd(const td_abi_launch *L, unsigned mut) {
+    const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD);
+    tb_tiles w;
+    TL_ALLOC(L, w.k, BM * BD);
+    TL_ALLOC(L, w.v, BM * BD);
+    TL_ALLOC(L, w.q, BM * BD);
+    TL_ALLOC(L, w.g, BM * BD);
+    TL_ALLOC(L, w.dv, BM * BD);
+    TL_ALLOC(L, w.dk, BM * BD);
+    TL_ALLOC(L, w.p16, BM * BM);
+    TL_ALLOC(L, w.ds, BM * BM);
+    for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) tb_program(L, mut, &w, p0);
+    free(w.k), free(w.v), free(w.q), free(w.g), free(w.dv), free(w.dk), free(w.p16), free(w.ds);
+    return 0;
+}
+
+static int launch_bwd(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 0); }
+#define TB_CASTS "p=fp16:rne:inf;ds=fp16:rne:inf;store=fp16:rne:inf"
+TD_KERNEL(td_k_triton_attention_bwd) = {"triton_attention.triton_attention_bwd_grads_genuine_output_summary_general",
+                                        "triton", TD_ABI_HOST, TB_CASTS, NULL, NULL, 15, 9, launch_bwd, NULL};

@@ -34,3 +34,23 @@ TD_KERNEL(td_m_ta_fwd_last_block) = {FWD, "mut_diagonal_block_skipped", TD_ABI_H
 TD_KERNEL(td_m_ta_fwdio_causal_gt) = {FWDIO, "mut_causal_off_by_one", TD_ABI_HOST, FCASTS, NULL, GT, 10, 6, causal_gt, NULL};
 TD_KERNEL(td_m_ta_fwdio_no_rescale) = {FWDIO, "mut_no_rescale", TD_ABI_HOST, FCASTS, NULL, NORES, 10, 6, no_rescale, NULL};
 TD_KERNEL(td_m_ta_fwdio_last_block) = {FWDIO, "mut_diagonal_block_skipped", TD_ABI_HOST, FCASTS, NULL, LAST, 10, 6, last_block, NULL};
+
+int td_hk_triton_attention_bwd(const td_abi_launch *L, unsigned mut);
+static int bwd_no_delta(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 1u); }
+static int bwd_causal_gt(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 2u); }
+static int bwd_ds_raw(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 4u); }
+static int bwd_p_raw(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 8u); }
+
+#define BWD "triton_attention.triton_attention_bwd_grads_genuine_output_summary_general"
+#define BCASTS "p=fp16:rne:inf;ds=fp16:rne:inf;store=fp16:rne:inf"
+TD_KERNEL(td_m_ta_bwd_no_delta) = {BWD, "mut_ds_without_delta", TD_ABI_HOST, BCASTS, NULL,
+                                   "dp = dot(do, v^T) without the -Di: ds = p * (do.v) * sc", 15, 9, bwd_no_delta, NULL};
+TD_KERNEL(td_m_ta_bwd_causal_gt) = {BWD, "mut_causal_off_by_one", TD_ABI_HOST, BCASTS, NULL,
+                                    "causal mask offs_m_curr > offs_n in the backward: the diagonal pair dropped", 15, 9,
+                                    bwd_causal_gt, NULL};
+TD_KERNEL(td_m_ta_bwd_ds_raw) = {BWD, "mut_ds_not_fp16", TD_ABI_HOST, BCASTS, NULL,
+                                 "ds fed to the dk and dq dots in binary32: the kernel's ds.to(fp16) dropped", 15, 9,
+                                 bwd_ds_raw, NULL};
+TD_KERNEL(td_m_ta_bwd_p_raw) = {BWD, "mut_p_not_fp16", TD_ABI_HOST, BCASTS, NULL,
+                                "p fed to the dv dot in binary32: the kernel's p.to(fp16) dropped", 15, 9, bwd_p_raw,
+                                NULL};
