@@ -134,6 +134,29 @@ static void writes_b(const td_case *c, td_wset *ws) {
         }
 }
 
+/* The intents (contracts/diag_ssm_triton.spec.h): the operation as its definition
+ * states it, for audit and certify --against intent. */
+static const char *dssm_bwd_partial(const td_case *c) {
+    return c->p[P_BATCH].i > 1 ? "batch_size > 1: grad_lambda per (batch, dim) element, which the host sums over "
+                                 "the batch (grad_lambda.sum(dim=0))"
+                               : NULL;
+}
+static const td_intent intent_fwd = {
+    .operation = "the diagonal linear SSM h_t = lambda * h_{t-1} + x_t (lambda broadcast over the batch), "
+                 "h_{-1} = s, y_t = h_t",
+    .definition = "a real diagonal state-space recurrence with identity readout (S4D, Gu et al. 2022; LRU, Orvieto "
+                  "et al. 2023, with B = C = I)",
+    TD_SPECS(dssm_intent_fwd),
+};
+static const td_intent intent_bwd = {
+    .operation = "the gradient of sum_t <grad_y_t, y_t> through the diagonal SSM with respect to x, s and lambda, "
+                 "y the saved forward output",
+    .definition = "reverse-mode differentiation (autograd) of h_t = lambda * h_{t-1} + x_t, y_t = h_t (S4D / LRU "
+                  "real diagonal recurrence)",
+    TD_SPECS(dssm_intent_bwd),
+    .partial = dssm_bwd_partial,
+};
+
 #define DSSM_COMMON                                                                                               \
     .file = "diag_ssm_triton", .family = "recurrence", .nparams = NP, .params = params, .sv = TD_SV_REAL,         \
     .sv_note = "finite inputs |x| <= 8, |lambda| <= 1 + 2^-9: the states stay finite",                             \
@@ -149,6 +172,7 @@ const td_contract td_c_diag_ssm_fwd_summary = {
     .nregions = NR, .regions = regions,
     .error_model = "the scan by oracle/lrec.h (3u per step of the magnitude state; sequential, FMA, chunked)",
     DSSM_COMMON, .gen = gen, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
+    .intent = &intent_fwd,
 };
 const td_contract td_c_diag_ssm_fwd_io = {
     .id = "diag_ssm_triton.diag_ssm_forward_io_correctness",
@@ -158,6 +182,7 @@ const td_contract td_c_diag_ssm_fwd_io = {
     .nregions = NR, .regions = regions,
     .error_model = "the scan by oracle/lrec.h (3u per step of the magnitude state; sequential, FMA, chunked)",
     DSSM_COMMON, .gen = gen, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
+    .intent = &intent_fwd,
 };
 const td_contract td_c_diag_ssm_bwd_io = {
     .id = "diag_ssm_triton.diag_ssm_backward_io_correctness",
@@ -169,4 +194,5 @@ const td_contract td_c_diag_ssm_bwd_io = {
     .error_model = "the reverse scan by oracle/lrec.h; grad_lambda a sum in any order (gamma_{length-1}); "
                    "grad_s one rounded product",
     DSSM_COMMON, .gen = gen_b, .check = check_b, .writes = writes_b, TD_SPECS(dssm_bwd),
+    .intent = &intent_bwd,
 };

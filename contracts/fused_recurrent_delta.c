@@ -87,6 +87,21 @@ static void writes(const td_case *c, td_wset *ws) {
                 }
 }
 
+/* The intent (contracts/fused_recurrent_delta.spec.h): the delta rule's readout of the
+ * given state.  o is [NK, B*H] blocks, each the readout over one K block, which the
+ * host sums (o.sum(0)): with NK > 1 the lanes are partials, set apart. */
+static const char *frd_partial(const td_case *c) {
+    return c->grid[1] > 1 ? "cdiv(K, BK) > 1: o holds per-K-block partials the host sums (o.sum(0))" : NULL;
+}
+static const td_intent intent = {
+    .operation = "the delta rule's readout o_t = S_t q_t of head p2's given state S_t (HNext, S_t^T as [K, V]) over "
+                 "its K keys, q as passed",
+    .definition = "DeltaNet, Schlag et al. 2021 (fast weight programmers, the delta update) and Yang et al. 2024 "
+                  "(parallelizing linear transformers with the delta rule): o_t = S_t q_t",
+    TD_SPECS(frd_intent),
+    .partial = frd_partial,
+};
+
 const td_contract td_c_fused_recurrent_delta_output_step = {
     .id = "fused_recurrent_delta.fused_recurrent_delta_output_step_io_correctness",
     .file = "fused_recurrent_delta",
@@ -108,4 +123,5 @@ const td_contract td_c_fused_recurrent_delta_output_step = {
     .check = check,
     .writes = writes,
     TD_SPECS(frd_out),
+    .intent = &intent,
 };

@@ -177,6 +177,18 @@ static void writes_dx(const td_case *c, td_wset *ws) {
             }
 }
 
+/* The intent (contracts/fused_recurrent_hgrn.spec.h): flash-linear-attention's
+ * operator, whose g is the log of the forget gate (its HGRN layer passes log(lambda)):
+ * the kernel's linear-space gate differs from it wherever a gate meets a nonzero state. */
+static const td_intent intent = {
+    .operation = "HGRN's gated recurrence h_t = exp(g_t) * h_{t-1} + x_t (g the log forget gate), o_t = h_t, "
+                 "h_{-1} = h0 or 0, final state h_{T-1}; dx, dg the gradient of sum_t <do_t, o_t>",
+    .definition = "flash-linear-attention's naive_recurrent_hgrn (fla/ops/hgrn/naive.py), the reference of "
+                  "fused_recurrent_hgrn(x, g); HGRN, Qin et al. 2023, eq. h_t = lambda_t h_{t-1} + (1 - lambda_t) c_t "
+                  "with lambda_t = exp(g_t)",
+    TD_SPECS(hgrn_intent),
+};
+
 const td_contract td_c_fused_recurrent_hgrn_summary = {
     .id = "fused_recurrent_hgrn.fused_recurrent_hgrn_output_summary_general",
     .file = "fused_recurrent_hgrn",
@@ -199,6 +211,7 @@ const td_contract td_c_fused_recurrent_hgrn_summary = {
     .check = check,
     .writes = writes,
     TD_SPECS(hgrn_summary),
+    .intent = &intent,
 };
 
 const td_contract td_c_fused_recurrent_hgrn_bwd_dx = {

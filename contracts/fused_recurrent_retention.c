@@ -268,6 +268,24 @@ const td_contract td_c_fused_recurrent_retention_seed_r = {
     FRR_SEED_COMMON,
 };
 
+/* The intent (contracts/fused_recurrent_retention.spec.h): RetNet's recurrent form.
+ * o and dv are per-K-block partials (the host sums the NK blocks, o.sum(0)), dq and dk
+ * per-V-block partials: a case with more than one block on either axis is set apart. */
+static const char *frr_partial(const td_case *c) {
+    if (c->grid[1] > 1) return "cdiv(DK, BK) > 1: o and dv are per-K-block partials the host sums (o.sum(0))";
+    if (c->grid[0] > 1) return "cdiv(DV, BV) > 1: dq and dk are per-V-block partials the host sums (dq.sum(0))";
+    return NULL;
+}
+static const td_intent intent = {
+    .operation = "RetNet's recurrent retention per head h: S_n = gamma_h S_{n-1} + k_n^T v_n, o_n = (scale q_n) S_n, "
+                 "gamma_h = 1 - 2^(-5-h), S_{-1} = initial_state or 0, the final state and the carried states; "
+                 "dq, dk, dv the gradient of sum_n <do_n, o_n>",
+    .definition = "Sun et al. 2023, Retentive Network, the recurrent representation (S_n = gamma S_{n-1} + K_n^T V_n, "
+                  "Retention(X_n) = Q_n S_n) with the paper's gamma = 1 - 2^(-5-arange(0, h)); reverse-mode gradient",
+    TD_SPECS(frr_intent),
+    .partial = frr_partial,
+};
+
 const td_contract td_c_fused_recurrent_retention_summary = {
     .id = "fused_recurrent_retention.fused_recurrent_retention_output_summary_general",
     .file = "fused_recurrent_retention",
@@ -291,4 +309,5 @@ const td_contract td_c_fused_recurrent_retention_summary = {
     .check = check,
     .writes = writes,
     TD_SPECS(frr_summary),
+    .intent = &intent,
 };

@@ -108,3 +108,85 @@ static NUM SPEC(frr_summary)(NCX *cx, const td_case *c, const td_olane *l) {
 }
 
 static NUM SPEC(frr_seed)(NCX *cx, const td_case *c, const td_olane *l) { return N(in)(cx, c, RS_H0, l->off); }
+
+/* ---- the intent: RetNet's recurrent retention (Sun et al. 2023, eq. (4) / Alg.
+ * "recurrent"), per head h of H: S_n = gamma S_{n-1} + k_n^T v_n, o_n = (scale q_n) S_n,
+ * gamma = 1 - 2^(-5-h) exactly (the paper's per-head decays), S_{-1} = initial_state or
+ * 0; the backward is the gradient of sum_n <do_n, o_n> by reverse mode.  Memo tags 3 and
+ * 4 (the contract's are FRR_TAG_H, FRR_TAG_DH). */
+static NUM SPEC(frr_intent_gamma)(NCX *cx, const td_case *c, int64_t bh) {
+    return N(exact)(cx, 1.0 - ldexp(1.0, (int)(-5 - bh % c->p[P_H].i))); /* exact: H < 48 */
+}
+/* S after m steps (m = 0: the initial state) */
+static NUM SPEC(frr_intent_S)(NCX *cx, const td_case *c, int64_t bh, int64_t k, int64_t v, int64_t m) {
+    int64_t DK = c->p[P_DK].i, DV = c->p[P_DV].i, s = m;
+    NUM S;
+    double mag[2] = {0, 0};
+    while (s > 0 && !N(lrec_memo_get)(cx, frr_key(c, 3, bh, s, k, v), &S, mag)) s--;
+    if (s == 0) {
+        S = c->p[P_USE_INIT].i ? N(in)(cx, c, R_H0, (size_t)((bh * DK + k) * DV + v)) : N(exact)(cx, 0.0);
+        N(lrec_init)(cx, S, mag);
+    }
+    NUM gamma = SPEC(frr_intent_gamma)(cx, c, bh);
+    for (int64_t n = s; n < m; n++) {
+        NUM kv = N(mul)(cx, N(in)(cx, c, R_K, (size_t)(bh * c->p[P_SQK].i + n * DK + k)),
+                        N(in)(cx, c, R_V, (size_t)(bh * c->p[P_SVO].i + n * DV + v)));
+        S = N(lrec_step)(cx, S, gamma, kv, mag);
+        N(lrec_memo_put)(cx, frr_key(c, 3, bh, n + 1, k, v), S, mag);
+    }
+    return S;
+}
+/* G_n = dL/dS (the state after step n) = scale q_n do_n^T + gamma G_{n+1}, G_T = 0 */
+static NUM SPEC(frr_intent_G)(NCX *cx, const td_case *c, int64_t bh, int64_t k, int64_t v, int64_t n0) {
+    int64_t T = c->p[P_T].i, DK = c->p[P_DK].i, DV = c->p[P_DV].i, s = n0;
+    NUM G;
+    double mag[2] = {0, 0};
+    while (s < T && !N(lrec_memo_get)(cx, frr_key(c, 4, bh, s, k, v), &G, mag)) s++;
+    if (s == T) {
+        G = N(exact)(cx, 0.0);
+        N(lrec_init)(cx, G, mag);
+    }
+    NUM gamma = SPEC(frr_intent_gamma)(cx, c, bh), scale = N(exact)(cx, c->p[P_SCALE].r);
+    for (int64_t n = s - 1; n >= n0; n--) {
+        NUM qd = N(mul)(cx, N(mul)(cx, scale, N(in)(cx, c, R_Q, (size_t)(bh * c->p[P_SQK].i + n * DK + k))),
+                        N(in)(cx, c, R_DO, (size_t)(bh * c->p[P_SVO].i + n * DV + v)));
+        G = N(lrec_step)(cx, G, gamma, qd, mag);
+        N(lrec_memo_put)(cx, frr_key(c, 4, bh, n, k, v), G, mag);
+    }
+    return G;
+}
+/* a sum over all DK keys (over_k) or all DV values of the lane's step n, any order:
+ * o_n[v] = sum_k S_n[k,v] scale q_n[k]; dq_n[k] = scale sum_v S_n[k,v] do_n[v];
+ * dk_n[k] = sum_v G_n[k,v] v_n[v]; dv_n[v] = sum_k G_n[k,v] k_n[k] */
+static NUM SPEC(frr_intent_sum)(NCX *cx, const td_case *c, int64_t bh, int o, int64_t fixed, int64_t n) {
+    int64_t DK = c->p[P_DK].i, DV = c->p[P_DV].i, sqk = c->p[P_SQK].i, svo = c->p[P_SVO].i;
+    int over_k = o == O_O || o == O_DV;
+    NUM scale = N(exact)(cx, c->p[P_SCALE].r);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t x = 0; x < (over_k ? DK : DV); x++) {
+        int64_t k = over_k ? x : fixed, v = over_k ? fixed : x;
+        NUM qk = N(in)(cx, c, R_Q, (size_t)(bh * sqk + n * DK + k)), kk = N(in)(cx, c, R_K, (size_t)(bh * sqk + n * DK + k));
+        NUM vv = N(in)(cx, c, R_V, (size_t)(bh * svo + n * DV + v)), dd = N(in)(cx, c, R_DO, (size_t)(bh * svo + n * DV + v));
+        NUM term = o == O_O    ? N(mul)(cx, SPEC(frr_intent_S)(cx, c, bh, k, v, n + 1), N(mul)(cx, scale, qk))
+                   : o == O_DQ ? N(mul)(cx, SPEC(frr_intent_S)(cx, c, bh, k, v, n + 1), dd)
+                   : o == O_DK ? N(mul)(cx, SPEC(frr_intent_G)(cx, c, bh, k, v, n), vv)
+                               : N(mul)(cx, SPEC(frr_intent_G)(cx, c, bh, k, v, n), kk);
+        N(acc_add)(cx, &acc, term);
+    }
+    NUM s = N(acc_end)(cx, &acc);
+    return o == O_DQ ? N(mul)(cx, scale, s) : s;
+}
+/* the state lanes: HSeed, HOut, final_state the state after l->t steps; DHOut the
+ * gradient of sum_{n >= m} <do_n, o_n> with respect to the state after m steps,
+ * gamma G_m (G_m: dL/dS after step m) */
+static NUM SPEC(frr_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t bh = l->idx[0], a = l->idx[1], b = l->idx[2];
+    switch (l->o) {
+    case O_HSEED:
+    case O_HOUT:
+    case O_HT: return SPEC(frr_intent_S)(cx, c, bh, a, b, l->t);
+    case O_DHOUT: return N(mul)(cx, SPEC(frr_intent_gamma)(cx, c, bh), SPEC(frr_intent_G)(cx, c, bh, a, b, l->t));
+    default: return SPEC(frr_intent_sum)(cx, c, bh, (int)l->o, b, l->t);
+    }
+}
