@@ -25,7 +25,7 @@
 # --max-runs R (libFuzzer) also stops a target after R executions, whichever of the two
 # limits comes first: -max_total_time counts whole seconds and fuzzes 2 s for 1, and a
 # smoke run over every target (CI's) wants each target started, its seeds replayed and a
-# few hundred mutations run, which a fast target does in a fraction of a second.
+# hundred or so mutations run, which a fast target does in a fraction of a second.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
