@@ -55,19 +55,27 @@
 #include "shadow.h"
 
 /* loads: exact values of region elements.  A spec loads its inputs once per lane (a
- * matmul lane K times), so the binary32 case, most of them, is read inline; other
- * formats, NaNs (canonicalised there) and out-of-range offsets (an abort there) go
+ * matmul lane K times), so binary32, most of them, and the integer formats of the
+ * integer matmuls are read inline; other formats, NaNs (canonicalised there) and out-of-range offsets (an abort there) go
  * through td_get, whose value this is in every case. */
 static inline double td_spec_load(const td_case *c, int reg, size_t off) {
     const td_region *R = &c->r[reg];
-    if (R->fmt == TD_F32 && off < R->len) {
-        uint32_t b;
-        memcpy(&b, (const uint8_t *)R->data + 4 * off, sizeof b);
-        if ((b & 0x7fffffffu) <= 0x7f800000u) {
-            float y;
-            memcpy(&y, &b, sizeof y);
-            return y;
-        }
+    if (off < R->len) {
+        const uint8_t *p = R->data;
+        if (R->fmt == TD_F32) {
+            uint32_t b;
+            memcpy(&b, p + 4 * off, sizeof b);
+            if ((b & 0x7fffffffu) <= 0x7f800000u) {
+                float y;
+                memcpy(&y, &b, sizeof y);
+                return y;
+            }
+        } else if (R->fmt == TD_I32) { /* integer matmuls: K = 2^23 terms a lane */
+            int32_t v;
+            memcpy(&v, p + 4 * off, sizeof v);
+            return v;
+        } else if (R->fmt == TD_U8) return p[off];
+        else if (R->fmt == TD_I8) return (int8_t)p[off];
     }
     return td_get(c, reg, off);
 }
