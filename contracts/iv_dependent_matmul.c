@@ -71,6 +71,9 @@ static void gen_with(td_producer *p, td_case *c, int interior) {
 }
 static void gen_cf(td_producer *p, td_case *c) { gen_with(p, c, 1); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, 0); }
+/* offsets beyond 2^31 (gen_far.h): the IO theorem only; the closed form's interior tiles
+ * (M a multiple of BM >= 16) would need 16 rows at a stride near 2^31 */
+static void far_io(td_producer *p, td_case *c) { mm_far_2d(p, c, map, &d2); }
 
 static const char *check_common(const td_case *c, mm_shape *s) {
     const char *e = mm_check_2d(c, map, &d2, s);
@@ -131,8 +134,9 @@ const td_contract td_c_iv_dependent_matmul_io = {
     .id = "iv_dependent_matmul.iv_dependent_matmul_io_correctness",
     .io_class = "StreamMasked2DKernelIO_2 (ivDependentMatmulIO), outDType .fp16",
     .formula = "C[l] = R.round(.fp16)(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e])",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_io,
+    .far = far_io,
     .check = check_io,
     IV_COMMON,
     TD_SPECS(ivdm),

@@ -81,6 +81,9 @@ static void gen_with(td_producer *p, td_case *c, const int *map, int act) {
 }
 static void gen_cf(td_producer *p, td_case *c) { gen_with(p, c, map_cf, PC_ACT); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, map_io, PI_ACT); }
+/* offsets beyond 2^31 (gen_far.h): A's first rows at a stride_am near 2^31 */
+static void far_cf(td_producer *p, td_case *c) { mm_far_2d(p, c, map_cf, &d2); }
+static void far_io(td_producer *p, td_case *c) { mm_far_2d(p, c, map_io, &d2); }
 
 static const char *check_with(const td_case *c, const int *map, int act) {
     mm_shape s;
@@ -114,7 +117,7 @@ static void writes_io(const td_case *c, td_wset *ws) {
                "rounds there",                                                                                      \
     .error_model = "exact fp16 products, pairwise tree per BK tile, numKBlocks sequential adds; leaky_relu with "  \
                    "binary32 0.01; fp16 store cast",                                                               \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW)
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31)
 
 static const td_intent at_cf_intent = {
     .operation = "C = leaky_relu(A @ B, 0.01) if ACTIVATION else A @ B",
@@ -135,6 +138,7 @@ const td_contract td_c_matmul_autotune_cf = {
     .formula = "C[scm*row + col] = fp16(act(sum_{k<K} A[(row%M)*sam + k*sak] * B[k*sbk + (col%N)*sbn]))",
     .params = params_cf,
     .gen = gen_cf,
+    .far = far_cf,
     .check = check_cf,
     .writes = writes_cf,
     AT_COMMON,
@@ -148,6 +152,7 @@ const td_contract td_c_matmul_autotune_io = {
     .formula = "C[l] = R.round(.fp16)(act(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e]))",
     .params = params_io,
     .gen = gen_io,
+    .far = far_io,
     .check = check_io,
     .writes = writes_io,
     AT_COMMON,

@@ -55,11 +55,15 @@ static const far_contract FAR[] = {
     {"triton_matmul.triton_matmul_f16_io_correctness", "sam", 0, "M"},
     {"triton_matmul.triton_matmul_f8_closed_form_correct", "sam", 0, "M"},
     {"triton_matmul.triton_matmul_f8_io_correctness", "sam", 0, "M"},
+    {"iv_dependent_matmul.iv_dependent_matmul_io_correctness", "SAM", 0, "M"},
+    {"matmul_triton_autotune.matmul_autotune_closed_form_correct", "sam", 0, "M"},
+    {"matmul_triton_autotune.matmul_autotune_io_correctness", "sam", 0, "M"},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
- * layernorm_fwd_triton, the A rows of triton_matmul)
+ * layernorm_fwd_triton, the A rows of triton_matmul, iv_dependent_matmul and
+ * matmul_triton_autotune)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6

@@ -28,6 +28,14 @@ static int pid_split_by_m(const td_abi_launch *L) {
     return mmh_gemm_2d(L, &g);
 }
 
+/* offs_am[:, None] * stride_am in int32: A's row offsets wrap beyond 2^31 elements (the
+ * far tier's strides near 2^31 reach it) */
+static int a_offset_i32(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.a_off_i32 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+
 #define IV_CF "iv_dependent_matmul.iv_dependent_matmul_closed_form_correct"
 #define IV_IO "iv_dependent_matmul.iv_dependent_matmul_io_correctness"
 #define ASBK "A's pre-load pointer advanced with stride_bk instead of stride_ak"
@@ -40,3 +48,6 @@ TD_KERNEL(td_m_iv_dependent_matmul_cf_split) = {IV_CF, "mut_pid_split_by_m", TD_
                                                 SPLIT, 12, 3, pid_split_by_m, NULL};
 TD_KERNEL(td_m_iv_dependent_matmul_io_split) = {IV_IO, "mut_pid_split_by_m", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                                 SPLIT, 12, 3, pid_split_by_m, NULL};
+TD_KERNEL(td_m_iv_dependent_matmul_io_i32) = {IV_IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                              "A's row offset offs_am * stride_am formed in int32", 12, 3,
+                                              a_offset_i32, NULL};

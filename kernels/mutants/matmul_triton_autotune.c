@@ -34,6 +34,14 @@ static int act_typo(const td_abi_launch *L, int io) {
     g.leaky = 0;
     return mmh_gemm_2d(L, &g);
 }
+/* offs_am[:, None] * stride_am in int32: A's row offsets wrap beyond 2^31 elements */
+static int a_i32(const td_abi_launch *L, int io) {
+    mmh_2d g = program(L, io);
+    g.a_off_i32 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+static int a_i32_cf(const td_abi_launch *L) { return a_i32(L, 0); }
+static int a_i32_io(const td_abi_launch *L) { return a_i32(L, 1); }
 static int fp16_acc_cf(const td_abi_launch *L) { return fp16_acc(L, 0); }
 static int fp16_acc_io(const td_abi_launch *L) { return fp16_acc(L, 1); }
 static int act_typo_cf(const td_abi_launch *L) { return act_typo(L, 0); }
@@ -51,3 +59,8 @@ TD_KERNEL(td_m_matmul_autotune_cf_typo) = {AT_CF, "mut_activation_skipped", TD_A
                                            TYPO, 15, 3, act_typo_cf, NULL};
 TD_KERNEL(td_m_matmul_autotune_io_typo) = {AT_IO, "mut_activation_skipped", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                            TYPO, 15, 3, act_typo_io, NULL};
+#define AI32 "A's row offset offs_am * stride_am formed in int32"
+TD_KERNEL(td_m_matmul_autotune_cf_i32) = {AT_CF, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL, AI32,
+                                          15, 3, a_i32_cf, NULL};
+TD_KERNEL(td_m_matmul_autotune_io_i32) = {AT_IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL, AI32,
+                                          15, 3, a_i32_io, NULL};
