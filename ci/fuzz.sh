@@ -140,7 +140,7 @@ while read -r target contract; do
       [ -f "$dest" ] && continue
       cp "$c" "$dest"
       found=1 nfind=$((nfind + 1))
-      echo "$contract: engine-$kind ($why)  repro: TILEDIFF_FUZZ_KERNEL=$kernel $(realpath "$bin") $(realpath "$dest")  log: $log" |
+      echo "$contract: engine-$kind ($why)  repro: TILEDIFF_FUZZ_KERNEL=$kernel $(realpath "$(dirname "$bin")")/$(basename "$bin") $(realpath "$dest")  log: $log" |
         tee -a "$out/findings.txt"
       continue
     fi

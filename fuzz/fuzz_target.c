@@ -1,5 +1,9 @@
-/* One fuzz target per contract, built from this one source (CMake defines
- * TD_FUZZ_CONTRACT to the contract id).  Three ways to build it:
+/* The fuzz targets, one per contract, are names of this one program: CMake builds it
+ * once (fuzz/tdfuzz) and makes fuzz/tdfuzz_<file>__<theorem> a link to it for every
+ * contract; the name the program was started by chooses the contract.  (One target
+ * binary per contract was 307 compiles and 307 links of ~32 MB each under the
+ * sanitizers: about a third of CI's sanitizer build.)  OSS-Fuzz's build script copies
+ * each name into $OUT, which keeps the name.  Three ways to build it:
  *   - libFuzzer: clang -fsanitize=fuzzer,address,undefined   (TD_FUZZ_LIBFUZZER)
  *   - AFL++:     afl-clang-fast, persistent mode               (TD_FUZZ_AFL)
  *   - replay:    any compiler, no engine: replays files and directories given on
@@ -27,11 +31,36 @@
 
 #include "harness.h"
 
-#ifndef TD_FUZZ_CONTRACT
-#error "TD_FUZZ_CONTRACT must name the contract this target fuzzes"
-#endif
-
 const td_abi_table *td_builtin_host_table(void);
+
+/* The contract this run fuzzes (chosen by the program's name) and the line a hang
+ * prints, formed before any signal can arrive. */
+static const char *contract_id = "?";
+static char hang_msg[512];
+
+/* argv[0] -> the contract whose target name (tdfuzz_ + its id, '.' as "__") it ends
+ * with; a clear message and exit 2 for any other name (the bare fuzz/tdfuzz). */
+static void select_contract(const char *argv0) {
+    const char *base = strrchr(argv0, '/');
+    base = base ? base + 1 : argv0;
+    for (int i = 0; i < td_contract_count(); i++) {
+        const char *id = td_contract_at(i)->id;
+        char name[512];
+        size_t n = (size_t)snprintf(name, sizeof name, "tdfuzz_");
+        for (const char *q = id; *q && n + 3 < sizeof name; q++)
+            if (*q == '.') name[n++] = '_', name[n++] = '_';
+            else name[n++] = *q;
+        name[n] = 0;
+        if (!strcmp(base, name)) {
+            contract_id = id;
+            snprintf(hang_msg, sizeof hang_msg, "TILEDIFF-FINDING hang %s: the kernel did not return in time\n", id);
+            return;
+        }
+    }
+    fprintf(stderr, "%s: not the name of a fuzz target: run it as fuzz/tdfuzz_<file>__<theorem> (the names CMake "
+                    "links to this program; fuzz/targets.txt lists them)\n", argv0);
+    exit(2);
+}
 
 typedef struct fuzz_state {
     td_kernel_set set;
@@ -57,10 +86,10 @@ static fuzz_state *state(void) {
         abort();
     }
     const char *variant = getenv("TILEDIFF_FUZZ_KERNEL");
-    s.kern = td_kernels_find(&s.set, TD_FUZZ_CONTRACT, variant && *variant ? variant : NULL, TD_ABI_HOST);
+    s.kern = td_kernels_find(&s.set, contract_id, variant && *variant ? variant : NULL, TD_ABI_HOST);
     if (!s.kern) {
         fprintf(stderr, "TILEDIFF-HARNESS-BUG (not a kernel finding): no host kernel %s for %s\n",
-                variant ? variant : "(correct)", TD_FUZZ_CONTRACT);
+                variant ? variant : "(correct)", contract_id);
         abort();
     }
     td_ctx_opts o = {.max_reports = 8};
@@ -83,14 +112,13 @@ static void print_profile(void) {
     fuzz_state *s = state();
     double t = s->st.t_decode + s->st.t_kernel + s->st.t_compare + s->st.t_oracle;
     fprintf(stderr, "tilediff-profile %s cases %llu lanes %llu decode %.4f kernel %.4f compare %.4f oracle %.4f seconds %.4f\n",
-            TD_FUZZ_CONTRACT, (unsigned long long)s->st.cases, (unsigned long long)s->st.lanes, s->st.t_decode,
+            contract_id, (unsigned long long)s->st.cases, (unsigned long long)s->st.lanes, s->st.t_decode,
             s->st.t_kernel, s->st.t_compare, s->st.t_oracle, t);
 }
 
 static void on_alarm(int sig) {
     (void)sig;
-    static const char msg[] = "TILEDIFF-FINDING hang " TD_FUZZ_CONTRACT ": the kernel did not return in time\n";
-    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do in a handler */
+    if (write(2, hang_msg, strlen(hang_msg)) < 0) { /* nothing more to do in a handler */
     }
     abort();
 }
@@ -113,13 +141,13 @@ static int run_one(const uint8_t *data, size_t size) {
         fprintf(stderr, "\n");
     }
     if (rc == TD_RUN_HARNESS_ERROR) {
-        fprintf(stderr, "TILEDIFF-HARNESS-BUG (not a kernel finding): %s: %s\n", TD_FUZZ_CONTRACT, r.msg);
+        fprintf(stderr, "TILEDIFF-HARNESS-BUG (not a kernel finding): %s: %s\n", contract_id, r.msg);
         td_result_free(&r);
         abort();
     }
     if (rc == TD_RUN_FINDING) {
         const td_lane_report *l = r.nrep ? &r.rep[0] : NULL;
-        fprintf(stderr, "TILEDIFF-FINDING %s [%s] %s in %s: %llu bad lanes/regions; case %s\n", TD_FUZZ_CONTRACT,
+        fprintf(stderr, "TILEDIFF-FINDING %s [%s] %s in %s: %llu bad lanes/regions; case %s\n", contract_id,
                 s->kern->abi->variant, td_vclass_name(r.worst), l ? s->kern->k->regions[l->region].name : "?",
                 (unsigned long long)r.nbad, r.desc);
         td_report_text(stderr, s->kern, &r);
@@ -132,6 +160,12 @@ static int run_one(const uint8_t *data, size_t size) {
 
 #if defined(TD_FUZZ_LIBFUZZER)
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    select_contract((*argv)[0]);
+    return 0;
+}
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return run_one(data, size); }
 
@@ -139,7 +173,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return run_one(da
 
 __AFL_FUZZ_INIT();
 
-int main(void) {
+int main(int argc, char **argv) {
+    (void)argc;
+    select_contract(argv[0]);
     state();
 #ifdef __AFL_HAVE_MANUAL_CONTROL
     __AFL_INIT();
@@ -163,8 +199,8 @@ static int replay_file(const char *path) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    if (c[0] && strcmp(c, TD_FUZZ_CONTRACT)) {
-        fprintf(stderr, "%s: a reproducer of %s, not of %s: skipped\n", path, c, TD_FUZZ_CONTRACT);
+    if (c[0] && strcmp(c, contract_id)) {
+        fprintf(stderr, "%s: a reproducer of %s, not of %s: skipped\n", path, c, contract_id);
         free(data);
         return 2;
     }
@@ -175,9 +211,10 @@ static int replay_file(const char *path) {
 
 int main(int argc, char **argv) {
     int bad = 0, n = 0;
+    select_contract(argv[0]);
     if (argc < 2) {
         fprintf(stderr, "usage: %s FILE|DIR...   (replays fuzz inputs of %s; aborts on a finding)\n", argv[0],
-                TD_FUZZ_CONTRACT);
+                contract_id);
         return 2;
     }
     for (int i = 1; i < argc; i++) {
@@ -208,7 +245,7 @@ int main(int argc, char **argv) {
     fuzz_state *s = state();
     double t = s->st.t_decode + s->st.t_kernel + s->st.t_compare + s->st.t_oracle;
     fprintf(stderr, "%s: %d inputs replayed, no finding; time: decode %.0f%%, kernel %.0f%%, compare %.0f%%, oracle %.0f%%\n",
-            TD_FUZZ_CONTRACT, n, t > 0 ? 100 * s->st.t_decode / t : 0, t > 0 ? 100 * s->st.t_kernel / t : 0,
+            contract_id, n, t > 0 ? 100 * s->st.t_decode / t : 0, t > 0 ? 100 * s->st.t_kernel / t : 0,
             t > 0 ? 100 * s->st.t_compare / t : 0, t > 0 ? 100 * s->st.t_oracle / t : 0);
     return bad ? 2 : 0;
 }

@@ -21,5 +21,12 @@ done
 unzip -l "$OUT/${t}_seed_corpus.zip" | grep -q tail || { echo "FAIL: seed corpus lacks the boundary-class seeds"; fails=$((fails + 1)); }
 mkdir "$tmp/seeds" && (cd "$tmp/seeds" && unzip -q "$OUT/${t}_seed_corpus.zip")
 "$OUT/$t" -runs=200 -max_len=256 "$tmp/seeds" >"$tmp/run.log" 2>&1 || { tail -20 "$tmp/run.log"; echo "FAIL: target run"; fails=$((fails + 1)); }
+# the targets are one program that reads its contract from its name: under another
+# name it refuses, with exit 2 and a message, rather than fuzz some contract
+cp "$OUT/$t" "$tmp/not_a_target"
+rc=0
+"$tmp/not_a_target" -runs=1 >"$tmp/name.log" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && grep -q "not the name of a fuzz target" "$tmp/name.log"; then echo "ok: a target under another name refuses (exit 2)"
+else tail -5 "$tmp/name.log"; echo "FAIL: a target under another name gave exit $rc"; fails=$((fails + 1)); fi
 echo "$fails failed"
 [ "$fails" = 0 ]

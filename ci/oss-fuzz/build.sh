@@ -4,7 +4,8 @@
 #   <target>                  the fuzz target (libFuzzer entry point)
 #   <target>_seed_corpus.zip  the seed corpus (corpus/<contract>/, one input per boundary class)
 #   <target>.options          libFuzzer options (max_len, timeout)
-# TILEDIFF_TARGETS (a glob of contract ids, default all) limits the targets built.
+# TILEDIFF_TARGETS (a glob of contract ids, default all) limits the targets built, and
+# what is compiled to their contracts and kernels (TD_FUZZ_ONLY).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 src=$SRC
 [ -f "$src/CMakeLists.txt" ] || src=$SRC/tilediff
@@ -13,7 +14,7 @@ work=${WORK:-/tmp}/tilediff-ossfuzz-build
 # -gline-tables-only, its coverage builds' own): the build type adds only -DNDEBUG, where
 # RelWithDebInfo's "-O2 -g", coming after them, overrode both.
 cmake -S "$src" -B "$work" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTD_FUZZ_ENGINE=ossfuzz -DTD_CUDA=OFF -DTD_TESTS=OFF \
-  -DTD_BENCH=OFF -DTD_WERROR=OFF "-DTD_FUZZ_TARGETS=${TILEDIFF_TARGETS:-*}" \
+  -DTD_BENCH=OFF -DTD_WERROR=OFF "-DTD_FUZZ_TARGETS=${TILEDIFF_TARGETS:-*}" -DTD_FUZZ_ONLY=ON \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO=-DNDEBUG -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-DNDEBUG
 # only the fuzz targets (and what they link): not the tilediff command or its plugins
