@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "mp.h"
+#include "nocov.h" /* TD_NO_COVERAGE */
 #include "producer.h"
 #include "rounding.h"
 #include "shadow.h"

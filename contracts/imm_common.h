@@ -53,7 +53,13 @@ static inline void imm_fill_i8_view(td_rng *r, td_case *c, int reg, int64_t rows
 }
 
 /* Every value of an integer region within [lo, hi] (a precondition check). */
-static inline int imm_region_within(const td_case *c, int reg, int64_t lo, int64_t hi) {
+TD_NO_COVERAGE static inline int imm_region_within(const td_case *c, int reg, int64_t lo, int64_t hi) {
+    if (c->r[reg].fmt == TD_I32) { /* int32 operands of a K = 2^23 lane: read in place */
+        const int32_t *v = c->r[reg].data;
+        for (size_t i = 0; i < c->r[reg].len; i++)
+            if (v[i] < lo || v[i] > hi) return 0;
+        return 1;
+    }
     for (size_t i = 0; i < c->r[reg].len; i++) {
         double v = td_get(c, reg, i);
         if (!(v >= (double)lo && v <= (double)hi)) return 0;

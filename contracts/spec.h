@@ -53,6 +53,9 @@
 #include "contract.h"
 #include "mp.h"
 #include "shadow.h"
+#include "nocov.h"
+
+TD_NOCOV_BEGIN
 
 /* loads: exact values of region elements.  A spec loads its inputs once per lane (a
  * matmul lane K times), so binary32, most of them, and the integer formats of the
@@ -92,4 +95,5 @@ static inline td_mp td_mp_in(td_mpcx *cx, const td_case *c, int reg, size_t off)
 
 /* memo: td_sh_memo_get / put (shadow.h) and td_mp_memo_get / put (mp.h), both in oracle/ */
 
+TD_NOCOV_END
 #endif

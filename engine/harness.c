@@ -1381,7 +1381,7 @@ static int run_record(run *R) {
         res->st.cases_with_finding = 1;
         rc = TD_RUN_FINDING;
     }
-    if (res->has_top) top_lane_details(R);
+    if (res->has_top && (res->finding || !R->cx->o.top_details_findings_only)) top_lane_details(R);
     sort_reports(res);
     return rc;
 }

@@ -127,6 +127,10 @@ typedef struct td_ctx_opts {
      * of address space, seconds of kernel time); without it such an input is refused
      * (TD_RUN_USAGE), so a fuzzer that finds the magic cannot start one */
     int large;
+    /* the top lane's exact reference and bound terms (td_case_result.top) only for a case
+     * with a finding: a fuzz target reports nothing else, and for a long reduction (a
+     * K = 2^23 lane) they cost two more evaluations of the spec */
+    int top_details_findings_only;
 } td_ctx_opts;
 
 typedef struct td_ctx td_ctx;

@@ -92,7 +92,7 @@ static fuzz_state *state(void) {
                 variant ? variant : "(correct)", contract_id);
         abort();
     }
-    td_ctx_opts o = {.max_reports = 8};
+    td_ctx_opts o = {.max_reports = 8, .top_details_findings_only = 1};
     s.cx = td_ctx_new(&o, err, sizeof err);
     if (!s.cx) {
         fprintf(stderr, "TILEDIFF-HARNESS-BUG (not a kernel finding): %s\n", err);

@@ -1,5 +1,9 @@
 /* td_sh_lrec_step: see lrec.h for the model and the implementations it covers. */
 #include "lrec.h"
+#include "nocov.h"
+
+/* the oracle: no fuzzing coverage instrumentation (nocov.h) */
+TD_NOCOV_BEGIN
 
 td_sh td_sh_lrec_step(td_shcx *cx, td_sh h, td_sh a, td_sh b, double mag[2]) {
     double ma = td_mag(a), mh = td_mag(h);
@@ -30,3 +34,5 @@ td_sh td_sh_lrec_step(td_shcx *cx, td_sh h, td_sh a, td_sh b, double mag[2]) {
     TD_SH_TRACE(cx, "lrec step", r, P, local, 0, "h = a*h + b: |a| ek_h + |h| ek_a + ek_b, + 3u M_t + eta (3 + max M) (M_t = |a| M + |b|)");
     return r;
 }
+
+TD_NOCOV_END

@@ -40,6 +40,9 @@
 
 #include "mp.h"
 #include "shadow.h"
+#include "nocov.h"
+
+TD_NOCOV_BEGIN
 
 #define TD_LREC_ROUNDINGS 3
 
@@ -89,4 +92,5 @@ static inline void td_mp_lrec_memo_put(td_mpcx *cx, uint64_t key, td_mp h, const
     td_mp_memo_put(cx, key, h);
 }
 
+TD_NOCOV_END
 #endif

@@ -17,6 +17,9 @@
 
 #include "rounding.h"
 #include "shadow.h" /* td_order */
+#include "nocov.h"
+
+TD_NOCOV_BEGIN
 
 typedef struct td_mpv {
     mpfr_t x;
@@ -162,4 +165,5 @@ double td_mp_hi(td_mpcx *cx, td_mp a);
 double td_mp_up(td_mpcx *cx, td_mp a);
 double td_mp_down(td_mpcx *cx, td_mp a);
 
+TD_NOCOV_END
 #endif

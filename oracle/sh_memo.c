@@ -6,6 +6,10 @@
 
 #include "memo_hash.h"
 #include "shadow.h"
+#include "nocov.h"
+
+/* the oracle: no fuzzing coverage instrumentation (nocov.h) */
+TD_NOCOV_BEGIN
 
 static size_t memo_slot(const td_sh_memo_ent *m, size_t cap, uint64_t key) {
     size_t h = td_memo_hash(key, cap);
@@ -64,3 +68,5 @@ void td_shcx_memo_free(td_shcx *cx) {
     cx->memo = NULL;
     cx->memo_cap = cx->memo_n = 0;
 }
+
+TD_NOCOV_END

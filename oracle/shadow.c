@@ -6,6 +6,10 @@
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nocov.h"
+
+/* the oracle: no fuzzing coverage instrumentation (nocov.h) */
+TD_NOCOV_BEGIN
 
 #define U64 0x1p-53
 /* binary64 libm functions (shadow values): 4 ulp64 relative, see shadow.h. */
@@ -756,3 +760,5 @@ td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc) {
     }
     return r;
 }
+
+TD_NOCOV_END

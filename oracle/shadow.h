@@ -42,6 +42,9 @@
 
 #include "budget.h"
 #include "rounding.h"
+#include "nocov.h"
+
+TD_NOCOV_BEGIN
 
 #define TD_SH_EXACTK 1u /* kernel value == exact value */
 #define TD_SH_CR 2u     /* kernel value == RN_eval(exact value) */
@@ -434,4 +437,5 @@ double td_gamma_prob(long n, double u, double lambda);
  * below 1e-9 / nsums per lane (see shadow.c). */
 double td_lambda(long n, double nsums);
 
+TD_NOCOV_END
 #endif
