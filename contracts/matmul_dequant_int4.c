@@ -25,6 +25,8 @@
  * stored value.  Group sizes that divide K and that do not (and 1, and > K), zero
  * points at both edges (nibbles 0 and 15, and 8).
  * Special values: scales finite, |s| < 16, so |d*s| < 2^8 (TD_SV_REAL).
+ * The parameters, generator, checker, write set, spec and intent live in
+ * contracts/mdi4_common.h: matmul_dequantize's dequantize_kernel is the same source.
  */
 #include "mdi4_common.h"
 
