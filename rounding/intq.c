@@ -14,7 +14,7 @@
  * scalar cast runs. */
 #include <string.h>
 
-#include "numfmt.h"
+#include "intq_array.h"
 
 #define TD_AI static inline __attribute__((always_inline))
 

@@ -208,9 +208,6 @@ int td_q_min(td_qfmt f);
 int td_q_max(td_qfmt f);
 /* x cast to f: two's complement bits in the low 8 (4) bits of the result */
 uint8_t td_q_encode_f32(float x, td_qfmt f, td_qrnd r, td_qovf o);
-/* the same cast over an array: out[i] = td_q_encode_f32(x[i], f, r, o), the same code
- * (vectorised; what the exhaustive sweep runs) */
-void td_q_encode_f32_array(td_qfmt f, td_qrnd r, td_qovf o, const float *x, uint8_t *out, size_t n);
 /* the value of those bits (sign-extended for the signed formats; upper bits ignored) */
 int td_q_decode(td_qfmt f, uint8_t bits);
 /* Two 4-bit elements per byte.  TD_NIB_LO_FIRST: element 0 in bits 0-3, element 1 in

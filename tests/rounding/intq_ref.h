@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "intq_array.h"
 #include "rounding.h"
 
 static inline double iq_ref_round(float x, td_qrnd r) {
