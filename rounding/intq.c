@@ -1,10 +1,22 @@
 /* Quantization casts binary32 -> int8/uint8/int4/uint4 and int4 packing (numfmt.h).
- * Bit-level: the magnitude is rounded on the significand, so the result does not rest
- * on the host's rounding mode or libm (the sweep compares it with libm's rintf /
- * roundf / truncf, an independent path). */
+ *
+ * The rounding rests on two operations that are exact in every rounding mode: the
+ * conversion of a binary32 below 2^31 to int32, which C defines as truncation (SSE's
+ * cvttss2si / cvttps2dq, never the MXCSR mode), and the subtraction |x| - trunc(|x|)
+ * (Sterbenz for |x| >= 1; |x| itself below 1).  The fraction then decides the carry
+ * against 1/2.  No libm call and no host rounding mode: the sweep compares the result
+ * with libm's rintf / roundf / truncf, an independent path.
+ *
+ * One core serves the scalar cast and the array cast: the array loop is instantiated per
+ * (rounding, overflow) with constants, straight-line selects that GCC vectorises at -O3
+ * (-fno-trapping-math) with baseline SSE2 (rounding/CMakeLists.txt), so the exhaustive sweep of all 2^32
+ * inputs x 24 casts (tests/rounding/test_sweep_int.c) checks the very arithmetic the
+ * scalar cast runs. */
 #include <string.h>
 
-#include "numfmt.h"
+#include "intq_array.h"
+
+#define TD_AI static inline __attribute__((always_inline))
 
 static const struct {
     int lo, hi, bits;
@@ -13,45 +25,72 @@ static const struct {
 int td_q_min(td_qfmt f) { return qf[f].lo; }
 int td_q_max(td_qfmt f) { return qf[f].hi; }
 
-/* |x| rounded to an integer under r, for a finite x given by its magnitude bits.
- * From 2^31 up the exact integer is a multiple of 2^8, beyond every range here: it is
- * returned as 2^40 (also a multiple of 2^8, so WRAP still gives 0 and SAT the bound). */
-static uint64_t round_mag(uint32_t a, td_qrnd r) {
-    int e = (int)(a >> 23) - 127; /* unbiased exponent; subnormals are below 1/2 anyway */
-    if (e < -1)
-        return 0; /* |x| < 1/2: 0 under every rounding */
-    if (e >= 31)
-        return UINT64_C(1) << 40;
-    uint64_t sig = (a & 0x7fffffu) | 0x800000u;
-    if (e >= 23)
-        return sig << (e - 23);
-    int k = 23 - e; /* fraction bits, 1..24 */
-    uint64_t q = sig >> k, rem = sig & ((UINT64_C(1) << k) - 1), half = UINT64_C(1) << (k - 1);
-    switch (r) {
-    case TD_Q_HALF_EVEN:
-        return q + (rem > half || (rem == half && (q & 1)));
-    case TD_Q_HALF_AWAY:
-        return q + (rem >= half);
-    default:
-        return q;
-    }
+/* x (its bits u) cast under r and o to [lo, hi], the low bits under mask.
+ * NaN is read as 0 (0 under both policies).  From 2^31 up (inf included) the exact integer
+ * is a multiple of 2^8, beyond every range here: it is read as 2^30, also a multiple of
+ * 2^8 and beyond every range, so WRAP still gives 0 and SAT the bound, and the truncating
+ * conversion stays in int32. */
+TD_AI uint8_t q_core(uint32_t u, int lo, int hi, uint32_t mask, td_qrnd r, td_qovf o) {
+    uint32_t a = u & 0x7fffffffu;
+    a = a > 0x7f800000u ? 0 : a;
+    a = a >= 0x4f000000u ? 0x4e800000u : a; /* 2^31 -> 2^30 */
+    float af;
+    memcpy(&af, &a, sizeof af);
+    int32_t t = (int32_t)af;   /* truncation toward zero, exact */
+    float frac = af - (float)t; /* exact: t is a binary32 integer, t <= af < t + 1 */
+    /* frac is in [0, 1): its bits order as its values, so it is compared with 1/2
+     * (0x3f000000) as an integer.  Half-even carries above 1/2, and at 1/2 when t is odd:
+     * fb + (t & 1) > 1/2's bits says both (fb < 0x3f800000: no overflow). */
+    uint32_t fb;
+    memcpy(&fb, &frac, sizeof fb);
+    int32_t up = 0;
+    if (r == TD_Q_HALF_EVEN)
+        up = fb + ((uint32_t)t & 1u) > 0x3f000000u;
+    else if (r == TD_Q_HALF_AWAY)
+        up = fb >= 0x3f000000u;
+    int32_t m = t + up; /* <= 2^30 */
+    int32_t v = (u >> 31) ? -m : m;
+    if (o == TD_Q_SAT)
+        v = v < lo ? lo : v > hi ? hi : v;
+    return (uint8_t)((uint32_t)v & mask); /* two's complement: WRAP is the low bits */
 }
 
 uint8_t td_q_encode_f32(float x, td_qfmt f, td_qrnd r, td_qovf o) {
     uint32_t u;
     memcpy(&u, &x, sizeof u);
-    uint32_t a = u & 0x7fffffffu;
-    bool neg = u >> 31;
-    uint8_t mask = (uint8_t)((1u << qf[f].bits) - 1);
-    if (a > 0x7f800000u) /* NaN */
-        return 0;
-    if (a == 0x7f800000u) /* inf */
-        return o == TD_Q_WRAP ? 0 : (uint8_t)((neg ? qf[f].lo : qf[f].hi) & mask);
-    uint64_t m = round_mag(a, r);
-    int64_t v = neg ? -(int64_t)m : (int64_t)m;
-    if (o == TD_Q_SAT)
-        v = v < qf[f].lo ? qf[f].lo : v > qf[f].hi ? qf[f].hi : v;
-    return (uint8_t)((uint64_t)v & mask); /* two's complement: WRAP is the low bits */
+    return q_core(u, qf[f].lo, qf[f].hi, (1u << qf[f].bits) - 1, r, o);
+}
+
+/* one loop per (rounding, overflow): r and o are constants in each instantiation */
+TD_AI void q_loop(const float *x, uint8_t *out, size_t n, td_qfmt f, td_qrnd r, td_qovf o) {
+    int lo = qf[f].lo, hi = qf[f].hi;
+    uint32_t mask = (1u << qf[f].bits) - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], sizeof u);
+        out[i] = q_core(u, lo, hi, mask, r, o);
+    }
+}
+
+#define Q_LOOP(R, O)                                                                                                   \
+    static void q_loop_##R##_##O(const float *x, uint8_t *out, size_t n, td_qfmt f) {                                 \
+        q_loop(x, out, n, f, R, O);                                                                                    \
+    }
+Q_LOOP(TD_Q_HALF_EVEN, TD_Q_SAT)
+Q_LOOP(TD_Q_HALF_EVEN, TD_Q_WRAP)
+Q_LOOP(TD_Q_HALF_AWAY, TD_Q_SAT)
+Q_LOOP(TD_Q_HALF_AWAY, TD_Q_WRAP)
+Q_LOOP(TD_Q_TRUNC, TD_Q_SAT)
+Q_LOOP(TD_Q_TRUNC, TD_Q_WRAP)
+#undef Q_LOOP
+
+void td_q_encode_f32_array(td_qfmt f, td_qrnd r, td_qovf o, const float *x, uint8_t *out, size_t n) {
+    static void (*const loops[TD_QRND_COUNT][TD_QOVF_COUNT])(const float *, uint8_t *, size_t, td_qfmt) = {
+        {q_loop_TD_Q_HALF_EVEN_TD_Q_SAT, q_loop_TD_Q_HALF_EVEN_TD_Q_WRAP},
+        {q_loop_TD_Q_HALF_AWAY_TD_Q_SAT, q_loop_TD_Q_HALF_AWAY_TD_Q_WRAP},
+        {q_loop_TD_Q_TRUNC_TD_Q_SAT, q_loop_TD_Q_TRUNC_TD_Q_WRAP},
+    };
+    loops[r][o](x, out, n, f);
 }
 
 int td_q_decode(td_qfmt f, uint8_t bits) {

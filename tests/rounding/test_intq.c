@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -109,6 +111,45 @@ static void test_against_profiles_and_libm(void **st) {
     assert_int_equal(bad, 0);
 }
 
+/* td_q_encode_f32_array (the exhaustive sweep's entry point) gives the scalar cast's
+ * bits element by element: the sample and the hand cases, at several start offsets and
+ * lengths (a vectorised body and its scalar tail, misaligned starts), and writes nothing
+ * past n. */
+static void test_array_agrees_with_scalar(void **st) {
+    (void)st;
+    size_t nc = sizeof cases / sizeof cases[0], cap = 65537 + 3 * 4801 + nc;
+    float *x = malloc(cap * sizeof *x);
+    uint8_t *out = malloc(cap + 1);
+    assert_non_null(x);
+    assert_non_null(out);
+    size_t n = 0;
+    for (uint64_t i = 0; sample(i, &x[n]); i++)
+        n++;
+    for (size_t i = 0; i < nc; i++)
+        x[n++] = cases[i].x;
+    static const size_t off[] = {0, 1, 3, 7}, cut[] = {0, 1, 5, 16};
+    long bad = 0;
+    for (int f = 0; f < TD_QFMT_COUNT; f++)
+        for (int r = 0; r < TD_QRND_COUNT; r++)
+            for (int o = 0; o < TD_QOVF_COUNT; o++)
+                for (size_t k = 0; k < 4; k++) {
+                    size_t m = n - off[k] - cut[k];
+                    memset(out, 0xa5, cap + 1);
+                    td_q_encode_f32_array((td_qfmt)f, (td_qrnd)r, (td_qovf)o, x + off[k], out, m);
+                    for (size_t i = 0; i < m; i++) {
+                        uint8_t want = td_q_encode_f32(x[off[k] + i], (td_qfmt)f, (td_qrnd)r, (td_qovf)o);
+                        if (out[i] != want && bad++ < 10)
+                            print_error("%a fmt %d rnd %d ovf %d: array 0x%x, scalar 0x%x\n", (double)x[off[k] + i],
+                                        f, r, o, out[i], want);
+                    }
+                    if (out[m] != 0xa5 && bad++ < 10)
+                        print_error("fmt %d rnd %d ovf %d: wrote past n = %zu\n", f, r, o, m);
+                }
+    free(x);
+    free(out);
+    assert_int_equal(bad, 0);
+}
+
 static void test_pack_unpack(void **st) {
     (void)st;
     for (int b = 0; b < 256; b++) {
@@ -144,6 +185,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_against_profiles_and_libm),
+        cmocka_unit_test(test_array_agrees_with_scalar),
         cmocka_unit_test(test_pack_unpack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

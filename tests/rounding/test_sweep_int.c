@@ -3,7 +3,9 @@
  * rounding (half-even, half-away, truncation) and overflow policy (saturate, wrap), 24
  * casts, compared bit for bit with the libm reference (intq_ref.h: rintf / roundf /
  * truncf, then an exact clamp or fmod); the int8/uint8 half-even and truncating casts
- * also with td_encode_f32's profiles of the same meaning, a third path.
+ * also with td_encode_f32's profiles of the same meaning, a third path.  The casts run
+ * through td_q_encode_f32_array, the scalar cast's code in a vectorised loop (their
+ * agreement element by element: test_intq).
  * Label "sweep" (opt-in, like test_sweep).  Threads: TD_SWEEP_THREADS (default 2).
  * TD_SWEEP_INT_STRIDE=k (local timing only) checks every k-th chunk and fails the test,
  * so a sampled run is never taken for the exhaustive one. */
@@ -39,45 +41,81 @@ static td_profile prof_of(int f, int r, int o) {
     return p;
 }
 
-static void sweep_chunk(uint32_t c0, float *x, double *v, uint64_t *prof) {
+/* every mismatch of one cast over the chunk, reported (the slow path: only after a
+ * difference was seen) */
+static void report_chunk(uint32_t c0, const float *x, int f, int r, int o, const uint8_t *got, const uint64_t *prof) {
+    for (uint32_t i = 0; i < CHUNK; i++) {
+        unsigned want = iq_ref(x[i], (td_qfmt)f, (td_qrnd)r, (td_qovf)o);
+        if (got[i] != want)
+            report(c0 + i, f, r, o, got[i], want, "libm");
+        if (prof && got[i] != prof[i])
+            report(c0 + i, f, r, o, got[i], (unsigned)prof[i], "td_encode_f32");
+    }
+}
+
+/* The work space of one thread: a chunk's inputs, per rounding the reference's two
+ * parts (iq_ref_sat / iq_ref_wrap of the libm-rounded value), one cast's outputs and a
+ * profile's. */
+typedef struct {
+    float x[CHUNK];
+    int16_t sat[TD_QRND_COUNT][CHUNK];
+    uint8_t wrap[TD_QRND_COUNT][CHUNK];
+    uint8_t got[CHUNK];
+    uint64_t prof[CHUNK];
+} work;
+
+/* The chunk's 24 casts through the array entry point td_q_encode_f32_array (the scalar
+ * cast's own code, rounding/intq.c), each output compared with the libm reference
+ * (intq_ref.h: rounded once per rounding, joined per format and policy) and, for the
+ * eight casts that have one, with the td_encode_f32 profile.  The comparison only
+ * accumulates differences (loops without branches); a chunk with one is re-walked with
+ * the scalar reference to report it. */
+static void sweep_chunk(uint32_t c0, work *w) {
     for (uint32_t i = 0; i < CHUNK; i++)
-        x[i] = tu_f32(c0 + i);
+        w->x[i] = tu_f32(c0 + i);
     for (int r = 0; r < TD_QRND_COUNT; r++)
-        for (uint32_t i = 0; i < CHUNK; i++)
-            v[r * CHUNK + i] = iq_ref_round(x[i], (td_qrnd)r);
+        for (uint32_t i = 0; i < CHUNK; i++) {
+            double v = iq_ref_round(w->x[i], (td_qrnd)r);
+            w->sat[r][i] = iq_ref_sat(v);
+            w->wrap[r][i] = iq_ref_wrap(v);
+        }
     for (int f = 0; f < TD_QFMT_COUNT; f++)
         for (int r = 0; r < TD_QRND_COUNT; r++)
             for (int o = 0; o < TD_QOVF_COUNT; o++) {
                 bool has_prof = (f == TD_Q_I8 || f == TD_Q_U8) && r != TD_Q_HALF_AWAY;
-                if (has_prof)
-                    td_encode_f32_array(prof_of(f, r, o), x, prof, CHUNK);
-                for (uint32_t i = 0; i < CHUNK; i++) {
-                    unsigned got = td_q_encode_f32(x[i], (td_qfmt)f, (td_qrnd)r, (td_qovf)o);
-                    unsigned want = iq_ref_finish(v[r * CHUNK + i], (td_qfmt)f, (td_qovf)o);
-                    if (got != want)
-                        report(c0 + i, f, r, o, got, want, "libm");
-                    if (has_prof && got != (unsigned)prof[i])
-                        report(c0 + i, f, r, o, got, (unsigned)prof[i], "td_encode_f32");
+                int lo = td_q_min((td_qfmt)f), hi = td_q_max((td_qfmt)f);
+                td_q_encode_f32_array((td_qfmt)f, (td_qrnd)r, (td_qovf)o, w->x, w->got, CHUNK);
+                unsigned diff = 0;
+                if (o == TD_Q_SAT)
+                    for (uint32_t i = 0; i < CHUNK; i++)
+                        diff |= w->got[i] ^ iq_ref_join(w->sat[r][i], w->wrap[r][i], lo, hi, TD_Q_SAT);
+                else
+                    for (uint32_t i = 0; i < CHUNK; i++)
+                        diff |= w->got[i] ^ iq_ref_join(w->sat[r][i], w->wrap[r][i], lo, hi, TD_Q_WRAP);
+                if (has_prof) {
+                    td_encode_f32_array(prof_of(f, r, o), w->x, w->prof, CHUNK);
+                    uint64_t pd = 0;
+                    for (uint32_t i = 0; i < CHUNK; i++)
+                        pd |= w->got[i] ^ w->prof[i];
+                    diff |= pd != 0;
                 }
+                if (diff)
+                    report_chunk(c0, w->x, f, r, o, w->got, has_prof ? w->prof : NULL);
             }
 }
 
 static void *worker(void *arg) {
     (void)arg;
-    float *x = malloc(CHUNK * sizeof *x);
-    double *v = malloc(TD_QRND_COUNT * CHUNK * sizeof *v);
-    uint64_t *prof = malloc(CHUNK * sizeof *prof);
-    if (!x || !v || !prof)
+    work *w = malloc(sizeof *w);
+    if (!w)
         abort();
     for (;;) {
         uint32_t c = atomic_fetch_add(&next_chunk, stride);
         if (c >= NCHUNK)
             break;
-        sweep_chunk(c * CHUNK, x, v, prof);
+        sweep_chunk(c * CHUNK, w);
     }
-    free(x);
-    free(v);
-    free(prof);
+    free(w);
     return NULL;
 }
 
