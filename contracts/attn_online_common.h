@@ -72,7 +72,12 @@
 
 #include "gen.h"
 
-#define AT_MAXS 64 /* keys of one head */
+#define AT_MAXS 64 /* keys of one head: the row-model limit the existing contracts check and generate to */
+/* Key slots of the row model's arrays (capacity only, >= AT_MAXS): mixed_sparse_attention's
+ * closed form streams 8 block iterations of BLOCK_N = 16 plus one column block, 144 slots.
+ * Every other contract keeps its rows at <= AT_MAXS keys, so for them nothing but the
+ * arrays' size differs. */
+#define AT_MAXK 144
 #define AT_MAXD 64 /* head lanes in a dot product */
 #define AT_MAXB 64 /* KV blocks a row goes through */
 
@@ -95,11 +100,14 @@ typedef struct at_row {
     int q_reg, k_reg, v_reg;
     int nd;                 /* dot length: head lanes that are loaded (the others are masked to 0) */
     int64_t q_off[AT_MAXD]; /* the row's q lanes */
-    int64_t k_off[AT_MAXS]; /* key j, lane 0 */
+    int64_t k_off[AT_MAXK]; /* key j, lane 0 */
     int64_t k_es;           /* key lane stride */
-    int64_t v_off[AT_MAXS]; /* V[j][d] of the lane's column d */
+    int64_t v_off[AT_MAXK]; /* V[j][d] of the lane's column d */
     int nkeys;              /* keys 0 .. nkeys-1 exist; lanes at or beyond are masked */
-    uint8_t keep[AT_MAXS];  /* key j kept for this row */
+    uint8_t keep[AT_MAXK];  /* key j kept for this row */
+    uint8_t zero[AT_MAXK];  /* key j's K and V loads are masked to 0 (other=0.0): its score is exactly
+                             * q . 0 = 0 and its value 0 (mixed_sparse_attention's unused block
+                             * iterations); 0 for every key of the other contracts */
     int bn;                 /* BLOCK_N: the tl.sum width and the key block of k_scale */
     int nblk;               /* blocks in processing order */
     int blk_lo[AT_MAXB];    /* first key of each block */

@@ -5,9 +5,9 @@
 typedef struct SPEC(at_st) {
     NUM a[AT_MAXB];        /* alpha (AT_NORM_END) or l_prev * l_rcp (AT_NORM_STEP) of each block */
     uint8_t one[AT_MAXB];  /* AT_NORM_END: alpha is exactly 1 (the running max did not move) */
-    NUM p[AT_MAXS];        /* the weights as the P . V product consumes them (after the P cast) */
+    NUM p[AT_MAXK];        /* the weights as the P . V product consumes them (after the P cast) */
     NUM l, m;
-    double pm[AT_MAXS];    /* >= the kernel's e^(s_j - m) (2^...) at the final max m, any blocking */
+    double pm[AT_MAXK];    /* >= the kernel's e^(s_j - m) (2^...) at the final max m, any blocking */
     double pm_seed;        /* the same for a seeded row's stored state, e^(m0 - m) */
     int any;               /* some block was processed (or the row is seeded) */
 } SPEC(at_st);
@@ -16,6 +16,7 @@ static inline NUM SPEC(at_expb)(NCX *cx, const at_row *R, NUM x) { return R->bas
 
 /* The score of key j, formed in the kernel's order. */
 static inline NUM SPEC(at_score)(NCX *cx, const td_case *c, const at_row *R, const NUM *q16, NUM scale, int j) {
+    if (R->zero[j]) return N(exact)(cx, 0.0); /* qk = 0 + dot(q, 0): finite q, exactly 0 */
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
     for (int e = 0; e < R->nd; e++) {
@@ -73,7 +74,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
         N(memo_get)(cx, at_mkey(R, AT_T_M, 0), &S->m);
         for (int j = 0; j < R->nkeys; j++)
             if (at_kept(R, j) && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, j), &t)) S->pm[j] = N(up)(cx, t);
-        S->pm_seed = R->seeded && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, AT_MAXS), &t) ? N(up)(cx, t) : 0.0;
+        S->pm_seed = R->seeded && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, AT_MAXK), &t) ? N(up)(cx, t) : 0.0;
         return;
     }
     NUM q16[AT_MAXD];
@@ -86,7 +87,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
         scale = R->lit ? N(mul)(cx, N(exact)(cx, R->sm_scale), N(lit_dec)(cx, R->lit)) : N(exact)(cx, R->sm_scale);
     }
     NUM m = N(exact)(cx, R->seeded ? R->m0 : 0.0), l = N(exact)(cx, R->seeded ? R->l0 : 0.0);
-    NUM s[AT_MAXS];
+    NUM s[AT_MAXK];
     for (int b = 0; b < R->nblk; b++) {
         int lo = R->blk_lo[b];
         if (kind[b] == AT_B_SKIP) continue;
@@ -117,7 +118,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
                 alpha = SPEC(at_expb)(cx, R, N(sub)(cx, m, mnew));
             }
         }
-        NUM p[AT_MAXS];
+        NUM p[AT_MAXK];
         NACC rs;
         N(acc_init)(cx, &rs, TD_ORDER_TREE, 0);
         for (int k = 0; k < R->bn; k++) {
@@ -177,7 +178,7 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
     N(memo_put)(cx, at_mkey(R, AT_T_M, 0), S->m);
     for (int j = 0; j < R->nkeys; j++)
         if (at_kept(R, j)) N(memo_put)(cx, at_mkey(R, AT_T_PMAG, j), N(exact)(cx, S->pm[j]));
-    if (R->seeded) N(memo_put)(cx, at_mkey(R, AT_T_PMAG, AT_MAXS), N(exact)(cx, S->pm_seed));
+    if (R->seeded) N(memo_put)(cx, at_mkey(R, AT_T_PMAG, AT_MAXK), N(exact)(cx, S->pm_seed));
     N(memo_put)(cx, at_mkey(R, AT_T_DONE, 0), S->l);
 }
 
@@ -206,7 +207,7 @@ static inline NUM SPEC(at_reblock_acc)(NCX *cx, const td_case *c, const at_row *
     }
     for (int j = 0; j < R->nkeys; j++) {
         if (!at_kept(R, j)) continue;
-        double v = fabs(td_get(c, R->v_reg, (size_t)R->v_off[j]));
+        double v = R->zero[j] ? 0.0 : fabs(td_get(c, R->v_reg, (size_t)R->v_off[j]));
         if (R->c_v >= 0) v *= 1 + 0x1p-10;
         double w = S->pm[j] * norm;
         smag += (w < 1 ? w : 1) * v;
@@ -267,7 +268,7 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
         for (int k = 0; k < R->bn; k++) {
             int j = R->blk_lo[b] + k;
             if (!at_kept(R, j)) continue;
-            NUM v = N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]);
+            NUM v = R->zero[j] ? N(exact)(cx, 0.0) : N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]);
             if (R->c_v >= 0) v = N(cast)(cx, v, R->c_v);
             N(acc_add)(cx, &dot, N(mul)(cx, S.p[j], v));
         }
@@ -301,6 +302,7 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
  * kernels store m + log2 l).  A row resumed from a stored state (R->seeded) is not an
  * operation of its own: callers declare such cases partial. */
 static inline NUM SPEC(at_intent_score)(NCX *cx, const td_case *c, const at_row *R, int j) {
+    if (R->zero[j]) return N(exact)(cx, 0.0);
     NACC dot;
     N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
     for (int e = 0; e < R->nd; e++)
@@ -319,7 +321,7 @@ static inline NUM SPEC(at_intent_score)(NCX *cx, const td_case *c, const at_row 
  * a lane then costs its P.V sum.  Without a memo hit everything is recomputed. */
 static inline void SPEC(at_intent_row)(NCX *cx, const td_case *c, const at_row *R, NUM *m, NUM *ls) {
     if (N(memo_get)(cx, at_mkey(R, AT_T_IM, 0), m) && N(memo_get)(cx, at_mkey(R, AT_T_IL, 0), ls)) return;
-    NUM t[AT_MAXS];
+    NUM t[AT_MAXK];
     int first = 1;
     *m = N(exact)(cx, 0.0);
     for (int j = 0; j < R->nkeys; j++) {
@@ -350,7 +352,7 @@ static inline NUM SPEC(at_intent)(NCX *cx, const td_case *c, const at_row *R) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
     for (int j = 0; j < R->nkeys; j++) {
-        if (!at_kept(R, j)) continue;
+        if (!at_kept(R, j) || R->zero[j]) continue; /* a zero key's value is 0 */
         NUM p;
         if (!N(memo_get)(cx, at_mkey(R, AT_T_IP, j), &p)) p = N(exp)(cx, N(sub)(cx, SPEC(at_intent_score)(cx, c, R, j), m));
         N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R->v_reg, (size_t)R->v_off[j])));
