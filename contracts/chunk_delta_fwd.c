@@ -230,6 +230,18 @@ static void writes_exec(const td_case *c, td_wset *ws) {
         }
 }
 
+/* The intent (contracts/chunk_delta_fwd.spec.h): DeltaNet's chunkwise recurrence over all
+ * K keys.  Where BK < K (a launch the host's NK == 1 assertion never makes) the contract
+ * and the kernel sum keys < BK only: there they differ from the operation, and audit
+ * says so (no gap is claimed: the case holds every key). */
+static const td_intent intent = {
+    .operation = "DeltaNet's chunkwise state pass: per chunk of BT steps, h[j] = S_j, v_new_j = U_j - W_j S_j, "
+                 "S_{j+1} = S_j + K_j^T v_new_j, S_0 = initial_state or 0, final_state = S_NT (W = d, U = v, all K keys)",
+    .definition = "Yang et al. 2024, Parallelizing Linear Transformers with the Delta Rule over Sequence Length, the "
+                  "chunkwise form with the WY representation (S_[t+1] = S_[t] + K_[t]^T (U_[t] - W_[t] S_[t]))",
+    TD_SPECS(cdf_intent),
+};
+
 const td_contract td_c_chunk_delta_fwd_exec = {
     .id = "chunk_delta_fwd.chunk_delta_fwd_exec_genuine",
     .file = "chunk_delta_fwd",
@@ -253,6 +265,7 @@ const td_contract td_c_chunk_delta_fwd_exec = {
     .check = check_exec,
     .writes = writes_exec,
     TD_SPECS(cdf_exec),
+    .intent = &intent,
 };
 
 /* ---- the state-store theorems ---- */

@@ -198,6 +198,23 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+/* The intent (contracts/chunk_gate_recurrence.spec.h): the autograd function's forward and
+ * backward.  DG differs wherever the forward output O_t is not the input S_t (the
+ * bundle's one region S): audit shows it. */
+static const char *cgr_partial(const td_case *c) {
+    return c->grid[1] * c->grid[2] > 1 ? "NUM_K * NUM_V > 1: DG holds per-tile partials the host sums (DG.view(B, H, N, -1).sum(-1))"
+                                       : NULL;
+}
+static const td_intent intent = {
+    .partial = cgr_partial,
+    .operation = "ChunkGateRecurrent (gated chunk recurrence): O_m = state entering chunk m, acc_{m+1} = acc_m d_m + "
+                 "kv_m; backward given DO: DI, DL the gradients of kv and last_kv, DG[t] = sum_tile G_{t+1} O_t over "
+                 "the saved output O",
+    .definition = "reverse-mode gradient of the linear recurrence acc_{m+1} = d_m acc_m + kv_m (the .py's "
+                  "ChunkGateRecurrent.backward contract: DI = dL/dkv, DG = dL/dd per tile, DL = dL/dlast_kv)",
+    TD_SPECS(cgr_intent),
+};
+
 const td_contract td_c_chunk_gate_recurrence_summary = {
     .id = "chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general",
     .file = "chunk_gate_recurrence",
@@ -220,6 +237,7 @@ const td_contract td_c_chunk_gate_recurrence_summary = {
     .check = check,
     .writes = writes,
     TD_SPECS(cgr_summary),
+    .intent = &intent,
 };
 
 /* ---- the forward store theorems ---- */
