@@ -106,7 +106,7 @@ static double gate(td_rng *r, int k, int wide) {
 }
 
 /* Shape: BMK, BMV powers of two up to 8, NUM_K, NUM_V 1..2 (DK = NUM_K BMK, DV = NUM_V
- * BMV), B*H 1..3 heads, NUM_BLOCK from the boundary list (2 = one loop step, 15..17,
+ * BMV; 1 for tiles of 32 cells or more), B*H 1..3 heads, NUM_BLOCK from the boundary list (2 = one loop step, 15..17,
  * 33) and, one case in 16, a long sequence of 2048..4095 chunks on one head with a
  * 1 x 1 or 2 x 1 state (below ~2 10^4 lanes). */
 static void gen_shape(td_producer *p, td_case *c) {
@@ -116,6 +116,7 @@ static void gen_shape(td_producer *p, td_case *c) {
     static const uint32_t NBs[] = {2, 3, 4, 15, 16, 17, 33};
     uint32_t ni = td_prod_u32(p, 0, 6), nl = td_prod_u32(p, 2048, 4095);
     if (long_seq) NK = NV = H = B = 1;
+    if (BMK * BMV >= 32) NK = NV = 1; /* per-case cost: at most ~1.4 10^4 lanes */
     if (H * B > 3) B = 1;
     int64_t NB = long_seq ? nl : NBs[ni];
     int64_t v[NP] = {td_prod_bool(p), td_prod_u32(p, 0, (uint32_t)(NB - 2)), H, NB, NK, NV, NK * BMK, NV * BMV, BMK, BMV};
