@@ -1,0 +1,35 @@
+/* chunk_gate_recurrence mutants (the programs are in ../host/chunk_gate_recurrence.c):
+ * the bugs chunked recurrent kernels ship. */
+#include "../host/chunk_gate_recurrence_tl.h"
+
+static int store_run(const td_abi_launch *L, cgr_store_bug b) { return td_cgr_store_run(L, &b); }
+static int chunk_one(const td_abi_launch *L) { return store_run(L, (cgr_store_bug){.chunk_one = 1}); }
+static int acc_layout(const td_abi_launch *L) { return store_run(L, (cgr_store_bug){.acc_layout = 1}); }
+static int fp16(const td_abi_launch *L) { return store_run(L, (cgr_store_bug){.fp16 = 1}); }
+
+#define CHUNK_ONE "O advanced by DK*DV before the initial store: the seed lands in chunk 1 (the carried state from the wrong chunk)"
+#define ACC_LAYOUT "O's head stride DK*DV (the state's layout) instead of NUM_BLOCK*DK*DV"
+#define FP16 "the state tile stored through fp16 (fp16 state storage between chunks)"
+TD_KERNEL(td_m_cgr_store_chunk1) = {CGR_STORE, "mut_store_chunk_one", TD_ABI_HOST, NULL, NULL, CHUNK_ONE, 5, 2, chunk_one, NULL};
+TD_KERNEL(td_m_cgr_store_r_chunk1) = {CGR_STORE_R, "mut_store_chunk_one", TD_ABI_HOST, NULL, NULL, CHUNK_ONE, 5, 2, chunk_one, NULL};
+TD_KERNEL(td_m_cgr_store_layout) = {CGR_STORE, "mut_head_stride", TD_ABI_HOST, NULL, NULL, ACC_LAYOUT, 5, 2, acc_layout, NULL};
+TD_KERNEL(td_m_cgr_store_r_layout) = {CGR_STORE_R, "mut_head_stride", TD_ABI_HOST, NULL, NULL, ACC_LAYOUT, 5, 2, acc_layout, NULL};
+TD_KERNEL(td_m_cgr_store_fp16) = {CGR_STORE, "mut_fp16_state", TD_ABI_HOST, NULL, NULL, FP16, 5, 2, fp16, NULL};
+TD_KERNEL(td_m_cgr_store_r_fp16) = {CGR_STORE_R, "mut_fp16_state", TD_ABI_HOST, NULL, NULL, FP16, 5, 2, fp16, NULL};
+
+static int run(const td_abi_launch *L, cgr_bug b) { return td_cgr_run(L, &b); }
+static int no_carry(const td_abi_launch *L) { return run(L, (cgr_bug){.no_carry = 1}); }
+static int decay_twice(const td_abi_launch *L) { return run(L, (cgr_bug){.decay_twice = 1}); }
+static int fp16_state(const td_abi_launch *L) { return run(L, (cgr_bug){.fp16_state = 1}); }
+static int same_index(const td_abi_launch *L) { return run(L, (cgr_bug){.same_index = 1}); }
+TD_KERNEL(td_m_cgr_no_carry) = {CGR_SUM, "mut_state_not_carried", TD_ABI_HOST, NULL, NULL,
+                                "forward: acc = seed * d_i + S_i, the state not carried across chunks", 10, 11,
+                                no_carry, NULL};
+TD_KERNEL(td_m_cgr_decay_twice) = {CGR_SUM, "mut_decay_twice", TD_ABI_HOST, NULL, NULL,
+                                   "forward: the gate applied twice per chunk (acc * d * d + S)", 10, 11, decay_twice,
+                                   NULL};
+TD_KERNEL(td_m_cgr_fp16_state) = {CGR_SUM, "mut_fp16_state", TD_ABI_HOST, NULL, NULL,
+                                  "forward: the state stored as fp16 between chunks", 10, 11, fp16_state, NULL};
+TD_KERNEL(td_m_cgr_same_index) = {CGR_SUM, "mut_bwd_same_index", TD_ABI_HOST, NULL, NULL,
+                                  "backward: DS and d read at S's chunk instead of one ahead (one shared index)", 10,
+                                  11, same_index, NULL};
