@@ -223,6 +223,23 @@ static void writes_bwd(const td_case *c, td_wset *ws) {
         TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
         TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL)
 
+/* The intents (contracts/chunk_linear_attn.spec.h): causal linear attention's state at
+ * the chunk starts and its chunked backward's state gradient.  The h, dh lanes of a
+ * program with several K or V blocks are still whole values (the state is elementwise
+ * in (e, p)): never partial. */
+static const td_intent intent_fwd = {
+    .operation = "causal linear attention's running state before each chunk: S_n = S_0 + sum_{s<n} k_s^T v_s at "
+                 "n = t*BT (S_0 = initial_state or 0), and the final state S_T",
+    .definition = "Katharopoulos et al. 2020, Transformers are RNNs, eq. (9)-(10) (the recurrent form's S_i)",
+    TD_SPECS(cla_intent_fwd),
+};
+static const td_intent intent_bwd = {
+    .operation = "the gradient of L = sum_n <do_n, o_n>, o_n = scale q_n S_{n+1}, with respect to the state "
+                 "increment of chunk t as the later chunks read it: sum_{n >= (t+1)*BT} scale q_n^T do_n",
+    .definition = "Katharopoulos et al. 2020, eq. (9)-(10), reverse-mode gradient through the chunked recurrence",
+    TD_SPECS(cla_intent_bwd),
+};
+
 const td_contract td_c_chunk_linear_attn_fwd_h = {
     .id = "chunk_linear_attn.cla_fwd_h_exec_genuine",
     .file = "chunk_linear_attn",
@@ -244,6 +261,7 @@ const td_contract td_c_chunk_linear_attn_fwd_h = {
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(cla_fwd),
+    .intent = &intent_fwd,
 };
 const td_contract td_c_chunk_linear_attn_bwd_dh = {
     .id = "chunk_linear_attn.cla_bwd_dh_exec_genuine",
@@ -265,4 +283,5 @@ const td_contract td_c_chunk_linear_attn_bwd_dh = {
     .check = check_bwd,
     .writes = writes_bwd,
     TD_SPECS(cla_bwd),
+    .intent = &intent_bwd,
 };

@@ -49,3 +49,36 @@ static NUM SPEC(cla_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
 static NUM SPEC(cla_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
     return SPEC(cla_dh)(cx, c, l->idx[0], l->idx[1], l->idx[2], l->idx[3]);
 }
+
+/* ---- the intents: causal linear attention (Katharopoulos et al. 2020, eq. (9)-(10):
+ * S_n = S_0 + sum_{s < n} k_s^T v_s, o_n = scale q_n S_{n+1}) read at the chunk starts,
+ * written token by token from the definition: the state before token n = t*BT (n = T at
+ * the end), and for the backward the gradient of L = sum_n <do_n, o_n> with respect to
+ * the state increment k_s^T v_s of a token s in chunk t by the chunked algorithm, i.e.
+ * what the later chunks' outputs read from it: sum over tokens n >= (t+1)*BT of
+ * scale q_n^T do_n (the tokens of chunk t itself see it through the intra-chunk term,
+ * which the chunked backward handles in its dqkv kernel).  Sums in any order. */
+static NUM SPEC(cla_intent_fwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t bh = l->idx[0], t = l->idx[1], e = l->idx[2], p = l->idx[3], K = c->p[P_K].i, V = c->p[P_V].i;
+    int64_t n = t * c->p[P_BT].i < c->p[P_T].i ? t * c->p[P_BT].i : c->p[P_T].i;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    N(acc_add)(cx, &acc, c->p[P_USE_INIT].i ? N(in)(cx, c, R_H0, (size_t)(bh * K * V + e * V + p)) : N(exact)(cx, 0.0));
+    for (int64_t s = 0; s < n; s++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_K, (size_t)(bh * c->p[P_SQKH].i + s * c->p[P_SQKT].i + e * c->p[P_SQKD].i)),
+                                    N(in)(cx, c, R_V, (size_t)(bh * c->p[P_SVOH].i + s * c->p[P_SVOT].i + p * c->p[P_SVOD].i))));
+    return N(acc_end)(cx, &acc);
+}
+static NUM SPEC(cla_intent_bwd)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t bh = l->idx[0], t = l->idx[1], e = l->idx[2], p = l->idx[3];
+    NUM scale = N(exact)(cx, c->p[PB_SCALE].r);
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    N(acc_add)(cx, &acc, N(exact)(cx, 0.0));
+    for (int64_t s = (t + 1) * c->p[PB_BT].i; s < c->p[PB_T].i; s++) {
+        NUM q = N(in)(cx, c, RB_Q, (size_t)(bh * c->p[PB_SQKH].i + s * c->p[PB_SQKT].i + e * c->p[PB_SQKD].i));
+        NUM d = N(in)(cx, c, RB_DO, (size_t)(bh * c->p[PB_SVOH].i + s * c->p[PB_SVOT].i + p * c->p[PB_SVOD].i));
+        N(acc_add)(cx, &acc, N(mul)(cx, N(mul)(cx, q, scale), d));
+    }
+    return N(acc_end)(cx, &acc);
+}
