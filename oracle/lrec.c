@@ -35,4 +35,10 @@ td_sh td_sh_lrec_step(td_shcx *cx, td_sh h, td_sh a, td_sh b, double mag[2]) {
     return r;
 }
 
+/* td_sh_lrec_any: see lrec.h (the any-order chunk's shortfall over the per-step charge) */
+td_sh td_sh_lrec_any(td_shcx *cx, td_sh h, const double mag[2], int64_t n) {
+    double w = n > 2 ? (double)(n - 2) : 0.0;
+    return td_sh_widen(cx, h, td_up(w * cx->u * (1 + cx->u) * mag[0]), "lrec: a chunk of up to n steps summed in any order, (n - 2)^+ u M");
+}
+
 TD_NOCOV_END

@@ -92,5 +92,23 @@ static inline void td_mp_lrec_memo_put(td_mpcx *cx, uint64_t key, td_mp h, const
     td_mp_memo_put(cx, key, h);
 }
 
+/* The widening for a kernel that sums the terms of a chunk of up to n steps in ANY
+ * order (tl.dot over the chunk, a tree over its decayed terms; chunk_retention's
+ * h = d_b h + k^T (v * d_i)).  Such a chunk takes a term b_s to the chunk's end through
+ * its product with the decay power (1 rounding), the chunk's dot product (any order:
+ * up to C - 1 additions, Higham ASNA sec. 4.2) and the addition to the carried, decayed
+ * state (1): C + 1 relative perturbations where td_sh_lrec_step's per-step charge gives
+ * the term TD_LREC_ROUNDINGS = 3 at its own step (the carried state's 2 per later chunk
+ * stay within the 3 per later step).  The shortfall, C + 1 - 3 <= n - 2 with C <= n the
+ * steps so far, is charged on the magnitude state mag[0] = M >= sum_s |decayed b_s|:
+ * (n - 2)^+ u (1 + u) M.  The decay powers' own errors (exp2(n log2 g) or repeated
+ * products) are the spec's per-step decay errors, propagated by td_sh_lrec_step.
+ * The reference is h (td_mp_lrec_any). */
+td_sh td_sh_lrec_any(td_shcx *cx, td_sh h, const double mag[2], int64_t n);
+static inline td_mp td_mp_lrec_any(td_mpcx *cx, td_mp h, const double mag[2], int64_t n) {
+    (void)cx, (void)mag, (void)n;
+    return h;
+}
+
 TD_NOCOV_END
 #endif

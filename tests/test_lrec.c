@@ -189,12 +189,69 @@ static void test_charge(void **st) {
     assert_true(TD_LREC_ROUNDINGS == 3);
 }
 
+/* td_sh_lrec_any: a chunk of C steps summed as one dot product in any order -- here the
+ * decayed terms b_s (a_{s+1} .. a_end) added from the chunk's LAST step backwards, so the
+ * last term goes through C - 1 additions -- then added to the decayed carried state,
+ * decay powers as running products.  The bound of lrec_step widened by td_sh_lrec_any
+ * (n = steps so far) holds for every chunk size up to the whole sequence; the charge is
+ * pinned. */
+static void kernel_tree(const float *a, const float *b, float h0, int T, int C, float *o) {
+    float h = h0;
+    for (int c0 = 0; c0 < T; c0 += C) {
+        int c1 = c0 + C < T ? c0 + C : T;
+        for (int e = c0; e < c1; e++) { /* the state after step e: the chunk's prefix [c0, e] */
+            float loc = 0, A = 1;
+            for (int s = e; s >= c0; s--) { /* the latest term first */
+                loc = loc + A * b[s];
+                A = A * a[s];
+            }
+            o[e] = A * h + loc;
+        }
+        h = o[c1 - 1];
+    }
+}
+static void test_any_order(void **st) {
+    (void)st;
+    static const int Ts[] = {2, 65, 700};
+    static float a[700], b[700], o[700];
+    for (int dk = 0; dk < 6; dk++)
+        for (size_t ti = 0; ti < 3; ti++) {
+            int T = Ts[ti];
+            for (int t = 0; t < T; t++) a[t] = decay(dk), b[t] = (float)(unit() * 2 - 1);
+            b[T - 1] = 64; /* a large last term: the one an any-order sum rounds most */
+            for (int C = 1; C <= T; C = C * 4 + 1) {
+                kernel_tree(a, b, 0.75f, T, C, o);
+                td_shcx s;
+                init_sh(&s);
+                td_sh h = td_sh_exact(&s, 0.75);
+                double mag[2];
+                td_sh_lrec_init(&s, h, mag);
+                for (int t = 0; t < T; t++) {
+                    h = td_sh_lrec_step(&s, h, td_sh_exact(&s, a[t]), td_sh_exact(&s, b[t]), mag);
+                    td_sh w = td_sh_lrec_any(&s, h, mag, t + 1);
+                    if (!(fabs((double)o[t] - w.v) <= w.ek + w.es))
+                        fail_msg("decay %d T %d C %d step %d: err %g > %g", dk, T, C, t, fabs((double)o[t] - w.v), w.ek);
+                }
+            }
+        }
+    td_shcx s;
+    init_sh(&s);
+    td_sh h = td_sh_exact(&s, 1.0);
+    h.ek = 0x1p-30;
+    double mag[2] = {8.0, 8.0};
+    td_sh w = td_sh_lrec_any(&s, h, mag, 10), w2 = td_sh_lrec_any(&s, h, mag, 2);
+    double want = 0x1p-30 + 8 * 0x1p-24 * (1 + 0x1p-24) * 8.0;
+    assert_true(w.ek >= want && w.ek <= want * (1 + 0x1p-45) && w.v == 1.0);
+    assert_true(w2.ek <= 0x1p-30 * (1 + 0x1p-45) + 0x1p-1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sound),
         cmocka_unit_test(test_ops_sequential),
         cmocka_unit_test(test_mutants_exceed),
         cmocka_unit_test(test_charge),
+        cmocka_unit_test(test_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
