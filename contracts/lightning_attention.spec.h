@@ -82,7 +82,41 @@ static NUM SPEC(la_summary)(NCX *cx, const td_case *c, const td_olane *l) {
 static NUM SPEC(la_grad)(NCX *cx, const td_case *c, const td_olane *l) { return N(in)(cx, c, RG_GRADPRE, l->off); }
 
 /* ---- the intent: causal linear attention without decay (Lightning Attention-2 with
- * lambda = 1): o[t, c] = sum_{s <= t} (q_t . k_s) v_s[c], the same closed form; the carry
- * lanes are its running k^T v state (KVOut after block m, OInter its product with the
- * block's queries), the same sums. */
-static NUM SPEC(la_intent)(NCX *cx, const td_case *c, const td_olane *l) { return SPEC(la_summary)(cx, c, l); }
+ * lambda = 1), in its quadratic (attention) form O = [(Q K^T) . M] V, written
+ * independently of the contract's prefix: o[t, c] = sum_{s <= t} (q_t . k_s) v_s[c]; the
+ * carry lanes are the running state k^T v of the linear form (KVOut: rows < min((m+1)
+ * BLOCK, n)) and its product with the block's queries (OInter), summed directly. */
+static NUM SPEC(la_intent_kv)(NCX *cx, const td_case *c, int64_t bh, int64_t rows, int64_t a, int64_t ch) {
+    int64_t n = c->p[P_N].i, d = c->p[P_D].i, e = c->p[P_E].i;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t r = 0; r < rows; r++)
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_K, (size_t)(bh * n * d + r * d + a)),
+                                    N(in)(cx, c, R_V, (size_t)(bh * n * e + r * e + ch))));
+    return N(acc_end)(cx, &acc);
+}
+static NUM SPEC(la_intent)(NCX *cx, const td_case *c, const td_olane *l) {
+    int64_t bh = (int64_t)l->idx[0], ch = (int64_t)l->idx[2], n = c->p[P_N].i, d = c->p[P_D].i, e = c->p[P_E].i;
+    int64_t B = c->p[P_BLOCK].i, P = c->p[P_M].i * B;
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    if (l->o == O_OUT) {
+        int64_t t = (int64_t)l->idx[1];
+        for (int64_t s = 0; s <= t; s++) {
+            NACC sc;
+            N(acc_init)(cx, &sc, TD_ORDER_ANY, 0);
+            for (int64_t a = 0; a < d; a++)
+                N(acc_add)(cx, &sc, N(mul)(cx, N(in)(cx, c, R_Q, (size_t)(bh * n * d + t * d + a)),
+                                           N(in)(cx, c, R_K, (size_t)(bh * n * d + s * d + a))));
+            N(acc_add)(cx, &acc, N(mul)(cx, N(acc_end)(cx, &sc), N(in)(cx, c, R_V, (size_t)(bh * n * e + s * e + ch))));
+        }
+    } else if (l->o == O_KVOUT) {
+        return SPEC(la_intent_kv)(cx, c, bh, P + B < n ? P + B : n, (int64_t)l->idx[1], ch);
+    } else {
+        int64_t row = P + (int64_t)l->idx[1];
+        for (int64_t a = 0; a < d && row < n; a++)
+            N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_Q, (size_t)(bh * n * d + row * d + a)),
+                                        SPEC(la_intent_kv)(cx, c, bh, P, a, ch)));
+    }
+    return N(acc_end)(cx, &acc);
+}
