@@ -38,7 +38,7 @@
  * cumulative log decay G_t = sum_{c <= j <= t} w_j inside a chunk of C <= 64 steps and
  * form every decay as exp(G_t - G_s) -- and the chunk's matrix form (every term of a
  * chunk summed in any order, C + 3 roundings: k * decay, * v, C additions, the carried
- * state's product) are charged by a widening per step (rwkv6.spec.h):
+ * state's product) are charged by a widening per step (fused_rwkv6_kernel.spec.h):
  *     L_t M_t,  L_t = gamma_{C+3} + expm1((2 gamma_C + u) W_t) + rel_exp(W_t),
  * W_t = sum of |w_j| over the 64 steps ending at t (>= |G_t|, |G_s|: the cumsum's error
  * in any order is gamma_C W_t for each, the subtraction u |G_t - G_s|, e^delta - 1 ~ delta

@@ -5,7 +5,7 @@
  * RWKV-6 kernels (fla's chunk_rwkv6, BT = 64) do: time cut into chunks of 64 steps; at a
  * chunk's start the carried state h_c is kept and the cumulative log decay
  * G_t = w_c + ... + w_t accumulated in binary32; the state after step t is
- *     h = 2^(G_t log2 e) h_c + sum_{c <= s <= t} 2^((G_t - G_s) log2 e) (k_s u-free v_s)
+ *     h = 2^(G_t log2 e) h_c + sum_{c <= s <= t} 2^((G_t - G_s) log2 e) (k_s v_s)
  * recomputed from the chunk's terms (the matrix form: every decay from the cumulative
  * sums, the chunk's terms summed last first).  The readout applies scale after the sum
  * (fmaf, last k first) and forms the bonus as (k u) v.  Admissible: the contract's chunk
