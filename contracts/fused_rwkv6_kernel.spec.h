@@ -102,10 +102,39 @@ static NUM SPEC(rwkv6_step)(NCX *cx, const td_case *c, const td_olane *l) {
                   N(mul)(cx, N(in)(cx, c, RS_K, kw), N(in)(cx, c, RS_V, vo)));
 }
 
-/* ---- the intent: RWKV-6's WKV (Peng et al. 2024, Finch): the same recurrence with the
- * decay e^w, the readout over ALL K key channels (the host's o.sum(0) of the partials);
- * the state lanes are the states themselves. */
+/* ---- the intent: RWKV-6's WKV (Peng et al. 2024, Finch), written from the paper's form
+ * independently of the contract's state function: the state S_t = sum_{i<t} diag(prod_{j=i+1}^{t-1}
+ * w_j) k_i^T v_i (+ the decayed h0), here by its recurrence S_{i+1} = diag(e^{w_i}) S_i + k_i^T v_i
+ * (memo tag 2); o_t = r_t (S_t + diag(u) k_t^T v_t) scale over ALL K key channels (the
+ * host's o.sum(0) of the partials); the state lanes are the states themselves. */
+static NUM SPEC(rwkv6_intent_S)(NCX *cx, const td_case *c, int64_t bh, int64_t k, int64_t v, int64_t m) {
+    int64_t K = c->p[P_K].i, V = c->p[P_V].i, s = m;
+    uint64_t key = rwkv6_key(c, bh, 0, k, v) ^ (3ull << 56); /* tag 2 */
+    int64_t stride = (c->p[P_K].i) * (c->p[P_V].i);
+    NUM S;
+    while (s > 0 && !N(memo_get)(cx, key + (uint64_t)(s * stride), &S)) s--;
+    if (s == 0) S = c->p[P_USE_INIT].i ? N(in)(cx, c, R_H0, (size_t)(bh * K * V + k * V + v)) : N(exact)(cx, 0.0);
+    for (int64_t i = s; i < m; i++) {
+        NUM decay = N(exp)(cx, N(in)(cx, c, R_W, (size_t)(bh * c->p[P_SKH].i + i * K + k)));
+        NUM kv = N(mul)(cx, N(in)(cx, c, R_K, (size_t)(bh * c->p[P_SKH].i + i * K + k)),
+                        N(in)(cx, c, R_V, (size_t)(bh * c->p[P_SVH].i + i * V + v)));
+        S = N(add)(cx, N(mul)(cx, decay, S), kv);
+        N(memo_put)(cx, key + (uint64_t)((i + 1) * stride), S);
+    }
+    return S;
+}
 static NUM SPEC(rwkv6_intent)(NCX *cx, const td_case *c, const td_olane *l) {
-    if (l->o != O_O) return SPEC(rwkv6_h)(cx, c, (int64_t)l->idx[0], (int64_t)l->idx[1], (int64_t)l->idx[2], l->t);
-    return SPEC(rwkv6_o)(cx, c, (int64_t)l->pid[2], (int64_t)l->idx[2], l->t, 0, c->p[P_K].i);
+    if (l->o != O_O) return SPEC(rwkv6_intent_S)(cx, c, (int64_t)l->idx[0], (int64_t)l->idx[1], (int64_t)l->idx[2], l->t);
+    int64_t bh = (int64_t)l->pid[2], v = (int64_t)l->idx[2], t = l->t, K = c->p[P_K].i, V = c->p[P_V].i;
+    size_t kq = (size_t)(bh * c->p[P_SKH].i + t * K);
+    NUM vt = N(in)(cx, c, R_V, (size_t)(bh * c->p[P_SVH].i + t * V + v));
+    NACC acc;
+    N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
+    for (int64_t k = 0; k < K; k++) {
+        NUM bonus = N(mul)(cx, N(in)(cx, c, R_U, (size_t)((bh % c->p[P_H].i) * K + k)),
+                           N(mul)(cx, N(in)(cx, c, R_K, kq + (size_t)k), vt));
+        NUM wkv = N(add)(cx, SPEC(rwkv6_intent_S)(cx, c, bh, k, v, t), bonus);
+        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_Q, kq + (size_t)k), wkv));
+    }
+    return N(mul)(cx, N(exact)(cx, c->p[P_SCALE].r), N(acc_end)(cx, &acc));
 }
