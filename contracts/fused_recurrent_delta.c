@@ -19,8 +19,8 @@
  * Error model: a dot product of the active BK terms, exact binary32 inputs, any order
  * (gamma_{n-1} over the products' magnitudes plus their roundings).
  * Special values: finite inputs |x| <= 2^60: the products and sums stay finite.
- * The summary theorem (11 conjuncts over the forward and backward surfaces) is not
- * covered here.
+ * The summary theorem (11 conjuncts over the forward and backward surfaces) is the
+ * second contract of this file (below).
  */
 #include <stdlib.h>
 
