@@ -9,3 +9,17 @@ TD_KERNEL(td_m_frd_no_row) = {ID, "mut_time_row_dropped", TD_ABI_HOST, NULL, NUL
                               "o stored without the + t*V row offset (every step into row 0)", 9, 3, no_row, NULL};
 TD_KERNEL(td_m_frd_trans) = {ID, "mut_state_transposed", TD_ABI_HOST, NULL, NULL,
                              "HNext read as [V, K] (v*K + k) instead of [K, V]", 9, 3, transposed, NULL};
+
+/* the summary bundle's mutants (the program is in ../host/fused_recurrent_delta.c) */
+#include "../host/fused_recurrent_delta_tl.h"
+static const frd_bug b_vnew = {.vnew_scaled = 1}, b_nocorr = {.no_dk_corr = 1}, b_noinit = {.bwd_no_init = 1};
+static int vnew_scaled(const td_abi_launch *L) { return td_frd_run(L, &b_vnew); }
+static int no_dk_corr(const td_abi_launch *L) { return td_frd_run(L, &b_nocorr); }
+static int bwd_no_init(const td_abi_launch *L) { return td_frd_run(L, &b_noinit); }
+TD_KERNEL(td_m_frd_vnew_scaled) = {FRD_SUM, "mut_vnew_stored_after_beta", TD_ABI_HOST, NULL, NULL,
+                                   "forward stores beta * v_new into v (the store after b_v *= b_beta)", 17, 18,
+                                   vnew_scaled, NULL};
+TD_KERNEL(td_m_frd_no_dk_corr) = {FRD_SUM, "mut_dk_correction_dropped", TD_ABI_HOST, NULL, NULL,
+                                  "backward loop 2 leaves loop 1's dk (no - h d_v correction)", 17, 18, no_dk_corr, NULL};
+TD_KERNEL(td_m_frd_bwd_no_init) = {FRD_SUM, "mut_bwd_state_not_seeded", TD_ABI_HOST, NULL, NULL,
+                                   "backward loop 2 rebuilds h from 0, ignoring h0", 17, 18, bwd_no_init, NULL};
