@@ -33,6 +33,7 @@
  * Special values: finite inputs |x| <= 8, T <= 65: |o| <= 65 (8 * 8 * 2 * 6)^2 * 8 stays finite.
  */
 #include "gen.h"
+#include "parallel_common.h"
 
 enum { PF_SQK_H, PF_SQK_T, PF_SQK_D, PF_SVO_H, PF_SVO_T, PF_SVO_D, PF_SCALE, PF_B, PF_H, PF_T, PF_K, PF_V, PF_BTL,
        PF_BTS, PF_BK, PF_BV, NPF };
@@ -62,7 +63,6 @@ static const td_region_decl regions_b[NRB] = {{"q", TD_F32, TD_R_IN},   {"k", TD
                                               {"dz", TD_F32, TD_R_IN},  {"dk", TD_F32, TD_R_OUT},
                                               {"dv", TD_F32, TD_R_OUT}};
 
-static int64_t pa_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* the shared shape, parameter indices from sh (the index of B): B, H, T, K, V, BTL, BTS, BK, BV and the classes.  BTL a power of
  * two in 2..32, BTS a power of two dividing it; T from the block-edge list (1, BTL - 1,
@@ -83,44 +83,21 @@ static void pa_shape(td_producer *p, td_case *c, int64_t *BH, int sh) {
     c->p[sh].i = B, c->p[sh + 1].i = H, c->p[sh + 2].i = T, c->p[sh + 3].i = K, c->p[sh + 4].i = V;
     c->p[sh + 5].i = BTL, c->p[sh + 6].i = BTS, c->p[sh + 7].i = BK, c->p[sh + 8].i = BV;
 }
-/* row-major [T, D] rows of stride D (+pad, >= the block) or, where s_d may differ from 1,
- * transposed [D, T] */
-static int pa_layout(td_producer *p, td_case *c, int ph, int pt, int pd, int64_t T, int64_t D, int64_t BD, int trans_ok) {
-    int trans = trans_ok && td_prod_u32(p, 0, 3) == 0, pad = td_prod_u32(p, 0, 3) == 0;
-    int64_t row = (D > BD ? D : BD) + (pad ? td_prod_u32(p, 1, 3) : 0);
-    c->p[pt].i = trans ? 1 : row;
-    c->p[pd].i = trans ? T + (pad ? 1 : 0) : 1;
-    c->p[ph].i = trans ? D * c->p[pd].i : T * row;
-    return pad || row > D;
-}
-static size_t pa_span(const td_case *c, int ph, int pt, int pd, int64_t heads, int64_t T, int64_t D) {
-    return (size_t)((heads - 1) * c->p[ph].i + (T - 1) * c->p[pt].i + (D - 1) * c->p[pd].i + 1);
-}
-static const char *pa_pow2(int64_t x) { return x > 0 && !(x & (x - 1)) ? NULL : "a block size is a power of two (tl.arange)"; }
-static const char *pa_check_shape(const td_case *c, int sh) {
-    int64_t B = c->p[sh].i, H = c->p[sh + 1].i, T = c->p[sh + 2].i, K = c->p[sh + 3].i, V = c->p[sh + 4].i;
-    int64_t BTL = c->p[sh + 5].i, BTS = c->p[sh + 6].i;
-    for (int i = sh + 5; i <= sh + 8; i++)
-        if (pa_pow2(c->p[i].i)) return pa_pow2(c->p[i].i);
-    if (B <= 0 || H <= 0 || T <= 0 || K <= 0 || V <= 0) return "B, H, T, K, V > 0";
-    if (BTL % BTS) return "hBTS: BTL % BTS = 0";
-    return NULL;
-}
 
 /* ---- the forward ---- */
 static void pa_fwd_gen(td_producer *p, td_case *c) {
     int64_t BH;
     pa_shape(p, c, &BH, PF_B);
-    int64_t T = c->p[PF_T].i, K = c->p[PF_K].i, V = c->p[PF_V].i, NK = pa_cdiv(K, c->p[PF_BK].i);
-    int pad = pa_layout(p, c, PF_SQK_H, PF_SQK_T, PF_SQK_D, T, K, 1, 1);
-    pad |= pa_layout(p, c, PF_SVO_H, PF_SVO_T, PF_SVO_D, T, V, c->p[PF_BV].i, 0);
+    int64_t T = c->p[PF_T].i, K = c->p[PF_K].i, V = c->p[PF_V].i, NK = par_cdiv(K, c->p[PF_BK].i);
+    int pad = par_layout(p, c, PF_SQK_H, PF_SQK_T, PF_SQK_D, T, K, 1, 1);
+    pad |= par_layout(p, c, PF_SVO_H, PF_SVO_T, PF_SVO_D, T, V, c->p[PF_BV].i, 0);
     c->p[PF_SCALE].r = td_prod_bool(p) ? (double)(float)(1 / sqrt((double)K)) : td_gen_real(p, 0.0625, 2);
-    c->grid[0] = (uint32_t)(NK * pa_cdiv(V, c->p[PF_BV].i)), c->grid[1] = (uint32_t)pa_cdiv(T, c->p[PF_BTL].i);
+    c->grid[0] = (uint32_t)(NK * par_cdiv(V, c->p[PF_BV].i)), c->grid[1] = (uint32_t)par_cdiv(T, c->p[PF_BTL].i);
     c->grid[2] = (uint32_t)BH;
-    td_case_alloc(c, RF_Q, pa_span(c, PF_SQK_H, PF_SQK_T, PF_SQK_D, BH, T, K));
-    td_case_alloc(c, RF_K, pa_span(c, PF_SQK_H, PF_SQK_T, PF_SQK_D, BH, T, K));
-    td_case_alloc(c, RF_V, pa_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, BH, T, V));
-    td_case_alloc(c, RF_O, pa_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, NK * BH, T, V) + 3);
+    td_case_alloc(c, RF_Q, par_span(c, PF_SQK_H, PF_SQK_T, PF_SQK_D, BH, T, K));
+    td_case_alloc(c, RF_K, par_span(c, PF_SQK_H, PF_SQK_T, PF_SQK_D, BH, T, K));
+    td_case_alloc(c, RF_V, par_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, BH, T, V));
+    td_case_alloc(c, RF_O, par_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, NK * BH, T, V) + 3);
     td_case_alloc(c, RF_Z, (size_t)(NK * BH * T) + 3);
     td_vgen g;
     td_vgen_init(&g, p, c, TD_VM_ALL, 8);
@@ -132,26 +109,26 @@ static void pa_fwd_gen(td_producer *p, td_case *c) {
 static const char *pa_fwd_check(const td_case *c) {
     for (int i = 0; i < NPF; i++)
         if (i != PF_SCALE && c->p[i].i < 0) return "parameters are Nat";
-    const char *e = pa_check_shape(c, PF_B);
+    const char *e = par_check_shape(c, PF_B);
     if (e) return e;
     int64_t T = c->p[PF_T].i, K = c->p[PF_K].i, V = c->p[PF_V].i, BH = c->p[PF_B].i * c->p[PF_H].i;
-    int64_t NK = pa_cdiv(K, c->p[PF_BK].i), NV = pa_cdiv(V, c->p[PF_BV].i);
+    int64_t NK = par_cdiv(K, c->p[PF_BK].i), NV = par_cdiv(V, c->p[PF_BV].i);
     if (c->p[PF_SVO_D].i != 1) return "hSd: s_vo_d = 1";
     if (c->p[PF_BV].i > c->p[PF_SVO_T].i) return "hsigma: BV <= s_vo_t";
     if (c->p[PF_SVO_T].i < V || c->p[PF_SVO_H].i < T * c->p[PF_SVO_T].i) return "o's rows and heads disjoint (s_vo_t >= V, s_vo_h >= T s_vo_t)";
     if ((double)(float)c->p[PF_SCALE].r != c->p[PF_SCALE].r || !isfinite(c->p[PF_SCALE].r)) return "scale is binary32";
-    if (c->grid[0] != (uint32_t)(NK * NV) || c->grid[1] != (uint32_t)pa_cdiv(T, c->p[PF_BTL].i) || c->grid[2] != (uint32_t)BH)
+    if (c->grid[0] != (uint32_t)(NK * NV) || c->grid[1] != (uint32_t)par_cdiv(T, c->p[PF_BTL].i) || c->grid[2] != (uint32_t)BH)
         return "grid = (NK*NV, cdiv(T, BTL), B*H)";
-    size_t sq = pa_span(c, PF_SQK_H, PF_SQK_T, PF_SQK_D, BH, T, K);
-    if (c->r[RF_Q].len < sq || c->r[RF_K].len < sq || c->r[RF_V].len < pa_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, BH, T, V) ||
-        c->r[RF_O].len < pa_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, NK * BH, T, V))
+    size_t sq = par_span(c, PF_SQK_H, PF_SQK_T, PF_SQK_D, BH, T, K);
+    if (c->r[RF_Q].len < sq || c->r[RF_K].len < sq || c->r[RF_V].len < par_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, BH, T, V) ||
+        c->r[RF_O].len < par_span(c, PF_SVO_H, PF_SVO_T, PF_SVO_D, NK * BH, T, V))
         return "q, k, v hold every head; o NK blocks of B*H heads";
     if (c->r[RF_Z].len < (size_t)(NK * BH * T)) return "z holds NK blocks of B*H rows of T";
     return NULL;
 }
 
 static void pa_fwd_writes(const td_case *c, td_wset *ws) {
-    int64_t T = c->p[PF_T].i, V = c->p[PF_V].i, BTL = c->p[PF_BTL].i, BV = c->p[PF_BV].i, NV = pa_cdiv(V, BV);
+    int64_t T = c->p[PF_T].i, V = c->p[PF_V].i, BTL = c->p[PF_BTL].i, BV = c->p[PF_BV].i, NV = par_cdiv(V, BV);
     int64_t BH = c->grid[2];
     for (uint32_t p2 = 0; p2 < c->grid[2]; p2++)
         for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
@@ -179,9 +156,9 @@ static void pa_bwd_gen(td_producer *p, td_case *c) {
     int64_t BH;
     pa_shape(p, c, &BH, PB_B);
     int64_t T = c->p[PB_T].i, K = c->p[PB_K].i, V = c->p[PB_V].i, BK = c->p[PB_BK].i, BV = c->p[PB_BV].i;
-    int64_t NK = pa_cdiv(K, BK), NV = pa_cdiv(V, BV), NC = pa_cdiv(T, c->p[PB_BTL].i);
-    int pad = pa_layout(p, c, PB_SQK_H, PB_SQK_T, PB_SQK_D, T, K, BK, 0);
-    pad |= pa_layout(p, c, PB_SVO_H, PB_SVO_T, PB_SVO_D, T, V, BV, 0);
+    int64_t NK = par_cdiv(K, BK), NV = par_cdiv(V, BV), NC = par_cdiv(T, c->p[PB_BTL].i);
+    int pad = par_layout(p, c, PB_SQK_H, PB_SQK_T, PB_SQK_D, T, K, BK, 0);
+    pad |= par_layout(p, c, PB_SVO_H, PB_SVO_T, PB_SVO_D, T, V, BV, 0);
     c->p[PB_IBH].i = td_prod_u32(p, 0, (uint32_t)(BH - 1));
     c->p[PB_IC].i = td_prod_bool(p) ? NC - 1 : td_prod_u32(p, 0, (uint32_t)(NC - 1));
     c->p[PB_IK].i = td_prod_u32(p, 0, (uint32_t)(NK - 1));
@@ -189,11 +166,11 @@ static void pa_bwd_gen(td_producer *p, td_case *c) {
     c->p[PB_IH].i = c->p[PB_IBH].i % c->p[PB_H].i; /* unused by the helper (the shell passes it) */
     c->p[PB_SCALE].r = td_prod_bool(p) ? (double)(float)(1 / sqrt((double)K)) : td_gen_real(p, 0.0625, 2);
     c->grid[0] = c->grid[1] = c->grid[2] = 1;
-    size_t sq = pa_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, BH, T, K), sv = pa_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, BH, T, V);
+    size_t sq = par_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, BH, T, K), sv = par_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, BH, T, V);
     td_case_alloc(c, RB_Q, sq), td_case_alloc(c, RB_K, sq), td_case_alloc(c, RB_V, sv), td_case_alloc(c, RB_DO, sv);
     td_case_alloc(c, RB_DZ, (size_t)(BH * T));
-    td_case_alloc(c, RB_DK, pa_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, NV * BH, T, K) + 3);
-    td_case_alloc(c, RB_DV, pa_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, NK * BH, T, V) + 3);
+    td_case_alloc(c, RB_DK, par_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, NV * BH, T, K) + 3);
+    td_case_alloc(c, RB_DV, par_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, NK * BH, T, V) + 3);
     td_vgen g;
     td_vgen_init(&g, p, c, TD_VM_ALL, 8);
     for (int r = RB_Q; r <= RB_DZ; r++) td_vgen_fill(&g, c, r);
@@ -204,22 +181,22 @@ static void pa_bwd_gen(td_producer *p, td_case *c) {
 static const char *pa_bwd_check(const td_case *c) {
     for (int i = 0; i < NPB; i++)
         if (i != PB_SCALE && c->p[i].i < 0) return "parameters are Nat";
-    const char *e = pa_check_shape(c, PB_B);
+    const char *e = par_check_shape(c, PB_B);
     if (e) return e;
     int64_t T = c->p[PB_T].i, K = c->p[PB_K].i, V = c->p[PB_V].i, BH = c->p[PB_B].i * c->p[PB_H].i;
-    int64_t NK = pa_cdiv(K, c->p[PB_BK].i), NV = pa_cdiv(V, c->p[PB_BV].i);
+    int64_t NK = par_cdiv(K, c->p[PB_BK].i), NV = par_cdiv(V, c->p[PB_BV].i);
     if (c->p[PB_SQK_D].i != 1) return "hSkd: s_qk_d = 1";
     if (c->p[PB_SVO_D].i != 1) return "hSvd: s_vo_d = 1";
     if (c->p[PB_BK].i > c->p[PB_SQK_T].i) return "hsigmak: BK <= s_qk_t";
     if (c->p[PB_BV].i > c->p[PB_SVO_T].i) return "hsigmav: BV <= s_vo_t";
-    if (c->p[PB_IBH].i >= BH || c->p[PB_IC].i >= pa_cdiv(T, c->p[PB_BTL].i) || c->p[PB_IK].i >= NK || c->p[PB_IV].i >= NV)
+    if (c->p[PB_IBH].i >= BH || c->p[PB_IC].i >= par_cdiv(T, c->p[PB_BTL].i) || c->p[PB_IK].i >= NK || c->p[PB_IV].i >= NV)
         return "the scalars in range (i_bh < B*H, i_c < cdiv(T, BTL), i_k < NK, i_v < NV): the regions hold their blocks";
     if ((double)(float)c->p[PB_SCALE].r != c->p[PB_SCALE].r || !isfinite(c->p[PB_SCALE].r)) return "scale is binary32";
     if (c->p[PB_SQK_T].i < K || c->p[PB_SVO_T].i < V) return "rows hold K / V columns";
-    size_t sq = pa_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, BH, T, K), sv = pa_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, BH, T, V);
+    size_t sq = par_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, BH, T, K), sv = par_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, BH, T, V);
     if (c->r[RB_Q].len < sq || c->r[RB_K].len < sq || c->r[RB_V].len < sv || c->r[RB_DO].len < sv ||
-        c->r[RB_DK].len < pa_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, NV * BH, T, K) ||
-        c->r[RB_DV].len < pa_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, NK * BH, T, V))
+        c->r[RB_DK].len < par_span(c, PB_SQK_H, PB_SQK_T, PB_SQK_D, NV * BH, T, K) ||
+        c->r[RB_DV].len < par_span(c, PB_SVO_H, PB_SVO_T, PB_SVO_D, NK * BH, T, V))
         return "q, k, v, do hold every head; dk NV, dv NK blocks of B*H heads";
     if (c->r[RB_DZ].len < (size_t)(BH * T)) return "dz holds B*H rows of T";
     return NULL;
