@@ -1334,6 +1334,8 @@ static int sample_lanes(run *R) {
  * the sampled lanes only; the sentinel test (unwritten) still sees every lane. */
 static int run_judge_lanes(run *R) {
     if (R->cx->sample && sample_lanes(R) != 0) return run_fail(R, "out of memory sampling the lanes");
+    char msg[512]; /* set only where judge_lane fails (clearing 512 bytes a lane cost as much as an add's spec) */
+    msg[0] = 0;
     for (size_t i = 0; i < R->cx->ws.n; i++) {
         const td_olane *ol = &R->cx->ws.v[i];
         uint64_t b = lane_cell(R->im, &R->c, ol);
@@ -1342,7 +1344,6 @@ static int run_judge_lanes(run *R) {
             R->res->st.lanes_sampled_out++;
             continue;
         }
-        char msg[512] = "";
         if (judge_lane(R->cx, R->kern, &R->c, ol, b, R->res, R->cx->o.mpfr_all, msg, sizeof msg) == TD_VC_COUNT)
             return run_fail(R, msg);
     }

@@ -35,12 +35,7 @@ void td_sh_trace_push(td_shcx *cx, const char *op, td_sh r, double prop, double 
     s->note = note;
 }
 
-double td_round_eval(const td_shcx *cx, double x) {
-    if (cx->efmt == TD_F32) {
-        /* Conversion to float is RNE with subnormals and IEEE overflow. */
-        return (double)(float)x;
-    }
-    if (cx->efmt == TD_F64) return x;
+double td_round_eval_other(const td_shcx *cx, double x) {
     td_profile p = {cx->efmt, TD_RNE, TD_OVF_INF, false};
     return td_decode(cx->efmt, td_encode_f64(p, x));
 }

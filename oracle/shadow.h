@@ -166,7 +166,14 @@ void td_sh_trace_push(td_shcx *cx, const char *op, td_sh r, double prop, double 
 
 /* The rounding step of the standard model: the kernel's operation on perturbed
  * operands (propagated P for ek, Pp for ep) rounded once in the evaluation format. */
-double td_round_eval(const td_shcx *cx, double x); /* RN of x in the evaluation format */
+double td_round_eval_other(const td_shcx *cx, double x); /* td_round_eval for formats other than binary32/64 */
+/* RN of x in the evaluation format; inline for binary32 (a conversion to float is RNE
+ * with subnormals and IEEE overflow) and binary64: every rounded step calls it. */
+static inline double td_round_eval(const td_shcx *cx, double x) {
+    if (cx->efmt == TD_F32) return (double)(float)x;
+    if (cx->efmt == TD_F64) return x;
+    return td_round_eval_other(cx, x);
+}
 static inline td_sh td_sh_rounded(td_shcx *cx, const char *op, double v, double es, double P, double Pp,
                                   bool eta, bool exact_operands) {
     td_sh r;

@@ -4,8 +4,29 @@
  * not by bit increments, so they serve values that are not representable; e4m3fn needs
  * no case of its own beyond its max finite, 448, below the would-be 480. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "rounding.h"
+
+/* 2^k as a binary64, from its bits where it is normal (every format's ulp but binary64's
+ * subnormal ones): ldexp was a visible part of the oracle's per-lane cost (issue 20). */
+static inline double pow2i(int k) {
+    if (k < -1022 || k > 1023) return ldexp(1.0, k);
+    uint64_t b = (uint64_t)(k + 1023) << 52;
+    double r;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
+/* floor(log2|x|) of a finite nonzero x (ilogb), from its exponent field where x is a
+ * normal binary64 (subnormal ones through ilogb). */
+static inline int ilogb_fast(double x) {
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    int biased = (int)(b >> 52 & 0x7ff);
+    return biased ? biased - 1023 : ilogb(x);
+}
 
 double td_ulp(td_fmt f, double x) {
     const td_fmt_info *fi = td_fmt_get(f);
@@ -15,12 +36,12 @@ double td_ulp(td_fmt f, double x) {
         return 1.0; /* integer formats: consecutive values are 1 apart */
     if (x == 0)
         return fi->min_subnormal;
-    int e = isinf(x) ? fi->emax : ilogb(x); /* floor(log2|x|), exact for subnormal doubles too */
+    int e = isinf(x) ? fi->emax : ilogb_fast(x); /* floor(log2|x|), exact for subnormal doubles too */
     if (e < fi->emin)
         e = fi->emin;
     if (e > fi->emax)
         e = fi->emax;
-    return ldexp(1.0, e - fi->prec + 1);
+    return pow2i(e - fi->prec + 1);
 }
 
 /* Smallest value of the format above y, for 0 <= y < max finite. */

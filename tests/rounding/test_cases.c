@@ -396,6 +396,37 @@ static void test_chains(void **state) {
     assert_true(checked > 0);
 }
 
+/* td_ulp reads exponents from the bits (issue 20's oracle cost): the same values as the
+ * ilogb/ldexp formulation for every format, over binary64 values of every binade
+ * (subnormal ones included), both signs, infinities. */
+static double ulp_libm(td_fmt f, double x) {
+    const td_fmt_info *fi = td_fmt_get(f);
+    if (isnan(x)) return NAN;
+    if (!fi->is_float) return 1.0;
+    if (x == 0) return fi->min_subnormal;
+    int e = isinf(x) ? fi->emax : ilogb(x);
+    e = e < fi->emin ? fi->emin : (e > fi->emax ? fi->emax : e);
+    return ldexp(1.0, e - fi->prec + 1);
+}
+
+static void test_ulp_bits_match_libm(void **state) {
+    (void)state;
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (int f = 0; f < TD_FMT_COUNT; f++) {
+        for (int e = -1080; e <= 1024; e++) {
+            for (int k = 0; k < 8; k++) {
+                s = s * 6364136223846793005ull + 1442695040888963407ull;
+                double x = ldexp(1.0 + (double)(s >> 11) * 0x1p-53, e);
+                if (k & 1) x = -x;
+                if (k == 2) x = ldexp(1.0, e); /* a power of two itself */
+                assert_true(td_ulp((td_fmt)f, x) == ulp_libm((td_fmt)f, x));
+            }
+        }
+        assert_true(td_ulp((td_fmt)f, INFINITY) == ulp_libm((td_fmt)f, INFINITY));
+        assert_true(td_ulp((td_fmt)f, 0x1p-1074) == ulp_libm((td_fmt)f, 0x1p-1074));
+    }
+}
+
 static void test_ulp_next(void **state) {
     (void)state;
     assert_true(td_ulp(TD_F16, 1) == 0x1p-10);
@@ -798,6 +829,7 @@ int main(void) {
         cmocka_unit_test(test_ftz),           cmocka_unit_test(test_integers),
         cmocka_unit_test(test_ternary),       cmocka_unit_test(test_ternary_random),
         cmocka_unit_test(test_chains),        cmocka_unit_test(test_ulp_next),
+        cmocka_unit_test(test_ulp_bits_match_libm),
         cmocka_unit_test(test_ordinals_exhaustive), cmocka_unit_test(test_parse),
         cmocka_unit_test(test_parse_rounding), cmocka_unit_test(test_format_value),
         cmocka_unit_test(test_mpfr_range_kept), cmocka_unit_test(test_threads),
