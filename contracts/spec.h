@@ -61,6 +61,22 @@ TD_NOCOV_BEGIN
  * matmul lane K times), so binary32, most of them, and the integer formats of the
  * integer matmuls are read inline; other formats, NaNs (canonicalised there) and out-of-range offsets (an abort there) go
  * through td_get, whose value this is in every case. */
+/* A binary16 value from its bits, exactly (td_decode's value): a normal one as the
+ * binary64 with the same sign, exponent and significand, a subnormal one as its
+ * significand times 2^-24; infinities and NaNs go through td_get (NAN: the caller's
+ * fallback, as no finite binary16 decodes to it). */
+static inline double td_spec_f16(uint16_t h) {
+    unsigned e = h >> 10 & 0x1f, m = h & 0x3ff;
+    double v;
+    if (e == 0x1f) return NAN;
+    if (e == 0) v = (double)m * 0x1p-24;
+    else {
+        uint64_t b = (uint64_t)(e - 15 + 1023) << 52 | (uint64_t)m << 42;
+        memcpy(&v, &b, sizeof v);
+    }
+    return (h & 0x8000) ? -v : v;
+}
+
 static inline double td_spec_load(const td_case *c, int reg, size_t off) {
     const td_region *R = &c->r[reg];
     if (off < R->len) {
@@ -68,6 +84,20 @@ static inline double td_spec_load(const td_case *c, int reg, size_t off) {
         if (R->fmt == TD_F32) {
             uint32_t b;
             memcpy(&b, p + 4 * off, sizeof b);
+            if ((b & 0x7fffffffu) <= 0x7f800000u) {
+                float y;
+                memcpy(&y, &b, sizeof y);
+                return y;
+            }
+        } else if (R->fmt == TD_F16) { /* attention and GEMM operands: a third of flash_attn's oracle was td_get */
+            uint16_t h;
+            memcpy(&h, p + 2 * off, sizeof h);
+            double v = td_spec_f16(h);
+            if (v == v) return v;
+        } else if (R->fmt == TD_BF16) { /* the high half of a binary32 */
+            uint16_t h;
+            memcpy(&h, p + 2 * off, sizeof h);
+            uint32_t b = (uint32_t)h << 16;
             if ((b & 0x7fffffffu) <= 0x7f800000u) {
                 float y;
                 memcpy(&y, &b, sizeof y);

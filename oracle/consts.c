@@ -1,7 +1,9 @@
 #include "consts.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "nocov.h"
 
 /* the oracle: no fuzzing coverage instrumentation (nocov.h) */
@@ -57,15 +59,64 @@ td_sh td_sh_lit_c(td_shcx *cx, td_const c) {
     return td_sh_lit(cx, x, 0.5 * td_ulp(TD_F64, x));
 }
 
-td_sh td_sh_lit_dec(td_shcx *cx, const char *decimal) {
-    /* strtod is correctly rounded (glibc): exact when the decimal is a binary64 value */
-    double x = strtod(decimal, NULL);
+/* A decimal literal's binary64 value and whether it is exact.  strtod is correctly
+ * rounded (glibc): exact when the decimal is a binary64 value. */
+static void dec_parse(const char *decimal, double *x, int *exact) {
+    *x = strtod(decimal, NULL);
     mpfr_t m;
     mpfr_init2(m, 256);
     mpfr_set_str(m, decimal, 10, MPFR_RNDN);
-    int exact = mpfr_cmp_d(m, x) == 0;
+    *exact = mpfr_cmp_d(m, *x) == 0;
     mpfr_clear(m);
-    return td_sh_lit(cx, x, exact ? 0 : 0.5 * td_ulp(TD_F64, x));
+}
+
+/* Parsed literals, by text: a spec names its literals on every lane (fifth-order
+ * harmonics: 25 a lane), and strtod plus an MPFR parse each time made it the slowest
+ * fuzz target (issue 20).  Hashed on the pointer, checked on the text (a caller
+ * may pass a buffer it rewrites; then the text gets a slot of its own); linear probing
+ * over 8 slots; per thread. */
+#define DEC_SLOTS 256
+#define DEC_TEXT 64
+typedef struct dec_slot {
+    char text[DEC_TEXT];
+    double x;
+    int exact;
+    int sh_fmt; /* the evaluation format sh was made for, + 1 (0: none yet) */
+    td_sh sh;   /* td_sh_lit of the literal: a function of x, exact and that format alone */
+} dec_slot;
+static _Thread_local dec_slot dec_cache[DEC_SLOTS];
+
+/* The slot of `decimal`'s text: its own, or an empty one to fill (NULL: the probed
+ * slots are taken by other texts, or the text is too long to keep). */
+static dec_slot *dec_lookup(const char *decimal) {
+    size_t h = (size_t)(((uint64_t)(uintptr_t)decimal * 0x9e3779b97f4a7c15ull) >> 56); /* 0..255 */
+    for (int k = 0; k < 8; k++) {
+        dec_slot *s = &dec_cache[(h + (size_t)k) % DEC_SLOTS];
+        if (!s->text[0] || !strcmp(s->text, decimal)) return strlen(decimal) < DEC_TEXT ? s : NULL;
+    }
+    return NULL;
+}
+
+td_sh td_sh_lit_dec(td_shcx *cx, const char *decimal) {
+    double x;
+    int exact;
+    dec_slot *s = dec_lookup(decimal);
+    if (s && s->text[0]) {
+        if (s->sh_fmt == (int)cx->efmt + 1 && !cx->trace) return s->sh; /* a trace records the step */
+        x = s->x;
+        exact = s->exact;
+    } else {
+        dec_parse(decimal, &x, &exact);
+        if (s) {
+            strcpy(s->text, decimal);
+            s->x = x;
+            s->exact = exact;
+            s->sh_fmt = 0;
+        }
+    }
+    td_sh r = td_sh_lit(cx, x, exact ? 0 : 0.5 * td_ulp(TD_F64, x));
+    if (s) s->sh = r, s->sh_fmt = (int)cx->efmt + 1;
+    return r;
 }
 
 td_mp td_mp_lit_c(td_mpcx *cx, td_const c) {

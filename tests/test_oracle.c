@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "consts.h"
@@ -136,6 +137,35 @@ static void test_consts(void **st) {
         assert_true(mpfr_get_d(x, MPFR_RNDN) == td_const_f64((td_const)c));
     }
     mpfr_clear(x);
+}
+
+/* Decimal literals are parsed once per text (oracle/consts.c's cache): a second call
+ * gives the first's bound, and a buffer rewritten in place is parsed again, not served
+ * the old text's value (the cache is keyed on the pointer but checked on the text). */
+static void same_sh(td_sh a, td_sh b) {
+    assert_memory_equal(&a.v, &b.v, sizeof a.v);
+    assert_memory_equal(&a.ek, &b.ek, sizeof a.ek);
+    assert_memory_equal(&a.es, &b.es, sizeof a.es);
+    assert_int_equal(a.fl, b.fl);
+}
+
+static void test_lit_dec_cache(void **st) {
+    (void)st;
+    td_shcx s;
+    init_sh(&s, NULL, 0);
+    td_sh a = td_sh_lit_dec(&s, "0.044715"), b = td_sh_lit_dec(&s, "0.044715");
+    same_sh(a, b);
+    assert_true(a.v == strtod("0.044715", NULL) && a.es > 0); /* not a binary64 value */
+    char buf[32] = "0.1";
+    td_sh t1 = td_sh_lit_dec(&s, buf);
+    strcpy(buf, "0.25");
+    td_sh t2 = td_sh_lit_dec(&s, buf);
+    assert_true(t1.v == 0.1 && t2.v == 0.25 && t2.es == 0); /* 0.25 is exact */
+    /* the kept bound is the evaluation format's: another format gets its own */
+    s.efmt = TD_F16;
+    td_sh h = td_sh_lit_dec(&s, "0.044715");
+    same_sh(h, td_sh_lit(&s, a.v, a.es));
+    assert_true(h.ek > a.ek); /* binary16 rounds 0.044715 further than binary32 */
 }
 
 /* ---- random expressions, evaluated three ways ---- */
@@ -786,7 +816,7 @@ static void test_undefined_values(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_sharpening), cmocka_unit_test(test_cast_interval),
-        cmocka_unit_test(test_sums_and_lambda), cmocka_unit_test(test_consts),
+        cmocka_unit_test(test_sums_and_lambda), cmocka_unit_test(test_consts), cmocka_unit_test(test_lit_dec_cache),
         cmocka_unit_test(test_equal_terms_rigorous), cmocka_unit_test(test_undefined_values),
         cmocka_unit_test(test_pinned_findings), cmocka_unit_test(test_random_expressions),
         cmocka_unit_test(test_random_expressions_libm),
