@@ -176,6 +176,10 @@ typedef struct td_wset {
     uint64_t dropped;
 } td_wset;
 void td_wset_add(td_wset *ws, const td_olane *l);
+/* Sorts the lanes by (region, off): a radix sort of compact keys (region * span + off),
+ * qsort where the keys would not fit 64 bits or memory runs out.  Lanes of equal
+ * (region, off) keep their order (the harness reports such a pair as its own bug). */
+void td_wset_sort(td_wset *ws);
 
 /* A production shape (certify --shape production, docs/production-shapes.md): the
  * sizes of a real model's launch; the meaning of d[] is the family's. */

@@ -978,12 +978,6 @@ int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
 }
 
 /* ---- one case: decode -> write set -> images -> launch -> regions -> lanes -> record ---- */
-static int cmp_off(const void *a, const void *b) {
-    const td_olane *x = a, *y = b;
-    if (x->region != y->region) return x->region < y->region ? -1 : 1;
-    return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /* The contract's write set for case c, in cx->ws (unsorted).  -1: out of memory. */
 static int wset_build(td_ctx *cx, const td_case *c) {
     cx->ws.n = 0;
@@ -995,15 +989,6 @@ static int wset_build(td_ctx *cx, const td_case *c) {
     cx->ws.dropped = 0;
     c->k->writes(c, &cx->ws);
     return cx->ws.oom ? -1 : 0;
-}
-
-static void wset_sort(td_wset *ws) {
-    /* Most contracts list their lanes in offset order already: one scan instead of a
-     * sort (with distinct offsets the order is the same; equal offsets are reported
-     * as a harness bug right after, by offset). */
-    size_t i = 1;
-    while (i < ws->n && cmp_off(&ws->v[i - 1], &ws->v[i]) <= 0) i++;
-    if (i < ws->n) qsort(ws->v, ws->n, sizeof *ws->v, cmp_off); /* an empty write set has no array */
 }
 
 /* The value a kernel left in the cell of lane ol. */
@@ -1108,7 +1093,7 @@ static int wset_check(run *R) {
             return run_fail(R, m);
         }
     }
-    wset_sort(&R->cx->ws);
+    td_wset_sort(&R->cx->ws); /* equal (region, off) pairs are reported as a harness bug right after */
     for (size_t i = 1; i < ws->n; i++)
         if (ws->v[i].region == ws->v[i - 1].region && ws->v[i].off == ws->v[i - 1].off) {
             snprintf(m, sizeof m,
@@ -1609,7 +1594,7 @@ int td_explain(td_ctx *cx, const td_kernel *kern, const uint8_t *data, size_t si
     setup_sh(cx, kern);
     memo_clear(cx);
     (void)wset_build(cx, &c); /* out of memory: the lanes built so far are explained */
-    wset_sort(&cx->ws);
+    td_wset_sort(&cx->ws);
     image im[TD_MAX_REGIONS];
     memset(im, 0, sizeof im);
     int launched = images_prepare(cx, &c, im, 0, err, sizeof err) == 0 && launch(cx, kern, &c, im, err, sizeof err) == 0;
