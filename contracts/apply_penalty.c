@@ -168,6 +168,8 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* .far: none -- Logits is read and written in place at pid0*stride_logit_b + id: an offset beyond 2^31
+ * needs a sparse in-out region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_apply_penalty = {
     .id = "apply_penalty.apply_penalty_correctness",
     .file = "apply_penalty",

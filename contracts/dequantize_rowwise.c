@@ -125,6 +125,8 @@ static const td_intent intent = {
     TD_SPECS(dq_intent),
 };
 
+/* .far: none -- read = write = pid*BLOCK_SIZE + j over every element (a flat contiguous launch): an offset
+ * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier, not a far stride). */
 const td_contract td_c_dequantize_rowwise = {
     .id = "dequantize_rowwise.dequantize_rowwise_correctness",
     .file = "dequantize_rowwise",

@@ -21,6 +21,7 @@
 #define TD_ELEMENTWISE_COMMON_H
 
 #include "gen.h"
+#include "gen_far.h"
 
 /* ---- the flat 1-D launch ---- */
 enum { EW_EMPTY = 1u, EW_SURPLUS = 2u };
@@ -155,6 +156,27 @@ static inline void ew_rows_writes(const td_case *c, td_wset *ws, int64_t ncols, 
                     td_wset_add(ws, &l);
                 }
             }
+}
+
+/* Offsets beyond 2^31 (gen_far.h) for a row launch: up to TD_FAR_MAX_ROWS rows of each
+ * read-only region regs[k] (stride parameter pstride[k]) at one row stride near 2^31
+ * over a sparse mapping, as a kernel forming pid0 * stride in int32 gets wrong; the
+ * outputs keep their strides (their cells stay dense and checked).  An input left in
+ * place (no address space) still holds its first rows.  ncols, B: the launch's columns
+ * and BLOCK.  1 when moved. */
+static inline int ew_rows_far(td_producer *p, td_case *c, int64_t ncols, int64_t B, int nin, const int *regs,
+                              const int *pstride) {
+    int64_t R = c->grid[0], moved = 0;
+    int64_t active = (int64_t)c->grid[1] * B < ncols ? (int64_t)c->grid[1] * B : ncols;
+    if (R < 2 || active <= 0) return 0; /* one row, or nothing read */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, active);
+    for (int k = 0; k < nin; k++)
+        if (!td_far_restride(c, regs[k], R, active, c->p[pstride[k]].i, s)) c->p[pstride[k]].i = s, moved++;
+    if (!moved) return 0;
+    c->grid[0] = (uint32_t)R;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
 }
 
 /* the 2-D row launches (surplus column blocks are fully masked) and the 1-D ones */

@@ -58,6 +58,8 @@ static const td_intent intent_f = {
     TD_SPECS(intent_fwd),
 };
 
+/* .far: none -- A, B and C share one row stride (read = write = pid * stride; the backward writes A and B
+ * in place), so an offset beyond 2^31 needs a sparse OUTPUT region (left for far-A's change). */
 const td_contract td_c_geglu_tanh_fwd = {
     .classes = EW_BCLASSES_ROWS1D,
     .id = "geglu_tanh_triton.geglu_tanh_forward_kernel_correctness",

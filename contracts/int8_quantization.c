@@ -204,6 +204,8 @@ static const td_intent intent = {
     .gap = intent_gap,
 };
 
+/* .far: none -- read = write = off_b*L*C + off_blk*BLK*C + j over the whole contiguous tensor: an offset
+ * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier, not a far stride). */
 const td_contract td_c_per_block_int8 = {
     .id = "int8_quantization.per_block_int8_correctness",
     .file = "int8_quantization",

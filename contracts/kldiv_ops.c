@@ -64,6 +64,10 @@ static void gen_fwd_default(td_producer *p, td_case *c) {
     rc_kl_gen(p, c, &FWD_DEFAULT);
     c->p[PF_EPS].r = eps[td_prod_u32(p, 0, 4)];
 }
+static void far_bwd_default(td_producer *p, td_case *c) { rc_kl_far(p, c, &BWD_DEFAULT); }
+static void far_bwd_log(td_producer *p, td_case *c) { rc_kl_far(p, c, &BWD_LOG); }
+static void far_fwd_default(td_producer *p, td_case *c) { rc_kl_far(p, c, &FWD_DEFAULT); }
+static void far_fwd_log(td_producer *p, td_case *c) { rc_kl_far(p, c, &FWD_LOG); }
 static const char *check_bwd_default(const td_case *c) { return rc_kl_check(c, &BWD_DEFAULT); }
 static const char *check_bwd_log(const td_case *c) { return rc_kl_check(c, &BWD_LOG); }
 static const char *check_fwd_log(const td_case *c) { return rc_kl_check(c, &FWD_LOG); }
@@ -104,32 +108,32 @@ static const td_intent i_fwd_log = {
 /* one-block slices (n_cols <= BLOCK_SIZE): n = k BLOCK + 1 and a loop over tiles cannot occur */
 #define KL_CLASSES                                                                                                 \
     ((TD_BCLASSES_TILED & ~(TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE))) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
-     TD_BC(TD_BC_FULLY_MASKED))
+     TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31))
 #define KL_BWD_DEFAULT                                                                                             \
     .file = "kldiv_ops", .family = "loss", .kind = "exact", .formula = "new_grads[pid, j] = target[pid, j] * (0.0 - 1)", \
     .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .sv = TD_SV_REAL,                 \
     .sv_note = "finite targets; n_cols <= BLOCK_SIZE (one-block slice)",                                            \
-    .error_model = "target * -1 is exact (tolerance 0)", .classes = KL_CLASSES, .gen = gen_bwd_default,            \
-    .check = check_bwd_default, .writes = writes_bwd, TD_SPECS(bwd_default), .intent = &i_bwd_default
+    .error_model = "target * -1 is exact (tolerance 0)", .classes = KL_CLASSES, .gen = gen_bwd_default,                \
+    .far = far_bwd_default, .check = check_bwd_default, .writes = writes_bwd, TD_SPECS(bwd_default), .intent = &i_bwd_default
 #define KL_BWD_LOG                                                                                                  \
     .file = "kldiv_ops", .family = "loss", .kind = "exact", .formula = "new_grads[pid, j] = 0.0 - exp(target[pid, j])", \
     .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .sv = TD_SV_REAL,                 \
     .sv_note = "targets <= 88.5 (exp finite); n_cols <= BLOCK_SIZE (one-block slice)",                              \
-    .error_model = "exp's budget; the negation is exact", .classes = KL_CLASSES, .gen = gen_bwd_log,               \
-    .check = check_bwd_log, .writes = writes_bwd, TD_SPECS(bwd_log), .intent = &i_bwd_log
+    .error_model = "exp's budget; the negation is exact", .classes = KL_CLASSES, .gen = gen_bwd_log,                   \
+    .far = far_bwd_log, .check = check_bwd_log, .writes = writes_bwd, TD_SPECS(bwd_log), .intent = &i_bwd_log
 #define KL_FWD_DEFAULT                                                                                              \
     .file = "kldiv_ops", .family = "loss", .kind = "exact",                                                         \
     .formula = "loss[pid, j] = gt * (log(max(gt, eps)) - y)", .nparams = NPF, .params = params_fwd,                 \
     .nregions = NRF, .regions = regions_fwd, .sv = TD_SV_REAL,                                                      \
     .sv_note = "eps > 0: log(max(gt, eps)) finite, gt = 0 -> exactly 0; n_cols <= BLOCK_SIZE (one-block slice)",     \
     .error_model = "max exact, log budget, one subtraction, one product", .classes = KL_CLASSES,                   \
-    .gen = gen_fwd_default, .check = check_fwd_default, .writes = writes_fwd, TD_SPECS(fwd_default), .intent = &i_fwd_default
+    .gen = gen_fwd_default, .far = far_fwd_default, .check = check_fwd_default, .writes = writes_fwd, TD_SPECS(fwd_default), .intent = &i_fwd_default
 #define KL_FWD_LOG                                                                                                  \
     .file = "kldiv_ops", .family = "loss", .kind = "exact", .formula = "loss[pid, j] = exp(gt) * (gt - y)",         \
     .nparams = NPF - 1, .params = params_fwd, .nregions = NRF, .regions = regions_fwd, .sv = TD_SV_REAL,            \
     .sv_note = "gt in [-120, 80], |y| <= 1000: exp(gt) * (gt - y) finite; n_cols <= BLOCK_SIZE (one-block slice)",  \
-    .error_model = "exp budget, one subtraction, one product", .classes = KL_CLASSES, .gen = gen_fwd_log,          \
-    .check = check_fwd_log, .writes = writes_fwd, TD_SPECS(fwd_log), .intent = &i_fwd_log
+    .error_model = "exp budget, one subtraction, one product", .classes = KL_CLASSES, .gen = gen_fwd_log,              \
+    .far = far_fwd_log, .check = check_fwd_log, .writes = writes_fwd, TD_SPECS(fwd_log), .intent = &i_fwd_log
 
 const td_contract td_c_kldiv_ops_bwd_default_cc = {
     .id = "kldiv_ops.kldiv_backward_default_compute_correct",

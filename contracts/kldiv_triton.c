@@ -70,6 +70,11 @@ static void gen_bwd_log(td_producer *p, td_case *c) { rc_kl_gen(p, c, &BWD_LOG);
 static void gen_fwd_default(td_producer *p, td_case *c) { rc_kl_gen(p, c, &FWD_DEFAULT); }
 static void gen_fwd_log(td_producer *p, td_case *c) { rc_kl_gen(p, c, &FWD_LOG); }
 static void gen_fwd_stream(td_producer *p, td_case *c) { rc_kl_gen(p, c, &FWD_STREAM); }
+static void far_bwd_default(td_producer *p, td_case *c) { rc_kl_far(p, c, &BWD_DEFAULT); }
+static void far_bwd_log(td_producer *p, td_case *c) { rc_kl_far(p, c, &BWD_LOG); }
+static void far_fwd_default(td_producer *p, td_case *c) { rc_kl_far(p, c, &FWD_DEFAULT); }
+static void far_fwd_log(td_producer *p, td_case *c) { rc_kl_far(p, c, &FWD_LOG); }
+static void far_fwd_stream(td_producer *p, td_case *c) { rc_kl_far(p, c, &FWD_STREAM); }
 static const char *check_bwd_default(const td_case *c) { return rc_kl_check(c, &BWD_DEFAULT); }
 static const char *check_bwd_log(const td_case *c) { return rc_kl_check(c, &BWD_LOG); }
 static const char *check_fwd_default(const td_case *c) { return rc_kl_check(c, &FWD_DEFAULT); }
@@ -80,12 +85,13 @@ static void writes_fwd(const td_case *c, td_wset *ws) { rc_kl_writes(c, ws, &FWD
 
 #define KLT_COMMON                                                                                                 \
     .file = "kldiv_triton", .family = "loss", .sv = TD_SV_REAL,                                                    \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW)
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31)
 /* the four compute theorems are one-block slices (hLen: n_cols <= BLOCK_SIZE): no
  * n = k BLOCK + 1 and no loop over tiles */
 #define KLT_COMMON_ONE_BLOCK                                                                                       \
     .file = "kldiv_triton", .family = "loss", .sv = TD_SV_REAL,                                                    \
-    .classes = (TD_BCLASSES_TILED & ~(TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE))) | TD_BC(TD_BC_STRIDE_GT_ROW)
+    .classes = (TD_BCLASSES_TILED & ~(TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE))) | TD_BC(TD_BC_STRIDE_GT_ROW) |   \
+               TD_BC(TD_BC_OFFSET_2_31)
 #define KLT_BWD .nparams = NPB, .params = params_bwd, .nregions = NRB, .regions = regions_bwd, .writes = writes_bwd
 #define KLT_FWD .nparams = NPF, .params = params_fwd, .nregions = NRF, .regions = regions_fwd, .writes = writes_fwd
 
@@ -122,6 +128,7 @@ const td_contract td_c_kldiv_triton_bwd_default = {
     .sv_note = "finite targets; 0 < n_cols <= BLOCK_SIZE",
     .error_model = "target * -1 is exact (tolerance 0)",
     .gen = gen_bwd_default,
+    .far = far_bwd_default,
     .check = check_bwd_default,
     KLT_BWD,
     KLT_COMMON_ONE_BLOCK,
@@ -136,6 +143,7 @@ const td_contract td_c_kldiv_triton_bwd_log = {
     .sv_note = "targets <= 88.5 (exp finite); 0 < n_cols <= BLOCK_SIZE",
     .error_model = "exp's budget; the negation is exact",
     .gen = gen_bwd_log,
+    .far = far_bwd_log,
     .check = check_bwd_log,
     KLT_BWD,
     KLT_COMMON_ONE_BLOCK,
@@ -150,6 +158,7 @@ const td_contract td_c_kldiv_triton_fwd_default = {
     .sv_note = "gt >= 0; gt = 0 -> the kernel's NaN (0 * log 0), not Lean's 0; 0 < n_cols <= BLOCK_SIZE",
     .error_model = "log budget, one subtraction, one product",
     .gen = gen_fwd_default,
+    .far = far_fwd_default,
     .check = check_fwd_default,
     KLT_FWD,
     KLT_COMMON_ONE_BLOCK,
@@ -164,6 +173,7 @@ const td_contract td_c_kldiv_triton_fwd_log = {
     .sv_note = "gt in [-120, 80], |y| <= 1000: finite; 0 < n_cols <= BLOCK_SIZE",
     .error_model = "exp budget, one subtraction, one product",
     .gen = gen_fwd_log,
+    .far = far_fwd_log,
     .check = check_fwd_log,
     KLT_FWD,
     KLT_COMMON_ONE_BLOCK,
@@ -180,6 +190,7 @@ const td_contract td_c_kldiv_triton_fwd_stream = {
     .ncasts = 1,
     .casts = casts,
     .gen = gen_fwd_stream,
+    .far = far_fwd_stream,
     .check = check_fwd_stream,
     KLT_FWD,
     KLT_COMMON | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_FULLY_MASKED),

@@ -155,6 +155,8 @@ static const td_intent intent_bwd = {
     TD_SPECS(intent_bwd),
 };
 
+/* .far: none -- read = write = (p0*BLOCK_M + r)*N*K + n*K + p1 in every region, outputs included, so an offset
+ * beyond 2^31 needs a sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_log_softmax = {
     .id = "log_softmax.log_softmax_kernel_correctness",
     .file = "log_softmax",

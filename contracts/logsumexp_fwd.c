@@ -151,6 +151,8 @@ static const td_intent i_lse = {
     .partial = lse_partial,
 };
 
+/* .far: none -- the row stride is D itself and the programs of a row read all its D columns: an offset
+ * beyond 2^31 means 2^31 elements read (the large tier's flat size, not a sparse far stride). */
 const td_contract td_c_logsumexp_fwd = {
     .id = "logsumexp_fwd.logsumexp_fwd_kernel_correctness",
     .file = "logsumexp_fwd",

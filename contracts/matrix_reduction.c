@@ -21,6 +21,8 @@
  * powers of two (tl.arange / block shapes), the output_summary's BLOCK_N = 0 therefore
  * never arises.
  */
+#include <float.h>
+
 #include "reduce_common.h"
 
 enum { P_SXM, P_SXN, P_SY, P_BM, P_BN, NP };
@@ -64,6 +66,21 @@ static void gen(td_producer *p, td_case *c) {
     c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): at most TD_FAR_MAX_ROWS rows of the tile (BLOCK_M
+ * cut to a smaller power of two) at a stride_xm near 2^31 over a sparse x (stride_xn
+ * kept), as a tile offset r * stride_xm formed in int32 gets wrong.  The original's
+ * make_block_ptr widens the strides to int64, so no int32-offset mutant here. */
+static void far(td_producer *p, td_case *c) {
+    int64_t BM = c->p[P_BM].i, BN = c->p[P_BN].i, sxn = c->p[P_SXN].i;
+    if (BM < 2) return; /* one row: no row offset to move */
+    int64_t R = BM < TD_FAR_MAX_ROWS ? BM : TD_FAR_MAX_ROWS, w = (BN - 1) * sxn + 1;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_X, R, w, c->p[P_SXM].i, s)) return;
+    c->p[P_BM].i = R;
+    c->p[P_SXM].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check(const td_case *c) {
     int64_t BM = c->p[P_BM].i, BN = c->p[P_BN].i, sxm = c->p[P_SXM].i, sxn = c->p[P_SXN].i;
     if (!(BN > 0)) return "hBN: 0 < BLOCK_N";
@@ -72,8 +89,8 @@ static const char *check(const td_case *c) {
     if (c->r[R_X].len < (size_t)((BM - 1) * sxm + (BN - 1) * sxn + 1)) return "x_ptr holds the tile";
     if (c->r[R_Y].len < (size_t)BM) return "y_ptr holds BLOCK_M";
     if (c->grid[0] != 1 || c->grid[1] != 1 || c->grid[2] != 1) return "one program (grid (1,))";
-    for (size_t e = 0; e < c->r[R_X].len; e++)
-        if (!isfinite(td_get(c, R_X, e))) return "x holds real (finite) values";
+    /* |v| <= DBL_MAX: finite; td_region_abs_le scans only the written pages of a sparse x */
+    if (!td_region_abs_le(c, R_X, DBL_MAX)) return "x holds real (finite) values";
     return NULL;
 }
 
@@ -91,8 +108,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .sv_note = "no masking: every reduction is over BLOCK_N >= 1 finite values",                                   \
     .error_model = "a maximum is one of its inputs: exact (tolerance 0)",                                           \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_STRIDE_GT_ROW) |                  \
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                             \
-    .gen = gen, .check = check, .writes = writes, TD_SPECS(rowmax), .intent = &intent
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),                  \
+    .gen = gen, .far = far, .check = check, .writes = writes, TD_SPECS(rowmax), .intent = &intent
 
 static const td_intent intent = {
     .operation = "the maximum of each of the BLOCK_M rows of x over its BLOCK_N columns",

@@ -136,6 +136,8 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+/* .far: none -- the kernels type M, N, K as tl.int32 (max_kernel_1 reads pid*BLOCK_SIZE + i < M), and
+ * max_kernel launches one program per k < K over a dense [M, N, K] tensor with a dense output. */
 const td_contract td_c_max_kernel_1 = {
     .id = "max_reduction.max_kernel_1_io_correctness",
     .file = "max_reduction",

@@ -103,6 +103,8 @@ static const td_intent intent_io = {
     TD_SPECS(intent_io),
 };
 
+/* .far: none -- rows are contiguous (row stride N) and each row's N columns are all streamed: an offset
+ * beyond 2^31 means 2^31 elements read (the large tier's flat size, not a sparse far stride). */
 const td_contract td_c_mean_summary = {
     .id = "mean_reduction.mean_dim_kernel_output_summary",
     .io_class = "Realizes_without_Rounding (mean_dim_kernel_correct_target)",

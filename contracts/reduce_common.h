@@ -429,6 +429,25 @@ static inline void rc_kl_gen(td_producer *p, td_case *c, const rc_kl_layout *y) 
     c->grid[1] = c->grid[2] = 1;
 }
 
+/* the domain of an input role over the elements in bytes [lo, hi) of its region (of a
+ * sparse region only the pages written: the rest reads 0, inside every role's domain) */
+typedef struct rc_kl_scan {
+    const td_case *c;
+    int reg, role;
+    const char *bad;
+} rc_kl_scan;
+static inline void rc_kl_span(void *u, size_t lo, size_t hi) {
+    rc_kl_scan *q = u;
+    unsigned eb = td_fmt_get(q->c->r[q->reg].fmt)->bytes;
+    for (size_t e = lo / eb; e < hi / eb && e < q->c->r[q->reg].len && !q->bad; e++) {
+        double v = td_get(q->c, q->reg, e);
+        if (!isfinite(v)) q->bad = "inputs are finite";
+        else if (q->role == RC_KL_T_LOG && v > 88.5) q->bad = "log-space backward target <= 88.5 (-exp(t) finite)";
+        else if (q->role == RC_KL_GT_LOG && !(v >= -120 && v <= 80)) q->bad = "log-space target in [-120, 80]";
+        else if (q->role == RC_KL_Y && fabs(v) > 1000) q->bad = "|y| <= 1000 (the loss stays finite)";
+    }
+}
+
 static inline const char *rc_kl_check(const td_case *c, const rc_kl_layout *y) {
     int64_t B = c->p[y->p_block].i, n_cols = c->p[y->p_ncols].i, n_rows = c->grid[0];
     if (B <= 0) return "hBS: 0 < BLOCK_SIZE";
@@ -444,15 +463,32 @@ static inline const char *rc_kl_check(const td_case *c, const rc_kl_layout *y) {
     for (int k = 0; k < y->nin; k++) {
         int64_t st = c->p[y->p_in_stride[k]].i;
         if (st < 0 || c->r[y->r_in[k]].len < rc_rows_len(n_rows, n_cols, st)) return "the inputs hold every row read";
-        for (size_t e = 0; e < c->r[y->r_in[k]].len; e++) {
-            double v = td_get(c, y->r_in[k], e);
-            if (!isfinite(v)) return "inputs are finite";
-            if (y->role[k] == RC_KL_T_LOG && v > 88.5) return "log-space backward target <= 88.5 (-exp(t) finite)";
-            if (y->role[k] == RC_KL_GT_LOG && !(v >= -120 && v <= 80)) return "log-space target in [-120, 80]";
-            if (y->role[k] == RC_KL_Y && fabs(v) > 1000) return "|y| <= 1000 (the loss stays finite)";
-        }
+        rc_kl_scan q = {c, y->r_in[k], y->role[k], NULL};
+        size_t bytes = c->r[q.reg].len * td_fmt_get(c->r[q.reg].fmt)->bytes;
+        if (c->r[q.reg].mapped) td_touched_pages(c->r[q.reg].data, bytes, rc_kl_span, &q);
+        else rc_kl_span(&q, 0, bytes);
+        if (q.bad) return q.bad;
     }
     return NULL; /* hly, hlg: distinct regions */
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of every input at one
+ * row stride near 2^31 over sparse regions, as a kernel forming pid * y_stride (or
+ * gt_stride, target_stride) in int32 gets wrong: Liger's kernels cast pid to int64 for
+ * exactly this.  The output keeps its stride (its cells stay dense and checked). */
+static inline void rc_kl_far(td_producer *p, td_case *c, const rc_kl_layout *y) {
+    int64_t n_cols = c->p[y->p_ncols].i, R = c->grid[0], moved = 0;
+    if (R < 2 || n_cols <= 0) return; /* one row, or nothing read */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, n_cols);
+    for (int k = 0; k < y->nin; k++)
+        if (!td_far_restride(c, y->r_in[k], R, n_cols, c->p[y->p_in_stride[k]].i, s)) {
+            c->p[y->p_in_stride[k]].i = s;
+            moved++;
+        }
+    if (!moved) return;
+    c->grid[0] = (uint32_t)R; /* an input left in place still holds its first R rows */
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static inline void rc_kl_writes(const td_case *c, td_wset *ws, const rc_kl_layout *y) {

@@ -149,6 +149,8 @@ static const td_intent intent = {
     .gap = intent_gap,
 };
 
+/* .far: none -- read = write = pid*BLOCK_SIZE + j over every element (a flat contiguous launch): an offset
+ * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier, not a far stride). */
 const td_contract td_c_quantize_rowwise = {
     .id = "rowwise_quantization_triton.quantize_rowwise_correctness",
     .file = "rowwise_quantization_triton",

@@ -279,6 +279,8 @@ static const td_intent intent_bwd_non_inner = {
     TD_SPECS(intent_bwd_non_inner),
 };
 
+/* .far: none -- every form writes its output at the offsets it reads (pid * N, pid0 * N * K + ...), so an
+ * offset beyond 2^31 needs a sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_flaggems_inner_cc = {
     .id = "softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct",
     .io_class = "ComputeCorrect (BlockState), one program per row",

@@ -184,6 +184,8 @@ static const td_intent intent_full = {
     TD_SPECS(intent_full),
 };
 
+/* .far (one-tile forms): none -- output and input share the offset pid * N, so an offset beyond 2^31 needs a
+ * sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_softmax_optimize_summary = {
     .id = "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
     .io_class = "ComputeCorrect (BlockState), one program per row",
@@ -222,6 +224,8 @@ const td_contract td_c_softmax_optimize_io = {
     .intent = &intent_one_tile,
 };
 
+/* .far: none -- the full form reads and writes all N columns of each row at pid * N: an offset beyond 2^31
+ * means 2^31 elements touched (the large tier's flat size, not a sparse far stride). */
 const td_contract td_c_softmax_optimize_full = {
     .id = "softmax_optimize.softmax_kernel_online_v2_output_summary",
     .io_class = "ComputeCorrect over Fin N (full online surface), one program per row",

@@ -68,12 +68,19 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill(&g, c, R_DOUT);
 }
 
+/* Offsets beyond 2^31: X, Y and DOUT rows at a row stride near 2^31 (ew_rows_far), as
+ * a kernel forming row * stride_x_row in int32 (the original: tl.program_id(0) is
+ * int32) gets wrong; DX, DY and OUT keep theirs. */
+static void far(td_producer *p, td_case *c) {
+    static const int regs[3] = {R_X, R_Y, R_DOUT}, ps[3] = {P_SX, P_SY, P_SDOUT};
+    ew_rows_far(p, c, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 3, regs, ps);
+}
+
 static const char *check(const td_case *c) {
-    for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= X_BOUND)) return "domain: |x| <= 87 (exp(-x) finite in binary32)";
+    /* td_region_abs_le scans only the written pages of a sparse (far) region */
+    if (!td_region_abs_le(c, R_X, X_BOUND)) return "domain: |x| <= 87 (exp(-x) finite in binary32)";
     for (int r = R_Y; r <= R_DOUT; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= YD_BOUND)) return "domain: |y|, |dout| <= 2^60 (products finite)";
+        if (!td_region_abs_le(c, r, YD_BOUND)) return "domain: |y|, |dout| <= 2^60 (products finite)";
     if (c->grid[2] != 1) return "a 2-D grid (rows, column blocks)";
     /* hDXDY, hOUTDX, hOUTDY hold by construction: DX, DY, OUT are three declared regions */
     int recompute = c->p[P_RECOMPUTE].i != 0;
@@ -118,8 +125,9 @@ const td_contract td_c_swiglu_backward = {
     .sv_note = "|x| <= 87 keeps exp(-x) finite (the kernel's sigmoid saturation to 0 via inf is not generated); "
                "|y|, |dout| <= 2^60",
     .error_model = "binary32 in the kernel's order (not the Lean order): sigmoid = 1/(1+exp(-x)), then the products",
-    .classes = EW_BCLASSES_ROWS,
+    .classes = EW_BCLASSES_ROWS | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(swiglu_bwd),

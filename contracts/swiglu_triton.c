@@ -52,6 +52,8 @@ static const td_intent intent_f = {
     TD_SPECS(intent_fwd),
 };
 
+/* .far: none -- A, B and C share one row stride (read = write = pid * stride), so an offset beyond 2^31
+ * needs a sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_swiglu_triton_fwd = {
     .classes = EW_BCLASSES_ROWS1D,
     .id = "swiglu_triton.swiglu_forward_kernel_correctness",

@@ -224,6 +224,9 @@ static const td_intent intent_a1 = {
     .partial = a1_partial,
 };
 
+/* .far: none -- argmax_kernel_1 reads pid*BLOCK_SIZE + i < M with the int32 index (check1: grid * B < 2^31);
+ * kernel_2 reads mid_size cells; the dim kernel launches one program per k < K over a dense [M, N, K]
+ * tensor, so an offset beyond 2^31 needs M*N*K > 2^31 cells launched and a dense out_index of M*K. */
 const td_contract td_c_argmax1_value = {
     .id = "triton_argmax.argmax_kernel_1_value_compute_correct",
     .io_class = "ComputeCorrect (scalar write mid_value[pid]; mid_index scratch)",

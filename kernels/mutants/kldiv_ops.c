@@ -45,6 +45,25 @@ static int fwd_bug(const td_abi_launch *L, int bug) {
             }
     return 0;
 }
+
+/* forward with the row offsets pid * y_stride and pid * gt_stride formed in int32 (the
+ * kernel without its `pid = tl.program_id(0).to(tl.int64)`): beyond 2^31 elements the
+ * offset wraps, an illegal address on a GPU (tl_fault) or another row */
+static int fwd_offset_int32(const td_abi_launch *L) {
+    int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE);
+    int64_t n_cols = TL_I(L, PF_NCOLS), B = TL_I(L, PF_BLOCK);
+    float eps = TL_R(L, PF_EPS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t yb = tl_i32((int64_t)pid * tl_i32(ys)), gb = tl_i32((int64_t)pid * tl_i32(gs));
+        if (tl_fault(L, RF_Y, yb, n_cols, 1, pid) || tl_fault(L, RF_GT, gb, n_cols, 1, pid)) return 1;
+        for (int64_t i = 0; i < n_cols; i += B)
+            for (int64_t j = 0; j < B && i + j < n_cols; j++) {
+                float y = tl_load(L, RF_Y, yb + i + j), y_true = tl_load(L, RF_GT, gb + i + j);
+                tl_store(L, RF_LOSS, (int64_t)pid * ls + i + j, y_true * (logf(fmaxf(y_true, eps)) - y), tl_f32());
+            }
+    }
+    return 0;
+}
 static int fwd_no_eps(const td_abi_launch *L) { return fwd_bug(L, 0); }
 static int fwd_exp_pred(const td_abi_launch *L) { return fwd_bug(L, 1); }
 
@@ -64,3 +83,8 @@ TD_KERNEL(td_m_kldiv_ops_fwd_log_cc) = {"kldiv_ops.kldiv_forward_log_target_none
     "exp(y) * (y_true - y): exp of the prediction", 5, 3, fwd_exp_pred, NULL};
 TD_KERNEL(td_m_kldiv_ops_fwd_log_io) = {"kldiv_ops.kldiv_forward_log_target_none_correctness", "mut_exp_of_prediction", TD_ABI_HOST, NULL, "libm",
     "exp(y) * (y_true - y): exp of the prediction", 5, 3, fwd_exp_pred, NULL};
+TD_KERNEL(td_m_kldiv_ops_fwd_default_i32) = {"kldiv_ops.kldiv_forward_default_none_correctness", "mut_offset_int32",
+                                            TD_ABI_HOST, NULL, "libm",
+                                            "pid * y_stride and pid * gt_stride computed in int32 (wraps beyond 2^31 "
+                                            "elements)",
+                                            6, 3, fwd_offset_int32, NULL};

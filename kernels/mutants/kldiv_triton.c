@@ -22,31 +22,38 @@ static int bwd_bug(const td_abi_launch *L, int bug) {
 static int bwd_sign_lost(const td_abi_launch *L) { return bwd_bug(L, BWD_SIGN_LOST); }
 static int bwd_exp_neg(const td_abi_launch *L) { return bwd_bug(L, BWD_EXP_NEG); }
 
-enum { FWD_SWAPPED, FWD_SIGN, FWD_TAIL_DROPPED, FWD_NO_ADVANCE };
+enum { FWD_SWAPPED, FWD_SIGN, FWD_TAIL_DROPPED, FWD_NO_ADVANCE, FWD_OFFSET_I32 };
 static int fwd_bug(const td_abi_launch *L, int bug) {
     int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE);
     int64_t n_cols = TL_I(L, PF_NCOLS), B = TL_I(L, PF_BLOCK);
     /* FWD_TAIL_DROPPED: for i in range(0, n_cols // BLOCK_SIZE * BLOCK_SIZE, BLOCK_SIZE) */
     int64_t end = bug == FWD_TAIL_DROPPED ? n_cols / B * B : n_cols;
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t yb = (int64_t)pid * ys, gb = (int64_t)pid * gs;
+        if (bug == FWD_OFFSET_I32) { /* pid * y_stride in int32 (no .to(tl.int64)): wraps beyond 2^31 */
+            yb = tl_i32((int64_t)pid * tl_i32(ys)), gb = tl_i32((int64_t)pid * tl_i32(gs));
+            if (tl_fault(L, RF_Y, yb, n_cols, 1, pid) || tl_fault(L, RF_GT, gb, n_cols, 1, pid)) return 1;
+        }
         for (int64_t i = 0; i < end; i += B)
             for (int64_t j = 0; j < B; j++) {
                 /* FWD_NO_ADVANCE: offsets = base_offsets (i not added): every chunk reads and writes chunk 0 */
                 int64_t off = bug == FWD_NO_ADVANCE ? j : i + j;
                 if (!(off < n_cols)) continue;
-                float y = tl_load(L, RF_Y, (int64_t)pid * ys + off), y_true = tl_load(L, RF_GT, (int64_t)pid * gs + off);
+                float y = tl_load(L, RF_Y, yb + off), y_true = tl_load(L, RF_GT, gb + off);
                 float loss;
                 if (bug == FWD_SWAPPED) loss = y * (logf(y) - y_true); /* y_ptr and gt_ptr swapped */
                 else if (bug == FWD_SIGN) loss = expf(y_true) * (y - y_true);
                 else loss = y_true * (logf(y_true) - y);
                 tl_store(L, RF_LOSS, (int64_t)pid * ls + off, loss, tl_f32());
             }
+    }
     return 0;
 }
 static int fwd_swapped(const td_abi_launch *L) { return fwd_bug(L, FWD_SWAPPED); }
 static int fwd_sign(const td_abi_launch *L) { return fwd_bug(L, FWD_SIGN); }
 static int fwd_tail_dropped(const td_abi_launch *L) { return fwd_bug(L, FWD_TAIL_DROPPED); }
 static int fwd_no_advance(const td_abi_launch *L) { return fwd_bug(L, FWD_NO_ADVANCE); }
+static int fwd_offset_int32(const td_abi_launch *L) { return fwd_bug(L, FWD_OFFSET_I32); }
 
 TD_KERNEL(td_m_kldiv_triton_bwd_sign) = {"kldiv_triton.kldiv_backward_default_compute_correct", "mut_sign_lost",
                                          TD_ABI_HOST, NULL, "libm", "res = target * 1: the gradient's sign lost", 4, 2,
@@ -69,3 +76,8 @@ TD_KERNEL(td_m_kldiv_triton_fwd_advance) = {"kldiv_triton.kldiv_forward_default_
                                             "mut_offsets_not_advanced", TD_ABI_HOST, NULL, "libm",
                                             "offsets = base_offsets: every chunk recomputes chunk 0", 5, 3,
                                             fwd_no_advance, NULL};
+TD_KERNEL(td_m_kldiv_triton_fwd_i32) = {"kldiv_triton.kldiv_forward_default_none_io_correctness", "mut_offset_int32",
+                                        TD_ABI_HOST, NULL, "libm",
+                                        "pid * y_stride and pid * gt_stride computed in int32 (wraps beyond 2^31 "
+                                        "elements)",
+                                        5, 3, fwd_offset_int32, NULL};

@@ -11,6 +11,12 @@ static int reduce_bug(const td_abi_launch *L, int bug) {
     float *x;
     TL_ALLOC(L, x, BN);
     for (int64_t i = 0; i < BM; i++) {
+        /* a row read past x (swapped strides on a far tile: j * stride_xm near 2^31 per
+         * column) faults as on a device instead of reading outside the region */
+        if (bug == 1 ? tl_fault(L, R_X, i * sxm, BN, 1, 0) : tl_fault(L, R_X, i * sxn, BN, sxm, 0)) {
+            free(x);
+            return 1;
+        }
         for (int64_t j = 0; j < BN; j++)
             x[j] = tl_load(L, R_X, bug == 1 ? i * sxm + j : i * sxn + j * sxm);
         tl_store(L, R_Y, i, tl_max(x, BN), tl_f32());

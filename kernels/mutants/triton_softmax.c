@@ -58,6 +58,28 @@ static int exp2_no_log2e(const td_abi_launch *L) {
     return 0;
 }
 
+/* row_start_ptr = input_ptr + row_idx * input_row_stride in int32, as the original
+ * forms it (tl.program_id(0) and an int argument below 2^31 are int32): below 2^31
+ * elements it is the port; beyond, the load wraps to a negative offset (a device
+ * fault, tl_fault) or into another row. */
+static int offset_int32(const td_abi_launch *L) {
+    int64_t is = TL_I(L, P_IN_STRIDE), os = TL_I(L, P_OUT_STRIDE), n = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
+    float *row;
+    TL_ALLOC(L, row, B);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t base = tl_i32((int64_t)pid * tl_i32(is));
+        if (tl_fault(L, R_IN, base, n < B ? n : B, 1, pid)) {
+            free(row);
+            return 1;
+        }
+        sm_load_tile(L, R_IN, base, 1, n, B, -INFINITY, row);
+        sm_tile_softmax(row, B);
+        for (int64_t j = 0; j < B && j < n; j++) tl_store(L, R_OUT, (int64_t)pid * os + j, row[j], tl_f32());
+    }
+    free(row);
+    return 0;
+}
+
 TD_KERNEL(td_m_triton_softmax_mask_le) = {"triton_softmax.softmax_kernel_correctness", "mut_load_mask_le",
                                           TD_ABI_HOST, NULL, NULL,
                                           "load mask cols <= n_cols: one column past the row joins max and sum", 4,
@@ -69,3 +91,7 @@ TD_KERNEL(td_m_triton_softmax_store_all) = {"triton_softmax.softmax_kernel_corre
 TD_KERNEL(td_m_triton_softmax_exp2) = {"triton_softmax.softmax_kernel_correctness", "mut_exp2_no_log2e",
                                        TD_ABI_HOST, NULL, NULL, "tl.exp2(row - max) without the log2(e) factor", 4,
                                        2, exp2_no_log2e, NULL};
+TD_KERNEL(td_m_triton_softmax_i32) = {"triton_softmax.softmax_kernel_correctness", "mut_offset_int32", TD_ABI_HOST,
+                                      NULL, NULL, "row_idx * input_row_stride computed in int32 (wraps beyond 2^31 "
+                                      "elements)",
+                                      4, 2, offset_int32, NULL};
