@@ -30,6 +30,7 @@
  */
 #include "gen.h"
 #include "gen_meta.h"
+#include "gen_far.h"
 
 #include <stdlib.h>
 
@@ -115,6 +116,16 @@ static void gen(td_producer *p, td_case *c) {
     for (int64_t b = 0; b < batch; b++) td_seti(c, R_IDX, (size_t)b, ids[b]);
 }
 
+/* Offsets beyond 2^31: the input rows of the first batch rows moved to a far
+ * xm_stride (td_far_move_rows along grid axis 1, the batch); lora_ptr and out keep
+ * theirs.  Every kept row gets an adapter (a "no adapter" row becomes adapter 0): a
+ * skipped row reads nothing, and the far rows are the point of the case. */
+static void far(td_producer *p, td_case *c) {
+    if (!td_far_move_rows(p, c, R_IN, 1, P_XM + be_sum(c), (pv(c, P_K) - 1) * pv(c, P_XK) + 1)) return;
+    for (uint32_t b = 0; b < c->grid[1]; b++)
+        if (td_geti(c, R_IDX, b) == -1) td_seti(c, R_IDX, b, 0);
+}
+
 /* the IO class's write injectivity over the rows that write, every write inside out */
 static const char *check_writes(const td_case *c) {
     size_t len = c->r[R_OUT].len;
@@ -160,9 +171,8 @@ static const char *check(const td_case *c) {
     if (c->grid[0] < 1 || c->grid[1] < 1 || c->grid[2] != 1) return "grid = (SPLIT_N, batch)";
     const char *e = check_rows(c);
     if (e) return e;
-    for (int r = R_IN; r <= R_LORA; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= BE_BOUND)) return "domain: |input|, |lora| <= 2^40 (partial sums finite)";
+    for (int r = R_IN; r <= R_LORA; r++) /* of a sparse (far) input, its written pages */
+        if (!td_region_abs_le(c, r, BE_BOUND)) return "domain: |input|, |lora| <= 2^40 (partial sums finite)";
     return check_writes(c);
 }
 
@@ -183,11 +193,12 @@ static void writes(const td_case *c, td_wset *ws) {
 #define BE_COMMON                                                                                               \
     .file = "bgmv_expand_slice", .family = "lora", .nregions = NR, .regions = regions, .sv = TD_SV_REAL,         \
     .sv_note = "|input|, |lora| <= 2^40, K <= 64: every product and partial sum finite", .gen = gen,            \
-    .check = check, .writes = writes
+    .far = far, .check = check, .writes = writes
 #define BE_FORMULA                                                                                              \
     "out[pid1*cm + pid0*split_n_length + (slice_offset + g)*cn] = sum_{k<min(K,BLOCK_K)} input[pid1*xm + k*xk] " \
     "* lora[l0*lora_indices[pid1] + (pid0*split_n_length + g)*lora_k_stride + k*lora_n_stride]"
-#define BE_CLASSES (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SLICE_EDGE))
+#define BE_CLASSES                                                                                              \
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SLICE_EDGE) | TD_BC(TD_BC_OFFSET_2_31))
 
 const td_contract td_c_bgmv_expand_slice_summary = {
     .id = "bgmv_expand_slice.bgmv_full_output_summary",

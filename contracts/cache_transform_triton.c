@@ -120,6 +120,39 @@ static void gen_pre(td_producer *p, td_case *c) {
     if (total * hid != 1) c->classes &= ~TD_BC(TD_BC_SINGLE_LANE);
 }
 
+/* Offsets beyond 2^31 (decoding): one sequence (NUM_SEQS = 1: its output row 0 stays
+ * near, the surplus programs are masked) reading cache row 1 + lengths[0] % 3 (old row
+ * lengths[0]'s cells) at a far cache_stride (td_far_stride: ori * cache_stride past
+ * 2^31, the product the kernel forms from its int32 position) over sparse caches.  The
+ * prefill writes token idx at idx * cache_stride >= ori * cache_stride: a far cache row
+ * is a far output row there, which needs sparse outputs (no hook).  The row is odd: an
+ * int32 product to * stride then wraps negative for either stride td_far_stride draws
+ * (row 2 at stride 2^31 + d wraps to 2d, a silent wrong read rather than a fault). */
+static void far_dec(td_producer *p, td_case *c) {
+    int64_t hid = c->p[PD_HID].i, hs = c->p[PD_HS].i, cs = c->p[PD_CS].i;
+    if (c->p[PD_NSEQ].i < 1 || hid < 1) return;
+    int64_t ori = td_geti(c, R_IDX, 0), to = ori % 2 ? 3 : 1, w = (hid - 1) * hs + 1;
+    int64_t s = td_far_stride(p, to + 1, w);
+    td_region old[2] = {c->r[R_COS], c->r[R_SIN]};
+    for (int o = 0; o < 2; o++) {
+        c->r[R_COS + o].data = NULL, c->r[R_COS + o].mapped = 0, c->r[R_COS + o].len = 0;
+        if (!td_case_alloc_sparse(c, R_COS + o, (size_t)(to * s + w))) { /* no address space: as it was */
+            if (o) td_region_release(&c->r[R_COS]);
+            c->r[R_COS] = old[0], c->r[R_SIN] = old[1];
+            return;
+        }
+    }
+    for (int o = 0; o < 2; o++) {
+        size_t eb = td_fmt_get(old[o].fmt)->bytes;
+        memcpy((uint8_t *)c->r[R_COS + o].data + (size_t)(to * s) * eb,
+               (const uint8_t *)old[o].data + (size_t)(ori * cs) * eb, (size_t)w * eb);
+        td_region_release(&old[o]);
+    }
+    c->p[PD_CS].i = s, c->p[PD_NSEQ].i = 1;
+    td_seti(c, R_IDX, 0, to);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* the regions hold every row read and written (strides Nat, layout injective) */
 static const char *ct_fits(const td_case *c, int64_t rows, int64_t orows, int64_t hid, int p_cs) {
     int64_t cn[2] = {rows, hid}, on[2] = {orows, hid}, s[2] = {c->p[p_cs].i, c->p[p_cs + 1].i};
@@ -201,8 +234,9 @@ const td_contract td_c_cache_transform_decoding = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |
                TD_BC(TD_BC_IDX_REPEATS) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_dec,
+    .far = far_dec,
     .check = check_dec,
     .writes = writes_dec,
     TD_SPECS(ct_dec),
@@ -227,6 +261,8 @@ const td_contract td_c_cache_transform_prefill = {
                TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_EMPTY) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) |
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+    /* no far hook: token idx is written at idx * cache_stride >= its cache row's offset, so a far
+     * cache row is a far output row: offset-2^31 needs sparse outputs (engine support, far-A) */
     .gen = gen_pre,
     .check = check_pre,
     .writes = writes_pre,

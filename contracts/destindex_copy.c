@@ -71,6 +71,14 @@ static void gen(td_producer *p, td_case *c) {
     if (hn > 1 || hr > 1) c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* a head the kernel never touches */
 }
 
+/* Offsets beyond 2^31: both token streams moved to far row strides (kv_far_tokens,
+ * kvcopy_common.h; each draws its own stride); Dest_loc's first tokens and the caches
+ * keep theirs.  Only head 0 is read, but each token's heads stay contiguous. */
+static void far(td_producer *p, td_case *c) {
+    kv_far_tokens(p, c, R_KN, P_SKN_BS, P_SKN_H, P_SKN_D, c->p[P_HN].i, c->p[P_BDN].i);
+    kv_far_tokens(p, c, R_KR, P_SKR_BS, P_SKR_H, P_SKR_D, c->p[P_HR].i, c->p[P_BDR].i);
+}
+
 static const char *check(const td_case *c) {
     const td_pval *q = c->p;
     int64_t ntok = c->grid[0], cap = ntok;
@@ -124,8 +132,9 @@ const td_contract td_c_destindex_copy = {
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW) |
                TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(dcopy),

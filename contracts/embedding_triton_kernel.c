@@ -39,6 +39,9 @@
  */
 #include "gen.h"
 #include "gen_meta.h"
+#include "gen_far.h"
+
+#include <float.h>
 
 enum { P_VSTART, P_VEND, P_SW, P_SO, P_NCTX, P_HIDDEN, P_BD, P_BN, P_BNN, P_START_NN, NP_MAX };
 enum { R_WEIGHT, R_IDS, R_OUT, NR };
@@ -140,6 +143,28 @@ static void gen(td_producer *p, td_case *c) {
     gen_ids(p, &g.rng, c, n, vs, ve);
 }
 
+/* Offsets beyond 2^31: the shard keeps its first R = min(vob_end - vob_start, 4) rows,
+ * moved to a far stride_weight_seq (td_far_restride: (id - vob_start) * stride, the
+ * product the kernel forms from its int32 id); in-shard ids past them fold onto them
+ * (the first token the launch stores reads the farthest row), out-of-shard ids stay
+ * outside [vob_start, vob_start + R).  out keeps its layout. */
+static void far(td_producer *p, td_case *c) {
+    int64_t vs = c->p[P_VSTART].i, ve = c->p[P_VEND].i, hidden = c->p[P_HIDDEN].i, n = c->p[P_NCTX].i;
+    int64_t R = ve - vs < TD_FAR_MAX_ROWS ? ve - vs : TD_FAR_MAX_ROWS;
+    if (R == 3) R = 2; /* row R-1 odd: its int32 product wraps negative for either stride td_far_stride draws */
+    int64_t t0 = emb_is_body(c) ? c->p[P_START_NN].i : 0; /* the body stores rows start_nn .. */
+    if (R < 2 || t0 >= n) return;                            /* (none when start_nn >= n_ctx) */
+    int64_t s = td_far_stride(p, R, hidden);
+    if (td_far_restride(c, R_WEIGHT, R, hidden, c->p[P_SW].i, s)) return;
+    for (int64_t t = 0; t < n; t++) {
+        int64_t id = td_geti(c, R_IDS, (size_t)t);
+        if (id >= vs && id < ve) td_seti(c, R_IDS, (size_t)t, vs + (id - vs) % R);
+    }
+    td_seti(c, R_IDS, (size_t)t0, vs + R - 1);
+    c->p[P_VEND].i = vs + R, c->p[P_SW].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check_blocks(const td_case *c) {
     int64_t bn = c->p[P_BN].i, bd = c->p[P_BD].i, bnn = emb_bnn(c);
     if (bn <= 0 || bd <= 0 || bnn <= 0) return "BLOCK_N, BLOCK_DMODEL, BLOCK_NN > 0 (Triton blocks)";
@@ -171,8 +196,7 @@ static const char *check(const td_case *c) {
         if (id >= vs && id < ve && (id - vs) * sw + cols > (int64_t)c->r[R_WEIGHT].len)
             return "in-shard reads inside weight";
     }
-    for (size_t i = 0; i < c->r[R_WEIGHT].len; i++)
-        if (!isfinite(td_get(c, R_WEIGHT, i))) return "domain: finite weights";
+    if (!td_region_abs_le(c, R_WEIGHT, DBL_MAX)) return "domain: finite weights"; /* a far one: its written pages */
     return NULL;
 }
 
@@ -197,8 +221,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .file = "embedding_triton_kernel", .family = "gather", .params = params, .nregions = NR, .regions = regions, \
     .sv = TD_SV_REAL, .sv_note = "finite weights; a copy or 0, so no special value arises",                     \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_REPEATS) |                     \
-               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_META_EXTREME),                                         \
-    .gen = gen, .check = check, .writes = writes
+               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_OFFSET_2_31),               \
+    .gen = gen, .far = far, .check = check, .writes = writes
 #define EMB_FORMULA "out[t, d] = vob_start <= ids[t] < vob_end ? weight[(ids[t] - vob_start)*stride_weight_seq + d] : 0"
 
 const td_contract td_c_embedding_output_summary = {

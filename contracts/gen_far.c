@@ -32,6 +32,18 @@ int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0
     return 1;
 }
 
+int td_far_move_rows(td_producer *p, td_case *c, int reg, int axis, int prow, int64_t w) {
+    int64_t R = c->grid[axis];
+    if (R < 2 || w <= 0) return 0;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, reg, R, w, c->p[prow].i, s)) return 0;
+    c->grid[axis] = (uint32_t)R;
+    c->p[prow].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
+}
+
 int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, int64_t to) {
     td_region old = c->r[reg];
     unsigned eb = td_fmt_get(old.fmt)->bytes;

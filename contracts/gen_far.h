@@ -46,6 +46,16 @@ int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, 
  * added); 0 when the p0 slabs interleave with the rest (param[in0] below one slab's
  * extent), there is a single program, or no address space. */
 int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0, int out1, int64_t row);
+/* A launch whose programs along grid axis `axis` (0..2) read up to `w` elements of
+ * region `reg` from pid[axis] * param[prow] (their row, whatever the layout inside it):
+ * keeps the first min(grid[axis], TD_FAR_MAX_ROWS) values of pid[axis] and moves their
+ * rows to a row stride near 2^31 (td_far_stride) over a sparse region, each row's w
+ * elements copied as they were (rows that interleaved, param[prow] < w, come apart).
+ * Updates grid[axis] and param[prow] and adds the classes offset-2^31 and
+ * stride-gt-row.  1 when moved; 0 (the case unchanged) for fewer than 2 rows, w <= 0,
+ * or no address space.  Several regions indexed by pid[axis] are moved by calling it
+ * once each (grid[axis] is then already capped). */
+int td_far_move_rows(td_producer *p, td_case *c, int reg, int axis, int prow, int64_t w);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

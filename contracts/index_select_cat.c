@@ -98,6 +98,8 @@ const td_contract td_c_index_select_cat = {
     .error_model = "a copy of a binary32 element: bit-exact (tolerance 0)",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_REPEATS) |
                TD_BC(TD_BC_IDX_FIRST_LAST),
+    /* no far hook: source and output share (stride0, stride1), so a far source row is a far output
+     * row too: offset-2^31 needs sparse outputs (engine support, far-A) */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -57,6 +57,13 @@ static void gen(td_producer *p, td_case *c) {
     if (nsplit > 1) c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* x-splits this launch leaves alone */
 }
 
+/* Offsets beyond 2^31: K's token rows moved to a far stride_kt (kv_far_tokens,
+ * kvcopy_common.h), each token's heads and the dims up to the split read kept; the
+ * first programs' lengths and block tables, and the cache, keep theirs. */
+static void far(td_producer *p, td_case *c) {
+    kv_far_tokens(p, c, R_K, P_SKT, P_SKH, P_SKD, c->grid[1], (c->p[P_SPLIT].i + 1) * c->p[P_X].i);
+}
+
 static const char *check(const td_case *c) {
     const td_pval *q = c->p;
     int64_t bsz = c->grid[0], H = c->grid[1], X = q[P_X].i, split = q[P_SPLIT].i;
@@ -107,8 +114,10 @@ const td_contract td_c_kcache_copy_n1 = {
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW) |
                TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_SEQ_SINGLE) |
-               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(kcn1),

@@ -77,6 +77,14 @@ static int64_t kvc_lanes(const td_pval *q) {
     return w < 0 ? 0 : w > q[P_X].i ? q[P_X].i : w;
 }
 
+/* Offsets beyond 2^31: K's and V's token rows moved to far strides (kv_far_tokens,
+ * kvcopy_common.h; one stride each); the first programs' lengths and block tables, and
+ * the caches, keep theirs. */
+static void far(td_producer *p, td_case *c) {
+    kv_far_tokens(p, c, R_K, P_SKT, P_SKH, P_SKD, c->grid[1], c->p[P_HD].i);
+    kv_far_tokens(p, c, R_V, P_SVT, P_SVH, P_SVD, c->grid[1], c->p[P_HD].i);
+}
+
 static const char *check(const td_case *c) {
     const td_pval *q = c->p;
     int64_t bsz = c->grid[0], H = c->grid[1], X = q[P_X].i, w = kvc_lanes(q);
@@ -138,8 +146,9 @@ const td_contract td_c_kv_cache_copy = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_FULLY_MASKED) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(kvcc),

@@ -114,6 +114,49 @@ static void gen(td_producer *p, td_case *c) {
     if (DV == 0) c->classes |= TD_BC(TD_BC_FULLY_MASKED);
 }
 
+/* Offsets beyond 2^31: every program reads the one token SIDX of KStates / VStates;
+ * SIDX becomes 1 or 3 (at most TD_FAR_MAX_ROWS rows) and the states move to far
+ * token strides (td_far_stride: SIDX * stride past 2^31, the product the kernel forms
+ * from its int32 token index) over sparse regions holding that one token (old token
+ * SIDX's heads and dims, where the layout put them).  The caches keep theirs. */
+/* the token slab of region rs (width w, in elements) that one token's heads and dims span */
+static int64_t fill_slab(const td_case *c, int ps, int64_t D) {
+    int64_t H = c->p[P_NH].i;
+    return H > 0 && D > 0 ? (H - 1) * c->p[ps + 1].i + (D - 1) * c->p[ps + 2].i + 1 : 0;
+}
+static void far(td_producer *p, td_case *c) {
+    static const int rs[2] = {R_KS, R_VS}, ps[2] = {P_SKSS, P_SVSS};
+    int64_t sidx = c->p[P_SIDX].i, to = sidx % 2 ? 3 : 1, w[2], s[2]; /* odd: to * stride wraps negative in int32 */
+    w[0] = fill_slab(c, P_SKSS, c->p[P_HD].i), w[1] = fill_slab(c, P_SVSS, c->p[P_HDV].i);
+    if (!w[0]) return;
+    td_region old[2] = {c->r[R_KS], c->r[R_VS]};
+    int ok = 1, moved[2] = {0, 0};
+    for (int o = 0; o < 2 && ok; o++) { /* both reserved, or the case left as it was */
+        if (!w[o]) continue;
+        s[o] = td_far_stride(p, to + 1, w[o]);
+        c->r[rs[o]].data = NULL, c->r[rs[o]].mapped = 0, c->r[rs[o]].len = 0;
+        ok = moved[o] = td_case_alloc_sparse(c, rs[o], (size_t)(to * s[o] + w[o])) != NULL;
+    }
+    for (int o = 0; o < 2; o++) {
+        if (!moved[o]) continue;
+        if (!ok) {
+            td_region_release(&c->r[rs[o]]);
+            continue;
+        }
+        size_t eb = td_fmt_get(old[o].fmt)->bytes;
+        memcpy((uint8_t *)c->r[rs[o]].data + (size_t)(to * s[o]) * eb,
+               (const uint8_t *)old[o].data + (size_t)(sidx * c->p[ps[o]].i) * eb, (size_t)w[o] * eb);
+        td_region_release(&old[o]);
+        c->p[ps[o]].i = s[o];
+    }
+    if (!ok) {
+        c->r[R_KS] = old[0], c->r[R_VS] = old[1];
+        return;
+    }
+    c->p[P_SIDX].i = to;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* the block id program b reads (or -1 when the cell is outside the region) */
 static int64_t fill_blk(const td_case *c, int reg, int64_t b, int64_t boff, int64_t kvb) {
     int64_t cell = b * boff + kvb;
@@ -255,8 +298,9 @@ const td_contract td_c_kv_cache_filling = {
     .sv_note = "a copy: finite inputs, no arithmetic",
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = FILL_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |
-               TD_BC(TD_BC_SEQ_ENDS_AT_END),
+               TD_BC(TD_BC_SEQ_ENDS_AT_END) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(fill_kv),
@@ -277,6 +321,8 @@ const td_contract td_c_kv_cache_fill_meta = {
     .sv_note = "a copy: finite inputs, no arithmetic",
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = FILL_CLASSES,
+    /* no far hook: MetaPre is read at i < num_heads (no stride); only MetaOut's block strides could
+     * pass 2^31, which needs sparse outputs (engine support, far-A) */
     .gen = gen_meta,
     .check = check_meta,
     .writes = writes_meta,

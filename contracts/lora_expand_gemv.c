@@ -31,6 +31,7 @@
  */
 #include "gen.h"
 #include "gen_meta.h"
+#include "gen_far.h"
 
 #include <stdlib.h>
 
@@ -132,11 +133,16 @@ static const char *check(const td_case *c) {
             return "reads of lora_ptr inside the region (lora index < #adapters)";
         if (b * c->p[P_XM].i + (K - 1) * c->p[P_XK].i >= (int64_t)c->r[R_IN].len) return "reads of input_ptr in bounds";
     }
-    for (int r = R_IN; r <= R_LORA; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= LG_BOUND))
-                return "domain: |input|, |lora| <= 2^40 (every partial sum finite)";
+    for (int r = R_IN; r <= R_LORA; r++) /* of a sparse (far) input, its written pages */
+        if (!td_region_abs_le(c, r, LG_BOUND)) return "domain: |input|, |lora| <= 2^40 (every partial sum finite)";
     return check_writes(c);
+}
+
+/* Offsets beyond 2^31: the input rows of the first batch rows moved to a far
+ * xm_stride (td_far_move_rows along grid axis 1, the batch); lora_ptr, the indices'
+ * first rows and out keep theirs. */
+static void far(td_producer *p, td_case *c) {
+    td_far_move_rows(p, c, R_IN, 1, P_XM, (c->p[P_K].i - 1) * c->p[P_XK].i + 1);
 }
 
 static void writes(const td_case *c, td_wset *ws) {
@@ -154,8 +160,9 @@ static void writes(const td_case *c, td_wset *ws) {
     .file = "lora_expand_gemv", .family = "lora", .nparams = NP, .params = params, .nregions = NR,              \
     .regions = regions, .sv = TD_SV_REAL,                                                                       \
     .sv_note = "|input|, |lora| <= 2^40, K <= 64: every product and partial sum finite",                       \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SLICE_EDGE), .gen = gen,             \
-    .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SLICE_EDGE) |                       \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                        \
+    .gen = gen, .far = far, .check = check, .writes = writes
 #define LG_FORMULA                                                                                              \
     "out[pid1*cm + pid0*split_n_length + m*cn] = sum_{k<K} input[pid1*xm + k*xk] * "                            \
     "lora[l0*lora_indices[pid1] + (pid0*split_n_length + m)*lora_k_stride + k*lora_n_stride]"

@@ -94,6 +94,15 @@ static void gen(td_producer *p, td_case *c) {
     if (ntok * H * G * BGD == 1) c->classes |= TD_BC(TD_BC_SINGLE_LANE);
 }
 
+/* Offsets beyond 2^31: K's token rows moved to a far stride_k_bs (td_far_move_rows),
+ * each token's heads and groups kept where the layout put them; Dest_loc's first
+ * tokens and the outputs keep theirs, and every group's values are what gen shaped. */
+static void far(td_producer *p, td_case *c) {
+    const td_pval *q = c->p;
+    int64_t H = c->grid[1], G = q[P_G].i, BGD = q[P_BGD].i;
+    if (H >= 1 && G >= 1) td_far_move_rows(p, c, R_K, 0, P_SKBS, (H - 1) * q[P_SKH].i + (G - 1) * q[P_SKG].i + BGD);
+}
+
 static const char *check(const td_case *c) {
     const td_pval *q = c->p;
     int64_t ntok = c->grid[0], H = c->grid[1], G = q[P_G].i, BGN = q[P_BGN].i, BGD = q[P_BGD].i;
@@ -158,8 +167,9 @@ static const td_intent intent = {
                    "truncating int8 store admits the integers of the quotient's interval",                      \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | \
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_PERMUTATION) |         \
-               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),             \
-    .gen = gen, .check = check, .writes = writes, TD_SPECS(qkvc), .intent = &intent
+               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |           \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                           \
+    .gen = gen, .far = far, .check = check, .writes = writes, TD_SPECS(qkvc), .intent = &intent
 
 const td_contract td_c_quantize_kv_copy_summary = {
     .id = "quantize_kv_copy.destindex_copy_quantize_kv_group_output_summary_general",

@@ -43,6 +43,7 @@
  * value, so every contract is bit-exact (tolerance 0).
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_S0, P_NUM_TASKS, P_TILES_PER_CTA, P_TILE, P_ONE_TILE, NP_SUMMARY };
 #define NP 6 /* the catalogue's parameters; the summary adds one_tile_per_cta */
@@ -131,6 +132,20 @@ static void gen_summary(td_producer *p, td_case *c) {
     c->p[P_ONE_TILE].i = one;
 }
 
+/* Offsets beyond 2^31: the first min(s0, 4) tasks kept (s0 and num_tasks cut to them;
+ * the launch then covers them with masked lanes to spare), each task's element of in0
+ * moved to a far in0_stride0 (td_far_restride over a sparse in0; a broadcast view,
+ * stride 0, becomes copies of its cell).  out0 keeps its layout.  The kernel builds
+ * block pointers, whose strides Triton widens to int64, so there is no int32 mutant. */
+static void far(td_producer *p, td_case *c) {
+    int64_t R = c->p[P_S0].i < TD_FAR_MAX_ROWS ? c->p[P_S0].i : TD_FAR_MAX_ROWS;
+    if (R < 2) return;
+    int64_t s = td_far_stride(p, R, 1);
+    if (td_far_restride(c, R_IN, R, 1, c->p[P_IN_STRIDE].i, s)) return;
+    c->p[P_IN_STRIDE].i = s, c->p[P_S0].i = R, c->p[P_NUM_TASKS].i = R;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check_common(const td_case *c) {
     int64_t s0 = c->p[P_S0].i, ts = c->p[P_TILE].i;
     if (c->p[P_OUT_STRIDE].i <= 0) return "hStride : 0 < out0_stride0";
@@ -208,7 +223,9 @@ static const td_intent intent_summary = RELU_INTENT(gap_summary);
 #define RELU_STRIDED_COMMON                                                                                     \
     .file = "relu_strided_buffer", .family = "elementwise", .params = params, .nregions = NR, .regions = regions, \
     .sv = TD_SV_REAL, .sv_note = "relu of a finite binary32 value is finite",                                 \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW)
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW) |                    \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                        \
+    .far = far
 
 const td_contract td_c_relu_strided_one_tile = {
     .id = "relu_strided_buffer.relu_strided_buffer_one_tile_io_correctness",

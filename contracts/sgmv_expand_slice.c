@@ -40,6 +40,7 @@
  */
 #include "gen.h"
 #include "gen_meta.h"
+#include "gen_far.h"
 
 #include <stdlib.h>
 
@@ -131,6 +132,24 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill(&g, c, R_LORA);
 }
 
+/* Offsets beyond 2^31: the batch becomes one sequence of the first min(total, 4) token
+ * rows (start 0, the first sequence's adapter), whose input rows move to a far
+ * xm_stride (td_far_stride, td_far_restride): row m of the sequence at m * xm_stride,
+ * the product the kernel forms from its int32 row index ram.  lora_ptr and out keep
+ * their layouts (out's rows 0 .. R-1 exist: it holds total rows). */
+static void far(td_producer *p, td_case *c) {
+    int64_t total = 0, K = pv(c, P_BK) * pv(c, P_NKB), w = (K - 1) * pv(c, P_XK) + 1;
+    for (uint32_t b = 0; b < c->grid[2]; b++) total += td_geti(c, R_LEN, b);
+    int64_t R = total < TD_FAR_MAX_ROWS ? total : TD_FAR_MAX_ROWS;
+    if (R < 2 || td_geti(c, R_START, 0) != 0) return; /* gen packs the sequences from row 0 */
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_IN, R, w, pv(c, P_XM), s)) return;
+    c->p[P_XM].i = s;
+    td_seti(c, R_LEN, 0, R);
+    c->grid[0] = (uint32_t)((R + pv(c, P_BM) - 1) / pv(c, P_BM)), c->grid[2] = 1;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* hInj over the launch (and every write inside out) */
 static const char *check_writes(const td_case *c) {
     size_t len = c->r[R_OUT].len;
@@ -177,9 +196,8 @@ static const char *check(const td_case *c) {
     if (c->grid[2] < 1) return "grid[2] = batch >= 1";
     const char *e = check_meta(c);
     if (e) return e;
-    for (int r = R_IN; r <= R_LORA; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= 65504.0)) return "domain: finite fp16 input and lora";
+    for (int r = R_IN; r <= R_LORA; r++) /* of a sparse (far) input, its written pages */
+        if (!td_region_abs_le(c, r, 65504.0)) return "domain: finite fp16 input and lora";
     return check_writes(c);
 }
 
@@ -200,13 +218,13 @@ static void writes(const td_case *c, td_wset *ws) {
     .file = "sgmv_expand_slice", .family = "lora", .nparams = NP, .params = params, .nregions = NR,            \
     .regions = regions, .sv = TD_SV_REAL,                                                                      \
     .sv_note = "fp16 input and lora, K <= 32: every product exact and every partial sum finite", .gen = gen,   \
-    .check = check, .writes = writes
+    .far = far, .check = check, .writes = writes
 #define SG_FORMULA                                                                                              \
     "out[(start_b + m)*cm + (n + slice_offset)*cn] = sum_{k<BLOCK_K*numKBlocks} input[(start_b + m)*xm + k*xk] " \
     "* lora[l0*lora_indices[b] + k*lora_n_stride + n*lora_k_stride], m < seq_lens[b], n < N"
 #define SG_CLASSES                                                                                              \
     (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SLICE_EDGE) | TD_BC(TD_BC_FULLY_MASKED) |     \
-     TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END))
+     TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) | TD_BC(TD_BC_OFFSET_2_31))
 
 const td_contract td_c_sgmv_expand_slice_summary = {
     .id = "sgmv_expand_slice.sgmv_expand_slice_one_row_block_output_summary",

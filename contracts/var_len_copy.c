@@ -92,6 +92,44 @@ static void gen_chunk(td_producer *p, td_case *c) {
     else gen_common(p, c, B, chunk * B, chunk * B + 1, (chunk + 1) * B + 1, (chunk + 1) * B);
 }
 
+/* Offsets beyond 2^31: the first R = min(nb, 4) segments' old windows (from old_a_start[b]
+ * to the last lane the chunk reads) moved to old_a_start[b] = b * S, S near 2^31
+ * (td_far_stride), over a sparse old_a_location; old_a_start[R] (the cu_seqlens total)
+ * becomes the end of the last window; the new buffer keeps its windows.  The kernel
+ * adds the loaded start to its lane: no product an int32 could wrap, so no int32
+ * mutant (a start read through an int32 would be a metadata bug, not an offset one). */
+static void far_common(td_producer *p, td_case *c, int64_t B, int64_t cb) {
+    int64_t R = c->grid[0] < TD_FAR_MAX_ROWS ? c->grid[0] : TD_FAR_MAX_ROWS, w = 1, win[TD_FAR_MAX_ROWS];
+    if (R < 2) return;
+    for (int64_t b = 0; b < R; b++) {
+        int64_t lw = width(td_geti(c, R_OLEN, (size_t)b), B);
+        win[b] = lw > 0 ? cb + lw : 0;
+        w = win[b] > w ? win[b] : w;
+    }
+    int64_t S = td_far_stride(p, R, w);
+    td_region old = c->r[R_OLD];
+    size_t eb = td_fmt_get(old.fmt)->bytes;
+    c->r[R_OLD].data = NULL, c->r[R_OLD].mapped = 0, c->r[R_OLD].len = 0;
+    uint8_t *d = td_case_alloc_sparse(c, R_OLD, (size_t)((R - 1) * S + w));
+    if (!d) {
+        c->r[R_OLD] = old;
+        return;
+    }
+    for (int64_t b = 0; b < R; b++) {
+        int64_t from = td_geti(c, R_OSTART, (size_t)b);
+        memcpy(d + (size_t)(b * S) * eb, (const uint8_t *)old.data + (size_t)from * eb, (size_t)win[b] * eb);
+        td_seti(c, R_OSTART, (size_t)b, b * S);
+    }
+    td_region_release(&old);
+    if ((int64_t)c->r[R_OSTART].len > R) td_seti(c, R_OSTART, (size_t)R, (R - 1) * S + win[R - 1]);
+    c->grid[0] = (uint32_t)R;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31);
+}
+static void far_small(td_producer *p, td_case *c) { far_common(p, c, c->p[P_BLOCK].i, 0); }
+static void far_chunk(td_producer *p, td_case *c) {
+    far_common(p, c, c->p[P_BLOCK1].i, c->p[P_CHUNK].i * c->p[P_BLOCK1].i);
+}
+
 /* The shared preconditions: metadata in range, windows inside the buffers and disjoint. */
 static const char *check_common(const td_case *c, int64_t B, int64_t cb) {
     int64_t nb = c->grid[0];
@@ -144,7 +182,7 @@ static void writes_chunk(const td_case *c, td_wset *ws) {
 #define VLC_CLASSES                                                                                              \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |                          \
      TD_BC(TD_BC_SEQ_ENDS_AT_END) | TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) |                 \
-     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31))
 
 const td_contract td_c_var_len_copy_small = {
     .id = "var_len_copy.var_len_copy_kernel_triton_small_length_output_summary",
@@ -162,6 +200,7 @@ const td_contract td_c_var_len_copy_small = {
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = VLC_CLASSES | TD_BC(TD_BC_SINGLE_LANE),
     .gen = gen_small,
+    .far = far_small,
     .check = check_small,
     .writes = writes_small,
     TD_SPECS(vlc),
@@ -183,6 +222,7 @@ const td_contract td_c_var_len_copy_chunk = {
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = VLC_CLASSES | TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_MULTI_TILE),
     .gen = gen_chunk,
+    .far = far_chunk,
     .check = check_chunk,
     .writes = writes_chunk,
     TD_SPECS(vlc),

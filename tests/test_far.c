@@ -26,9 +26,10 @@ const td_abi_table *td_builtin_host_table(void);
 
 typedef struct far_contract {
     const char *id;
-    const char *stride; /* the row stride the far hook moves */
+    const char *stride; /* the row stride the far hook moves (NULL: far_stride says) */
     int reg;            /* the region it moves */
-    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0]) */
+    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0];
+                           far_rows below names the other ways) */
 } far_contract;
 static const far_contract FAR[] = {
     {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1, NULL},
@@ -76,6 +77,30 @@ static const far_contract FAR[] = {
     {"swiglu_backward.swiglu_bwd_kernel_correctness", "stride_dout_row", 2, NULL},
     {"matrix_reduction.load_reduce_kernel_output_summary", "stride_xm", 0, "BLOCK_M"},
     {"matrix_reduction.matrix_reduction_io_correctness", "stride_xm", 0, "BLOCK_M"},
+    {"destindex_copy.destindex_copy_correctness", "stride_kv_nope_bs", 0, NULL},
+    {"kcache_copy_triton.copy_to_kcache_seqlen_n1_correctness", "stride_kt", 0, NULL},
+    {"kv_cache_copy.kv_cache_copy_correctness", "stride_kt", 0, NULL},
+    {"quantize_kv_copy.destindex_copy_quantize_kv_group_output_summary_general", "stride_k_bs", 0, NULL},
+    {"quantize_kv_copy.quantize_kv_copy_io_correctness", "stride_k_bs", 0, NULL},
+    {"bgmv_expand_slice.bgmv_full_output_summary", "xm_stride", 0, NULL},
+    {"bgmv_expand_slice.bgmv_expand_slice_io_correctness", "xm_stride", 0, NULL},
+    {"bgmv_shrink_kernel.bgmv_shrink_kernel_output_summary_general", "xm_stride", 0, NULL},
+    {"bgmv_shrink_kernel.bgmv_shrink_store_io_correctness", "xm_stride", 0, NULL},
+    {"lora_expand_gemv.gemv_full_output_summary", "xm_stride", 0, NULL},
+    {"lora_expand_gemv.gemv_full_io_correctness", "xm_stride", 0, NULL},
+    {"sgmv_expand_slice.sgmv_expand_slice_one_row_block_output_summary", "xm_stride", 0, NULL},
+    {"sgmv_expand_slice.sgmv_expand_slice_io_correctness", "xm_stride", 0, NULL},
+    {"embedding_triton_kernel.embedding_kernel_output_summary", "stride_weight_seq", 0, NULL},
+    {"embedding_triton_kernel.embedding_body_io_correctness", "stride_weight_seq", 0, NULL},
+    {"embedding_triton_kernel.embedding_body_io_correctnessR", "stride_weight_seq", 0, NULL},
+    {"embedding_triton_kernel.embedding_kernel_whole_io_correctnessR", "stride_weight_seq", 0, NULL},
+    {"kv_cache_filling.fill_kv_cache_output_summary_general", "stride_kss", 0, NULL},
+    {"cache_transform_triton.decoding_cache_correctness", "cache_stride", 0, NULL},
+    {"var_len_copy.var_len_copy_kernel_triton_small_length_output_summary", NULL, 2, NULL},
+    {"var_len_copy.var_len_copy_one_chunk_io_correctness", NULL, 2, NULL},
+    {"relu_strided_buffer.relu_strided_buffer_one_tile_io_correctness", "in0_stride0", 0, "s0"},
+    {"relu_strided_buffer.relu_strided_buffer_grid_stride_io_correctnessR", "in0_stride0", 0, "s0"},
+    {"relu_strided_buffer.relu_strided_buffer_output_summary_general", "in0_stride0", 0, "s0"},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -94,10 +119,17 @@ static const char *const NO_MUT[] = {
     "kldiv_triton.kldiv_backward_log_target_compute_correct",
     "matrix_reduction.load_reduce_kernel_output_summary",
     "matrix_reduction.matrix_reduction_io_correctness",
+    /* whole files (an entry ending in '.'): the original forms no offset in int32
+     * (relu_strided_buffer's block pointers: Triton widens their strides to int64;
+     * var_len_copy adds a loaded start to its lane) */
+    "relu_strided_buffer.",
+    "var_len_copy.",
 };
 static int no_mut(const char *id) {
-    for (size_t i = 0; i < sizeof NO_MUT / sizeof NO_MUT[0]; i++)
-        if (!strcmp(NO_MUT[i], id)) return 1;
+    for (size_t i = 0; i < sizeof NO_MUT / sizeof NO_MUT[0]; i++) {
+        size_t n = strlen(NO_MUT[i]);
+        if (NO_MUT[i][n - 1] == '.' ? !strncmp(NO_MUT[i], id, n) : !strcmp(NO_MUT[i], id)) return 1;
+    }
     return 0;
 }
 
@@ -106,12 +138,34 @@ static int no_mut(const char *id) {
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
  * layernorm_fwd_triton, the A rows of triton_matmul, iv_dependent_matmul and
  * matmul_triton_autotune, triton_softmax, the kldiv_ops and kldiv_triton rows, swiglu_fwd,
- * swiglu_backward and matrix_reduction)
+ * swiglu_backward, matrix_reduction, the token rows of the KV-cache copies and the batch
+ * rows of the LoRA kernels)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
 #define MUT_SAMPLED 5
 #define NFAR (sizeof FAR / sizeof FAR[0])
+
+/* The rows a far case of FAR[f] keeps, where they are not a parameter or grid[0]: the
+ * programs along grid axis 1 (the batch of the LoRA gemvs), the one sequence's length
+ * (sgmv: seq_lens[0]), the vocabulary window vob_end_id - vob_start_id (embedding), or
+ * the rows up to the one token every program reads (kv_cache_filling: SIDX + 1), or up to
+ * the one cache row read (cache_transform_triton decoding: lengths[0] + 1). */
+static int64_t far_rows(const far_contract *f, const td_case *c) {
+    if (!strncmp(f->id, "bgmv_", 5) || !strncmp(f->id, "lora_expand_gemv.", 17)) return c->grid[1];
+    if (!strncmp(f->id, "sgmv_expand_slice.", 18)) return td_geti(c, 4, 0);
+    if (!strncmp(f->id, "kv_cache_filling.", 17)) return td_param_i(c, "SIDX", -1) + 1; /* the token read */
+    if (!strncmp(f->id, "cache_transform_triton.", 23)) return td_geti(c, 2, 0) + 1;     /* the cache row read */
+    if (!strncmp(f->id, "embedding_triton_kernel.", 24))
+        return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);
+    return f->rows ? td_param_i(c, f->rows, -1) : (int64_t)c->grid[0];
+}
+
+/* The row stride of a far case of FAR[f]: its parameter, or (stride NULL) the distance
+ * between the first two segments' starts (var_len_copy: old_a_start, region 0). */
+static int64_t far_stride(const far_contract *f, const td_case *c) {
+    return f->stride ? td_param_i(c, f->stride, -1) : td_geti(c, 0, 1) - td_geti(c, 0, 0);
+}
 
 static void far_bytes(uint64_t i, uint8_t *b, int far) {
     memcpy(b, far ? TD_FAR_MAGIC : "notfar!!", TD_FAR_MAGIC_LEN);
@@ -140,8 +194,8 @@ static void test_far_tier_reaches_the_class(void **st) {
             assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
             if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
                 hits++;
-                int64_t s = td_param_i(&c, FAR[f].stride, -1);
-                int64_t rows = FAR[f].rows ? td_param_i(&c, FAR[f].rows, -1) : (int64_t)c.grid[0];
+                int64_t s = far_stride(&FAR[f], &c);
+                int64_t rows = far_rows(&FAR[f], &c);
                 assert_true((rows - 1) * s >= TWO31);
                 assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
                 assert_true(c.r[FAR[f].reg].mapped > 0);
@@ -150,6 +204,44 @@ static void test_far_tier_reaches_the_class(void **st) {
             td_case_free(&c);
         }
         assert_true(hits >= 16); /* most far inputs have two rows or more */
+    }
+}
+
+/* td_far_move_rows: rows along grid axis 1 that interleave (row stride 3 < w = 5) come
+ * apart, each row's w elements where its program reads them, the slack after the last
+ * row kept; grid[1] and the stride updated, grid[0] not; a single row or an empty one
+ * leaves the case as it was. */
+static void test_far_move_rows(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find("destindex_copy.destindex_copy_correctness");
+    assert_non_null(k);
+    for (uint64_t i = 0; i < 8; i++) {
+        uint8_t b[NB];
+        td_case_bytes(9, i, b, sizeof b);
+        td_producer p;
+        td_prod_init(&p, b, sizeof b);
+        td_case c;
+        td_case_init(&c, k);
+        float *x = td_case_alloc(&c, 0, 6 * 3 + 5 + 2); /* 7 rows at stride 3, w = 5, 2 after the last */
+        for (int e = 0; e < 25; e++) x[e] = (float)(e + 1);
+        c.grid[0] = 2, c.grid[1] = 7, c.grid[2] = 1, c.p[0].i = 3; /* rows along axis 1 */
+        assert_int_equal(td_far_move_rows(&p, &c, 0, 1, 0, 0), 0);
+        assert_int_equal(td_far_move_rows(&p, &c, 0, 1, 0, 5), 1);
+        int64_t s = c.p[0].i;
+        assert_int_equal(c.grid[1], TD_FAR_MAX_ROWS);
+        assert_int_equal(c.grid[0], 2);
+        assert_true((TD_FAR_MAX_ROWS - 1) * s >= TWO31 && s >= 5);
+        assert_true(c.r[0].mapped > 0);
+        assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31) && c.classes & TD_BC(TD_BC_STRIDE_GT_ROW));
+        const float *y = c.r[0].data;
+        for (int64_t r = 0; r < TD_FAR_MAX_ROWS; r++)
+            for (int64_t e = 0; e < 5; e++) assert_true(y[r * s + e] == (float)(r * 3 + e + 1));
+        assert_int_equal(c.r[0].len, (size_t)((TD_FAR_MAX_ROWS - 1) * s + 5 + (25 - (3 * 3 + 5))));
+        assert_true(y[3 * s + 5] == (float)(3 * 3 + 5 + 1)); /* the slack after the last row kept */
+        c.grid[1] = 1;
+        assert_int_equal(td_far_move_rows(&p, &c, 0, 1, 0, 5), 0);
+        assert_int_equal(c.p[0].i, s);
+        td_case_free(&c);
     }
 }
 
@@ -243,6 +335,8 @@ static void test_int32_offset_mutants_killed(void **st) {
                 assert_int_equal(rc, TD_RUN_OK);
                 continue;
             }
+            if (rc != TD_RUN_FINDING || w != TD_VC_LAUNCH) /* which row, when it fails */
+                print_message("%s: far case %u\n", FAR[f].id, (unsigned)i);
             assert_int_equal(rc, TD_RUN_FINDING);
             assert_int_equal(w, TD_VC_LAUNCH);
             killed++;
@@ -423,6 +517,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_campaign_far_cases),
+        cmocka_unit_test(test_far_move_rows),
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
         cmocka_unit_test(test_sparse_image_checks),

@@ -16,23 +16,31 @@ static void put(const td_abi_launch *L, int64_t src, int64_t dst) {
 /* decoding, mode 0: the store masked by the hidden bound only (the sequence bound kept
  *   on the index load, other=0): surplus programs s >= NUM_SEQS write row s from cache
  *   row 0 -- the destination row used without its bound check;
- * mode 1: the hidden mask dropped: the last block's padded lanes written. */
+ * mode 1: the hidden mask dropped: the last block's padded lanes written;
+ * mode 2: ori_seq_idx * cache_stride formed in int32 (an int32 position and stride:
+ *   Triton's default): beyond 2^31 elements the cache load wraps (an illegal address on
+ *   a GPU: tl_fault, the launch fails) or reads another row. */
 static int dec_mut(const td_abi_launch *L, int mode) {
     int64_t cs = TL_I(L, PD_CS), hs = TL_I(L, PD_HS), hid = TL_I(L, PD_HID), nseq = TL_I(L, PD_NSEQ);
     int64_t bh = TL_I(L, PD_BH);
     for (uint32_t s = 0; s < L->grid[0]; s++)
         for (uint32_t hb = 0; hb < L->grid[1]; hb++) {
-            int64_t ori = s < nseq ? tl_load_int(L, R_IDX, s) : 0;
+            int64_t ori = s < nseq ? tl_load_int(L, R_IDX, s) : 0, base = ori * cs;
+            if (mode == 2 && s < nseq && hid > 0) {
+                base = tl_i32(ori * tl_i32(cs));
+                if (tl_fault(L, R_COS, base, hid, hs, s)) return 1;
+            }
             for (int64_t i = 0; i < bh; i++) {
                 int64_t h = hb * bh + i;
-                int on = mode == 0 ? h < hid : s < nseq;
-                if (on) put(L, s < nseq && h < hid ? ori * cs + h * hs : -1, s * cs + h * hs);
+                int on = mode == 0 ? h < hid : mode == 1 ? s < nseq : h < hid && s < nseq;
+                if (on) put(L, s < nseq && h < hid ? base + h * hs : -1, s * cs + h * hs);
             }
         }
     return 0;
 }
 static int dec_no_seq_mask(const td_abi_launch *L) { return dec_mut(L, 0); }
 static int dec_no_hid_mask(const td_abi_launch *L) { return dec_mut(L, 1); }
+static int dec_offset_int32(const td_abi_launch *L) { return dec_mut(L, 2); }
 
 /* prefill, mode 0: `cumsum_lens < idx`: a token at a sequence's first position takes the
  *   previous sequence's start (the start of b taken from b - 1's entry);
@@ -73,3 +81,6 @@ TD_KERNEL(td_m_ct_pre_cumsum_lt) = {CTP, "mut_cumsum_lt", TD_ABI_HOST, NULL, NUL
 TD_KERNEL(td_m_ct_pre_mask_le) = {CTP, "mut_mask_le", TD_ABI_HOST, NULL, NULL,
                                   "store mask idx <= total_length: one row past the last sequence", 6, 5, pre_mask_le,
                                   NULL};
+TD_KERNEL(td_m_ct_dec_offset_int32) = {CTD, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                       "ori_seq_idx * cache_stride computed in int32 (wraps beyond 2^31 elements)", 5,
+                                       5, dec_offset_int32, NULL};

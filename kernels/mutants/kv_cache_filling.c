@@ -22,24 +22,32 @@ static void st(const td_abi_launch *L, int reg, int64_t off, float v) {
 
 /* fill_kv, mode 0: the V tile masked with the K head_dim (a copy-paste of `mask` for
  *   `maskv`): lanes past head_dim_v written, or lanes below it left alone;
- * mode 1: the block-table row stride dropped: BlockOffsets[b + KV_BLOCK_IDX]. */
-static void tile_mut(const td_abi_launch *L, int rs, int rc, int ps, int pc, int64_t D, int64_t BD, int mode) {
+ * mode 1: the block-table row stride dropped: BlockOffsets[b + KV_BLOCK_IDX];
+ * mode 2: sidx * stride_kss (stride_vss) formed in int32 (an int32 token index and
+ *   stride: Triton's default): beyond 2^31 elements the load wraps (an illegal address
+ *   on a GPU: tl_fault, the launch fails) or reads another token. */
+static int tile_mut(const td_abi_launch *L, int rs, int rc, int ps, int pc, int64_t D, int64_t BD, int mode) {
+    int64_t sb = TL_I(L, P_SIDX) * TL_I(L, ps);
+    if (mode == 2) sb = tl_i32(TL_I(L, P_SIDX) * tl_i32(TL_I(L, ps)));
+    if (mode == 2 && D > 0 && TL_I(L, P_NH) > 0 && tl_fault(L, rs, sb, D < BD ? D : BD, TL_I(L, ps + 2), 0)) return 1;
     for (uint32_t b = 0; b < L->grid[0]; b++) {
         int64_t blk = ld_int(L, R_BO, (mode == 1 ? b : b * TL_I(L, P_SBOFF)) + TL_I(L, P_KVB));
         for (int64_t h = 0; h < TL_I(L, P_NH) && h < TL_I(L, P_BH); h++)
             for (int64_t d = 0; d < BD && d < D; d++)
                 st(L, rc, blk * TL_I(L, pc) + TL_I(L, P_BIDX) * TL_I(L, pc + 1) + h * TL_I(L, pc + 2) + d * TL_I(L, pc + 3),
-                   ld(L, rs, TL_I(L, P_SIDX) * TL_I(L, ps) + h * TL_I(L, ps + 1) + d * TL_I(L, ps + 2)));
+                   ld(L, rs, sb + h * TL_I(L, ps + 1) + d * TL_I(L, ps + 2)));
     }
+    return 0;
 }
 static int fill_kv_mut(const td_abi_launch *L, int mode) {
-    tile_mut(L, R_KS, R_KC, P_SKSS, P_SKCN, TL_I(L, P_HD), TL_I(L, P_BD), mode);
+    if (tile_mut(L, R_KS, R_KC, P_SKSS, P_SKCN, TL_I(L, P_HD), TL_I(L, P_BD), mode)) return 1;
     int64_t dv = mode == 0 ? TL_I(L, P_HD) : TL_I(L, P_HDV);
-    if (TL_I(L, P_BDV) > 0) tile_mut(L, R_VS, R_VC, P_SVSS, P_SVCN, dv, TL_I(L, P_BDV), mode);
+    if (TL_I(L, P_BDV) > 0) return tile_mut(L, R_VS, R_VC, P_SVSS, P_SVCN, dv, TL_I(L, P_BDV), mode);
     return 0;
 }
 static int fill_v_mask_hd(const td_abi_launch *L) { return fill_kv_mut(L, 0); }
 static int fill_boff_dropped(const td_abi_launch *L) { return fill_kv_mut(L, 1); }
+static int fill_offset_int32(const td_abi_launch *L) { return fill_kv_mut(L, 2); }
 
 /* fill_meta, mode 0: SZD ignored (the zero point stored over the scale slot);
  * mode 1: mask i <= num_heads: one head past the last written. */
@@ -69,3 +77,6 @@ TD_KERNEL(td_m_meta_szd_ignored) = {FM, "mut_szd_ignored", TD_ABI_HOST, NULL, NU
                                     "SZD ignored: zero point stored over the scale", 10, 3, meta_szd_ignored, NULL};
 TD_KERNEL(td_m_meta_mask_le) = {FM, "mut_mask_le", TD_ABI_HOST, NULL, NULL,
                                 "mask i <= num_heads: one head past the last stored", 10, 3, meta_mask_le, NULL};
+TD_KERNEL(td_m_fill_offset_int32) = {FK, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                    "sidx * stride_kss / stride_vss computed in int32 (wraps beyond 2^31 elements)",
+                                    25, 8, fill_offset_int32, NULL};

@@ -3,7 +3,10 @@
  * mode 1: one scale per head (the absmax over all of the head's groups: the scale taken
  *         over the wrong axis), stored for every group;
  * mode 2: the scales stored at the token's own row t instead of Dest_loc[t] (the values
- *         at Dest_loc[t]). */
+ *         at Dest_loc[t]);
+ * mode 3: cur_index * stride_k_bs formed in int32 (Triton's default for an int32
+ *         program id and stride): beyond 2^31 elements the token's loads wrap (an
+ *         illegal address on a GPU: tl_fault) or read another token. */
 #include "../host/tl.h"
 
 enum { P_SKBS, P_SKH, P_SKG, P_SKD, P_SOBS, P_SOH, P_SOG, P_SOD, P_SSBS, P_SSH, P_SSG, P_G, P_BGN, P_BGD };
@@ -15,6 +18,11 @@ static int qkvc_mut(const td_abi_launch *L, int mode) {
     for (uint32_t t = 0; t < L->grid[0]; t++)
         for (uint32_t head = 0; head < L->grid[1]; head++) {
             int64_t dest = tl_load_int(L, R_DEST, t), kb = t * TL_I(L, P_SKBS) + head * TL_I(L, P_SKH);
+            if (mode == 3) {
+                kb = tl_i32((int64_t)t * tl_i32(TL_I(L, P_SKBS))) + head * TL_I(L, P_SKH);
+                int64_t w = G > 0 ? (G - 1) * TL_I(L, P_SKG) + BGD : 0;
+                if (tl_fault(L, R_K, kb, w, 1, t)) return 1;
+            }
             int64_t ob = dest * TL_I(L, P_SOBS) + head * TL_I(L, P_SOH);
             int64_t sb = (mode == 2 ? (int64_t)t : dest) * TL_I(L, P_SSBS) + head * TL_I(L, P_SSH);
             float hm = 0.0f;
@@ -35,6 +43,7 @@ static int qkvc_mut(const td_abi_launch *L, int mode) {
 static int qkvc_round_even(const td_abi_launch *L) { return qkvc_mut(L, 0); }
 static int qkvc_scale_per_head(const td_abi_launch *L) { return qkvc_mut(L, 1); }
 static int qkvc_scale_row_t(const td_abi_launch *L) { return qkvc_mut(L, 2); }
+static int qkvc_offset_int32(const td_abi_launch *L) { return qkvc_mut(L, 3); }
 
 #define QKVC_S "quantize_kv_copy.destindex_copy_quantize_kv_group_output_summary_general"
 #define QKVC_I "quantize_kv_copy.quantize_kv_copy_io_correctness"
@@ -50,3 +59,7 @@ TD_KERNEL(td_m_qkvc_i_per_head) = {QKVC_I, "mut_scale_per_head", TD_ABI_HOST, "s
     "one scale per head (absmax over every group), not per group", 14, 4, qkvc_scale_per_head, NULL};
 TD_KERNEL(td_m_qkvc_i_row_t) = {QKVC_I, "mut_scale_row_t", TD_ABI_HOST, "store=int8:rtz:sat", NULL,
     "the scales stored at row t, not Dest_loc[t]", 14, 4, qkvc_scale_row_t, NULL};
+TD_KERNEL(td_m_qkvc_s_offset_int32) = {QKVC_S, "mut_offset_int32", TD_ABI_HOST, "store=int8:rtz:sat", NULL,
+    "cur_index * stride_k_bs computed in int32 (wraps beyond 2^31 elements)", 14, 4, qkvc_offset_int32, NULL};
+TD_KERNEL(td_m_qkvc_i_offset_int32) = {QKVC_I, "mut_offset_int32", TD_ABI_HOST, "store=int8:rtz:sat", NULL,
+    "cur_index * stride_k_bs computed in int32 (wraps beyond 2^31 elements)", 14, 4, qkvc_offset_int32, NULL};
