@@ -61,6 +61,10 @@ static const far_contract FAR[] = {
     /* one row stride for input and output: the output is a sparse output too */
     {"softmax_triton3.softmax_kernel_correctness", "row_stride", 1, NULL},
     {"softmax_triton3.softmax_kernel_masked_correctness", "row_stride", 1, NULL},
+    {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
