@@ -65,6 +65,10 @@ static const far_contract FAR[] = {
     {"l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
     {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
     {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
+    {"rmsnorm_fused.rms_norm_fwd_fused_output_summary", "stride", 0, NULL},
+    {"rmsnorm_fused.rms_norm_fwd_fused_io_correctness", "stride", 0, NULL},
+    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary", "stride", 0, NULL},
+    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_io_correctness", "stride", 0, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
