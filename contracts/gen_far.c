@@ -61,3 +61,24 @@ int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, 
     td_region_release(&old);
     return 0;
 }
+
+int td_far_restride_all(td_case *c, const int *regs, int n, int64_t rows, int64_t w, int64_t from, int64_t to) {
+    for (int k = 0; k < n; k++)
+        if (td_far_restride(c, regs[k], rows, w, from, to)) {
+            while (k-- > 0) (void)td_far_restride(c, regs[k], rows, w, to, from); /* a smaller map: fits */
+            return -1;
+        }
+    return 0;
+}
+
+int td_far_rows(td_producer *p, td_case *c, const int *regs, int n, int p_stride, int64_t w) {
+    int64_t R = c->grid[0];
+    if (R < 2 || w <= 0) return 0;
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride_all(c, regs, n, R, w, c->p[p_stride].i, s)) return 0;
+    c->grid[0] = (uint32_t)R;
+    c->p[p_stride].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
+}

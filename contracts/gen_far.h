@@ -36,6 +36,19 @@ int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w);
  * slack the region had after its last row.  0, or -1 (the case unchanged) when the
  * address space cannot be reserved. */
 int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, int64_t to);
+/* td_far_restride of every region of regs[0..n) (the same rows, row width and strides:
+ * regions addressed with one shared row stride, an input and the output written at
+ * the same offsets, say): all of them moved, 0; or -1 when one cannot be, every region
+ * then back at row stride `from` (its contents unchanged, perhaps now a sparse map). */
+int td_far_restride_all(td_case *c, const int *regs, int n, int64_t rows, int64_t w, int64_t from, int64_t to);
+/* A launch of grid[0] programs, program r reading or writing `w` elements of each
+ * region of regs[0..n) from r * param[p_stride] (one row stride shared by them, an input
+ * and the output written at the input's offsets, say): keeps up to TD_FAR_MAX_ROWS
+ * programs, moves every such region to a td_far_stride (a sparse map; an output too,
+ * engine/harness.c then judges it over the pages of its write set) and updates the
+ * stride and grid[0].  1 when moved (classes offset-2^31 and stride-gt-row added); 0
+ * when there is one program, nothing to address, or no address space. */
+int td_far_rows(td_producer *p, td_case *c, const int *regs, int n, int p_stride, int64_t w);
 /* A (grid[0], grid[1]) launch whose program (p0, p1) reads `row` elements of region
  * `reg` from p0 * param[in0] + p1 * param[in1] and writes from p0 * param[out0] +
  * p1 * param[out1]: moves up to TD_FAR_MAX_ROWS values of p0 to an input stride near

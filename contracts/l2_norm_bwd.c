@@ -43,6 +43,7 @@ static const td_region_decl regions[NR] = {
 static void gen(td_producer *p, td_case *c) { rn_l2_gen(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_l2_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &LAYOUT); }
+static void far(td_producer *p, td_case *c) { rn_l2_far(p, c, &LAYOUT); }
 
 /* The L2 norm of a row needs all N entries; a tile of BLOCK_N < N lanes reads a prefix. */
 static const char *l2_gap(const td_case *c) {
@@ -74,7 +75,8 @@ const td_contract td_c_l2_norm_bwd = {
                "binary32 gives 0 * inf = NaN); N = 0 writes nothing",
     .error_model = "tl.sum trees of RN(x*x) and RN(dy*x), + eps, sqrt, 1 /, 1 / (var + eps), then "
                    "dy*rstd - ((D*q)*rstd)*x in the kernel's order",
-    .classes = RN_CLASSES_L2,
+    .classes = RN_CLASSES_L2 | TD_BC(TD_BC_OFFSET_2_31),
+    .far = far,
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -42,6 +42,7 @@ static const td_region_decl regions[NR] = {{"X", TD_F32, TD_R_IN}, {"Y", TD_F32,
 static void gen(td_producer *p, td_case *c) { rn_l2_gen(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_l2_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &LAYOUT); }
+static void far(td_producer *p, td_case *c) { rn_l2_far(p, c, &LAYOUT); }
 
 /* The L2 norm of a row needs all N entries; a tile of BLOCK_N < N lanes reads a prefix. */
 static const char *l2_gap(const td_case *c) {
@@ -70,7 +71,8 @@ const td_contract td_c_l2_norm_triton1_fwd = {
     .sv_note = "eps > 0 (2^-149 .. 2^13; the theorem allows eps <= 0, where binary32 gives 0 * inf = NaN on a zero "
                "row); |x| <= 2^40; zero rows give exactly 0; N = 0 writes nothing",
     .error_model = "tl.sum's tree of the min(N, B) squares RN(x*x), + eps, sqrt, 1 /, x * rstd",
-    .classes = RN_CLASSES_L2,
+    .classes = RN_CLASSES_L2 | TD_BC(TD_BC_OFFSET_2_31),
+    .far = far,
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -43,6 +43,8 @@ static const char *check_fwd(const td_case *c) { return rn_l2_check(c, &FWD); }
 static const char *check_bwd(const td_case *c) { return rn_l2_check(c, &BWD); }
 static void writes_fwd(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &FWD); }
 static void writes_bwd(const td_case *c, td_wset *ws) { rn_l2_writes(c, ws, &BWD); }
+static void far_fwd(td_producer *p, td_case *c) { rn_l2_far(p, c, &FWD); }
+static void far_bwd(td_producer *p, td_case *c) { rn_l2_far(p, c, &BWD); }
 
 /* The L2 norm of a row needs all N entries; a tile of BLOCK_N < N lanes reads a prefix. */
 static const char *l2_gap(const td_case *c) {
@@ -79,8 +81,9 @@ const td_contract td_c_l2_norm_triton2_fwd = {
     .sv_note = "eps > 0 (2^-149 .. 2^13; the theorem allows eps <= 0, where binary32 gives 0 * inf = NaN on a zero "
                "row); |x| <= 2^40; zero rows give exactly 0; N = 0 writes nothing",
     .error_model = "tl.sum's tree of the min(N, B) squares RN(x*x), + eps, sqrt, 1 /, x * rstd",
-    .classes = RN_CLASSES_L2,
+    .classes = RN_CLASSES_L2 | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_fwd,
+    .far = far_fwd,
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(l2_fwd),
@@ -103,8 +106,9 @@ const td_contract td_c_l2_norm_triton2_bwd = {
                "binary32 gives 0 * inf = NaN); N = 0 writes nothing",
     .error_model = "tl.sum trees of RN(x*x) and RN(dy*x), + eps, sqrt, 1 /, 1 / (var + eps), then "
                    "dy*rstd - ((D*q)*rstd)*x in the kernel's order",
-    .classes = RN_CLASSES_L2,
+    .classes = RN_CLASSES_L2 | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_bwd,
+    .far = far_bwd,
     .check = check_bwd,
     .writes = writes_bwd,
     TD_SPECS(l2_bwd),

@@ -46,6 +46,9 @@
  * Special values: N >= 1 (Lean's x/0 = 0 is avoided); every input finite and bounded so
  * that every intermediate is finite (the specs are over the reals).
  */
+#include <float.h>
+
+#include "gen_far.h"
 #include "layernorm_common.h"
 
 /* fwd_plain_bias */
@@ -176,11 +179,10 @@ static const char *check_rows(const td_case *c, int reg, uint64_t stride, uint64
     return NULL;
 }
 
+/* (td_region_abs_le: of a far case's sparse region only the written pages are read) */
 static const char *check_finite(const td_case *c, int nregs) {
     for (int r = 0; r < nregs; r++)
-        if (c->k->regions[r].role & TD_R_IN)
-            for (size_t i = 0; i < c->r[r].len; i++)
-                if (!isfinite(td_get(c, r, i))) return "every input holds real values";
+        if ((c->k->regions[r].role & TD_R_IN) && !td_region_abs_le(c, r, DBL_MAX)) return "every input holds real values";
     return NULL;
 }
 
@@ -229,6 +231,13 @@ static const char *check_fp(const td_case *c) {
         if (c->r[r].len < rows) return "Mean / Rstd hold one cell per program";
     return check_finite(c, NFPR);
 }
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows at a stride_y_row near
+ * 2^31, as a kernel forming row * stride_y_row in int32 gets wrong; ValuePre and Y share
+ * it and move together (Y a sparse output); the per-program statistics stay. */
+static void far_fp(td_producer *p, td_case *c) {
+    static const int regs[] = {FP_VALUEPRE, FP_Y};
+    td_far_rows(p, c, regs, 2, FP_SY, (int64_t)c_width(c, FP_N, FP_BLOCK));
+}
 static void writes_fp(const td_case *c, td_wset *ws) {
     add_row_lanes(c, ws, 0, FP_Y, (uint64_t)c->p[FP_SY].i, c_width(c, FP_N, FP_BLOCK));
     add_scalar_lanes(c, ws, 1, FP_MEAN);
@@ -262,6 +271,11 @@ static const char *check_fr(const td_case *c) {
     if ((e = check_rows(c, FR_Y, sy, w, "Y holds every row written"))) return e;
     if (c->r[FR_RSTDPRE].len < rows || c->r[FR_RSTD].len < rows) return "RstdPre / Rstd hold one cell per program";
     return check_finite(c, NFRR);
+}
+/* as far_fp */
+static void far_fr(td_producer *p, td_case *c) {
+    static const int regs[] = {FR_VALUEPRE, FR_Y};
+    td_far_rows(p, c, regs, 2, FP_SY, (int64_t)c_width(c, FP_N, FP_BLOCK));
 }
 static void writes_fr(const td_case *c, td_wset *ws) {
     add_row_lanes(c, ws, 0, FR_Y, (uint64_t)c->p[FP_SY].i, c_width(c, FP_N, FP_BLOCK));
@@ -304,6 +318,11 @@ static const char *check_fx(const td_case *c) {
     for (int r = FX_MEAN; r <= FX_RSTD; r++)
         if (c->r[r].len < rows) return "Mean / Rstd hold one cell per program";
     return check_finite(c, NFXR);
+}
+/* as far_fp over the Y rows (ValuePre, Y); the residual rows keep stride_res_out_row */
+static void far_fx(td_producer *p, td_case *c) {
+    static const int regs[] = {FX_VALUEPRE, FX_Y};
+    td_far_rows(p, c, regs, 2, FX_SY, (int64_t)c_width(c, FX_N, FX_BLOCK));
 }
 static void writes_fx(const td_case *c, td_wset *ws) {
     uint64_t w = c_width(c, FX_N, FX_BLOCK);
@@ -403,8 +422,8 @@ static const char *check_bwd(const td_case *c, const bwd_regs *R) {
     for (int r = 0; r < R->nregs; r++) {
         if (!(c->k->regions[r].role & TD_R_IN)) continue;
         double lim = (r == R->w || r == R->dy || r == R->rstd) ? 0x1p20 : 0x1p40;
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= lim)) return "inputs finite, |X|, |Mean|, |Xhat|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20";
+        if (!td_region_abs_le(c, r, lim))
+            return "inputs finite, |X|, |Mean|, |Xhat|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20";
     }
     return NULL;
 }
@@ -420,6 +439,14 @@ static void writes_bwd(const td_case *c, td_wset *ws, const bwd_regs *R) {
     if (R->db >= 0) add_row_lanes(c, ws, O_DB, R->db, n, w);
 }
 static void writes_br(const td_case *c, td_wset *ws) { writes_bwd(c, ws, &BR); }
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of X at a stride_x_row near
+ * 2^31 (X += row_start * stride_x_row in int32 wraps); the other regions keep their
+ * strides, the statistics and xhat of the rows kept stay consistent with them. */
+static void far_bwd(td_producer *p, td_case *c, const bwd_regs *R) {
+    td_far_rows(p, c, &R->x, 1, BP_SX, (int64_t)c_width(c, BP_N, BP_BLOCK));
+}
+static void far_br(td_producer *p, td_case *c) { far_bwd(p, c, &BR); }
+static void far_bb(td_producer *p, td_case *c) { far_bwd(p, c, &BB); }
 static void writes_bb(const td_case *c, td_wset *ws) { writes_bwd(c, ws, &BB); }
 
 /* ---- residual add ---- */
@@ -456,10 +483,15 @@ static const char *check_ba(const td_case *c) {
     if ((e = check_rows(c, BA_DRES, sdr, w, "DRESIDUAL holds every row read"))) return e;
     if ((e = check_rows(c, BA_DRESIN, sdri, w, "DRESIDUAL_IN holds every row written"))) return e;
     for (int r = BA_DXBASE; r <= BA_DRES; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= 0x1p126)) return "DXBase, DRESIDUAL finite with |x| <= 2^126 (finite sums)";
+        if (!td_region_abs_le(c, r, 0x1p126)) return "DXBase, DRESIDUAL finite with |x| <= 2^126 (finite sums)";
     /* hDXDresIn, hDresInDX: distinct declared regions */
     return NULL;
+}
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of DRESIDUAL at a
+ * stride_dres_row near 2^31 (DRESIDUAL += row_start * stride_dres_row in int32 wraps). */
+static void far_ba(td_producer *p, td_case *c) {
+    static const int regs[] = {BA_DRES};
+    td_far_rows(p, c, regs, 1, BA_SDRES, (int64_t)c_width(c, BA_N, BA_BLOCK));
 }
 static void writes_ba(const td_case *c, td_wset *ws) {
     uint64_t w = c_width(c, BA_N, BA_BLOCK);
@@ -501,7 +533,8 @@ const td_contract td_c_lnops_fwd_plain = {
     .nparams = NFP, .params = fp_params, .nregions = NFPR, .regions = fp_regions,
     .sv_note = "supplied values are finite (the spec is over the reals)",
     .error_model = "copies: bit-exact (tolerance 0)",
-    .classes = OPS_ROWS_CLASSES, .gen = gen_fp, .check = check_fp, .writes = writes_fp,
+    .classes = OPS_ROWS_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_fp, .far = far_fp, .check = check_fp,
+    .writes = writes_fp,
     OPS_COMMON, TD_SPECS(fwd_plain),
 };
 const td_contract td_c_lnops_fwd_rms = {
@@ -512,7 +545,8 @@ const td_contract td_c_lnops_fwd_rms = {
     .nparams = NFP, .params = fp_params, .nregions = NFRR, .regions = fr_regions,
     .sv_note = "supplied values are finite (the spec is over the reals)",
     .error_model = "copies: bit-exact (tolerance 0)",
-    .classes = OPS_ROWS_CLASSES, .gen = gen_fr, .check = check_fr, .writes = writes_fr,
+    .classes = OPS_ROWS_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_fr, .far = far_fr, .check = check_fr,
+    .writes = writes_fr,
     OPS_COMMON, TD_SPECS(fwd_rms),
 };
 const td_contract td_c_lnops_fwd_residual = {
@@ -523,7 +557,8 @@ const td_contract td_c_lnops_fwd_residual = {
     .nparams = NFX, .params = fx_params, .nregions = NFXR, .regions = fx_regions,
     .sv_note = "supplied values are finite (the spec is over the reals)",
     .error_model = "copies: bit-exact (tolerance 0)",
-    .classes = OPS_ROWS_CLASSES, .gen = gen_fx, .check = check_fx, .writes = writes_fx,
+    .classes = OPS_ROWS_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_fx, .far = far_fx, .check = check_fx,
+    .writes = writes_fx,
     OPS_COMMON, TD_SPECS(fwd_residual),
 };
 const td_contract td_c_lnops_bwd_rms = {
@@ -535,7 +570,8 @@ const td_contract td_c_lnops_bwd_rms = {
     .nparams = NBP, .params = bp_params, .nregions = NBRR, .regions = br_regions,
     .sv_note = "N >= 1 (Lean's x/0 = 0 avoided); |X|, |Xhat|, |Mean|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20: every intermediate finite",
     .error_model = "binary32 in the slices' order; c1 a tree sum over min(N,BLOCK_N) terms then / N",
-    .classes = OPS_ROWS_CLASSES, .gen = gen_br, .check = check_br, .writes = writes_br,
+    .classes = OPS_ROWS_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_br, .far = far_br, .check = check_br,
+    .writes = writes_br,
     OPS_COMMON, TD_SPECS(bwd_rms),
 };
 const td_contract td_c_lnops_bwd_plain = {
@@ -547,7 +583,8 @@ const td_contract td_c_lnops_bwd_plain = {
     .nparams = NBP, .params = bp_params, .nregions = NBBR, .regions = bb_regions,
     .sv_note = "N >= 1 (Lean's x/0 = 0 avoided); |X|, |Xhat|, |Mean|, |C| <= 2^40, |W|, |DY|, |Rstd| <= 2^20: every intermediate finite",
     .error_model = "binary32 in the slices' order; c1, c2 tree sums over min(N,BLOCK_N) terms then / N",
-    .classes = OPS_ROWS_CLASSES, .gen = gen_bb, .check = check_bb, .writes = writes_bb,
+    .classes = OPS_ROWS_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_bb, .far = far_bb, .check = check_bb,
+    .writes = writes_bb,
     OPS_COMMON, TD_SPECS(bwd_plain),
 };
 const td_contract td_c_lnops_bwd_residual_add = {
@@ -558,7 +595,8 @@ const td_contract td_c_lnops_bwd_residual_add = {
     .nparams = NBA, .params = ba_params, .nregions = NBAR, .regions = ba_regions,
     .sv_note = "|inputs| <= 2^126: the sum is finite",
     .error_model = "one binary32 addition of exact operands: |RN32(a+b) - (a+b)|",
-    .classes = OPS_ROWS_CLASSES, .gen = gen_ba, .check = check_ba, .writes = writes_ba,
+    .classes = OPS_ROWS_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_ba, .far = far_ba, .check = check_ba,
+    .writes = writes_ba,
     OPS_COMMON, TD_SPECS(bwd_residual_add),
 };
 
@@ -567,6 +605,7 @@ const td_contract td_c_lnops_bwd_residual_add = {
     .nregions = NSSR, .regions = ss_regions, .sv_note = "MeanPre / RstdPre hold finite values",               \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_VALUES_SPECIAL) |              \
                TD_BC(TD_BC_VALUES_LARGE),                                                                      \
+    /* no far hook (offset-2^31): Mean[pid] / Rstd[pid] only, offsets below the grid's count */             \
     .gen = gen_ss, .check = check_ss, .writes = writes_ss, OPS_COMMON
 
 const td_contract td_c_lnops_stores = {

@@ -91,6 +91,9 @@ const td_contract td_c_welfold_summary = {
     /* one RBLOCK tile per row (rnumel <= RBLOCK): n = k RBLOCK + 1 cannot occur */
     .classes = TD_BCLASSES_TILED & ~TD_BC(TD_BC_TAIL_ABOVE),
     .gen = gen_s,
+    /* no far hook (offset-2^31): the row offset rnumel * x0 strides by the row's own length
+     * (a dense [xnumel, rnumel] tensor, every element read), so an offset past 2^31 needs 2^31
+     * elements read (the large tier's size, not a far stride; Inductor indexes in int64 there) */
     .check = check_s,
     .writes = writes_s,
     TD_SPECS(summary),
@@ -113,6 +116,9 @@ const td_contract td_c_welfold_normalize = {
     .error_model = "four binary32 operations in the kernel's order on exact inputs",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_n,
+    /* no far hook (offset-2^31): the row offset rnumel * x0 strides by the row's own length
+     * (a dense [xnumel, rnumel] tensor, every element read), so an offset past 2^31 needs 2^31
+     * elements read (the large tier's size, not a far stride; Inductor indexes in int64 there) */
     .check = check_n,
     .writes = writes_n,
     TD_SPECS(normalize),

@@ -475,6 +475,14 @@ static inline void rn_fused_writes(const td_case *c, td_wset *ws, const rn_fused
         }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows at a stride near 2^31, as
+ * a kernel forming row * stride in int32 gets wrong; X and Y share the stride, so both
+ * move (Y as a sparse output), W stays. */
+static inline void rn_fused_far(td_producer *p, td_case *c, const rn_fused_layout *y) {
+    int regs[2] = {y->r_x, y->r_y};
+    td_far_rows(p, c, regs, 2, y->p_stride, c->p[y->p_n].i);
+}
+
 #define RN_CLASSES_ONE_TILE                                                                                     \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | \
      TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) |     \
@@ -569,6 +577,13 @@ static inline void rn_l2_writes(const td_case *c, td_wset *ws, const rn_l2_layou
                           .idx = {row, j}};
             td_wset_add(ws, &l);
         }
+}
+
+/* Offsets beyond 2^31 (gen_far.h): as rn_fused_far; X, DY and the output share
+ * stride_x_row, all move. */
+static inline void rn_l2_far(td_producer *p, td_case *c, const rn_l2_layout *y) {
+    int regs[3] = {y->r_x, y->r_out, y->r_dy};
+    td_far_rows(p, c, regs, y->r_dy >= 0 ? 3 : 2, y->p_stride, rn_l2_cols(c, y));
 }
 
 #define RN_CLASSES_L2 (RN_CLASSES_ONE_TILE | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_FULLY_MASKED))

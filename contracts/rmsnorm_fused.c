@@ -49,12 +49,13 @@ static const td_cast_decl casts[1] = {{"store", "fp32:rne:inf", "R.round .real o
 static void gen(td_producer *p, td_case *c) { rn_fused_gen(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_fused_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_fused_writes(c, ws, &LAYOUT); }
+static void far(td_producer *p, td_case *c) { rn_fused_far(p, c, &LAYOUT); }
 
 #define RMSNORM_FUSED_COMMON                                                                                      \
     .file = "rmsnorm_fused", .family = "normalization", .nparams = NP, .params = params, .nregions = NR,          \
     .regions = regions, .sv = TD_SV_REAL,                                                                          \
     .sv_note = "eps > 0 binary32, |x|, |w| <= 2^40: every intermediate finite; zero rows give exactly 0",          \
-    .classes = RN_CLASSES_ONE_TILE, .gen = gen, .check = check, .writes = writes
+    .classes = RN_CLASSES_ONE_TILE | TD_BC(TD_BC_OFFSET_2_31), .gen = gen, .far = far, .check = check, .writes = writes
 
 static const td_intent intent_sum_ = {
     .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w",

@@ -58,6 +58,7 @@ static const td_cast_decl casts[1] = {
 static void gen(td_producer *p, td_case *c) { rn_fused_gen(p, c, &LAYOUT); }
 static const char *check(const td_case *c) { return rn_fused_check(c, &LAYOUT); }
 static void writes(const td_case *c, td_wset *ws) { rn_fused_writes(c, ws, &LAYOUT); }
+static void far(td_producer *p, td_case *c) { rn_fused_far(p, c, &LAYOUT); }
 
 static const td_intent intent = {
     .operation = "RMS norm of each row over its N columns: x / sqrt(mean(x^2) + eps) * w, stored in fp16",
@@ -71,7 +72,7 @@ static const td_intent intent = {
     .sv_note = "eps > 0 binary32; |x|, |w| <= 2^40 keep the binary32 value finite; a y beyond 65504 is inf in "    \
                "binary16, as RN16 of the exact value",                                                              \
     .error_model = "tl.sum's tree of RN(x*x), / N, + eps, sqrt, 1 /, (x * rstd) * w, then the binary16 cast",      \
-    .classes = RN_CLASSES_ONE_TILE, .gen = gen, .check = check, .writes = writes, TD_SPECS(llama), .intent = &intent
+    .classes = RN_CLASSES_ONE_TILE | TD_BC(TD_BC_OFFSET_2_31), .gen = gen, .far = far, .check = check, .writes = writes, TD_SPECS(llama), .intent = &intent
 
 const td_contract td_c_rmsnorm_fused_llama_summary = {
     .id = "rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary",

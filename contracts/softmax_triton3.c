@@ -35,6 +35,7 @@
  * it), everywhere else the bound applies.  Biases stay <= 80 so no exp overflows (the
  * sum of <= 2^12 terms of <= e^80 is finite).
  */
+#include "gen_far.h"
 #include "softmax_common.h"
 
 enum { P_STRIDE, P_NCOLS, P_BLOCK, NP };
@@ -84,6 +85,18 @@ static void gen(td_producer *p, td_case *c) {
     fill_mask(p, c, &v);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows at a row_stride near
+ * 2^31, as a kernel that forms pid * row_stride in int32 gets wrong.  Input, mask and
+ * output share row_stride, so all three move: the input and the mask as sparse
+ * read-only regions, the output as a sparse output (the harness puts sentinels on the
+ * pages of its written rows and checks every other page the kernel touched:
+ * engine/harness.c, image_fill_write_pages). */
+static void far(td_producer *p, td_case *c) {
+    static const int regs[] = {R_IN, R_MASK, R_OUT};
+    int64_t n = c->p[P_NCOLS].i, B = c->p[P_BLOCK].i;
+    td_far_rows(p, c, regs, 3, P_STRIDE, n < B ? n : B);
+}
+
 static const char *check(const td_case *c) {
     int64_t s = c->p[P_STRIDE].i, n = c->p[P_NCOLS].i, B = c->p[P_BLOCK].i;
     const char *bad = sm_rows_check(c, B, n, s, s, R_IN, R_OUT);
@@ -107,8 +120,9 @@ static void writes(const td_case *c, td_wset *ws) {
 #define SOFTMAX_TRITON3_COMMON                                                                                  \
     .file = "softmax_triton3", .family = "softmax", .kind = "exact", .nparams = NP, .params = params,           \
     .nregions = NR, .regions = regions,                                                                         \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED), .gen = gen,          \
-    .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) |                     \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                        \
+    .gen = gen, .far = far, .check = check, .writes = writes
 
 /* Softmax needs every column of a row; the launch's one tile reads BLOCK_SIZE of them. */
 static const char *row_gap(const td_case *c) {

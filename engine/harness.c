@@ -286,21 +286,69 @@ static int image_alias(image *m, const td_case *c, int i, size_t bytes) {
 }
 
 /* A fresh image buffer of `bytes` data bytes and its guards: a sparse mapping for a
- * sparse read-only region (remapped for every run: a kernel that wrote into it leaves
- * nothing behind), an aliased one for an output of the large tier, else the heap. */
+ * sparse read-only region or a sparse output of the far tier (remapped for every run:
+ * a kernel that wrote into it leaves nothing behind), an aliased one for an output of
+ * the large tier, else the heap. */
 static int image_alloc(image *m, const td_case *c, int i, td_role role, size_t bytes) {
     const td_region *R = &c->r[i];
     if (m->mapped) munmap(m->buf, m->mapped), m->buf = NULL, m->mapped = 0, m->alias = 0;
     if (m->buf) return 0;
     if (!R->mapped) return (m->buf = malloc(bytes + 2 * GUARD_BYTES)) ? 0 : -1;
     if ((role & (TD_R_OUT | TD_R_SCRATCH)) && c->nwin && (c->large_regs >> i & 1)) return image_alias(m, c, i, bytes);
-    if (role & (TD_R_OUT | TD_R_SCRATCH)) return -1; /* a sparse output: no sentinel check could cover it */
+    if (role != TD_R_IN && role != TD_R_OUT) return -1; /* sparse in-out or scratch: no check covers them */
     void *p = mmap(NULL, bytes + 2 * GUARD_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (p == MAP_FAILED) return -1;
     m->buf = p;
     m->mapped = bytes + 2 * GUARD_BYTES;
     return 0;
+}
+
+/* ---- sparse outputs of the far tier (gen_far.h: one row stride for input and output) ----
+ * A far case whose output is written at the same far row stride as its input holds that
+ * output as a sparse mapping as well (an output region of 2^31+ elements, TD_R_OUT only).
+ * Its image sets sentinels only on its write pages: the pages of the image that hold a
+ * lane of the write set, so every lane judged is on one and a case costs its rows'
+ * pages.  After the kernel (check_outside_sparse) every cell of a write page is checked
+ * as in a dense image (lanes of the write set written, every other cell still the
+ * sentinel), and every other page the kernel touched must still read as zero, down to
+ * the cell.  Not seen: a stray write of zero bytes off the write pages (the page reads
+ * as it did); on a device, any write off the write pages (only those and the guards
+ * travel, dev_sparse).  In-out and scratch regions are never sparse (image_alloc). */
+
+/* 1 when a lane of the sorted write set ws lies in cells [a, b) of region i. */
+static int ws_hits(const td_wset *ws, int i, uint64_t a, uint64_t b) {
+    size_t lo = 0, hi = ws->n; /* the first lane at or after (i, a) */
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        const td_olane *l = &ws->v[m];
+        if (l->region < (uint32_t)i || (l->region == (uint32_t)i && l->off < a)) lo = m + 1;
+        else hi = m;
+    }
+    return lo < ws->n && ws->v[lo].region == (uint32_t)i && ws->v[lo].off < b;
+}
+
+/* The cells [*a, *b) of a region of `len` cells of `eb` bytes on the image page holding
+ * data bytes [lo, lo + 1) (GUARD_BYTES and the page size are multiples of eb: no cell
+ * straddles two pages). */
+static void page_cells(size_t lo, unsigned eb, size_t len, uint64_t *a, uint64_t *b) {
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), p0 = page_down(GUARD_BYTES + lo, pg);
+    size_t hi = p0 + pg - GUARD_BYTES;
+    *a = (p0 > GUARD_BYTES ? p0 - GUARD_BYTES : 0) / eb;
+    *b = hi / eb < len ? hi / eb : len;
+}
+
+/* A sparse output's image: the sentinel on every cell of its write pages. */
+static void image_fill_write_pages(image *m, const td_case *c, int i, int which, const td_wset *ws) {
+    unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
+    uint8_t *d = m->buf + GUARD_BYTES;
+    uint64_t s = sentinel(c->r[i].fmt, which), done = 0, a, b;
+    for (size_t k = 0; k < ws->n; k++) {
+        if (ws->v[k].region != (uint32_t)i || ws->v[k].off < done) continue;
+        page_cells(ws->v[k].off * eb, eb, c->r[i].len, &a, &b);
+        for (uint64_t e = a; e < b; e++) store_raw(d + e * eb, eb, s);
+        done = b;
+    }
 }
 
 /* An aliased image: only its windows are set (sentinels, or an in-out region's contents). */
@@ -318,11 +366,13 @@ static void image_fill_windows(image *m, const td_case *c, int i, int which) {
     }
 }
 
-static void image_fill(image *m, const td_case *c, int i, int which) {
+static void image_fill(image *m, const td_case *c, int i, int which, const td_wset *ws) {
     unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
     uint8_t *d = m->buf + GUARD_BYTES;
     if (m->alias) {
         image_fill_windows(m, c, i, which);
+    } else if (c->k->regions[i].role == TD_R_OUT && m->mapped) {
+        image_fill_write_pages(m, c, i, which, ws);
     } else if (c->k->regions[i].role == TD_R_OUT) {
         uint64_t s = sentinel(c->r[i].fmt, which);
         for (size_t e = 0; e < c->r[i].len; e++) store_raw(d + e * eb, eb, s);
@@ -355,11 +405,12 @@ static void dev_xfer_range(void *u, size_t lo, size_t hi) { /* [lo, hi): bytes o
                   : d->download(d->state, h, dv, hi - lo, x->err, x->errlen);
 }
 static void dev_xfer_data(void *u, size_t lo, size_t hi) { dev_xfer_range(u, lo + GUARD_BYTES, hi + GUARD_BYTES); }
-static int dev_sparse(td_ctx *cx, image *m, const td_region *R, int up, char *err, size_t errlen) {
+static int dev_sparse(td_ctx *cx, image *m, const td_region *R, td_role role, int up, char *err, size_t errlen) {
     dev_xfer x = {cx, m, up, 0, err, errlen};
     dev_xfer_range(&x, 0, GUARD_BYTES);
     dev_xfer_range(&x, GUARD_BYTES + m->bytes, 2 * GUARD_BYTES + m->bytes);
-    td_touched_pages(R->data, m->bytes, dev_xfer_data, &x);
+    if (role == TD_R_OUT) td_touched_pages(m->buf, m->mapped, dev_xfer_range, &x); /* its write pages */
+    else td_touched_pages(R->data, m->bytes, dev_xfer_data, &x);
     return x.rc;
 }
 
@@ -377,11 +428,11 @@ static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, ch
             im[i].buf[g] = GUARD_BYTE(g);
             im[i].buf[GUARD_BYTES + bytes + g] = GUARD_BYTE(g + 101);
         }
-        image_fill(&im[i], c, i, which);
+        image_fill(&im[i], c, i, which, &cx->ws);
         if (cx->dev) {
             if (!im[i].dev && cx->dev->alloc(cx->dev->state, bytes + 2 * GUARD_BYTES, &im[i].dev, err, errlen))
                 return -1;
-            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], 1, err, errlen)
+            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], k->regions[i].role, 1, err, errlen)
                              : cx->dev->upload(cx->dev->state, im[i].dev, im[i].buf, bytes + 2 * GUARD_BYTES, err, errlen))
                 return -1;
         }
@@ -434,7 +485,7 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
             return -1;
         }
         for (int i = 0; i < k->nregions; i++)
-            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], 0, kerr, sizeof kerr)
+            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], k->regions[i].role, 0, kerr, sizeof kerr)
                              : cx->dev->download(cx->dev->state, im[i].buf, im[i].dev, im[i].bytes + 2 * GUARD_BYTES,
                                                  kerr, sizeof kerr)) {
                 snprintf(msg, msglen, "copying region %s back failed: %s", k->regions[i].name, kerr);
@@ -1118,7 +1169,9 @@ static int run_write_set(run *R) {
     for (int i = 0; i < k->nregions; i++) {
         if (!(k->regions[i].role & TD_R_OUT)) continue;
         size_t n = R->c.r[i].len ? R->c.r[i].len : 1;
-        if (R->c.large_regs >> i & 1) { /* 2^31+ cells: a sparse map, of which the windows' pages are touched */
+        /* 2^31+ cells (the large tier, a sparse output): a sparse map of which only the
+         * pages of the windows or of the write set are touched */
+        if ((R->c.large_regs >> i & 1) || R->c.r[i].mapped) {
             void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             R->inwrite[i] = m == MAP_FAILED ? NULL : m;
             R->inwrite_mapped[i] = R->inwrite[i] ? n : 0;
@@ -1230,7 +1283,9 @@ static void check_read_only(run *R, int i) {
  * the initial contents of an in-out region).  Returns 1 when a lane of the write set
  * still holds the sentinel (written with that value, or not written at all). */
 static int check_outside_cells(run *R, int i, size_t lo, size_t hi);
+static int check_outside_sparse(run *R, int i);
 static int check_outside_write_set(run *R, int i) {
+    if (R->im[i].mapped && !R->im[i].alias) return check_outside_sparse(R, i);
     if (!R->im[i].alias) return check_outside_cells(R, i, 0, R->c.r[i].len);
     int suspicious = 0; /* an aliased image (the large tier): its windows only */
     for (int w = 0; w < R->c.nwin; w++) suspicious |= check_outside_cells(R, i, R->c.win[w].lo, R->c.win[w].hi);
@@ -1253,6 +1308,43 @@ static int check_outside_cells(run *R, int i, size_t lo, size_t hi) {
         uint64_t expect = role == TD_R_OUT ? s0 : load_raw((uint8_t *)R->c.r[i].data + e * eb, eb);
         if (b != expect) region_report(R->cx, R->res, TD_VC_OUTSIDE, (uint32_t)i, e, b, "cell outside the write set modified");
     }
+    return suspicious;
+}
+
+/* A page of a sparse output's image (bytes [lo, hi) of its mapping) off the write pages:
+ * every cell reads as zero still. */
+static void outside_page(void *u, size_t lo, size_t hi) {
+    ro_pages *q = u;
+    run *R = q->R;
+    int i = q->i;
+    unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
+    size_t n = R->im[i].bytes;
+    lo = lo > GUARD_BYTES ? lo - GUARD_BYTES : 0; /* the guards: check_guards */
+    hi = hi > GUARD_BYTES ? hi - GUARD_BYTES : 0;
+    if (hi > n) hi = n;
+    if (hi <= lo || ws_hits(&R->cx->ws, i, lo / eb, hi / eb)) return; /* a write page: cell by cell already */
+    const uint8_t *d = R->im[i].buf + GUARD_BYTES;
+    for (size_t e = lo / eb; e < hi / eb; e++) {
+        uint64_t b = load_raw(d + e * eb, eb);
+        if (b) region_report(R->cx, R->res, TD_VC_OUTSIDE, (uint32_t)i, e, b, "cell outside the write set modified");
+    }
+}
+
+/* check_outside_write_set of a sparse output (see image_fill_write_pages): its write
+ * pages cell by cell, then every other page the kernel touched. */
+static int check_outside_sparse(run *R, int i) {
+    const td_wset *ws = &R->cx->ws;
+    unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
+    uint64_t done = 0, a, b;
+    int suspicious = 0;
+    for (size_t k = 0; k < ws->n; k++) {
+        if (ws->v[k].region != (uint32_t)i || ws->v[k].off < done) continue;
+        page_cells(ws->v[k].off * eb, eb, R->c.r[i].len, &a, &b);
+        suspicious |= check_outside_cells(R, i, a, b);
+        done = b;
+    }
+    ro_pages q = {R, i};
+    td_touched_pages(R->im[i].buf, R->im[i].mapped, outside_page, &q);
     return suspicious;
 }
 

@@ -119,6 +119,13 @@ static const char *const NO_MUT[] = {
     "kldiv_triton.kldiv_backward_log_target_compute_correct",
     "matrix_reduction.load_reduce_kernel_output_summary",
     "matrix_reduction.matrix_reduction_io_correctness",
+    /* one slice per file carries it: the other slices of layer_norm_ops form their row
+     * offsets the same way */
+    "layer_norm_ops.layer_norm_ops_fwd_rms_bias_all_outputs_compute_correct_general",
+    "layer_norm_ops.layer_norm_ops_fwd_residual_bias_all_outputs_compute_correct_general",
+    "layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general",
+    "layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general",
+    "layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general",
     /* whole files (an entry ending in '.'): the original forms no offset in int32
      * (relu_strided_buffer's block pointers: Triton widens their strides to int64;
      * var_len_copy adds a loaded start to its lane) */
@@ -133,13 +140,31 @@ static int no_mut(const char *id) {
     return 0;
 }
 
+    /* one row stride for input and output: the output is a sparse output too */
+    {"softmax_triton3.softmax_kernel_correctness", "row_stride", 1, NULL},
+    {"softmax_triton3.softmax_kernel_masked_correctness", "row_stride", 1, NULL},
+    {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
+    {"rmsnorm_fused.rms_norm_fwd_fused_output_summary", "stride", 0, NULL},
+    {"rmsnorm_fused.rms_norm_fwd_fused_io_correctness", "stride", 0, NULL},
+    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary", "stride", 0, NULL},
+    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_io_correctness", "stride", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_fwd_plain_bias_all_outputs_compute_correct_general", "stride_y_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_fwd_rms_bias_all_outputs_compute_correct_general", "stride_y_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_fwd_residual_bias_all_outputs_compute_correct_general", "stride_y_row", 1, NULL},
+    {"layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general", "stride_dres_row", 1, NULL},
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
  * layernorm_fwd_triton, the A rows of triton_matmul, iv_dependent_matmul and
  * matmul_triton_autotune, triton_softmax, the kldiv_ops and kldiv_triton rows, swiglu_fwd,
- * swiglu_backward, matrix_reduction, the token rows of the KV-cache copies and the batch
- * rows of the LoRA kernels)
+ * swiglu_backward, matrix_reduction, the token rows of the KV-cache copies, the batch
+ * rows of the LoRA kernels, and the kernels of one row stride for input and output:
+ * softmax_triton3, the L2 norms, rmsnorm_fused[_llama], layer_norm_ops)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -436,6 +461,85 @@ static void test_sparse_image_checks(void **st) {
     td_kernels_close(&set);
 }
 
+/* ---- sparse outputs (engine/harness.c, image_fill_write_pages): kernels that run the
+ * softmax_triton3 port (input and output at one row stride), then write the output
+ * outside its write set ---- */
+static const td_kernel *g_port3;
+static int g_near; /* far cases whose cell after row 0 shares a page with the row's last lane */
+enum { BAD_OUT_HOLE, BAD_OUT_NEAR };
+static int bad_out_launch(const td_abi_launch *L, int how) {
+    int rc = g_port3->abi->launch(L);
+    const td_abi_region *out = &L->regions[0];
+    float *y = out->base;
+    int64_t s = L->params[0].i, w = L->params[1].i < L->params[2].i ? L->params[1].i : L->params[2].i;
+    if (out->len <= (uint64_t)TWO31) return rc; /* only far cases: their outputs are sparse */
+    if (how == BAD_OUT_HOLE) y[s / 2] = 1.0f;   /* between rows 0 and 1: on no page of the write set */
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    if (how == BAD_OUT_NEAR && ((uintptr_t)(y + w) & ~(pg - 1)) == ((uintptr_t)(y + w - 1) & ~(pg - 1))) {
+        y[w] = 0.0f; /* a cell of a write page outside the write set: zero, as an untouched page reads */
+        g_near++;
+    }
+    return rc;
+}
+static int bad_out_hole(const td_abi_launch *L) { return bad_out_launch(L, BAD_OUT_HOLE); }
+static int bad_out_near(const td_abi_launch *L) { return bad_out_launch(L, BAD_OUT_NEAR); }
+#define BAD3(name, fn)                                                                                          \
+    {"softmax_triton3.softmax_kernel_correctness", name, TD_ABI_HOST, NULL, NULL, "writes outside its rows", 3, 3, fn, \
+     NULL}
+static const td_abi_kernel K_OUT_HOLE = BAD3("out_hole", bad_out_hole), K_OUT_NEAR = BAD3("out_near", bad_out_near);
+static const td_abi_kernel *const BADK3[] = {&K_OUT_HOLE, &K_OUT_NEAR};
+static const td_abi_table BAD3_TABLE = {TD_KERNEL_ABI_VERSION, 2, BADK3, "test_far_out"};
+#define SM3 "softmax_triton3.softmax_kernel_correctness"
+
+/* A far case of softmax_triton3 holds its output as a sparse map; a write off the write
+ * pages and a write into a write page off the write set are both flagged; on a device
+ * (host memory standing in) the port still passes (the sentinels travel) and the write
+ * into a write page is still flagged. */
+static void sparse_output_cases(td_ctx *cx, const td_kernel *hole, const td_kernel *near, int dev) {
+    int far_cases = 0;
+    g_near = 0;
+    for (uint64_t i = 0; i < 16; i++) {
+        td_vclass w;
+        uint64_t cl;
+        int rc = run_case(cx, g_port3, i, 1, &w, &cl);
+        if (!(cl & TD_BC(TD_BC_OFFSET_2_31))) continue;
+        far_cases++;
+        assert_int_equal(rc, TD_RUN_OK);
+        if (!dev) {
+            assert_int_equal(run_case(cx, hole, i, 1, &w, &cl), TD_RUN_FINDING);
+            assert_int_equal(w, TD_VC_OUTSIDE);
+        }
+        int before = g_near;
+        rc = run_case(cx, near, i, 1, &w, &cl);
+        if (g_near == before) continue;
+        assert_int_equal(rc, TD_RUN_FINDING);
+        assert_int_equal(w, TD_VC_OUTSIDE);
+    }
+    assert_true(far_cases >= 4);
+    assert_true(g_near >= 2);
+}
+
+static void test_sparse_output_checks(void **st) {
+    (void)st;
+    td_kernel_set set, bad;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    assert_int_equal(td_kernels_bind(&BAD3_TABLE, "test_far_out", &bad, err, sizeof err), TD_LOAD_OK);
+    g_port3 = td_kernels_find(&set, SM3, NULL, TD_ABI_HOST);
+    const td_kernel *hole = td_kernels_find(&bad, SM3, "out_hole", TD_ABI_HOST),
+                    *near = td_kernels_find(&bad, SM3, "out_near", TD_ABI_HOST);
+    assert_non_null(g_port3);
+    assert_non_null(hole);
+    assert_non_null(near);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    sparse_output_cases(cx, hole, near, 0);
+    td_ctx_free(cx);
+    assert_true(maxrss_mib() < 1024); /* sentinels on the write pages only */
+    td_kernels_close(&bad);
+    td_kernels_close(&set);
+}
+
 /* ---- a device backend (host memory standing in for the device's): a sparse image
  * goes over as its guards and written pages, and the checks on what comes back still
  * catch a wiped row and a guard written ---- */
@@ -506,11 +610,52 @@ static void test_device_staging_of_sparse_images(void **st) {
         assert_int_equal(w, TD_VC_GUARD);
     }
     assert_true(far_cases >= 4);
+    td_kernel_set bad3;
+    assert_int_equal(td_kernels_bind(&BAD3_TABLE, "test_far_out", &bad3, err, sizeof err), TD_LOAD_OK);
+    g_port3 = td_kernels_find(&set, SM3, NULL, TD_ABI_HOST);
+    sparse_output_cases(cx, td_kernels_find(&bad3, SM3, "out_hole", TD_ABI_HOST),
+                        td_kernels_find(&bad3, SM3, "out_near", TD_ABI_HOST), 1);
+    td_kernels_close(&bad3);
     assert_true(maxrss_mib() < 1024); /* nothing staged the whole reservation */
     td_ctx_free(cx);
     for (int i = 0; i < 64; i++) assert_null(fd.p[i]); /* every device image released */
     td_kernels_close(&bad);
     td_kernels_close(&set);
+}
+
+/* td_far_rows moves every region of one shared stride or none; td_far_restride_all
+ * keeps the rows' contents (and the slack) in place. */
+static void test_restride_all(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(SM3);
+    assert_non_null(k);
+    td_case c;
+    td_case_init(&c, k);
+    c.grid[0] = 6, c.grid[1] = c.grid[2] = 1;
+    c.p[0].i = 5, c.p[1].i = 3, c.p[2].i = 4; /* row_stride 5, n_cols 3, BLOCK 4 */
+    for (int r = 0; r < 3; r++) {
+        td_case_alloc(&c, r, 5 * 5 + 3 + 2); /* 6 rows, 2 cells of slack */
+        for (size_t e = 0; e < c.r[r].len; e++) td_set(&c, r, e, (double)(100 * r + (int)e));
+    }
+    uint8_t bytes[16] = {0};
+    td_producer p;
+    td_prod_init(&p, bytes, sizeof bytes);
+    static const int regs[] = {1, 2, 0};
+    assert_int_equal(td_far_rows(&p, &c, regs, 3, 0, 3), 1);
+    int64_t s = c.p[0].i;
+    assert_int_equal(c.grid[0], TD_FAR_MAX_ROWS);
+    assert_true((TD_FAR_MAX_ROWS - 1) * s >= TWO31);
+    assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    for (int r = 0; r < 3; r++) {
+        assert_true(c.r[r].mapped > 0);
+        assert_int_equal(c.r[r].len, (size_t)((TD_FAR_MAX_ROWS - 1) * s + 3 + (5 * 5 + 3 + 2 - (3 * 5 + 3))));
+        for (int64_t row = 0; row < TD_FAR_MAX_ROWS; row++)
+            for (int64_t j = 0; j < 3; j++)
+                assert_true(td_get(&c, r, (size_t)(row * s + j)) == (double)(100 * r + row * 5 + j));
+        assert_true(td_get(&c, r, (size_t)((TD_FAR_MAX_ROWS - 1) * s + 3)) == (double)(100 * r + 3 * 5 + 3));
+    }
+    assert_null(k->check(&c));
+    td_case_free(&c);
 }
 
 int main(void) {
@@ -521,6 +666,8 @@ int main(void) {
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
         cmocka_unit_test(test_sparse_image_checks),
+        cmocka_unit_test(test_sparse_output_checks),
+        cmocka_unit_test(test_restride_all),
         cmocka_unit_test(test_device_staging_of_sparse_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

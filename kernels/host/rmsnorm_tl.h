@@ -106,6 +106,16 @@ static inline int rn_stream_program(const td_abi_launch *L, int div_form, int bu
 enum { RN_F_STRIDE, RN_F_N, RN_F_B, RN_F_EPS };
 enum { RN_F_X, RN_F_Y, RN_F_W };
 
+/* RN_BUG_OFFSET_I32 of a kernel with one row stride for all its regions: the row's
+ * offset row * stride formed in int32 (tl_i32); 1 (the launch failed, as on a device)
+ * when it wraps outside region reg's `n` elements from it. */
+static inline int rn_row_i32(const td_abi_launch *L, int bug, uint32_t row, int64_t stride, int reg, int64_t n,
+                             int64_t *base) {
+    if (bug != RN_BUG_OFFSET_I32) return 0;
+    *base = tl_i32((int64_t)row * tl_i32(stride));
+    return tl_fault(L, reg, *base, n, 1, row);
+}
+
 static inline int rn_fused_program(const td_abi_launch *L, int llama, int bug) {
     int64_t stride = TL_I(L, RN_F_STRIDE), N = TL_I(L, RN_F_N), B = TL_I(L, RN_F_B);
     float eps = TL_R(L, RN_F_EPS);
@@ -115,6 +125,10 @@ static inline int rn_fused_program(const td_abi_launch *L, int llama, int bug) {
     TL_ALLOC(L, var, B);
     for (uint32_t row = 0; row < L->grid[0]; row++) {
         int64_t base = (int64_t)row * stride; /* X += row * stride; Y += row * stride */
+        if (rn_row_i32(L, bug, row, stride, RN_F_X, N, &base)) {
+            free(var);
+            return 1;
+        }
         memset(var, 0, (size_t)B * sizeof *var);
         for (int64_t off = 0; off < N; off += B)
             for (int64_t j = 0; j < B; j++) {
@@ -245,6 +259,10 @@ static inline int rn_l2_fwd_program(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, sq, B);
     for (uint32_t row = 0; row < L->grid[0]; row++) {
         int64_t base = (int64_t)row * stride;
+        if (rn_row_i32(L, bug, row, stride, RN_2_X, N < B ? N : B, &base)) {
+            free(x), free(sq);
+            return 1;
+        }
         for (int64_t j = 0; j < B; j++) {
             x[j] = j < N ? tl_load(L, RN_2_X, base + j) : 0.0f; /* other=0.0; xbar = where(cols < N, x, 0) */
             sq[j] = x[j] * x[j];
@@ -275,6 +293,10 @@ static inline int rn_l2_bwd_program(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, t, B);
     for (uint32_t row = 0; row < L->grid[0]; row++) {
         int64_t base = (int64_t)row * stride; /* X, DX, DY += row * stride_x_row */
+        if (rn_row_i32(L, bug, row, stride, RN_2B_X, N < B ? N : B, &base)) {
+            free(x), free(dy), free(t);
+            return 1;
+        }
         for (int64_t j = 0; j < B; j++) {
             x[j] = j < N ? tl_load(L, RN_2B_X, base + j) : 0.0f;   /* where(cols < N, x, 0.0) */
             dy[j] = j < N ? tl_load(L, RN_2B_DY, base + j) : 0.0f; /* where(cols < N, dy, 0.0) */

@@ -186,3 +186,22 @@ TD_KERNEL(td_m_lnops_stores_swap) = {OPS("scalar_stores_io_correctness"), "mut_m
 TD_KERNEL(td_m_lnops_stores_bf16) = {OPS("scalar_stores_io_correctnessR"), "mut_stats_bf16", TD_ABI_HOST,
                                      "store=fp32:rne:inf", NULL, "statistics rounded to bfloat16 on the way", 0, 4,
                                      stores_bf16, NULL};
+
+/* fwd_plain: the row offset row * stride_y_row formed in int32 (tl_i32), as Triton forms
+ * it for an int32 stride: below 2^31 elements the port; beyond, the offset wraps to a
+ * negative one (a device fault) or into another row. */
+static int fwd_plain_offset_int32(const td_abi_launch *L) {
+    int64_t sy = TL_I(L, FP_SY), n = TL_I(L, FP_N), B = TL_I(L, FP_BLOCK), w = n < B ? n : B;
+    for (uint32_t row = 0; row < L->grid[0]; row++) {
+        int64_t base = tl_i32((int64_t)row * tl_i32(sy));
+        if (tl_fault(L, FP_VALUEPRE, base, w, 1, row) || tl_fault(L, FP_Y, base, w, 1, row)) return 1;
+        for (int64_t j = 0; j < w; j++) tl_store(L, FP_Y, base + j, tl_load(L, FP_VALUEPRE, base + j), tl_f32());
+    }
+    scalar_store(L, FP_MEANPRE, FP_MEAN, tl_f32());
+    scalar_store(L, FP_RSTDPRE, FP_RSTD, tl_f32());
+    return 0;
+}
+TD_KERNEL(td_m_lnops_fwd_plain_i32) = {"layer_norm_ops.layer_norm_ops_fwd_plain_bias_all_outputs_compute_correct_general",
+                                       "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                       "row * stride_y_row computed in int32 (wraps beyond 2^31)", 3, 6,
+                                       fwd_plain_offset_int32, NULL};

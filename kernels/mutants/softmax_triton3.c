@@ -60,3 +60,49 @@ TD_KERNEL(td_m_softmax_triton3_numer) = {"softmax_triton3.softmax_kernel_masked_
                                          "mut_mask_numerator_only", TD_ABI_HOST, NULL, NULL,
                                          "the mask is added to the numerators only, after the denominator was summed",
                                          3, 3, mask_in_numerator_only, NULL};
+
+/* The row offset row_idx * row_stride formed in int32 (tl_i32), as Triton forms it for an
+ * int32 row_stride: one offset for the input, mask and output rows.  Below 2^31
+ * elements it is the port; beyond, the offset wraps to a negative one (a device fault)
+ * or into another row. */
+static int offset_int32(const td_abi_launch *L, int use_mask) {
+    int64_t rs = TL_I(L, P_STRIDE), n = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK), w = n < B ? n : B;
+    float *row, *mask;
+    TL_ALLOC(L, row, B);
+    mask = calloc((size_t)B, sizeof *mask);
+    if (!mask) {
+        free(row);
+        snprintf(L->err, L->errlen, "out of memory");
+        return 1;
+    }
+    int rc = 0;
+    for (uint32_t pid = 0; pid < L->grid[0] && !rc; pid++) {
+        int64_t base = tl_i32((int64_t)pid * tl_i32(rs));
+        rc = tl_fault(L, R_IN, base, w, 1, pid) || (use_mask && tl_fault(L, R_MASK, base, w, 1, pid)) ||
+             tl_fault(L, R_OUT, base, w, 1, pid);
+        if (rc) break;
+        sm_load_tile(L, R_IN, base, 1, n, B, -INFINITY, row);
+        float m = tl_max(row, B);
+        for (int64_t j = 0; j < B; j++) row[j] = row[j] - m;
+        if (use_mask) {
+            sm_load_tile(L, R_MASK, base, 1, n, B, 0.0f, mask);
+            for (int64_t j = 0; j < B; j++) row[j] = row[j] + mask[j];
+        }
+        for (int64_t j = 0; j < B; j++) row[j] = expf(row[j]);
+        float s = tl_sum(row, B);
+        for (int64_t j = 0; j < B && j < n; j++) tl_store(L, R_OUT, base + j, row[j] / s, tl_f32());
+    }
+    free(row);
+    free(mask);
+    return rc;
+}
+static int offset_int32_nomask(const td_abi_launch *L) { return offset_int32(L, 0); }
+static int offset_int32_masked(const td_abi_launch *L) { return offset_int32(L, 1); }
+
+TD_KERNEL(td_m_softmax_triton3_i32) = {"softmax_triton3.softmax_kernel_correctness", "mut_offset_int32", TD_ABI_HOST,
+                                       NULL, NULL, "row_idx * row_stride computed in int32 (wraps beyond 2^31)", 3, 3,
+                                       offset_int32_nomask, NULL};
+TD_KERNEL(td_m_softmax_triton3_masked_i32) = {"softmax_triton3.softmax_kernel_masked_correctness", "mut_offset_int32",
+                                              TD_ABI_HOST, NULL, NULL,
+                                              "row_idx * row_stride computed in int32 (wraps beyond 2^31)", 3, 3,
+                                              offset_int32_masked, NULL};
