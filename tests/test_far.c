@@ -28,8 +28,16 @@ typedef struct far_contract {
     const char *id;
     const char *stride; /* the row stride the far hook moves */
     int reg;            /* the region it moves */
-    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0]) */
+    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0];
+                           FAR_GRID1: one row per program along grid[1], heads) */
 } far_contract;
+#define FAR_GRID1 "grid[1]"
+/* the rows of FAR entry f in case c */
+static int64_t far_rows(const far_contract *f, const td_case *c) {
+    if (!f->rows) return (int64_t)c->grid[0];
+    if (!strcmp(f->rows, FAR_GRID1)) return (int64_t)c->grid[1];
+    return td_param_i(c, f->rows, -1);
+}
 static const far_contract FAR[] = {
     {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1, NULL},
     {"softmax_triton2.softmax_kernel_correctness", "input_row_stride", 1, NULL},
@@ -63,7 +71,8 @@ static const far_contract FAR[] = {
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
  * layernorm_fwd_triton, the A rows of triton_matmul, iv_dependent_matmul and
- * matmul_triton_autotune)
+ * matmul_triton_autotune, the Q, Logics and P head or batch axes of the decoding and
+ * prefill attentions)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -98,7 +107,7 @@ static void test_far_tier_reaches_the_class(void **st) {
             if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
                 hits++;
                 int64_t s = td_param_i(&c, FAR[f].stride, -1);
-                int64_t rows = FAR[f].rows ? td_param_i(&c, FAR[f].rows, -1) : (int64_t)c.grid[0];
+                int64_t rows = far_rows(&FAR[f], &c);
                 assert_true((rows - 1) * s >= TWO31);
                 assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
                 assert_true(c.r[FAR[f].reg].mapped > 0);
@@ -108,6 +117,72 @@ static void test_far_tier_reaches_the_class(void **st) {
         }
         assert_true(hits >= 16); /* most far inputs have two rows or more */
     }
+}
+
+/* td_far_move_axis: a [3, 2, 5] float tensor at padded strides, its axis 0 (then 1)
+ * moved: every element reads the same value at the new strides, the moved stride puts
+ * the last row beyond 2^31, the others are packed, the mapping is sparse; a single row
+ * or an axis beyond TD_FAR_MAX_ROWS leaves the case unchanged. */
+static void test_far_move_axis(void **st) {
+    (void)st;
+    const int64_t n[3] = {3, 2, 5}, st0[3] = {23, 11, 2};
+    for (int axis = 0; axis < 2; axis++) {
+        td_case c;
+        memset(&c, 0, sizeof c);
+        c.r[0].fmt = TD_F32;
+        float *x = td_case_alloc(&c, 0, 2 * 23 + 11 + 4 * 2 + 1);
+        for (int64_t e = 0; e < 2 * 23 + 11 + 4 * 2 + 1; e++) x[e] = (float)e;
+        uint8_t bytes[16] = {7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        td_producer p;
+        td_prod_init(&p, bytes, sizeof bytes);
+        int64_t s[3] = {st0[0], st0[1], st0[2]};
+        assert_int_equal(td_far_move_axis(&p, &c, 0, 3, n, s, axis), 1);
+        assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        assert_true(c.r[0].mapped > 0);
+        assert_true((n[axis] - 1) * s[axis] >= TWO31);
+        assert_int_equal(s[2], 1);
+        assert_int_equal(s[axis == 0 ? 1 : 0], 5); /* the other axes packed, the last contiguous */
+        const float *y = c.r[0].data;
+        for (int64_t i = 0; i < 3; i++)
+            for (int64_t j = 0; j < 2; j++)
+                for (int64_t k = 0; k < 5; k++)
+                    assert_true(y[i * s[0] + j * s[1] + k * s[2]] == (float)(i * 23 + j * 11 + k * 2));
+        assert_true(c.r[0].len == (size_t)((n[axis] - 1) * s[axis] + 30 / n[axis])); /* a packed last row */
+        int64_t one[3] = {1, 2, 5}, s1[3] = {s[0], s[1], s[2]};
+        assert_int_equal(td_far_move_axis(&p, &c, 0, 3, one, s1, 0), 0); /* one row: nothing to move */
+        int64_t many[3] = {TD_FAR_MAX_ROWS + 1, 2, 5};
+        assert_int_equal(td_far_move_axis(&p, &c, 0, 3, many, s1, 0), 0);
+        assert_memory_equal(s1, s, sizeof s);
+        td_case_free(&c);
+    }
+}
+
+/* td_far_move_param_axis: the strides read from and written back to parameters, an
+ * implicit unit stride allowed only on the last axis, not moved. */
+static void test_far_move_param_axis(void **st) {
+    (void)st;
+    td_case c;
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = TD_F32;
+    float *x = td_case_alloc(&c, 0, 2 * 9 + 2 * 3 + 2 + 1);
+    for (int64_t e = 0; e < 2 * 9 + 2 * 3 + 2 + 1; e++) x[e] = (float)e;
+    c.p[0].i = 9, c.p[1].i = 3; /* a [3, 3, 3] tensor at strides (9, 3, 1), the last implicit */
+    uint8_t bytes[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+    td_producer p;
+    td_prod_init(&p, bytes, sizeof bytes);
+    const int64_t n[3] = {3, 3, 3};
+    const int bad[3] = {0, -1, 1}, bad_moved[3] = {0, 1, -1}, ps[3] = {0, 1, -1};
+    assert_int_equal(td_far_move_param_axis(&p, &c, 0, 3, n, bad, 0), 0); /* implicit stride not last */
+    assert_int_equal(td_far_move_param_axis(&p, &c, 0, 3, n, bad_moved, 2), 0); /* the implicit axis moved */
+    assert_ptr_equal(c.r[0].data, x);
+    assert_int_equal(td_far_move_param_axis(&p, &c, 0, 3, n, ps, 0), 1);
+    assert_true(2 * c.p[0].i >= TWO31);
+    assert_int_equal(c.p[1].i, 3);
+    const float *y = c.r[0].data;
+    for (int64_t i = 0; i < 3; i++)
+        for (int64_t j = 0; j < 3; j++)
+            for (int64_t k = 0; k < 3; k++) assert_true(y[i * c.p[0].i + j * 3 + k] == (float)(i * 9 + j * 3 + k));
+    td_case_free(&c);
 }
 
 /* Case i of a campaign: every 16th case of a contract with a far hook is far. */
@@ -376,6 +451,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_campaign_far_cases),
+        cmocka_unit_test(test_far_move_axis),
+        cmocka_unit_test(test_far_move_param_axis),
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
         cmocka_unit_test(test_sparse_image_checks),
