@@ -66,6 +66,9 @@ static const far_contract FAR[] = {
     {"iv_dependent_matmul.iv_dependent_matmul_io_correctness", "SAM", 0, "M"},
     {"matmul_triton_autotune.matmul_autotune_closed_form_correct", "sam", 0, "M"},
     {"matmul_triton_autotune.matmul_autotune_io_correctness", "sam", 0, "M"},
+    /* decoding and prefill attention (far-E): a head or batch axis moved */
+    {"token_softmax_llama.token_softmax_llama_correctness", "stride_logic_h", 0, FAR_GRID1},
+    {"token_softmax_bloom.token_softmax_bloom_correctness", "stride_logic_h", 0, FAR_GRID1},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
