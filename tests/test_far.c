@@ -67,6 +67,12 @@ static const far_contract FAR[] = {
     {"matmul_triton_autotune.matmul_autotune_closed_form_correct", "sam", 0, "M"},
     {"matmul_triton_autotune.matmul_autotune_io_correctness", "sam", 0, "M"},
     /* decoding and prefill attention (far-E): a head or batch axis moved */
+    {"context_attn_llama.context_attn_llama_surface_compute_correct_general", "stride_qh", 0, "H"},
+    {"context_attn_llama.context_attn_llama_io_correctness", "stride_qh", 0, "H"},
+    {"context_attn_fwd.context_attn_fwd_surface_compute_correct_general", "stride_qh", 0, "H"},
+    {"context_attn_fwd.context_attn_fwd_io_correctness", "stride_qh", 0, "H"},
+    {"context_attn_bloom.context_attn_bloom_surface_compute_correct_general", "stride_qh", 0, FAR_GRID1},
+    {"context_attn_bloom.context_attn_bloom_io_correctness", "stride_qh", 0, FAR_GRID1},
     {"token_softmax_llama.token_softmax_llama_correctness", "stride_logic_h", 0, FAR_GRID1},
     {"token_softmax_bloom.token_softmax_bloom_correctness", "stride_logic_h", 0, FAR_GRID1},
 };
