@@ -81,6 +81,8 @@ static const far_contract FAR[] = {
     {"token_attn_reduceV.token_attn_reducev_io_correctness", "sph", 0, FAR_GRID1},
     {"token_attn_mistral.token_attn_mistral_output_summary_general", "stride_ph", 0, FAR_GRID1},
     {"token_attn_mistral.token_attn_mistral_io_correctness", "sph", 0, FAR_GRID1},
+    {"softmax_reducev.softmax_reducev_genuine_output_compute_correct_general", "slh", 0, FAR_GRID1},
+    {"softmax_reducev.softmax_reducev_io_correctness", "slh", 0, FAR_GRID1},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
