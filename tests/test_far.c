@@ -87,6 +87,11 @@ static const far_contract FAR[] = {
     {"flash_decode2_llama.flash_decode2_llama_running_max_output_summary_general", "stride_mid_o_eb", 2, NULL},
     {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctness", "stride_final_b", 0, NULL},
     {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctnessR", "stride_final_b", 0, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_masked_accumulator_output_summary_general", "stride_mid_o_eb", 2, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_running_max_output_summary_general", "stride_mid_o_eb", 2, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_normalization_output_summary_general", "stride_acc_b", 3, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctness", "stride_final_b", 0, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctnessR", "stride_final_b", 0, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
