@@ -77,6 +77,8 @@ static void gen_io(td_producer *p, td_case *c) { ctxpc_gen(p, c, &ix, 1); }
 static const char *check_g(const td_case *c) { return ctxpc_check(c, &ix, 0); }
 static const char *check_io(const td_case *c) { return ctxpc_check(c, &ix, 1); }
 static void writes(const td_case *c, td_wset *ws) { ctxpc_writes(c, ws, &ix); }
+/* Offsets beyond 2^31: Q's head axis (ctxpc_far, ctx_pc_common.h). */
+static void far(td_producer *p, td_case *c) { ctxpc_far(p, c, &ix); }
 
 #define FWD_SV_NOTE                                                                                              \
     "the -1e8 sentinel's weight is 0 (binary32 exactly, the reference below 2^-99999000); plen <= B_Seqlen; " \
@@ -105,6 +107,7 @@ const td_contract td_c_ctx_fwd = {
     .error_model = "base-2 online softmax in the kernel's order; P cast to fp16 and the fp16 store (kernel-side)",
     .classes = CTXPC_CLASSES_RAGGED,
     .gen = gen_g,
+    .far = far,
     .check = check_g,
     .writes = writes,
     TD_SPECS(fwd),
@@ -129,6 +132,7 @@ const td_contract td_c_ctx_fwd_io = {
     .error_model = "base-2 online softmax in the kernel's order; P cast to fp16 (kernel-side); the declared store",
     .classes = CTXPC_CLASSES_RAGGED,
     .gen = gen_io,
+    .far = far,
     .check = check_io,
     .writes = writes,
     TD_SPECS(fwd_io),

@@ -78,6 +78,8 @@ static void gen_io(td_producer *p, td_case *c) { ctxpc_gen(p, c, &ix, 1); }
 static const char *check_g(const td_case *c) { return ctxpc_check(c, &ix, 0); }
 static const char *check_io(const td_case *c) { return ctxpc_check(c, &ix, 1); }
 static void writes(const td_case *c, td_wset *ws) { ctxpc_writes(c, ws, &ix); }
+/* Offsets beyond 2^31: Q's head axis (ctxpc_far, ctx_pc_common.h). */
+static void far(td_producer *p, td_case *c) { ctxpc_far(p, c, &ix); }
 
 /* ---- intent (docs/intent.md): both theorems are read as the same operation ---- */
 static const td_intent i_ll = {
@@ -107,6 +109,7 @@ const td_contract td_c_ctx_llama = {
     .error_model = "base-2 online softmax in the kernel's order; P cast to fp16 and the fp16 store (kernel-side)",
     .classes = CTXPC_CLASSES,
     .gen = gen_g,
+    .far = far,
     .check = check_g,
     .writes = writes,
     TD_SPECS(llama),
@@ -132,6 +135,7 @@ const td_contract td_c_ctx_llama_io = {
     .error_model = "base-2 online softmax in the kernel's order; P cast to fp16 (kernel-side); the declared store",
     .classes = CTXPC_CLASSES,
     .gen = gen_io,
+    .far = far,
     .check = check_io,
     .writes = writes,
     TD_SPECS(llama_io),

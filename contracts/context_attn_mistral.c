@@ -139,6 +139,8 @@ const td_contract td_c_ctx_mistral = {
                    "(kernel-side roundings)",
     .classes = MISTRAL_CLASSES,
     .gen = gen_g,
+    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
+     * an input is one in the dense Out too (2^31 elements committed) */
     .check = check_g,
     .writes = writes_g,
     TD_SPECS(mistral),
@@ -164,6 +166,8 @@ const td_contract td_c_ctx_mistral_io = {
                    "declared fp16 store",
     .classes = MISTRAL_CLASSES,
     .gen = gen_io,
+    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
+     * an input is one in the dense Out too (2^31 elements committed) */
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(mistral_io),

@@ -95,6 +95,8 @@ const td_contract td_c_ctx_nopad = {
                    "(kernel-side), P.V sum, the fp16 store (kernel-side)",
     .classes = NOPAD_CLASSES,
     .gen = gen_g,
+    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
+     * an input is one in the dense Out too (2^31 elements committed) */
     .gen_shape = shape_g,
     .check = check_g,
     .writes = writes,
@@ -122,6 +124,8 @@ const td_contract td_c_ctx_nopad_io = {
                    "(kernel-side), P.V sum; the declared fp16 store",
     .classes = NOPAD_CLASSES,
     .gen = gen_io,
+    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
+     * an input is one in the dense Out too (2^31 elements committed) */
     .gen_shape = shape_io,
     .check = check_io,
     .writes = writes,

@@ -12,6 +12,7 @@
 #define TD_CTX_PC_COMMON_H
 
 #include "attn2_common.h"
+#include "gen_far.h"
 #include "gen_meta.h"
 
 typedef struct ctxpc_idx {
@@ -30,7 +31,8 @@ typedef struct ctxpc_idx {
 
 /* the boundary classes ctxpc_gen reaches */
 #define CTXPC_CLASSES \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED) | \
+     TD_BC(TD_BC_OFFSET_2_31))
 /* and with td_gen_ragged's */
 #define CTXPC_CLASSES_RAGGED                                                                                 \
     (CTXPC_CLASSES | TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |         \
@@ -186,6 +188,26 @@ static inline int64_t ctxpc_batches(const td_case *c, const ctxpc_idx *ix) {
 }
 static inline int64_t ctxpc_mblocks(const td_case *c, const ctxpc_idx *ix) {
     return ix->bloom ? (int64_t)c->grid[2] : (int64_t)c->grid[0];
+}
+
+/* Offsets beyond 2^31 (gen_far.h): Q's head axis (H <= 3 heads, program axis 1:
+ * cur_head * stride_qh, an int32 product in the kernel) moved to a stride near 2^31
+ * over a sparse mapping, the query rows (up to the last batch's end) and the head-dim
+ * lanes packed, when some batch has a query row (every head reads it).  Metadata, K, V,
+ * Out and the launch are kept. */
+static inline void ctxpc_far(td_producer *p, td_case *c, const ctxpc_idx *ix) {
+    int64_t rows = 1, live = 0;
+    for (int64_t b = 0; b < ctxpc_batches(c, ix); b++) {
+        int64_t nq = td_geti(c, ix->seqlen, (size_t)b) - td_geti(c, ix->plen, (size_t)b);
+        int64_t end = td_geti(c, ix->start, (size_t)b) + nq;
+        rows = end > rows ? end : rows;
+        live |= nq > 0;
+    }
+    if (!live) return; /* no query row is read: no offset reaches the last head */
+    int64_t n[3] = {rows, ctxpc_heads(c, ix), ctxpc_dm(c, ix)}, s[3];
+    for (int k = 0; k < 3; k++) s[k] = CTXPC_I(c, ix->sq + k);
+    if (!td_far_move_axis(p, c, ix->q, 3, n, s, 1)) return;
+    for (int k = 0; k < 3; k++) CTXPC_I(c, ix->sq + k) = s[k];
 }
 
 /* every key row 0 .. tot-1 of batch b lies inside K and V (and, gathered, the table) */

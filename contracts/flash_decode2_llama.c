@@ -43,6 +43,7 @@
  * 0).  Final stores: exact / one declared cast (tolerance 0).
  */
 #include "attn2_common.h"
+#include "gen_far.h"
 
 /* normalization */
 enum {
@@ -264,9 +265,37 @@ static void writes_fin(const td_case *c, td_wset *ws) {
     writes_bhd(c, ws, FR_O, c->p[F_BD].i, c->p[F_OBS].i, c->p[F_OH].i, c->p[F_OD].i);
 }
 
+/* ---- offsets beyond 2^31 (gen_far.h): each slice's read-only [batch, head, ...] input
+ * has its batch axis (B <= 3, program axis 0: cur_batch * stride, an int32 product in
+ * the kernel) moved to a stride near 2^31 over a sparse mapping, the rest packed; every
+ * program reads its row, so the last batch's offset is reached.  Outputs, the other
+ * inputs and the launch are kept. */
+/* normalization: Acc (SumExp stays: the check reads it at every (batch, head)) */
+static void far_norm(td_producer *p, td_case *c) {
+    const int64_t n[3] = {c->grid[0], c->grid[1], c->p[N_BD].i};
+    const int ps[3] = {N_ACC_B, N_ACC_H, N_ACC_D};
+    td_far_move_param_axis(p, c, NR_ACC, 3, n, ps, 0);
+}
+/* running max: Mid_O_LogExpSum, read at b*eb + h*eh + block_seq_n (its block axis
+ * contiguous: stride_mid_o_es = 1, every block the region holds kept); the surface's
+ * primed strides keep their offset from the step kernel's */
+static void far_max(td_producer *p, td_case *c) {
+    int64_t eb = c->p[M_E_B].i, eh = c->p[M_E_H].i, B = c->grid[0], H = c->grid[1];
+    const int64_t n[3] = {B, H, (int64_t)c->r[MR_E].len - (B - 1) * eb - (H - 1) * eh};
+    const int ps[3] = {M_E_B, M_E_H, -1};
+    if (n[2] < 1 || !td_far_move_param_axis(p, c, MR_E, 3, n, ps, 0)) return;
+    c->p[M_E_B1].i += c->p[M_E_B].i - eb, c->p[M_E_H1].i += c->p[M_E_H].i - eh;
+}
+/* final store: Final */
+static void far_fin(td_producer *p, td_case *c) {
+    const int64_t n[3] = {c->grid[0], c->grid[1], c->p[F_BD].i};
+    const int ps[3] = {F_FB, F_FH, F_FD};
+    td_far_move_param_axis(p, c, FR_FINAL, 3, n, ps, 0);
+}
+
 #define STAGE2_CLASSES                                                                                           \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SINGLE_LANE) | \
-     TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+     TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31))
 
 const td_contract td_c_fd2_llama_norm = {
     .id = "flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general",
@@ -284,6 +313,7 @@ const td_contract td_c_fd2_llama_norm = {
     .error_model = "one binary32 division of exact operands, then the fp16 store (kernel-side rounding)",
     .classes = STAGE2_CLASSES,
     .gen = gen_norm,
+    .far = far_norm,
     .check = check_norm,
     .writes = writes_norm,
     TD_SPECS(norm),
@@ -305,6 +335,7 @@ const td_contract td_c_fd2_llama_max = {
     .error_model = "max is exact: bit-exact (tolerance 0)",
     .classes = STAGE2_CLASSES | TD_BC(TD_BC_TAIL_BELOW),
     .gen = gen_max,
+    .far = far_max,
     .check = check_max,
     .writes = writes_max,
     TD_SPECS(runmax),
@@ -325,8 +356,9 @@ const td_contract td_c_fd2_llama_fin = {
     .sv_note = "finite binary32 values, copied",
     .error_model = "a copy: bit-exact (tolerance 0)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SINGLE_LANE) |
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_fin,
+    .far = far_fin,
     .check = check_fin,
     .writes = writes_fin,
     TD_SPECS(copy),
@@ -349,8 +381,9 @@ const td_contract td_c_fd2_llama_finr = {
     .sv_note = "finite binary32 inputs up to 2^20: beyond 65520 the fp16 store overflows as the profile says",
     .error_model = "one declared cast of an exact input: bit-exact against the profile (tolerance 0)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SINGLE_LANE) |
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_finr,
+    .far = far_fin,
     .check = check_fin,
     .writes = writes_fin,
     TD_SPECS(copy_r),

@@ -44,6 +44,7 @@
  * reported 0, and cannot be tighter).
  */
 #include "attn2_common.h"
+#include "gen_far.h"
 
 /* the surface's ten strides, first in every signature here */
 enum { S_MID_OB, S_MID_OH, S_MID_OS, S_MID_OD, S_E_B, S_E_H, S_E_S, S_OBS, S_OH, S_OD, S_N };
@@ -345,10 +346,41 @@ static void writes_fin(const td_case *c, td_wset *ws) {
     writes_masked(c, ws, FR_OUT, 0, min64(c->p[F_HD].i, c->p[F_BD].i), c->p[F_OBS].i, c->p[F_OH].i, c->p[F_OD].i);
 }
 
+/* ---- offsets beyond 2^31 (gen_far.h): each slice's read-only [batch, head, ...] input
+ * has its batch axis (B <= 3, program axis 0: cur_batch * stride, an int32 product in
+ * the kernel) moved to a stride near 2^31 over a sparse mapping, the rest packed; every
+ * program reads its row, so the last batch's offset is reached.  Outputs (the
+ * accumulator's AccOut / SumExpOut / NewMaxLogic share their inputs' strides and stay
+ * dense, so their inputs stay too), the other inputs and the launch are kept. */
+/* Mid_O_LogExpSum through the surface's strides (accumulator, fold): every block the
+ * region holds kept (stride_mid_o_es = 1, contiguous) */
+static void far_e(td_producer *p, td_case *c, int reg) {
+    int64_t B = c->grid[0], H = c->grid[1];
+    const int64_t n[3] = {B, H, (int64_t)c->r[reg].len - (B - 1) * c->p[S_E_B].i - (H - 1) * c->p[S_E_H].i};
+    const int ps[3] = {S_E_B, S_E_H, S_E_S};
+    if (n[2] >= 1 && c->p[S_E_S].i == 1) td_far_move_param_axis(p, c, reg, 3, n, ps, 0);
+}
+static void far_acc(td_producer *p, td_case *c) { far_e(p, c, AR_E); }
+static void far_fold(td_producer *p, td_case *c) {
+    if (c->p[X_BNS].i > 0) far_e(p, c, XR_E); /* block_n_size = 0 reads nothing */
+}
+/* normalization: Acc (SumExp stays: the check reads it at every (batch, head)) */
+static void far_norm(td_producer *p, td_case *c) {
+    const int64_t n[3] = {c->grid[0], c->grid[1], c->p[N_BD].i};
+    const int ps[3] = {N_ACC_B, N_ACC_H, N_ACC_D};
+    if (c->p[N_HD].i > 0) td_far_move_param_axis(p, c, NR_ACC, 3, n, ps, 0);
+}
+/* final store: Final */
+static void far_fin(td_producer *p, td_case *c) {
+    const int64_t n[3] = {c->grid[0], c->grid[1], c->p[F_BD].i};
+    const int ps[3] = {F_FB, F_FH, F_FD};
+    if (c->p[F_HD].i > 0) td_far_move_param_axis(p, c, FR_FINAL, 3, n, ps, 0);
+}
+
 #define STAGE2_CLASSES                                                                                           \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SINGLE_LANE) | \
      TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_VALUES_SPECIAL) |    \
-     TD_BC(TD_BC_VALUES_LARGE))
+     TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31))
 #define PHI_COMMON .file = "flash_decode2_phi", .family = "attention"
 
 const td_contract td_c_fd2_phi_acc = {
@@ -368,6 +400,7 @@ const td_contract td_c_fd2_phi_acc = {
                    "sum*old_scale + exp_logic (exp: the math model's budget)",
     .classes = STAGE2_CLASSES,
     .gen = gen_acc,
+    .far = far_acc,
     .check = check_acc,
     .writes = writes_acc,
     TD_SPECS(accstep),
@@ -388,6 +421,7 @@ const td_contract td_c_fd2_phi_fold = {
     .error_model = "max is exact: bit-exact (tolerance 0)",
     .classes = STAGE2_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_fold,
+    .far = far_fold,
     .check = check_fold,
     .writes = writes_fold,
     TD_SPECS(fold),
@@ -408,6 +442,7 @@ const td_contract td_c_fd2_phi_norm = {
     .error_model = "one binary32 division of exact operands",
     .classes = STAGE2_CLASSES,
     .gen = gen_norm,
+    .far = far_norm,
     .check = check_norm,
     .writes = writes_norm,
     TD_SPECS(norm),
@@ -415,7 +450,7 @@ const td_contract td_c_fd2_phi_norm = {
 
 #define FIN_CLASSES                                                                                           \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_TAIL) |    \
-     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31))
 
 const td_contract td_c_fd2_phi_fin = {
     .id = "flash_decode2_phi.flash_decode2_phi_final_store_io_correctness",
@@ -432,6 +467,7 @@ const td_contract td_c_fd2_phi_fin = {
     .error_model = "a copy: bit-exact (tolerance 0)",
     .classes = FIN_CLASSES,
     .gen = gen_fin,
+    .far = far_fin,
     .check = check_fin,
     .writes = writes_fin,
     TD_SPECS(copy),
@@ -454,6 +490,7 @@ const td_contract td_c_fd2_phi_finr = {
     .error_model = "one declared cast of an exact input: bit-exact against the profile (tolerance 0)",
     .classes = FIN_CLASSES,
     .gen = gen_finr,
+    .far = far_fin,
     .check = check_fin,
     .writes = writes_fin,
     TD_SPECS(copy_r),

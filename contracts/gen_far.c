@@ -82,3 +82,50 @@ int td_far_rows(td_producer *p, td_case *c, const int *regs, int n, int p_stride
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
     return 1;
 }
+/* element (i[0..nd)) at strides st: the sum of i[k] * st[k] */
+static int64_t far_off(int nd, const int64_t *i, const int64_t *st) {
+    int64_t o = 0;
+    for (int k = 0; k < nd; k++) o += i[k] * st[k];
+    return o;
+}
+
+int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, int64_t *st, int axis) {
+    if (nd < 1 || nd > 4 || axis < 0 || axis >= nd || n[axis] < 2 || n[axis] > TD_FAR_MAX_ROWS) return 0;
+    int64_t ns[4], w = 1, total = 1;
+    for (int k = nd - 1; k >= 0; k--) {
+        if (n[k] < 1) return 0;
+        total *= n[k];
+        if (k != axis) ns[k] = w, w *= n[k];
+    }
+    ns[axis] = td_far_stride(p, n[axis], w);
+    td_region old = c->r[reg];
+    unsigned eb = td_fmt_get(old.fmt)->bytes;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)((n[axis] - 1) * ns[axis] + w));
+    if (!d) {
+        c->r[reg] = old;
+        return 0;
+    }
+    int64_t i[4] = {0, 0, 0, 0};
+    for (int64_t e = 0; e < total; e++) {
+        memcpy(d + (size_t)far_off(nd, i, ns) * eb, (const uint8_t *)old.data + (size_t)far_off(nd, i, st) * eb, eb);
+        for (int k = nd - 1; k >= 0 && ++i[k] == n[k]; k--) i[k] = 0; /* the next index, row-major */
+    }
+    td_region_release(&old);
+    memcpy(st, ns, (size_t)nd * sizeof *st);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
+}
+
+int td_far_move_param_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, const int *ps, int axis) {
+    int64_t s[4];
+    if (nd < 1 || nd > 4 || axis < 0 || axis >= nd) return 0;
+    for (int k = 0; k < nd; k++) {
+        if (ps[k] < 0 && (k != nd - 1 || k == axis)) return 0;
+        s[k] = ps[k] >= 0 ? c->p[ps[k]].i : 1;
+    }
+    if (!td_far_move_axis(p, c, reg, nd, n, s, axis)) return 0;
+    for (int k = 0; k < nd; k++)
+        if (ps[k] >= 0) c->p[ps[k]].i = s[k];
+    return 1;
+}

@@ -69,6 +69,19 @@ int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0
  * or no address space.  Several regions indexed by pid[axis] are moved by calling it
  * once each (grid[axis] is then already capped). */
 int td_far_move_rows(td_producer *p, td_case *c, int reg, int axis, int prow, int64_t w);
+/* Moves axis `axis` of region `reg`, an nd-dimensional (nd <= 4) read-only tensor of
+ * dims n[] at element strides st[], to a stride near 2^31 (td_far_stride over
+ * n[axis] rows) over a sparse mapping: the other axes packed in their order (the last
+ * contiguous), every element copied, so a kernel reading element i at sum i_k * st[k]
+ * reads the same value at the new strides (written back into st[]).  For an axis a
+ * program id indexes (heads, batches) where the kernel forms pid * stride in int32.
+ * Needs 2 <= n[axis] <= TD_FAR_MAX_ROWS and every n[k] >= 1.  1 when moved (classes
+ * offset-2^31 and stride-gt-row added); 0 (the case unchanged) otherwise. */
+int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, int64_t *st, int axis);
+/* td_far_move_axis with the strides in parameters: stride k is c->p[ps[k]].i, or 1 where
+ * ps[k] < 0 (an axis the kernel steps by 1 without a stride parameter: only the last
+ * one, never the moved one); the new strides are written back to the parameters. */
+int td_far_move_param_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, const int *ps, int axis);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

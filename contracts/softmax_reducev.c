@@ -41,6 +41,7 @@
  * the binary32 store (slot "store", fp32:rne:inf), which rounds nothing.
  */
 #include "attn2_common.h"
+#include "gen_far.h"
 
 enum { P_MIL, P_SLH, P_SLB, P_SVBS, P_SVH, P_SVD, P_SOB, P_SOH, P_SOD, P_SB, P_SS, P_BD, P_BN, P_OTHER, P_MR, NP };
 enum { R_LOGICS, R_V, R_OUT, R_BLOC, R_START, R_SEQLEN, NR };
@@ -135,6 +136,19 @@ static void gen_common(td_producer *p, td_case *c, int io) {
 static void gen_g(td_producer *p, td_case *c) { gen_common(p, c, 0); }
 static void gen_io(td_producer *p, td_case *c) { gen_common(p, c, 1); }
 
+/* Offsets beyond 2^31 (gen_far.h): Logics' head axis (H <= 3 heads, program axis 1:
+ * cur_head * stride_logic_h, an int32 product in the kernel) moved to a stride near 2^31
+ * over a sparse mapping, every token of the buffer packed (slb becomes 1).  The check's
+ * hM scan reads only the active logits, so it touches the rows kept.  BLoc, V, Out and
+ * the launch are kept. */
+static void far(td_producer *p, td_case *c) {
+    int64_t H = c->grid[1], slh = c->p[P_SLH].i, slb = c->p[P_SLB].i;
+    if (H < 2 || slb <= 0) return;
+    int64_t n[2] = {H, ((int64_t)c->r[R_LOGICS].len - 1 - (H - 1) * slh) / slb + 1}, s[2] = {slh, slb};
+    if (n[1] < 1 || !td_far_move_axis(p, c, R_LOGICS, 2, n, s, 0)) return;
+    c->p[P_SLH].i = s[0], c->p[P_SLB].i = s[1];
+}
+
 static const char *check_common(const td_case *c, int io) {
     for (int k = 0; k < P_OTHER; k++)
         if (c->p[k].i < 0) return "strides and sizes are Nat";
@@ -188,7 +202,7 @@ static void writes(const td_case *c, td_wset *ws) {
 
 #define SRV_CLASSES                                                                                             \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_STRIDE_GT_ROW) | \
-     TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+     TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31))
 
 /* ---- intent (docs/intent.md) ---- */
 static const td_intent i_srv = {
@@ -215,6 +229,7 @@ const td_contract td_c_softmax_reducev = {
     .error_model = "online softmax in the kernel's order: exp(l - m_t), old_scale, tl.sum trees, rescale, divide",
     .classes = SRV_CLASSES,
     .gen = gen_g,
+    .far = far,
     .check = check_g,
     .writes = writes,
     TD_SPECS(srv),
@@ -239,6 +254,7 @@ const td_contract td_c_softmax_reducev_io = {
     .error_model = "online softmax in the kernel's order: exp(l - m_t), old_scale, tl.sum trees, rescale, divide",
     .classes = SRV_CLASSES,
     .gen = gen_io,
+    .far = far,
     .check = check_io,
     .writes = writes,
     TD_SPECS(srv_io),

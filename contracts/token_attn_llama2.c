@@ -42,6 +42,7 @@
  * project's menu, sm_scale 1/sqrt(BD) or another binary32 scale.
  */
 #include "attn2_common.h"
+#include "gen_far.h"
 #include "gen_meta.h"
 
 enum { P_SCALE, P_MIL, P_SBLB, P_SBLS, P_SQBS, P_SQH, P_SQD, P_SKBS, P_SKH, P_SKD, P_ASH, P_ASBS, P_KVG, P_BD, P_BN, NP };
@@ -190,6 +191,19 @@ static void writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Q's batch axis (up to TA_MAXB = 3 batches, program
+ * axis 0: cur_batch * stride_qbs, an int32 product in the kernel) moved to a stride near
+ * 2^31 over a sparse mapping, heads and BLOCK_DMODEL packed.  The batches after the last
+ * non-empty one are dropped from the launch (the last batch kept reads its q row); K,
+ * B_Loc and Att_Out are kept. */
+static void far(td_producer *p, td_case *c) {
+    int64_t R = c->grid[0];
+    while (R > 0 && td_geti(c, R_SEQLEN, (size_t)(R - 1)) == 0) R--; /* the last batch kept reads its q */
+    int64_t n[3] = {R, c->grid[1], c->p[P_BD].i}, s[3] = {c->p[P_SQBS].i, c->p[P_SQH].i, c->p[P_SQD].i};
+    if (!td_far_move_axis(p, c, R_Q, 3, n, s, 0)) return;
+    c->p[P_SQBS].i = s[0], c->p[P_SQH].i = s[1], c->p[P_SQD].i = s[2], c->grid[0] = (uint32_t)R;
+}
+
 /* ---- intent (docs/intent.md) ---- */
 static const td_intent i_sc = {
     .operation = "decode attention's scores: att[h, token n] = q[b, h] . k[token n, h // kv_group_num] * sm_scale "
@@ -204,7 +218,7 @@ static const td_intent i_sc = {
     (TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) | \
      TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_IDX_REPEATS) |                           \
      TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_ONE_PROGRAM) |      \
-     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31))
 
 #define TAL_COMMON                                                                                                     \
     .file = "token_attn_llama2", .family = "attention", .nparams = NP, .params = params, .nregions = NR,               \
@@ -212,7 +226,7 @@ static const td_intent i_sc = {
     .sv_note = "finite Q, K with |q|, |k| <= 64: every score finite; an empty sequence or block writes nothing",       \
     .error_model = "BD binary32 products summed in any order (FMA or not), times sm_scale (one multiply); or "         \
                    "q pre-scaled by sm_scale, then the dot",                                                           \
-    .classes = TAL_CLASSES, .gen = gen, .check = check, .writes = writes, TD_SPECS(llama2), .intent = &i_sc
+    .classes = TAL_CLASSES, .gen = gen, .far = far, .check = check, .writes = writes, TD_SPECS(llama2), .intent = &i_sc
 
 const td_contract td_c_token_attn_llama2 = {
     .id = "token_attn_llama2.token_attn_llama2_output_summary_general",

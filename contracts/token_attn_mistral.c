@@ -38,6 +38,7 @@
  * groups 1..3, strided V and Out layouts (attn2_layout), surplus stream steps T.
  */
 #include "attn2_common.h"
+#include "gen_far.h"
 #include "gen_meta.h"
 
 enum { P_SRTB, P_SRTS, P_SPH, P_SPBS, P_SVBS, P_SVH, P_SVD, P_SOBS, P_SOH, P_SOD, P_KVG, P_SW, P_BD, P_BN, P_T, NP };
@@ -205,11 +206,25 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Prob's head axis (program axis 1: cur_head *
+ * stride_ph, an int32 product in the kernel) moved to a stride near 2^31 over a sparse
+ * mapping, each head's row (every att token and the slack after them) kept whole
+ * (stride_pbs stays 1).  Query heads past TD_FAR_MAX_ROWS are dropped from the launch
+ * (heads 0..3 keep their KV head h / kv_group_num); V, Out and the metadata are kept. */
+static void far(td_producer *p, td_case *c) {
+    int64_t H = c->grid[1] < TD_FAR_MAX_ROWS ? c->grid[1] : TD_FAR_MAX_ROWS, live = 0;
+    for (uint32_t b = 0; b < c->grid[0]; b++) live |= td_geti(c, R_ASEQLEN, b) > 0;
+    if (!live) return; /* every sequence empty: P is never read */
+    int64_t n[2] = {H, c->p[P_SPH].i}, s[2] = {c->p[P_SPH].i, c->p[P_SPBS].i};
+    if (!td_far_move_axis(p, c, R_PROB, 2, n, s, 0)) return;
+    c->p[P_SPH].i = s[0], c->grid[1] = (uint32_t)H;
+}
+
 #define TAM_CLASSES                                                                                                    \
     (TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) | \
      TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_TAIL_ABOVE) |                           \
      TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_ONE_PROGRAM) |      \
-     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31))
 
 #define TAM_NOTE "finite P and V with |sum| well inside fp16; an empty window stores 0 (the empty sum)"
 
@@ -238,6 +253,7 @@ const td_contract td_c_token_attn_mistral = {
     .error_model = "att_seqlen binary32 products summed in any order or blocking; fp16 store (kernel-side)",
     .classes = TAM_CLASSES,
     .gen = gen_g,
+    .far = far,
     .check = check_g,
     .writes = writes,
     TD_SPECS(mistral),
@@ -262,6 +278,7 @@ const td_contract td_c_token_attn_mistral_io = {
     .error_model = "att_seqlen binary32 products summed in any order or blocking; the declared fp16 store",
     .classes = TAM_CLASSES,
     .gen = gen_io,
+    .far = far,
     .check = check_io,
     .writes = writes,
     TD_SPECS(mistral_io),

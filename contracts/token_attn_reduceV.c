@@ -37,6 +37,7 @@
  * P); magnitudes keep the sum inside the fp16 range.
  */
 #include "attn2_common.h"
+#include "gen_far.h"
 
 enum { P_SRTB, P_SRTS, P_SPH, P_SPBS, P_SVBS, P_SVH, P_SVD, P_SOBS, P_SOH, P_SOD, P_KVG, P_BD, P_BN, P_T, NP };
 enum { R_PROB, R_V, R_OUT, R_REQ, R_REQIDX, R_START, R_SEQLEN, NR };
@@ -181,8 +182,23 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Prob's head axis (program axis 1: cur_head *
+ * stride_ph, an int32 product in the kernel) moved to a stride near 2^31 over a sparse
+ * mapping, each head's row (every token and the slack after them) kept whole
+ * (stride_pbs stays 1).  Query heads past TD_FAR_MAX_ROWS are dropped from the launch
+ * (heads 0..3 keep their KV head h / kv_group_num); V, Out and the metadata are kept. */
+static void far(td_producer *p, td_case *c) {
+    int64_t H = c->grid[1] < TD_FAR_MAX_ROWS ? c->grid[1] : TD_FAR_MAX_ROWS, live = 0;
+    for (uint32_t b = 0; b < c->grid[0]; b++) live |= td_geti(c, R_SEQLEN, b) > 0;
+    if (!live) return; /* every sequence empty: P is never read */
+    int64_t n[2] = {H, c->p[P_SPH].i}, s[2] = {c->p[P_SPH].i, c->p[P_SPBS].i};
+    if (!td_far_move_axis(p, c, R_PROB, 2, n, s, 0)) return;
+    c->p[P_SPH].i = s[0], c->grid[1] = (uint32_t)H;
+}
+
 #define TARV_CLASSES                                                                                            \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED) |     \
+     TD_BC(TD_BC_OFFSET_2_31))
 
 /* ---- intent (docs/intent.md) ---- */
 static const td_intent i_rv = {
@@ -208,6 +224,7 @@ const td_contract td_c_token_attn_reducev = {
     .error_model = "per block: binary32 products, tl.sum tree over BLOCK_N, added to acc; fp16 store (kernel-side)",
     .classes = TARV_CLASSES,
     .gen = gen_g,
+    .far = far,
     .check = check_g,
     .writes = writes,
     TD_SPECS(reducev),
@@ -232,6 +249,7 @@ const td_contract td_c_token_attn_reducev_io = {
     .error_model = "per block: binary32 products, tl.sum tree over BLOCK_N, added to acc; the declared fp16 store",
     .classes = TARV_CLASSES,
     .gen = gen_io,
+    .far = far,
     .check = check_io,
     .writes = writes,
     TD_SPECS(reducev_io),

@@ -35,6 +35,7 @@
 #ifndef TD_TOKEN_SOFTMAX_COMMON_H
 #define TD_TOKEN_SOFTMAX_COMMON_H
 
+#include "gen_far.h"
 #include "gen_meta.h"
 #include "softmax_common.h"
 
@@ -104,6 +105,19 @@ static inline void ts_gen(td_producer *p, td_case *c) {
     c->grid[2] = 1;
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Logics' head axis (H <= 4 heads, program axis 1:
+ * cur_head * stride_logic_h, an int32 product in the kernel) moved to a stride near
+ * 2^31 over a sparse mapping, every token of the buffer (the slack after the last
+ * sequence too) packed.  Prob_Out, the metadata and the launch are kept. */
+static inline void ts_far(td_producer *p, td_case *c) {
+    int64_t H = c->grid[1], slh = c->p[P_SLH].i, slbs = c->p[P_SLBS].i, live = 0;
+    for (uint32_t b = 0; b < c->grid[0]; b++) live |= td_geti(c, R_SEQLEN, b) > 0 && c->p[P_BS].i > 0;
+    if (H < 2 || slbs <= 0 || !live) return; /* an empty batch reads nothing: no offset reaches the last head */
+    int64_t n[2] = {H, ((int64_t)c->r[R_LOGICS].len - 1 - (H - 1) * slh) / slbs + 1}, s[2] = {slh, slbs};
+    if (n[1] < 1 || !td_far_move_axis(p, c, R_LOGICS, 2, n, s, 0)) return;
+    c->p[P_SLH].i = s[0], c->p[P_SLBS].i = s[1];
+}
+
 /* hB, Nat strides and metadata, every active read and write in its region, and the
  * write set injective across programs: hOutInj is per program (j -> offset); distinct
  * programs write distinct cells when the sequences' active windows are disjoint and the
@@ -148,7 +162,7 @@ static inline void ts_writes(const td_case *c, td_wset *ws) {
 #define TS_CLASSES                                                                                                     \
     (TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) | \
      TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_ONE_PROGRAM) |       \
-     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31))
 
 /* ---- intent (docs/intent.md; the value: ts_intent in token_softmax_common.spec.h) ----
  * torch.softmax of each (sequence, head) row of scores over the sequence's B_Seqlen

@@ -27,6 +27,8 @@
 static void gen(td_producer *p, td_case *c) { ts_gen(p, c); }
 static const char *check(const td_case *c) { return ts_check(c); }
 static void writes(const td_case *c, td_wset *ws) { ts_writes(c, ws); }
+/* Offsets beyond 2^31: Logics' head axis (ts_far, token_softmax_common.h). */
+static void far(td_producer *p, td_case *c) { ts_far(p, c); }
 
 static const td_intent i_ts = {
     .operation = TS_INTENT_OP, .definition = TS_INTENT_DEF, TD_SPECS(ts_llama_intent), .gap = ts_gap};
@@ -49,6 +51,7 @@ const td_contract td_c_token_softmax_llama = {
                    "(rescaled), div or reciprocal-multiply",
     .classes = TS_CLASSES,
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(ts_llama),

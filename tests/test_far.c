@@ -29,8 +29,10 @@ typedef struct far_contract {
     const char *stride; /* the row stride the far hook moves (NULL: far_stride says) */
     int reg;            /* the region it moves */
     const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0];
+                           FAR_GRID1: one row per program along grid[1], heads;
                            far_rows below names the other ways) */
 } far_contract;
+#define FAR_GRID1 "grid[1]"
 static const far_contract FAR[] = {
     {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1, NULL},
     {"softmax_triton2.softmax_kernel_correctness", "input_row_stride", 1, NULL},
@@ -101,6 +103,49 @@ static const far_contract FAR[] = {
     {"relu_strided_buffer.relu_strided_buffer_one_tile_io_correctness", "in0_stride0", 0, "s0"},
     {"relu_strided_buffer.relu_strided_buffer_grid_stride_io_correctnessR", "in0_stride0", 0, "s0"},
     {"relu_strided_buffer.relu_strided_buffer_output_summary_general", "in0_stride0", 0, "s0"},
+    /* decoding and prefill attention (far-E): a head or batch axis moved */
+    {"context_attn_llama.context_attn_llama_surface_compute_correct_general", "stride_qh", 0, "H"},
+    {"context_attn_llama.context_attn_llama_io_correctness", "stride_qh", 0, "H"},
+    {"context_attn_fwd.context_attn_fwd_surface_compute_correct_general", "stride_qh", 0, "H"},
+    {"context_attn_fwd.context_attn_fwd_io_correctness", "stride_qh", 0, "H"},
+    {"context_attn_bloom.context_attn_bloom_surface_compute_correct_general", "stride_qh", 0, FAR_GRID1},
+    {"context_attn_bloom.context_attn_bloom_io_correctness", "stride_qh", 0, FAR_GRID1},
+    {"token_softmax_llama.token_softmax_llama_correctness", "stride_logic_h", 0, FAR_GRID1},
+    {"token_softmax_bloom.token_softmax_bloom_correctness", "stride_logic_h", 0, FAR_GRID1},
+    {"token_attn_llama2.token_attn_llama2_output_summary_general", "stride_qbs", 0, NULL},
+    {"token_attn_llama2.token_attn_llama2_io_correctness", "stride_qbs", 0, NULL},
+    {"token_attn_reduceV.token_attn_reducev_output_summary_general", "stride_ph", 0, FAR_GRID1},
+    {"token_attn_reduceV.token_attn_reducev_io_correctness", "sph", 0, FAR_GRID1},
+    {"token_attn_mistral.token_attn_mistral_output_summary_general", "stride_ph", 0, FAR_GRID1},
+    {"token_attn_mistral.token_attn_mistral_io_correctness", "sph", 0, FAR_GRID1},
+    {"softmax_reducev.softmax_reducev_genuine_output_compute_correct_general", "slh", 0, FAR_GRID1},
+    {"softmax_reducev.softmax_reducev_io_correctness", "slh", 0, FAR_GRID1},
+    {"flash_decode2_llama.flash_decode2_llama_normalization_output_summary_general", "stride_acc_b", 3, NULL},
+    {"flash_decode2_llama.flash_decode2_llama_running_max_output_summary_general", "stride_mid_o_eb", 2, NULL},
+    {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctness", "stride_final_b", 0, NULL},
+    {"flash_decode2_llama.flash_decode2_llama_final_store_io_correctnessR", "stride_final_b", 0, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_masked_accumulator_output_summary_general", "stride_mid_o_eb", 2, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_running_max_output_summary_general", "stride_mid_o_eb", 2, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_normalization_output_summary_general", "stride_acc_b", 3, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctness", "stride_final_b", 0, NULL},
+    {"flash_decode2_phi.flash_decode2_phi_final_store_io_correctnessR", "stride_final_b", 0, NULL},
+    /* one row stride for input and output: the output is a sparse output too */
+    {"softmax_triton3.softmax_kernel_correctness", "row_stride", 1, NULL},
+    {"softmax_triton3.softmax_kernel_masked_correctness", "row_stride", 1, NULL},
+    {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
+    {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
+    {"rmsnorm_fused.rms_norm_fwd_fused_output_summary", "stride", 0, NULL},
+    {"rmsnorm_fused.rms_norm_fwd_fused_io_correctness", "stride", 0, NULL},
+    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary", "stride", 0, NULL},
+    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_io_correctness", "stride", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_fwd_plain_bias_all_outputs_compute_correct_general", "stride_y_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_fwd_rms_bias_all_outputs_compute_correct_general", "stride_y_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_fwd_residual_bias_all_outputs_compute_correct_general", "stride_y_row", 1, NULL},
+    {"layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
+    {"layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general", "stride_dres_row", 1, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -140,31 +185,15 @@ static int no_mut(const char *id) {
     return 0;
 }
 
-    /* one row stride for input and output: the output is a sparse output too */
-    {"softmax_triton3.softmax_kernel_correctness", "row_stride", 1, NULL},
-    {"softmax_triton3.softmax_kernel_masked_correctness", "row_stride", 1, NULL},
-    {"l2_norm_triton1.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
-    {"l2_norm_triton2.l2_norm_fwd_1pass_kernel_correctness", "stride_x_row", 0, NULL},
-    {"l2_norm_triton2.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
-    {"l2_norm_bwd.l2_norm_bwd_kernel_correctness", "stride_x_row", 0, NULL},
-    {"rmsnorm_fused.rms_norm_fwd_fused_output_summary", "stride", 0, NULL},
-    {"rmsnorm_fused.rms_norm_fwd_fused_io_correctness", "stride", 0, NULL},
-    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_output_summary", "stride", 0, NULL},
-    {"rmsnorm_fused_llama.rms_norm_fwd_fused_llama_io_correctness", "stride", 0, NULL},
-    {"layer_norm_ops.layer_norm_ops_fwd_plain_bias_all_outputs_compute_correct_general", "stride_y_row", 0, NULL},
-    {"layer_norm_ops.layer_norm_ops_fwd_rms_bias_all_outputs_compute_correct_general", "stride_y_row", 0, NULL},
-    {"layer_norm_ops.layer_norm_ops_fwd_residual_bias_all_outputs_compute_correct_general", "stride_y_row", 1, NULL},
-    {"layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
-    {"layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
-    {"layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general", "stride_dres_row", 1, NULL},
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
  * layernorm_fwd_triton, the A rows of triton_matmul, iv_dependent_matmul and
  * matmul_triton_autotune, triton_softmax, the kldiv_ops and kldiv_triton rows, swiglu_fwd,
  * swiglu_backward, matrix_reduction, the token rows of the KV-cache copies, the batch
- * rows of the LoRA kernels, and the kernels of one row stride for input and output:
- * softmax_triton3, the L2 norms, rmsnorm_fused[_llama], layer_norm_ops)
+ * rows of the LoRA kernels, the kernels of one row stride for input and output
+ * (softmax_triton3, the L2 norms, rmsnorm_fused[_llama], layer_norm_ops), and the Q,
+ * Logics and P head or batch axes of the decoding and prefill attentions)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -183,6 +212,7 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
     if (!strncmp(f->id, "cache_transform_triton.", 23)) return td_geti(c, 2, 0) + 1;     /* the cache row read */
     if (!strncmp(f->id, "embedding_triton_kernel.", 24))
         return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);
+    if (f->rows && !strcmp(f->rows, FAR_GRID1)) return (int64_t)c->grid[1];
     return f->rows ? td_param_i(c, f->rows, -1) : (int64_t)c->grid[0];
 }
 
@@ -268,6 +298,72 @@ static void test_far_move_rows(void **st) {
         assert_int_equal(c.p[0].i, s);
         td_case_free(&c);
     }
+}
+
+/* td_far_move_axis: a [3, 2, 5] float tensor at padded strides, its axis 0 (then 1)
+ * moved: every element reads the same value at the new strides, the moved stride puts
+ * the last row beyond 2^31, the others are packed, the mapping is sparse; a single row
+ * or an axis beyond TD_FAR_MAX_ROWS leaves the case unchanged. */
+static void test_far_move_axis(void **st) {
+    (void)st;
+    const int64_t n[3] = {3, 2, 5}, st0[3] = {23, 11, 2};
+    for (int axis = 0; axis < 2; axis++) {
+        td_case c;
+        memset(&c, 0, sizeof c);
+        c.r[0].fmt = TD_F32;
+        float *x = td_case_alloc(&c, 0, 2 * 23 + 11 + 4 * 2 + 1);
+        for (int64_t e = 0; e < 2 * 23 + 11 + 4 * 2 + 1; e++) x[e] = (float)e;
+        uint8_t bytes[16] = {7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        td_producer p;
+        td_prod_init(&p, bytes, sizeof bytes);
+        int64_t s[3] = {st0[0], st0[1], st0[2]};
+        assert_int_equal(td_far_move_axis(&p, &c, 0, 3, n, s, axis), 1);
+        assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        assert_true(c.r[0].mapped > 0);
+        assert_true((n[axis] - 1) * s[axis] >= TWO31);
+        assert_int_equal(s[2], 1);
+        assert_int_equal(s[axis == 0 ? 1 : 0], 5); /* the other axes packed, the last contiguous */
+        const float *y = c.r[0].data;
+        for (int64_t i = 0; i < 3; i++)
+            for (int64_t j = 0; j < 2; j++)
+                for (int64_t k = 0; k < 5; k++)
+                    assert_true(y[i * s[0] + j * s[1] + k * s[2]] == (float)(i * 23 + j * 11 + k * 2));
+        assert_true(c.r[0].len == (size_t)((n[axis] - 1) * s[axis] + 30 / n[axis])); /* a packed last row */
+        int64_t one[3] = {1, 2, 5}, s1[3] = {s[0], s[1], s[2]};
+        assert_int_equal(td_far_move_axis(&p, &c, 0, 3, one, s1, 0), 0); /* one row: nothing to move */
+        int64_t many[3] = {TD_FAR_MAX_ROWS + 1, 2, 5};
+        assert_int_equal(td_far_move_axis(&p, &c, 0, 3, many, s1, 0), 0);
+        assert_memory_equal(s1, s, sizeof s);
+        td_case_free(&c);
+    }
+}
+
+/* td_far_move_param_axis: the strides read from and written back to parameters, an
+ * implicit unit stride allowed only on the last axis, not moved. */
+static void test_far_move_param_axis(void **st) {
+    (void)st;
+    td_case c;
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = TD_F32;
+    float *x = td_case_alloc(&c, 0, 2 * 9 + 2 * 3 + 2 + 1);
+    for (int64_t e = 0; e < 2 * 9 + 2 * 3 + 2 + 1; e++) x[e] = (float)e;
+    c.p[0].i = 9, c.p[1].i = 3; /* a [3, 3, 3] tensor at strides (9, 3, 1), the last implicit */
+    uint8_t bytes[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+    td_producer p;
+    td_prod_init(&p, bytes, sizeof bytes);
+    const int64_t n[3] = {3, 3, 3};
+    const int bad[3] = {0, -1, 1}, bad_moved[3] = {0, 1, -1}, ps[3] = {0, 1, -1};
+    assert_int_equal(td_far_move_param_axis(&p, &c, 0, 3, n, bad, 0), 0); /* implicit stride not last */
+    assert_int_equal(td_far_move_param_axis(&p, &c, 0, 3, n, bad_moved, 2), 0); /* the implicit axis moved */
+    assert_ptr_equal(c.r[0].data, x);
+    assert_int_equal(td_far_move_param_axis(&p, &c, 0, 3, n, ps, 0), 1);
+    assert_true(2 * c.p[0].i >= TWO31);
+    assert_int_equal(c.p[1].i, 3);
+    const float *y = c.r[0].data;
+    for (int64_t i = 0; i < 3; i++)
+        for (int64_t j = 0; j < 3; j++)
+            for (int64_t k = 0; k < 3; k++) assert_true(y[i * c.p[0].i + j * 3 + k] == (float)(i * 9 + j * 3 + k));
+    td_case_free(&c);
 }
 
 /* Case i of a campaign: every 16th case of a contract with a far hook is far. */
@@ -663,6 +759,8 @@ int main(void) {
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_far_move_rows),
+        cmocka_unit_test(test_far_move_axis),
+        cmocka_unit_test(test_far_move_param_axis),
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
         cmocka_unit_test(test_sparse_image_checks),

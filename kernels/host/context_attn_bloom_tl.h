@@ -55,12 +55,18 @@ static inline int context_attn_bloom_program(const td_abi_launch *L, int bug) {
                 int64_t start = tl_load_int(L, CR_START, cur_batch), plen = tl_load_int(L, t->r_plen, cur_batch);
                 int64_t seq = tl_load_int(L, CR_SEQLEN, cur_batch) - plen, req = tl_load_int(L, t->r_reqidx, cur_batch);
                 int64_t block_start = BM * start_m;
+                int fault = 0;
                 for (int64_t i = 0; i < BM; i++)
                     for (int64_t d = 0; d < D; d++)
-                        q[i * D + d] = block_start + i < seq && d < hd
-                                           ? tl_load(L, CR_Q, (start + block_start + i) * TL_I(L, CP_SQBS) +
-                                                                  cur_head * TL_I(L, CP_SQH) + d * TL_I(L, CP_SQD))
-                                           : 0.0f;
+                        q[i * D + d] =
+                            block_start + i < seq && d < hd
+                                ? tl_load(L, CR_Q, ctxpc_q_off(L, start + block_start + i, cur_head, d,
+                                                               bug == CP_BUG_Q_OFFSET_INT32, cur_head, &fault))
+                                : 0.0f;
+                if (fault) {
+                    free(q), free(k), free(v), free(qk), free(p), free(acc), free(m_i), free(l_i), free(kv_loc);
+                    return 1;
+                }
                 for (int64_t i = 0; i < BM; i++) m_i[i] = -INFINITY, l_i[i] = 0.0f;
                 for (int64_t i = 0; i < BM * D; i++) acc[i] = 0.0f;
                 int64_t block_mask = block_start < seq ? 1 : 0;

@@ -21,7 +21,19 @@ typedef struct ctxpc_tl {
     int r_plen;           /* the prompt-cache lengths */
 } ctxpc_tl;
 enum { CP_BUG_BEL_NO_PROMPT = 1, CP_BUG_LAST_PARTIAL, CP_BUG_CAUSAL_NO_PROMPT, CP_BUG_KV_NO_BATCH,
-       CP_BUG_ACC_SCALE_NO_ALPHA };
+       CP_BUG_ACC_SCALE_NO_ALPHA, CP_BUG_Q_OFFSET_INT32 };
+
+/* Q's element (row, head, d); int32 (CP_BUG_Q_OFFSET_INT32): the offset as Triton's
+ * int32 arithmetic leaves it (row, head and the strides int32, tl_i32), which past 2^31
+ * elements wraps to an illegal address (tl_fault: *fault set) or another row. */
+static inline int64_t ctxpc_q_off(const td_abi_launch *L, int64_t row, int64_t head, int64_t d, int int32,
+                                  uint32_t pid, int *fault) {
+    int64_t off = row * TL_I(L, CP_SQBS) + head * TL_I(L, CP_SQH) + d * TL_I(L, CP_SQD);
+    if (!int32) return off;
+    off = tl_i32(row * tl_i32(TL_I(L, CP_SQBS)) + head * tl_i32(TL_I(L, CP_SQH)) + d * tl_i32(TL_I(L, CP_SQD)));
+    if (!*fault) *fault = tl_fault(L, CR_Q, off, 1, 1, pid);
+    return *fault ? 0 : off;
+}
 
 /* the row of key position n of batch b: the token table's slot, or n itself */
 static inline int64_t ctxpc_kv_loc(const td_abi_launch *L, const ctxpc_tl *t, int64_t req, int64_t n) {
@@ -59,11 +71,17 @@ static inline int ctxpc_deferred_program(const td_abi_launch *L, const ctxpc_tl 
             int64_t req = t->gather ? tl_load_int(L, t->r_reqidx, cur_batch) : 0;
             int nob = bug == CP_BUG_KV_NO_BATCH;
             int64_t block_start = BM * start_m;
+            int fault = 0;
             for (int64_t i = 0; i < BM; i++)
                 for (int64_t d = 0; d < D; d++)
-                    q[i * D + d] = block_start + i < seq ? tl_load(L, CR_Q, (start + block_start + i) * TL_I(L, CP_SQBS) +
-                                                                               cur_head * TL_I(L, CP_SQH) + d * TL_I(L, CP_SQD))
-                                                         : 0.0f;
+                    q[i * D + d] = block_start + i < seq
+                                       ? tl_load(L, CR_Q, ctxpc_q_off(L, start + block_start + i, cur_head, d,
+                                                                      bug == CP_BUG_Q_OFFSET_INT32, cur_bh, &fault))
+                                       : 0.0f;
+            if (fault) {
+                free(q), free(k), free(v), free(qk), free(p), free(acc), free(m_i), free(l_i), free(kv_loc);
+                return 1;
+            }
             for (int64_t i = 0; i < BM; i++) m_i[i] = -INFINITY, l_i[i] = 0.0f;
             for (int64_t i = 0; i < BM * D; i++) acc[i] = 0.0f;
             int64_t block_mask = block_start < seq ? 1 : 0;

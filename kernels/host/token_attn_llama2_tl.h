@@ -20,6 +20,8 @@ typedef struct l2_bugs {
     int loc_shift;      /* B_Loc column mil - seqlen + 1 + n: the cache read at seqlen, not seqlen - 1 */
     int start_next;     /* start location of sequence b read from B_Start_Loc[b + 1] */
     int last_unmasked;  /* the last block's loads and store without their mask */
+    int offset_int32;   /* Q's offset b*stride_qbs + h*stride_qh + d*stride_qd formed in int32 (Triton's
+                           type for pids and strides below 2^31): past 2^31 it wraps (tl_i32) */
 } l2_bugs;
 
 /* Mutants may address cells a correct kernel never touches; here such reads give 0 and
@@ -35,6 +37,8 @@ static inline float l2_score(const td_abi_launch *L, int64_t b, int64_t h, int64
     int64_t loc = l2_in(L, L2_BLOC, bl) ? tl_load_int(L, L2_BLOC, bl) : 0;
     for (int64_t d = 0; d < BD; d++) {
         int64_t qo = b * TL_I(L, L2_SQBS) + h * TL_I(L, L2_SQH) + d * TL_I(L, L2_SQD);
+        if (bug.offset_int32)
+            qo = tl_i32(b * tl_i32(TL_I(L, L2_SQBS)) + h * tl_i32(TL_I(L, L2_SQH)) + d * tl_i32(TL_I(L, L2_SQD)));
         int64_t ko = loc * TL_I(L, L2_SKBS) + kvh * TL_I(L, L2_SKH) + d * TL_I(L, L2_SKD);
         prod[d] = tl_load(L, L2_Q, qo) * (l2_in(L, L2_K, ko) ? tl_load(L, L2_K, ko) : 0.0f);
     }
@@ -56,6 +60,12 @@ static inline int l2_program(const td_abi_launch *L, l2_bugs bug) {
                     int64_t n = s * BN + i, col = mil - len + n + (bug.loc_shift ? 1 : 0);
                     int live = col < mil || (bug.last_unmasked && last);
                     if (!live) continue; /* masked lanes: loads give 0, the store is skipped */
+                    if (bug.offset_int32 &&
+                        tl_fault(L, L2_Q, tl_i32(b * tl_i32(TL_I(L, L2_SQBS)) + h * tl_i32(TL_I(L, L2_SQH))),
+                                 TL_I(L, L2_BD), tl_i32(TL_I(L, L2_SQD)), b)) {
+                        free(prod); /* the wrapped q row lies outside Q: an illegal address on a GPU */
+                        return 1;
+                    }
                     int64_t off = h * TL_I(L, L2_ASH) + (st + n) * TL_I(L, L2_ASBS);
                     float v = l2_score(L, b, h, col, prod, bug);
                     if (l2_in(L, L2_ATT, off)) tl_store(L, L2_ATT, off, v, tl_f32());

@@ -20,6 +20,8 @@ typedef struct tm_bugs {
     int loc_shift;     /* the slot of position ws + n + 1: the cache read at seqlen, not seqlen - 1 */
     int start_next;    /* att start of sequence b read from B_Att_Start_Loc[b + 1] */
     int last_unmasked; /* the last block's loads without their masks */
+    int offset_int32;  /* P's offset h*stride_ph + (att_start + n)*stride_pbs formed in int32 (Triton's type for
+                          pids, loaded starts and strides below 2^31): past 2^31 it wraps (tl_i32) */
 } tm_bugs;
 
 /* mutants may address cells a correct kernel never touches: reads there give 0 */
@@ -30,8 +32,10 @@ static inline int64_t tm_ldi(const td_abi_launch *L, int reg, int64_t off) {
     return off >= 0 && (uint64_t)off < L->regions[reg].len ? tl_load_int(L, reg, off) : 0;
 }
 
-static inline void tm_block(const td_abi_launch *L, int64_t b, int64_t h, int64_t s0, float *acc, float *pv,
-                            int64_t *vloc, float *prod, tm_bugs bug) {
+/* one block of BLOCK_N positions; 1 when a wrapped offset leaves Prob (offset_int32: an
+ * illegal address on a GPU, tl_fault) */
+static inline int tm_block(const td_abi_launch *L, int64_t b, int64_t h, int64_t s0, float *acc, float *pv,
+                           int64_t *vloc, float *prod, tm_bugs bug) {
     int64_t BN = TL_I(L, TM_BN), BD = TL_I(L, TM_BD), nb = L->grid[0];
     int64_t len = tl_load_int(L, TM_SEQLEN, b), att = tl_load_int(L, TM_ASEQLEN, b);
     int64_t ast = tl_load_int(L, TM_ASTART, bug.start_next && b + 1 < nb ? b + 1 : b);
@@ -40,7 +44,12 @@ static inline void tm_block(const td_abi_launch *L, int64_t b, int64_t h, int64_
     int nomask = bug.last_unmasked && s0 + BN >= att;
     for (int64_t j = 0; j < BN; j++) {
         int64_t n = s0 + j, pos = ws + n + (bug.loc_shift ? 1 : 0);
-        pv[j] = n < att || nomask ? tm_ld(L, TM_PROB, h * TL_I(L, TM_SPH) + (ast + n) * TL_I(L, TM_SPBS)) : 0.0f;
+        int64_t po = h * TL_I(L, TM_SPH) + (ast + n) * TL_I(L, TM_SPBS);
+        if (bug.offset_int32 && n < att) {
+            po = tl_i32(h * tl_i32(TL_I(L, TM_SPH)) + (ast + n) * tl_i32(TL_I(L, TM_SPBS)));
+            if (tl_fault(L, TM_PROB, po, 1, 1, (uint32_t)b)) return 1;
+        }
+        pv[j] = n < att || nomask ? tm_ld(L, TM_PROB, po) : 0.0f;
         int live = ws + n < len || nomask;
         vloc[j] = live ? tm_ldi(L, TM_REQ, req * TL_I(L, TM_SRTB) + pos * TL_I(L, TM_SRTS)) : -1;
     }
@@ -53,6 +62,7 @@ static inline void tm_block(const td_abi_launch *L, int64_t b, int64_t h, int64_
         }
         acc[d] += tl_sum(prod, BN);
     }
+    return 0;
 }
 
 static inline int tm_program(const td_abi_launch *L, tm_bugs bug) {
@@ -68,7 +78,11 @@ static inline int tm_program(const td_abi_launch *L, tm_bugs bug) {
         for (uint32_t h = 0; h < L->grid[1]; h++) {
             for (int64_t d = 0; d < BD; d++) acc[d] = 0.0f;
             int64_t att = tl_load_int(L, TM_ASEQLEN, b);
-            for (int64_t s0 = 0; s0 < att; s0 += BN) tm_block(L, b, h, s0, acc, pv, vloc, prod, bug);
+            for (int64_t s0 = 0; s0 < att; s0 += BN)
+                if (tm_block(L, b, h, s0, acc, pv, vloc, prod, bug)) {
+                    free(acc), free(pv), free(prod), free(vloc);
+                    return 1;
+                }
             for (int64_t d = 0; d < BD; d++)
                 tl_store(L, TM_OUT, b * TL_I(L, TM_SOBS) + h * TL_I(L, TM_SOH) + d * TL_I(L, TM_SOD), acc[d], st);
         }

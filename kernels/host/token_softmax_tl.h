@@ -19,6 +19,8 @@ typedef struct ts_bugs {
     int pad_other_zero; /* padded lanes loaded as 0 instead of -inf: they enter the max and the sum */
     int start_next;     /* start location of sequence b read from B_Start_Loc[b + 1] */
     int store_all;      /* the store's mask forgotten: all BLOCK_SIZE lanes written */
+    int offset_int32;   /* the load's offset formed in int32 (Triton's type for pid, start and strides below
+                           2^31): past 2^31 elements it wraps (tl_i32) to an illegal address (tl_fault) */
 } ts_bugs;
 
 /* A mutant may address cells a correct kernel never touches; on a GPU it would read
@@ -41,6 +43,13 @@ static inline int ts_program(const td_abi_launch *L, ts_bugs bug) {
             int64_t st = tl_load_int(L, TS_START, sb);
             for (int64_t j = 0; j < BS; j++) {
                 int64_t off = h * slh + (st + j) * slbs;
+                if (bug.offset_int32 && j < len) {
+                    off = tl_i32(h * tl_i32(slh) + (st + j) * tl_i32(slbs));
+                    if (tl_fault(L, TS_LOGICS, off, 1, 1, b)) {
+                        free(x);
+                        return 1;
+                    }
+                }
                 x[j] = j < len && ts_in(L, TS_LOGICS, off) ? tl_load(L, TS_LOGICS, off)
                        : bug.pad_other_zero && j >= len   ? 0.0f
                                                           : -INFINITY;

@@ -20,3 +20,12 @@ TD_KERNEL(td_m_bloom_io_bel) = {IO, "mut_block_end_without_prompt", TD_ABI_HOST,
 TD_KERNEL(td_m_bloom_io_alpha) = {IO, "mut_acc_scale_without_alpha", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                   "acc_scale = l_i / l_i_new: the old accumulator is not rescaled to the new max", NP,
                                   NR, no_alpha, NULL};
+static int q_offset_int32(const td_abi_launch *L) { return context_attn_bloom_program(L, CP_BUG_Q_OFFSET_INT32); }
+TD_KERNEL(td_m_bloom_q_int32) = {G, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                 "Q's offset (start + offs_m) * stride_qbs + cur_head * stride_qh formed in int32 "
+                                 "(wraps beyond 2^31 elements)",
+                                 NP - 1, NR, q_offset_int32, NULL};
+TD_KERNEL(td_m_bloom_io_q_int32) = {IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                    "Q's offset (start + offs_m) * stride_qbs + cur_head * stride_qh formed in int32 "
+                                    "(wraps beyond 2^31 elements)",
+                                    NP, NR, q_offset_int32, NULL};

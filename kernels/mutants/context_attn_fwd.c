@@ -23,3 +23,14 @@ TD_KERNEL(td_m_fwd_io_partial) = {IO, "mut_last_partial_kv_block", TD_ABI_HOST, 
 TD_KERNEL(td_m_fwd_io_causal) = {IO, "mut_causal_without_prompt", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                  "causal mask offs_m >= key, the prompt-cache offset forgotten", NP, NR,
                                  causal_no_prompt, NULL};
+static int q_offset_int32(const td_abi_launch *L) {
+    return ctxpc_deferred_program(L, &ctxpc_fwd, CP_BUG_Q_OFFSET_INT32);
+}
+TD_KERNEL(td_m_fwd_q_int32) = {G, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                               "Q's offset (start + offs_m) * stride_qbs + cur_head * stride_qh formed in int32 "
+                               "(wraps beyond 2^31 elements)",
+                               NP - 1, NR, q_offset_int32, NULL};
+TD_KERNEL(td_m_fwd_io_q_int32) = {IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                  "Q's offset (start + offs_m) * stride_qbs + cur_head * stride_qh formed in int32 "
+                                  "(wraps beyond 2^31 elements)",
+                                  NP, NR, q_offset_int32, NULL};

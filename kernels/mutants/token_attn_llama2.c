@@ -2,10 +2,11 @@
  * faithful program (kernels/host/token_attn_llama2_tl.h), for both contracts. */
 #include "../host/token_attn_llama2_tl.h"
 
-static int gqa(const td_abi_launch *L) { return l2_program(L, (l2_bugs){1, 0, 0, 0}); }
-static int shift(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 1, 0, 0}); }
-static int start(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 0, 1, 0}); }
-static int unmasked(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 0, 0, 1}); }
+static int gqa(const td_abi_launch *L) { return l2_program(L, (l2_bugs){1, 0, 0, 0, 0}); }
+static int shift(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 1, 0, 0, 0}); }
+static int start(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 0, 1, 0, 0}); }
+static int unmasked(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 0, 0, 1, 0}); }
+static int offset_int32(const td_abi_launch *L) { return l2_program(L, (l2_bugs){0, 0, 0, 0, 1}); }
 
 TD_KERNEL(td_m_token_attn_llama2_gqa) = {"token_attn_llama2.token_attn_llama2_output_summary_general", "mut_gqa_head", TD_ABI_HOST, NULL,
     NULL, "kv head = q head: the // kv_group_num of the GQA mapping forgotten", 15, 6, gqa, NULL};
@@ -23,3 +24,9 @@ TD_KERNEL(td_m_token_attn_llama2_io_start) = {"token_attn_llama2.token_attn_llam
     NULL, "start location of sequence b read from B_Start_Loc[b + 1]", 15, 6, start, NULL};
 TD_KERNEL(td_m_token_attn_llama2_io_last) = {"token_attn_llama2.token_attn_llama2_io_correctness", "mut_last_block_unmasked", TD_ABI_HOST, NULL,
     NULL, "the last block's B_Loc/K loads and its store without their mask", 15, 6, unmasked, NULL};
+TD_KERNEL(td_m_token_attn_llama2_int32) = {"token_attn_llama2.token_attn_llama2_output_summary_general", "mut_offset_int32",
+    TD_ABI_HOST, NULL, NULL, "Q's offset cur_batch * stride_qbs + cur_head * stride_qh formed in int32 (wraps beyond "
+    "2^31 elements)", 15, 6, offset_int32, NULL};
+TD_KERNEL(td_m_token_attn_llama2_io_int32) = {"token_attn_llama2.token_attn_llama2_io_correctness", "mut_offset_int32",
+    TD_ABI_HOST, NULL, NULL, "Q's offset cur_batch * stride_qbs + cur_head * stride_qh formed in int32 (wraps beyond "
+    "2^31 elements)", 15, 6, offset_int32, NULL};

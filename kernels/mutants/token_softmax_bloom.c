@@ -2,9 +2,10 @@
  * (kernels/host/token_softmax_tl.h injects each into the faithful program). */
 #include "../host/token_softmax_tl.h"
 
-static int pad_zero(const td_abi_launch *L) { return ts_program(L, (ts_bugs){1, 0, 0}); }
-static int start_next(const td_abi_launch *L) { return ts_program(L, (ts_bugs){0, 1, 0}); }
-static int store_all(const td_abi_launch *L) { return ts_program(L, (ts_bugs){0, 0, 1}); }
+static int pad_zero(const td_abi_launch *L) { return ts_program(L, (ts_bugs){1, 0, 0, 0}); }
+static int start_next(const td_abi_launch *L) { return ts_program(L, (ts_bugs){0, 1, 0, 0}); }
+static int store_all(const td_abi_launch *L) { return ts_program(L, (ts_bugs){0, 0, 1, 0}); }
+static int offset_int32(const td_abi_launch *L) { return ts_program(L, (ts_bugs){0, 0, 0, 1}); }
 
 TD_KERNEL(td_m_token_softmax_bloom_pad) = {"token_softmax_bloom.token_softmax_bloom_correctness", "mut_softmax_over_padding", TD_ABI_HOST, NULL,
                                          NULL, "padded lanes loaded with other=0, not -inf: the softmax runs over them",
@@ -15,3 +16,8 @@ TD_KERNEL(td_m_token_softmax_bloom_start) = {"token_softmax_bloom.token_softmax_
 TD_KERNEL(td_m_token_softmax_bloom_store) = {"token_softmax_bloom.token_softmax_bloom_correctness", "mut_store_unmasked", TD_ABI_HOST, NULL, NULL,
                                            "the store's mask forgotten: BLOCK_SIZE lanes written past the sequence",
                                            5, 4, store_all, NULL};
+TD_KERNEL(td_m_token_softmax_bloom_int32) = {"token_softmax_bloom.token_softmax_bloom_correctness", "mut_offset_int32",
+                                           TD_ABI_HOST, NULL, NULL,
+                                           "cur_head * stride_logic_h + (start + j) * stride_logic_bs formed in int32 "
+                                           "(wraps beyond 2^31 elements)",
+                                           5, 4, offset_int32, NULL};
