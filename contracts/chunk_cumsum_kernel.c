@@ -132,6 +132,8 @@ static void writes(const td_case *c, td_wset *ws) {
 #define CCS_COMMON                                                                                             \
     .file = "chunk_cumsum_kernel", .family = "scan", .nparams = NP, .nregions = NR, .sv = TD_SV_REAL,          \
     .sv_note = "finite inputs bounded so that every prefix sum is finite in the output format",              \
+    /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an \
+     * offset >= 2^31 needs a dense output of 2^31 elements, not a far stride (offset-2^31 not reached) */ \
     .classes = CCS_CLASSES, .gen = gen, .check = check, .writes = writes
 
 static const td_intent intent = {

@@ -229,6 +229,8 @@ const td_contract td_c_ccv_summary = {
     .error_model = "each prefix one sum of its t+1 terms in any order (tl.dot's 0/1 products are exact)",
     CCV_COMMON,
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_STRIDE_GT_ROW),
+    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
+     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
     .gen = gen_sum, .check = check_sum, .writes = writes_sum,
     TD_SPECS(prefix),
     .intent = &intent,
@@ -243,6 +245,8 @@ const td_contract td_c_ccv_store = {
     .error_model = "a copy: exact for every implementation",
     CCV_COMMON,
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
+    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
+     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
     .gen = gen_store, .check = check_store, .writes = writes_store,
     TD_SPECS(copy),
 };
@@ -258,6 +262,8 @@ const td_contract td_c_ccv_store_r = {
     .error_model = "a copy then the binary32 store cast of a binary32 value: exact",
     CCV_COMMON,
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
+    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
+     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
     .gen = gen_store, .check = check_store, .writes = writes_store,
     TD_SPECS(copy_r),
 };

@@ -66,6 +66,7 @@
  * Special values: any finite binary32 input, copied (equal as reals).
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_USE_INIT, P_STORE_FINAL, P_SQKH, P_SQKT, P_SQKD, P_SVOH, P_SVOT, P_SVOD, P_SHH, P_SHT, P_H, P_T, P_K, P_V,
        P_BT, P_BC, P_BK, P_BV, P_NT, NP };
@@ -162,6 +163,17 @@ static void gen_exec(td_producer *p, td_case *c) {
     c->classes |= (dk == 1 || c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (H divides them) of k and
+ * d at s_qk_h near 2^31 (one parameter), over sparse regions, as a kernel forming i_bh *
+ * s_qk_h in int32 gets wrong; v keeps s_vo_h (v_new, an output, shares it: dense), the
+ * states keep theirs. */
+static void far_exec(td_producer *p, td_case *c) {
+    int64_t H = c->p[P_H].i, R = td_far_bh_rows(c->grid[2], &H);
+    int64_t w = (c->p[P_T].i - 1) * c->p[P_SQKT].i + c->p[P_K].i; /* s_qk_d = 1 */
+    const td_far_reg r[2] = {{R_K, P_SQKH, w}, {R_D, P_SQKH, w}};
+    if (td_far_heads(p, c, 2, R, r, 2)) c->p[P_H].i = H;
+}
+
 static const char *check_exec_strides(const td_case *c) {
     int64_t T = c->p[P_T].i, K = c->p[P_K].i, V = c->p[P_V].i, BK = c->p[P_BK].i, BV = c->p[P_BV].i;
     int64_t NT = c->p[P_NT].i, BT = c->p[P_BT].i;
@@ -192,7 +204,9 @@ static const char *check_exec(const td_case *c) {
     if (c->grid[1] != (uint32_t)cdiv(V, BV) || c->p[P_H].i <= 0 || BH % c->p[P_H].i) return "grid = (1, cdiv(V, BV), B*H)";
     const char *e = check_exec_strides(c);
     if (e) return e;
-    size_t nqk = (size_t)(BH * c->p[P_SQKH].i), nvo = (size_t)(BH * c->p[P_SVOH].i), st = (size_t)(BH * K * V);
+    /* k, d: up to the last head's last row (a far s_qk_h leaves no whole last head) */
+    size_t nqk = (size_t)((BH - 1) * c->p[P_SQKH].i + (T - 1) * c->p[P_SQKT].i + K);
+    size_t nvo = (size_t)(BH * c->p[P_SVOH].i), st = (size_t)(BH * K * V);
     if (c->r[R_K].len < nqk || c->r[R_D].len < nqk || c->r[R_V].len < nvo || c->r[R_VNEW].len < nvo ||
         c->r[R_HS].len < (size_t)(BH * c->p[P_SHH].i) || c->r[R_H0].len < st || c->r[R_HT].len < st)
         return "the regions hold every head";
@@ -260,8 +274,9 @@ const td_contract td_c_chunk_delta_fwd_exec = {
                    "sum of BT + 1 terms (any inner chunking, FMA), errors propagated chunk to chunk (first order)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |
-               TD_BC(TD_BC_VALUES_SPECIAL),
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_exec,
+    .far = far_exec,
     .check = check_exec,
     .writes = writes_exec,
     TD_SPECS(cdf_exec),
@@ -331,6 +346,8 @@ static void writes_store(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |                       \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |                   \
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                           \
+    /* no .far: HPre and h share s_h_h (i_bh * s_h_h in both): a far s_h_h moves the output too, \
+     * which must stay dense (2^31 elements), so offset-2^31 is not reached */                        \
     .gen = gen_store, .check = check_store, .writes = writes_store, TD_SPECS(cdf_store)
 
 const td_contract td_c_chunk_delta_h_state_store = {

@@ -234,6 +234,8 @@ const td_contract td_c_chunk_gate_recurrence_summary = {
                    "the state carried); DG a tile sum of products in any order (gamma_{n-1})",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no .far: every region is addressed by offset_bh * NUM_BLOCK * D_MODEL_K * D_MODEL_V (sizes only,
+     * shared with the outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
     .gen = gen,
     .check = check,
     .writes = writes,
@@ -296,6 +298,8 @@ static void writes_store(const td_case *c, td_wset *ws) {
     .sv_note = "finite inputs; a copy", .error_model = "a copy (a float32 store of a float32 tile): tolerance 0",   \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                  \
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                           \
+    /* no .far: every region is addressed by offset_bh * NUM_BLOCK * D_MODEL_K * D_MODEL_V (sizes only, \
+     * shared with the outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */ \
     .gen = gen_store, .check = check_store, .writes = writes_store, TD_SPECS(cgr_store)
 
 const td_contract td_c_chunk_gate_recurrence_fwd_store = {

@@ -60,6 +60,7 @@
  * as reals).
  */
 #include "gla_gates.h"
+#include "gen_far.h"
 
 enum { P_IT, P_SHH, P_SHT, P_SHD, P_K, P_V, P_BK, P_BV, NP };
 enum { R_BH, R_H, R_BHF, R_HT, NR };
@@ -158,6 +159,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |                         \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |                     \
                TD_BC(TD_BC_VALUES_SPECIAL),                                                                         \
+    /* no .far: BH and H share s_h_h (i_bh * s_h_h in both): a far s_h_h moves the output too,           \
+     * which must stay dense (2^31 elements), so offset-2^31 is not reached */                            \
     .gen = gen, .check = check, .writes = writes, TD_SPECS(cga_copy)
 
 const td_contract td_c_chunk_gated_attention_stores = {
@@ -225,6 +228,18 @@ static void gen_bundle(td_producer *p, td_case *c) {
                   (gk == GLA_G_ONE || gk == GLA_G_STEEP || c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): both heads (B*H <= 2) of K at s_k_h, V at s_v_h and G
+ * (at the gate's head stride) near 2^31, one stride, over sparse regions, as a kernel
+ * forming i_bh * s_k_h in int32 gets wrong; SReg keeps s_s_h (GCum, an output, shares
+ * it: dense), the states keep i_bh * K * V. */
+static void far_bundle(td_producer *p, td_case *c) {
+    int64_t T = c->p[PB_T].i, K = c->p[PB_K].i, V = c->p[PB_V].i, gatek = c->p[PB_GATEK].i;
+    int64_t R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS;
+    const td_far_reg r[3] = {{RB_K, PB_SKH, T * K}, {RB_V, PB_SVH, T * V},
+                             {RB_G, gatek ? PB_SKH : PB_SVH, T * (gatek ? K : V)}};
+    (void)td_far_heads(p, c, 2, R, r, 3);
+}
+
 static const char *check_bundle(const td_case *c) {
     for (int i = 0; i < NPB; i++)
         if (c->p[i].i < 0) return "parameters are Nat";
@@ -245,9 +260,12 @@ static const char *check_bundle(const td_case *c) {
     if (c->grid[0] != (uint32_t)(V / BV) || c->grid[1] != (uint32_t)(K / BK) || BH == 0)
         return "grid = (VSize/BV, KSize/BK, B*H)";
     size_t ls = (size_t)((BH - 1) * c->p[PB_SSH].i + (T - 1) * sst + (S - 1) * ssd + 1);
-    size_t lg = (size_t)(BH * (c->p[PB_GATEK].i ? c->p[PB_SKH].i : c->p[PB_SVH].i)), st = (size_t)(BH * K * V);
-    if (c->r[RB_SREG].len < ls || c->r[RB_GCUM].len < ls || c->r[RB_K].len < (size_t)(BH * c->p[PB_SKH].i) ||
-        c->r[RB_V].len < (size_t)(BH * c->p[PB_SVH].i) || c->r[RB_G].len < lg || c->r[RB_H0].len < st ||
+    /* K, V, G: up to the last head's last row (a far head stride leaves no whole last head) */
+    int gatek = (int)c->p[PB_GATEK].i;
+    size_t lk = (size_t)((BH - 1) * c->p[PB_SKH].i + T * K), lv = (size_t)((BH - 1) * c->p[PB_SVH].i + T * V);
+    size_t lg = gatek ? lk : lv, st = (size_t)(BH * K * V);
+    if (c->r[RB_SREG].len < ls || c->r[RB_GCUM].len < ls || c->r[RB_K].len < lk ||
+        c->r[RB_V].len < lv || c->r[RB_G].len < lg || c->r[RB_H0].len < st ||
         c->r[RB_HPREV].len < st || c->r[RB_HOUT].len < st)
         return "the regions hold every lane the slices read and write";
     return NULL;
@@ -300,8 +318,9 @@ const td_contract td_c_chunk_gated_attention_bundle = {
                    "gated products (exp's budget, gn - g and the products one rounding each), chained over chunks",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) |
-               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL),
+               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_bundle,
+    .far = far_bundle,
     .check = check_bundle,
     .writes = writes_bundle,
     TD_SPECS(cga_bundle),

@@ -32,6 +32,7 @@
  * of a very negative gate underflows to subnormals and 0 (charged by the shadow's exp).
  */
 #include "gla_gates.h"
+#include "gen_far.h"
 
 enum { P_SKH, P_SKT, P_SVH, P_SVT, P_SHH, P_SHT, P_SCALE, P_T, P_K, P_V, P_BT, P_BK, P_BV, NP };
 enum { R_Q, R_V, R_G, R_H, R_O, R_A, NR };
@@ -96,6 +97,17 @@ static void gen(td_producer *p, td_case *c) {
                   (gk == GLA_G_ONE || gk == GLA_G_STEEP || c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads of q and g at s_k_h and h at s_h_h
+ * near 2^31 (one stride), over sparse regions, as a kernel forming i_bh * s_k_h in int32 gets
+ * wrong; v and o keep s_v_h (o is an output: dense). */
+static void far(td_producer *p, td_case *c) {
+    int64_t T = c->p[P_T].i, K = c->p[P_K].i, V = c->p[P_V].i, NT = cdiv(T, c->p[P_BT].i);
+    int64_t R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS, wk = (T - 1) * c->p[P_SKT].i + K;
+    int64_t wh = (NT - 1) * K * V + (K - 1) * c->p[P_SHT].i + V;
+    const td_far_reg r[3] = {{R_Q, P_SKH, wk}, {R_G, P_SKH, wk}, {R_H, P_SHH, wh}};
+    (void)td_far_heads(p, c, 2, R, r, 3);
+}
+
 static const char *check(const td_case *c) {
     for (int i = 0; i < NP; i++)
         if (i != P_SCALE && c->p[i].i < 0) return "parameters are Nat";
@@ -151,8 +163,9 @@ const td_contract td_c_chunk_gla_fwd_o = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_TAIL_BELOW) |
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) |
-               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL),
+               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(cgf_out),

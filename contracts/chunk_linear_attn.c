@@ -37,6 +37,7 @@
  * Special values: finite inputs |x| <= 8; |state| <= 64 T + 8 far inside binary32.
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SQKH, P_SQKT, P_SQKD, P_SVOH, P_SVOT, P_SVOD, P_SHH, P_SHT, P_T, P_K, P_V, P_BT, P_BK, P_BV, P_NT,
        P_USE_INIT, P_STORE_FINAL, NP };
@@ -159,6 +160,19 @@ static void gen_bwd(td_producer *p, td_case *c) {
     cla_fill(p, c, ins, 2);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): both heads (B*H <= 2) of the two inputs at s_qk_h
+ * (region 0: k or q) and s_vo_h (region 1: v or do) near 2^31, one stride, over sparse
+ * regions, as a kernel forming i_bh * s_qk_h in int32 gets wrong; the state outputs keep
+ * their layout (i_bh * s_h_h, i_bh * K * V). */
+static void cla_far(td_producer *p, td_case *c, const cla_layout *lay) {
+    int64_t T = LP(c, T), K = LP(c, K), V = LP(c, V), R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS;
+    const td_far_reg r[2] = {{0, lay->sqkh, (T - 1) * LP(c, sqkt) + (K - 1) * LP(c, sqkd) + 1},
+                             {1, lay->svoh, (T - 1) * LP(c, svot) + (V - 1) * LP(c, svod) + 1}};
+    (void)td_far_heads(p, c, 2, R, r, 2);
+}
+static void far_fwd(td_producer *p, td_case *c) { cla_far(p, c, &LF); }
+static void far_bwd(td_producer *p, td_case *c) { cla_far(p, c, &LB); }
+
 static const char *cla_check(const td_case *c, const cla_layout *lay, int rk, int rv, int rh) {
     for (int i = 0; i < (rh == R_H ? NP : NPB); i++)
         if (c->p[i].i < 0 && !(rh == RB_DH && i == PB_SCALE)) return "parameters are Nat";
@@ -221,7 +235,7 @@ static void writes_bwd(const td_case *c, td_wset *ws) {
 #define CLA_CLASSES                                                                                                \
     TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) |   \
         TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
-        TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL)
+        TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31)
 
 /* The intents (contracts/chunk_linear_attn.spec.h): causal linear attention's state at
  * the chunk starts and its chunked backward's state gradient.  The h, dh lanes of a
@@ -258,6 +272,7 @@ const td_contract td_c_chunk_linear_attn_fwd_h = {
                    "(chunked, recurrent or tree forms): gamma_{n-1} sum |leaves| (sum-of-sums rule)",
     .classes = CLA_CLASSES,
     .gen = gen_fwd,
+    .far = far_fwd,
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(cla_fwd),
@@ -280,6 +295,7 @@ const td_contract td_c_chunk_linear_attn_bwd_dh = {
                    "q*scale one rounding, gamma_{n-1} sum |leaves| (sum-of-sums rule)",
     .classes = CLA_CLASSES,
     .gen = gen_bwd,
+    .far = far_bwd,
     .check = check_bwd,
     .writes = writes_bwd,
     TD_SPECS(cla_bwd),

@@ -42,6 +42,7 @@
  * Special values: finite inputs |x| <= 8; |h| <= 64 T stays far below binary32's range.
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SQK_H, P_SQK_T, P_SQK_D, P_SVO_H, P_SVO_T, P_SVO_D, P_SH_H, P_SH_T, P_H, P_T, P_K, P_V, P_BT, P_BK, P_BV,
        P_NT, P_USE_INIT, P_STORE_FINAL, NP };
@@ -114,6 +115,16 @@ static void crh_bwd_gen(td_producer *p, td_case *c) {
                   (c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (H divides them) of v and
+ * do at s_vo_h near 2^31 (one parameter for both), over sparse regions, as a kernel
+ * forming i_bh * s_vo_h in int32 gets wrong; dh keeps its layout (i_bh * s_h_h). */
+static void crh_bwd_far(td_producer *p, td_case *c) {
+    int64_t T = c->p[PB_T].i, V = c->p[PB_V].i, H = c->p[PB_H].i, R = td_far_bh_rows(c->grid[2], &H);
+    int64_t w = (T - 1) * c->p[PB_SVO_T].i + (V - 1) * c->p[PB_SVO_D].i + 1;
+    const td_far_reg r[2] = {{RB_V, PB_SVO_H, w}, {RB_DO, PB_SVO_H, w}};
+    if (td_far_heads(p, c, 2, R, r, 2)) c->p[PB_H].i = H;
+}
+
 static const char *crh_bwd_check(const td_case *c) {
     for (int i = 0; i < NPB; i++)
         if (c->p[i].i < 0) return "parameters are Nat";
@@ -177,6 +188,7 @@ const td_contract td_c_chunk_retention_fwd_h = {
                    "to n steps in any order); decay powers exp2(n b_b) or repeated products (math model)",
     .classes = CRT_FWD_CLASSES,
     .gen = crt_fwd_gen,
+    .far = crt_fwd_far,
     .check = crt_fwd_check,
     .writes = crt_fwd_writes,
     TD_SPECS(crt_fwd),
@@ -202,8 +214,9 @@ const td_contract td_c_chunk_retention_bwd_dh = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_FULLY_MASKED) |
-               TD_BC(TD_BC_VALUES_SPECIAL),
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = crh_bwd_gen,
+    .far = crh_bwd_far,
     .check = crh_bwd_check,
     .writes = crh_bwd_writes,
     TD_SPECS(crh_dh),

@@ -90,10 +90,26 @@ static void crt_fwd_gen(td_producer *p, td_case *c) {
                   (c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (td_far_bh_rows: H
+ * divides them) of the two inputs at s_qk_h (region 0: k or q) and s_vo_h (region 1: v or
+ * do) near 2^31, one stride for both, over sparse regions, as a kernel forming i_bh *
+ * s_qk_h in int32 gets wrong; h, h0, ht keep their layout (i_bh * K * V, i_bh * s_h_h).
+ * Indices >= P_H shifted by o, as in crt_shape. */
+static void crt_far(td_producer *p, td_case *c, int o) {
+    int64_t T = c->p[P_T + o].i, K = c->p[P_K + o].i, V = c->p[P_V + o].i, H = c->p[P_H + o].i;
+    int64_t R = td_far_bh_rows(c->grid[2], &H);
+    const td_far_reg r[2] = {
+        {0, P_SQK_H, (T - 1) * c->p[P_SQK_T].i + (K - 1) * c->p[P_SQK_D].i + 1},
+        {1, P_SVO_H, (T - 1) * c->p[P_SVO_T].i + (V - 1) * c->p[P_SVO_D].i + 1}};
+    if (td_far_heads(p, c, 2, R, r, 2)) c->p[P_H + o].i = H;
+}
+static void crt_fwd_far(td_producer *p, td_case *c) { crt_far(p, c, 0); }
+
 #define CRT_FWD_CLASSES                                                                                         \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | \
      TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |          \
-     TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_SPECIAL) | \
+     TD_BC(TD_BC_OFFSET_2_31))
 
 static const char *crt_pow2(int64_t x) { return x > 0 && !(x & (x - 1)) ? NULL : "a block size is a power of two (tl.arange)"; }
 

@@ -30,6 +30,7 @@
  * Special values: finite inputs |x| <= 8, scale in [1/16, 2]: every state stays finite.
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SQK_H, P_SQK_T, P_SQK_D, P_SVO_H, P_SVO_T, P_SVO_D, P_SH_H, P_SH_T, P_H, P_T, P_K, P_V, P_BT, P_BK, P_BV,
        P_NT, P_USE_INIT, P_STORE_FINAL, NP };
@@ -92,6 +93,8 @@ static const char *cro_bwd_check(const td_case *c) {
     return NULL;
 }
 
+static void cro_bwd_far(td_producer *p, td_case *c) { crt_far(p, c, 1); }
+
 static void cro_bwd_writes(const td_case *c, td_wset *ws) { crt_h_writes(c, ws, 1, RO_DH, 0); }
 
 static const td_intent fwd_intent = {
@@ -129,6 +132,7 @@ const td_contract td_c_chunk_retention_ops_fwd_h = {
                    "to n steps in any order); decay powers exp2(n b_b) or repeated products (math model)",
     .classes = CRT_FWD_CLASSES,
     .gen = crt_fwd_gen,
+    .far = crt_fwd_far,
     .check = crt_fwd_check,
     .writes = crt_fwd_writes,
     TD_SPECS(crt_fwd),
@@ -153,6 +157,7 @@ const td_contract td_c_chunk_retention_ops_bwd_dh = {
                    "powers exp2(n b_b) or repeated products (math model), q*scale and *do one rounding each",
     .classes = CRT_FWD_CLASSES,
     .gen = cro_bwd_gen,
+    .far = cro_bwd_far,
     .check = cro_bwd_check,
     .writes = cro_bwd_writes,
     TD_SPECS(cro_dh),

@@ -41,9 +41,11 @@
  * (hDtOutInj quantifies over every tile lane, masked or not).  Special values: none: finite
  * inputs, |dt|, |A| <= 2^50 keeps every sum finite (TD_SV_REAL).
  */
+#include <float.h>
 #include <stdlib.h>
 
 #include "gen.h"
+#include "gen_far.h"
 
 /* The parameters and regions both theorems use, by meaning; each contract maps them to
  * its own catalogue order (ccf_map). */
@@ -176,6 +178,17 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill(&g, c, ccf_r(c, Q_A));
 }
 
+/* Offsets beyond 2^31 (gen_far.h): both batches (grid axis 0, at most 2) of DtPrepared at
+ * a stride_dt_batch near 2^31 over a sparse region, as a kernel forming pid_b *
+ * stride_dt_batch in int32 gets wrong; A and the outputs keep their layout. */
+static void far(td_producer *p, td_case *c) {
+    int64_t nh = ccf_p(c, K_NH), seq = (int64_t)c->grid[1] * ccf_p(c, K_CS);
+    int64_t R = c->grid[0] < TD_FAR_MAX_ROWS ? c->grid[0] : TD_FAR_MAX_ROWS;
+    int64_t w = (seq - 1) * ccf_p(c, K_SDS) + (nh - 1) * ccf_p(c, K_SDH) + 1;
+    const td_far_reg r = {ccf_r(c, Q_DT), ccf_m(c)->p[K_SDB], w};
+    (void)td_far_heads(p, c, 0, R, &r, 1);
+}
+
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
@@ -212,9 +225,8 @@ static const char *check(const td_case *c) {
         double lo = c->p[G_DTMIN].r, hi = c->p[G_DTMAX].r;
         if ((double)(float)lo != lo || (double)(float)hi != hi) return "dt_min, dt_max are binary32 (kernel scalars)";
     }
-    for (int q = Q_DT; q <= Q_A; q++)
-        for (size_t e = 0; e < c->r[ccf_r(c, q)].len; e++)
-            if (!isfinite(td_get(c, ccf_r(c, q), e))) return "DtPrepared and A hold real (finite) values";
+    for (int q = Q_DT; q <= Q_A; q++) /* finite: |x| <= FLT_MAX; a sparse region's written pages only */
+        if (!td_region_abs_le(c, ccf_r(c, q), FLT_MAX)) return "DtPrepared and A hold real (finite) values";
     return NULL;
 }
 
@@ -246,8 +258,9 @@ static const td_intent intent = {
     .io_class = "Masked3DKernelIO_2x2 (chunkedCumsumFwdIO)",                                                  \
     .formula = "DtOut = DtPrepared; DACumsum[b, c, h, col] = sum_{k <= col} DtPrepared[b, c*cs + k, h] * A[h]", \
     .error_model = "dt copied exactly; each dA prefix a sum of its col+1 rounded products dt*A in any order",  \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_STRIDE_GT_ROW), \
-    .gen = gen, .check = check, .writes = writes, TD_SPECS(lane), .intent = &intent
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |                  \
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),                                          \
+    .gen = gen, .far = far, .check = check, .writes = writes, TD_SPECS(lane), .intent = &intent
 
 const td_contract td_c_ccf_corr = {
     .id = "chunked_cumsum_fwd.chunked_cumsum_fwd_correctness",

@@ -267,6 +267,8 @@ const td_contract td_c_decay_cumsum_fwd = {
     .classes = TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no .far: every region, outputs included, is addressed at i_bh * s_qk_h: a far s_qk_h
+     * moves the outputs too, which must stay dense (2^31 elements): offset-2^31 not reached */
     .gen = gen, .check = check, .writes = writes,
     TD_SPECS(dc_fwd),
     .intent = &intent,
@@ -299,6 +301,8 @@ const td_contract td_c_decay_cumsum_prep = {
     .sv_note = "g a cumulative log2 decay (<= 0, non-increasing): both exp2 in [0, 1]; |q|, |k|, |scale| <= 2^20",
     .error_model = "exp2's budget, two products in either association, the binary32 store",
     .classes = DC_CLASSES2,
+    /* no .far: every region, outputs included, is addressed at i_bh * s_qk_h: a far s_qk_h
+     * moves the outputs too, which must stay dense (2^31 elements): offset-2^31 not reached */
     .gen = gen_prep, .check = check_prep, .writes = writes_prep,
     TD_SPECS(dc_prep),
 };
@@ -307,6 +311,8 @@ const td_contract td_c_decay_cumsum_prep = {
     .file = "decay_cumsum", .family = "scan", .nparams = NP, .params = params, .nregions = NR_BWD,             \
     .regions = regions_bwd, .sv = TD_SV_REAL,                                                                  \
     .sv_note = "g a cumulative log2 decay: exp2 factors in [0, 1]; inputs |x| <= 2^20: every sum finite",      \
+    /* no .far: every region, outputs included, is addressed at i_bh * s_qk_h: a far s_qk_h \
+     * moves the outputs too, which must stay dense (2^31 elements): offset-2^31 not reached */ \
     .classes = DC_CLASSES2, .gen = gen_bwd, .check = check_bwd, .writes = writes_bwd
 
 const td_contract td_c_decay_cumsum_bwd = {

@@ -171,6 +171,8 @@ const td_contract td_c_diag_ssm_fwd_summary = {
     .formula = "y[t, i] = lambda[i % dim] * y[t-1, i] + x[t, i], y[-1] = s[i]",
     .nregions = NR, .regions = regions,
     .error_model = "the scan by oracle/lrec.h (3u per step of the magnitude state; sequential, FMA, chunked)",
+    /* no .far: offsets t * batch_size * dim + col (sizes only, shared with the output): an offset
+     * >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
     DSSM_COMMON, .gen = gen, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
     .intent = &intent_fwd,
 };
@@ -181,6 +183,8 @@ const td_contract td_c_diag_ssm_fwd_io = {
     .formula = "out(t)[j] = diagSsmStreamState(s[j], lambda[j % dim], x[.][j], t+1)  (binary32 store exact)",
     .nregions = NR, .regions = regions,
     .error_model = "the scan by oracle/lrec.h (3u per step of the magnitude state; sequential, FMA, chunked)",
+    /* no .far: offsets t * batch_size * dim + col (sizes only, shared with the output): an offset
+     * >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
     DSSM_COMMON, .gen = gen, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
     .intent = &intent_fwd,
 };
@@ -193,6 +197,8 @@ const td_contract td_c_diag_ssm_bwd_io = {
     .nregions = NRB, .regions = regions_b,
     .error_model = "the reverse scan by oracle/lrec.h; grad_lambda a sum in any order (gamma_{length-1}); "
                    "grad_s one rounded product",
+    /* no .far: offsets t * batch_size * dim + col (sizes only, shared with the output): an offset
+     * >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
     DSSM_COMMON, .gen = gen_b, .check = check_b, .writes = writes_b, TD_SPECS(dssm_bwd),
     .intent = &intent_bwd,
 };

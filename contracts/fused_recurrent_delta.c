@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_T, P_SQK, P_SVO, P_B, P_H, P_K, P_V, P_BK, P_BV, NP };
 enum { R_HNEXT, R_Q, R_O, NR };
@@ -68,6 +69,15 @@ static void gen(td_producer *p, td_case *c) {
                   (c->grid[0] * c->grid[1] * c->grid[2] == 1 ? TD_BC(TD_BC_ONE_PROGRAM) : 0) |
                   (c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0) |
                   (c->menu == TD_V_LARGE ? TD_BC(TD_BC_VALUES_LARGE) : 0);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (B*H, H dividing them) of q
+ * at s_qk_h near 2^31 (rows 0..t), over a sparse region, as a kernel forming i_bh * s_qk_h
+ * in int32 gets wrong; HNext keeps i_bh * K * V, o keeps s_vo_h. */
+static void far(td_producer *p, td_case *c) {
+    int64_t H = c->p[P_H].i, R = td_far_bh_rows(c->grid[2], &H);
+    const td_far_reg r = {R_Q, P_SQK, (c->p[P_T].i + 1) * c->p[P_K].i};
+    if (td_far_heads(p, c, 2, R, &r, 1)) c->p[P_H].i = H, c->p[P_B].i = R / H;
 }
 
 static const char *check(const td_case *c) {
@@ -128,8 +138,9 @@ const td_contract td_c_fused_recurrent_delta_output_step = {
     .error_model = "a dot product of the active BK terms in any order (gamma_{n-1})",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(frd_out),
@@ -352,6 +363,8 @@ const td_contract td_c_fused_recurrent_delta_summary = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_INPLACE) |
                TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no .far: q, k are read and dq, dk written at (i_bh + i_v*B*H) * s_qk_h, v, do and o, dv at
+     * s_vo_h: every head stride addresses an output, which must stay dense (offset-2^31 not reached) */
     .gen = frd_sum_gen,
     .check = frd_sum_check,
     .writes = frd_sum_writes,

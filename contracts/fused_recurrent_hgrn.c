@@ -207,6 +207,8 @@ const td_contract td_c_fused_recurrent_hgrn_summary = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |
                TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no .far: every region is addressed by i_bh * T * D + t * D + d (sizes only, shared with the
+     * outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
     .gen = gen,
     .check = check,
     .writes = writes,
@@ -229,6 +231,8 @@ const td_contract td_c_fused_recurrent_hgrn_bwd_dx = {
     .sv_note = "|x| <= 2^120: the sum is finite",
     .error_model = "one binary32 addition: half an ulp of the sum (exact when representable)",
     .classes = TD_BCLASSES_TILED,
+    /* no .far: every region is addressed by i_bh * T * D + t * D + d (sizes only, shared with the
+     * outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
     .gen = gen_dx,
     .check = check_dx,
     .writes = writes_dx,

@@ -253,6 +253,8 @@ static void writes_seed(const td_case *c, td_wset *ws) {
     .sv_note = "finite inputs; a copy", .error_model = "a copy (0 + x is exact; -0 becomes +0, equal as reals): tolerance 0", \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |                     \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL),                 \
+    /* no .far: initial_state and HSeed are both addressed by i_bh * DK * DV (sizes only): an  \
+     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */       \
     .gen = gen_seed, .check = check_seed, .writes = writes_seed, TD_SPECS(frr_seed)
 
 const td_contract td_c_fused_recurrent_retention_seed = {
@@ -305,6 +307,8 @@ const td_contract td_c_fused_recurrent_retention_summary = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) |
                TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no .far: q, k are read and dq, dk written at (i_bh + i_v*B*H) * s_qk_h, v, do and o, dv at
+     * s_vo_h: every head stride addresses an output, which must stay dense (offset-2^31 not reached) */
     .gen = gen,
     .check = check,
     .writes = writes,

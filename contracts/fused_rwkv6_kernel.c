@@ -55,6 +55,7 @@
  * |h| <= 64 * 4095 * e^8 stays far inside binary32 (TD_SV_REAL).
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_USE_INIT, P_STORE_FINAL, P_SKH, P_SVH, P_B, P_H, P_T, P_K, P_V, P_BK, P_BV, P_M, P_SCALE, NP };
 enum { R_Q, R_K, R_V, R_W, R_U, R_O, R_H0, R_HT, R_BHPREV, R_BHOUT, R_C, NR };
@@ -142,6 +143,33 @@ static void gen(td_producer *p, td_case *c) {
     c->classes |= c->menu == TD_V_SPECIAL || wk == 1 || wk == 3 ? TD_BC(TD_BC_VALUES_SPECIAL) : 0;
 }
 
+/* 1 when every log decay w of region `reg` below element n is <= 2^-9 (finite); of a
+ * sparse (far) region only the written pages are read: the others hold zeros */
+typedef struct w_scan {
+    const td_case *c;
+    int reg, bad;
+    size_t n;
+} w_scan;
+static void w_span(void *u, size_t lo, size_t hi) {
+    w_scan *q = u;
+    for (size_t i = lo / 4; i < hi / 4 && i < q->n && !q->bad; i++) q->bad = !(td_get(q->c, q->reg, i) <= 0x1p-9);
+}
+static int w_ok(const td_case *c, int reg, size_t n) {
+    w_scan q = {c, reg, 0, n};
+    if (c->r[reg].mapped) td_touched_pages(c->r[reg].data, c->r[reg].len * 4, w_span, &q);
+    else w_span(&q, 0, n * 4);
+    return !q.bad;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (B*H, H dividing them) of
+ * q, k and w at s_k_h near 2^31 (one parameter), over sparse regions, as a kernel forming
+ * i_bh * s_k_h in int32 gets wrong; v keeps s_v_h (o, an output, shares it: dense). */
+static void far(td_producer *p, td_case *c) {
+    int64_t H = c->p[P_H].i, R = td_far_bh_rows(c->grid[2], &H), w = c->p[P_T].i * c->p[P_K].i;
+    const td_far_reg r[3] = {{R_Q, P_SKH, w}, {R_K, P_SKH, w}, {R_W, P_SKH, w}};
+    if (H == c->p[P_H].i && td_far_heads(p, c, 2, R, r, 3)) c->p[P_B].i = R / H; /* u is [H, K]: H kept */
+}
+
 static const char *check_tiles(const td_case *c, int64_t K, int64_t V, int64_t BK, int64_t BV) {
     if (BV <= 0) return "hBVpos: 0 < BV";
     if (BK <= 0 || (BK & (BK - 1)) || (BV & (BV - 1))) return "BK, BV are powers of two (tl.arange)";
@@ -162,14 +190,15 @@ static const char *check(const td_case *c) {
     if (c->p[P_H].i <= 0 || c->grid[2] != (uint32_t)BH) return "grid axis 2 = B*H, H > 0";
     if (c->p[P_SKH].i < T * K || c->p[P_SVH].i < T * V) return "s_k_h >= T*K, s_v_h >= T*V (rows of a head)";
     if ((double)(float)c->p[P_SCALE].r != c->p[P_SCALE].r || !isfinite(c->p[P_SCALE].r)) return "scale is binary32";
-    size_t skh = (size_t)(BH * c->p[P_SKH].i), svh = (size_t)(BH * c->p[P_SVH].i), st = (size_t)(BH * K * V);
+    /* q, k, w: up to the last head's last row (a far s_k_h leaves no whole last head) */
+    size_t skh = (size_t)((BH - 1) * c->p[P_SKH].i + T * K), svh = (size_t)(BH * c->p[P_SVH].i);
+    size_t st = (size_t)(BH * K * V);
     if (c->r[R_Q].len < skh || c->r[R_K].len < skh || c->r[R_W].len < skh || c->r[R_V].len < svh)
         return "q, k, w, v hold every head's rows";
     if (c->r[R_U].len < (size_t)(c->p[P_H].i * K) || c->r[R_O].len < c->grid[1] * svh) return "u [H, K], o NK blocks";
     for (int r = R_H0; r <= R_C; r++)
         if (c->r[r].len < st) return "the state regions hold B*H*K*V";
-    for (size_t i = 0; i < skh; i++)
-        if (!(td_get(c, R_W, i) <= 0x1p-9)) return "log decays w <= 2^-9 (finite)";
+    if (!w_ok(c, R_W, skh)) return "log decays w <= 2^-9 (finite)";
     return NULL;
 }
 
@@ -231,6 +260,16 @@ static void gen_step(td_producer *p, td_case *c) {
                   (c->grid[0] * c->grid[1] * c->grid[2] == 1 ? TD_BC(TD_BC_ONE_PROGRAM) : 0) |
                   (c->menu == TD_V_SPECIAL || wk == 1 || wk == 3 ? TD_BC(TD_BC_VALUES_SPECIAL) : 0);
 }
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads of k and w at s_k_h and of
+ * v at s_v_h near 2^31 (one stride), rows 0..t of each, over sparse regions, as a kernel
+ * forming p2 * s_k_h in int32 gets wrong; BHPrev and BHOut keep p2 * K * V. */
+static void far_step(td_producer *p, td_case *c) {
+    int64_t t1 = c->p[PS_T].i + 1, K = c->p[PS_K].i, V = c->p[PS_V].i;
+    int64_t R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS;
+    const td_far_reg r[3] = {{RS_K, PS_SKH, t1 * K}, {RS_W, PS_SKH, t1 * K}, {RS_V, PS_SVH, t1 * V}};
+    (void)td_far_heads(p, c, 2, R, r, 3);
+}
+
 static const char *check_step(const td_case *c) {
     for (int i = 0; i < NPS; i++)
         if (c->p[i].i < 0) return "parameters are Nat";
@@ -241,12 +280,12 @@ static const char *check_step(const td_case *c) {
     if (c->grid[0] != (uint32_t)cdiv(V, c->p[PS_BV].i) || c->grid[1] != (uint32_t)cdiv(K, c->p[PS_BK].i) || BH == 0)
         return "grid = (cdiv(V, BV), cdiv(K, BK), B*H)";
     if (c->p[PS_SKH].i < (t + 1) * K || c->p[PS_SVH].i < (t + 1) * V) return "row t inside each head";
-    size_t skh = (size_t)(BH * c->p[PS_SKH].i), st = (size_t)(BH * K * V);
+    /* k, w, v: up to row t of the last head (a far head stride leaves no whole last head) */
+    size_t skh = (size_t)((BH - 1) * c->p[PS_SKH].i + (t + 1) * K), st = (size_t)(BH * K * V);
     if (c->r[RS_BHPREV].len < st || c->r[RS_BHOUT].len < st || c->r[RS_K].len < skh || c->r[RS_W].len < skh ||
-        c->r[RS_V].len < (size_t)(BH * c->p[PS_SVH].i))
+        c->r[RS_V].len < (size_t)((BH - 1) * c->p[PS_SVH].i + (t + 1) * V))
         return "regions hold every program's tiles";
-    for (size_t i = 0; i < skh; i++)
-        if (!(td_get(c, RS_W, i) <= 0x1p-9)) return "log decays w <= 2^-9 (finite)";
+    if (!w_ok(c, RS_W, skh)) return "log decays w <= 2^-9 (finite)";
     return NULL;
 }
 static void writes_step(const td_case *c, td_wset *ws) {
@@ -280,8 +319,9 @@ const td_contract td_c_fused_rwkv6_step = {
     .sv_note = "finite inputs |x| <= 256, log decays w <= 2^-9: every value finite",
     .error_model = "exp by the math model (exp or exp2), two products and one addition (FMA covered)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_MULTI_TILE) |
-               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL),
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_step,
+    .far = far_step,
     .check = check_step,
     .writes = writes_step,
     TD_SPECS(rwkv6_step),
@@ -322,8 +362,9 @@ const td_contract td_c_fused_rwkv6_summary = {
                    "model; the tile sum in any order; scale and bonus in either association",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |
-               TD_BC(TD_BC_VALUES_SPECIAL),
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(rwkv6_summary),

@@ -129,3 +129,30 @@ int td_far_move_param_axis(td_producer *p, td_case *c, int reg, int nd, const in
         if (ps[k] >= 0) c->p[ps[k]].i = s[k];
     return 1;
 }
+
+int td_far_heads(td_producer *p, td_case *c, int axis, int64_t rows, const td_far_reg *r, int n) {
+    int64_t from[TD_MAX_REGIONS], w = 0;
+    if (n <= 0 || n > TD_MAX_REGIONS || rows < 2 || rows > TD_FAR_MAX_ROWS || rows > (int64_t)c->grid[axis]) return 0;
+    for (int i = 0; i < n; i++) { /* the old strides first: regions may share a parameter */
+        from[i] = c->p[r[i].stride].i;
+        if (r[i].w <= 0 || from[i] < r[i].w) return 0;
+        if (r[i].w > w) w = r[i].w;
+    }
+    int64_t s = td_far_stride(p, rows, w);
+    for (int i = 0; i < n; i++)
+        if (td_far_restride(c, r[i].reg, rows, r[i].w, from[i], s)) {
+            while (i-- > 0) (void)td_far_restride(c, r[i].reg, rows, r[i].w, s, from[i]); /* back, dense again */
+            return 0;
+        }
+    for (int i = 0; i < n; i++) c->p[r[i].stride].i = s;
+    c->grid[axis] = (uint32_t)rows;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
+}
+
+int64_t td_far_bh_rows(int64_t BH, int64_t *H) {
+    int64_t R = BH < TD_FAR_MAX_ROWS ? BH : TD_FAR_MAX_ROWS;
+    if (*H <= 0 || R <= 0) return R;
+    if (*H > R) *H = R;
+    return R - R % *H;
+}

@@ -82,6 +82,24 @@ int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t 
  * ps[k] < 0 (an axis the kernel steps by 1 without a stride parameter: only the last
  * one, never the moved one); the new strides are written back to the parameters. */
 int td_far_move_param_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, const int *ps, int axis);
+/* One read-only region of a head (batch) axis: program i reads `w` elements of region
+ * `reg` from i * param[stride] on (several regions may share one stride parameter). */
+typedef struct td_far_reg {
+    int reg, stride;
+    int64_t w;
+} td_far_reg;
+/* Moves the head axis grid[axis] of the n regions r[] at once (Q, K and V of one head
+ * read at i_bh * s_qk_h, i_bh * s_vo_h): keeps `rows` (2..TD_FAR_MAX_ROWS, at most
+ * grid[axis]) heads, draws ONE stride (td_far_stride over the widest w) for every stride
+ * parameter named, moves each region to it sparsely, sets grid[axis] = rows and adds
+ * offset-2^31 and stride-gt-row.  1 when moved; 0 (the case unchanged) when a region's
+ * heads interleave (its stride below its w), rows is out of range, or no address space.
+ * The caller keeps what depends on the head count (H dividing B*H ...). */
+int td_far_heads(td_producer *p, td_case *c, int axis, int64_t rows, const td_far_reg *r, int n);
+/* The heads a far case keeps of a flattened B*H axis (i_b = i_bh / H, i_h = i_bh % H):
+ * up to TD_FAR_MAX_ROWS, a multiple of *H; an H above that becomes the count itself
+ * (*H set to it: fewer heads, each still of the contract's form). */
+int64_t td_far_bh_rows(int64_t BH, int64_t *H);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

@@ -219,6 +219,8 @@ static void writes_g(const td_case *c, td_wset *ws) {
     .nparams = NPG, .params = params_g, .nregions = NRG, .regions = regions_g, .sv = TD_SV_REAL,                   \
     .sv_note = "finite inputs; a copy", .error_model = "a copy: tolerance 0",                                       \
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),                                                     \
+    /* no .far: offsets off_bh * n * d / off_bh * n * e (sizes only, shared with the outputs): an \
+     * offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */ \
     .gen = gen_g, .check = check_g, .writes = writes_g, TD_SPECS(la_grad)
 
 const td_contract td_c_lightning_attention_grad = {
@@ -265,6 +267,8 @@ const td_contract td_c_lightning_attention_summary = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |
                TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no .far: offsets off_bh * n * d / off_bh * n * e (sizes only, shared with the outputs): an
+     * offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -38,6 +38,7 @@
  * atol/rtol anywhere.  Special values: finite inputs |x| <= 8, T <= 65: sums stay finite.
  */
 #include "gen.h"
+#include "gen_far.h"
 #include "parallel_common.h"
 
 enum { PF_SQK_H, PF_SQK_T, PF_SQK_D, PF_SVO_H, PF_SVO_T, PF_SVO_D, PF_SCALE, PF_B, PF_H, PF_T, PF_K, PF_V, PF_BTL,
@@ -109,6 +110,16 @@ static void pra_fwd_gen(td_producer *p, td_case *c) {
     for (int r = RF_Q; r <= RF_V; r++) td_vgen_fill(&g, c, r);
     c->classes |= (pad ? TD_BC(TD_BC_STRIDE_GT_ROW) : 0) | (c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0) |
                   (c->grid[0] * c->grid[1] * c->grid[2] == 1 ? TD_BC(TD_BC_ONE_PROGRAM) : 0);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (B*H, H dividing them) of
+ * q and k at s_qk_h near 2^31 (one parameter), over sparse regions, as a kernel forming
+ * i_bh * s_qk_h in int32 gets wrong; v keeps s_vo_h (o, an output, shares it: dense). */
+static void pra_fwd_far(td_producer *p, td_case *c) {
+    int64_t H = c->p[PF_H].i, R = td_far_bh_rows(c->grid[2], &H), T = c->p[PF_T].i, K = c->p[PF_K].i;
+    int64_t w = (T - 1) * c->p[PF_SQK_T].i + (K - 1) * c->p[PF_SQK_D].i + 1;
+    const td_far_reg r[2] = {{RF_Q, PF_SQK_H, w}, {RF_K, PF_SQK_H, w}};
+    if (td_far_heads(p, c, 2, R, r, 2)) c->p[PF_H].i = H, c->p[PF_B].i = R / H;
 }
 
 static const char *pra_fwd_check(const td_case *c) {
@@ -249,8 +260,9 @@ const td_contract td_c_parallel_retention_fwd_o = {
     .sv_note = "finite inputs |x| <= 8: every sum stays finite",
     .error_model = "the flattened sum of 5-factor products in any order (gamma_{N-1}, 4 roundings each), gamma^n "
                    "as the chain of the per-step decay (exp2 / repeated products, math model), underflow terms",
-    .classes = PRA_CLASSES,
+    .classes = PRA_CLASSES | TD_BC(TD_BC_OFFSET_2_31),
     .gen = pra_fwd_gen,
+    .far = pra_fwd_far,
     .check = pra_fwd_check,
     .writes = pra_fwd_writes,
     TD_SPECS(pra_o),
@@ -274,6 +286,8 @@ const td_contract td_c_parallel_retention_bwd_dkv = {
     .error_model = "the flattened sum of 5-factor products in any order (gamma_{N-1}, 4 roundings each), gamma^n "
                    "as the chain of the per-step decay (exp2 / repeated products, math model), underflow terms",
     .classes = PRA_CLASSES,
+    /* no .far: dk and dv are written at (i_bh + B*H*i) * s_qk_h / s_vo_h, the head strides q, k, v
+     * and do are read at: a far stride moves the outputs too, which must stay dense */
     .gen = pra_bwd_gen,
     .check = pra_bwd_check,
     .writes = pra_bwd_writes,

@@ -151,6 +151,8 @@ const td_contract td_c_reversed_cumsum = {
     .error_model = "suffix sum in any order or chunking, or a total minus a prefix (any chunk)",
     RCV_COMMON,
     .regions = regions,
+    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
+     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
     .gen = gen, .check = check, .writes = writes,
     TD_SPECS(rcv),
     .intent = &intent,
@@ -164,6 +166,8 @@ const td_contract td_c_reversed_cumsum_store = {
     .error_model = "a copy of binary32 data: exact (tolerance 0)",
     RCV_COMMON,
     .regions = regions_slice,
+    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
+     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
     .gen = gen_slice, .check = check_slice, .writes = writes_slice,
     TD_SPECS(rcv_copy),
 };
@@ -178,6 +182,8 @@ const td_contract td_c_reversed_cumsum_store_r = {
     .casts = casts,
     RCV_COMMON,
     .regions = regions_slice,
+    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
+     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
     .gen = gen_slice, .check = check_slice, .writes = writes_slice,
     TD_SPECS(rcv_copy_r),
 };

@@ -136,6 +136,8 @@ const td_contract td_c_reversed_cumsum_scalar = {
     .error_model = "suffix sum in any order or chunking, or a total minus a prefix (the kernel's form, any chunk)",
     RCSS_COMMON,
     .regions = regions,
+    /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an
+     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
     .gen = gen, .check = check, .writes = writes,
     TD_SPECS(rcss),
     .intent = &intent,
@@ -149,6 +151,8 @@ const td_contract td_c_reversed_cumsum_scalar_store = {
     .error_model = "a copy of binary32 data: exact (tolerance 0)",
     RCSS_COMMON,
     .regions = regions_slice,
+    /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an
+     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
     .gen = gen_slice, .check = check_slice, .writes = writes_slice,
     TD_SPECS(rcss_copy),
 };
@@ -163,6 +167,8 @@ const td_contract td_c_reversed_cumsum_scalar_store_r = {
     .casts = casts,
     RCSS_COMMON,
     .regions = regions_slice,
+    /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an
+     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
     .gen = gen_slice, .check = check_slice, .writes = writes_slice,
     TD_SPECS(rcss_copy_r),
 };

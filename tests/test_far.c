@@ -28,9 +28,10 @@ typedef struct far_contract {
     const char *id;
     const char *stride; /* the row stride the far hook moves (NULL: far_stride says) */
     int reg;            /* the region it moves */
-    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0];
-                           FAR_GRID1: one row per program along grid[1], heads;
-                           far_rows below names the other ways) */
+    const char *rows;   /* the parameter counting its rows (NULL: one row per program along
+                           grid[far_axis], grid[0] unless far_axis says; FAR_GRID1: one row
+                           per program along grid[1], heads; far_rows below names the other
+                           ways) */
 } far_contract;
 #define FAR_GRID1 "grid[1]"
 static const far_contract FAR[] = {
@@ -146,6 +147,25 @@ static const far_contract FAR[] = {
     {"layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
     {"layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
     {"layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general", "stride_dres_row", 1, NULL},
+    /* far-H: the head axis i_bh (grid axis 2) of chunked / recurrent kernels */
+    {"chunk_retention.crh_fwd_h_exec_genuine", "s_qk_h", 0, NULL},
+    {"chunk_retention.crh_bwd_dh_exec_genuine", "s_vo_h", 0, NULL},
+    {"chunk_retention_ops.cro_fwd_h_exec_genuine", "s_vo_h", 1, NULL},
+    {"chunk_retention_ops.cro_bwd_dh_exec_genuine", "s_qk_h", 0, NULL},
+    {"chunk_gla_fwd.chunk_gla_fwd_o_exec_genuine", "s_k_h", 0, NULL},
+    {"chunk_gla_simple.chunk_gla_simple_output_summary_general", "s_k_h", 1, NULL},
+    {"chunk_gla_simple.chunk_gla_simple_io_correctness", "s_h_h", 3, NULL},
+    {"chunk_bwd_dqkg.chunk_bwd_dqkg_exec_genuine", "s_v_h", 2, NULL},
+    {"chunked_cumsum_fwd.chunked_cumsum_fwd_correctness", "stride_dt_batch", 0, NULL},
+    {"chunked_cumsum_fwd.chunked_cumsum_fwd_summary_general", "stride_dt_batch", 5, NULL},
+    {"chunk_linear_attn.cla_fwd_h_exec_genuine", "s_qk_h", 0, NULL},
+    {"chunk_linear_attn.cla_bwd_dh_exec_genuine", "s_vo_h", 1, NULL},
+    {"chunk_delta_fwd.chunk_delta_fwd_exec_genuine", "s_qk_h", 0, NULL},
+    {"chunk_gated_attention.chunk_gated_attention_cum_slice_output_summary_general", "s_k_h", 2, NULL},
+    {"parallel_retention_attention.pra_fwd_o_exec_genuine", "s_qk_h", 1, NULL},
+    {"fused_rwkv6_kernel.fused_recurrent_rwkv6_output_summary_general", "s_k_h", 3, NULL},
+    {"fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness", "s_v_h", 2, NULL},
+    {"fused_recurrent_delta.fused_recurrent_delta_output_step_io_correctness", "s_qk_h", 1, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -171,6 +191,10 @@ static const char *const NO_MUT[] = {
     "layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general",
     "layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general",
     "layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general",
+    /* another contract of their file has one */
+    "chunk_retention.crh_bwd_dh_exec_genuine",
+    "chunk_retention_ops.cro_bwd_dh_exec_genuine",
+    "fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness",
     /* whole files (an entry ending in '.'): the original forms no offset in int32
      * (relu_strided_buffer's block pointers: Triton widens their strides to int64;
      * var_len_copy adds a loaded start to its lane) */
@@ -205,6 +229,18 @@ static int no_mut(const char *id) {
  * (sgmv: seq_lens[0]), the vocabulary window vob_end_id - vob_start_id (embedding), or
  * the rows up to the one token every program reads (kv_cache_filling: SIDX + 1), or up to
  * the one cache row read (cache_transform_triton decoding: lengths[0] + 1). */
+/* The grid axis of a contract's far rows when they are not one row per program of axis 0:
+ * the heads i_bh of the chunked / recurrent kernels (far-H's rows) are grid axis 2, except
+ * chunked_cumsum_fwd's batches (axis 0). */
+static int far_axis(const char *id) {
+    static const char *const axis2[] = {"chunk_retention.",       "chunk_retention_ops.", "chunk_gla_fwd.",
+                                        "chunk_gla_simple.",      "chunk_bwd_dqkg.",      "chunk_linear_attn.",
+                                        "chunk_delta_fwd.",       "chunk_gated_attention.", "fused_rwkv6_kernel.",
+                                        "parallel_retention_attention.", "fused_recurrent_delta."};
+    for (size_t i = 0; i < sizeof axis2 / sizeof axis2[0]; i++)
+        if (!strncmp(id, axis2[i], strlen(axis2[i]))) return 2;
+    return 0;
+}
 static int64_t far_rows(const far_contract *f, const td_case *c) {
     if (!strncmp(f->id, "bgmv_", 5) || !strncmp(f->id, "lora_expand_gemv.", 17)) return c->grid[1];
     if (!strncmp(f->id, "sgmv_expand_slice.", 18)) return td_geti(c, 4, 0);
@@ -213,7 +249,7 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
     if (!strncmp(f->id, "embedding_triton_kernel.", 24))
         return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);
     if (f->rows && !strcmp(f->rows, FAR_GRID1)) return (int64_t)c->grid[1];
-    return f->rows ? td_param_i(c, f->rows, -1) : (int64_t)c->grid[0];
+    return f->rows ? td_param_i(c, f->rows, -1) : (int64_t)c->grid[far_axis(f->id)];
 }
 
 /* The row stride of a far case of FAR[f]: its parameter, or (stride NULL) the distance
@@ -754,8 +790,58 @@ static void test_restride_all(void **st) {
     td_case_free(&c);
 }
 
+/* td_far_heads moves every named region of a head axis to one far stride (regions
+ * sharing a parameter included), copies each head's slab, and refuses interleaved heads
+ * leaving the case as it was; td_far_bh_rows keeps H dividing the heads kept. */
+static void test_far_heads(void **st) {
+    (void)st;
+    int64_t H = 21;
+    assert_int_equal(td_far_bh_rows(21, &H), 4);
+    assert_int_equal(H, 4);
+    H = 3;
+    assert_int_equal(td_far_bh_rows(6, &H), 3);
+    assert_int_equal(H, 3);
+    H = 2;
+    assert_int_equal(td_far_bh_rows(8, &H), 4);
+    H = 1;
+    assert_int_equal(td_far_bh_rows(1, &H), 1);
+    const td_contract *k = td_contract_find("chunk_retention.crh_fwd_h_exec_genuine");
+    assert_non_null(k);
+    uint8_t pb[16];
+    td_case c;
+    td_case_init(&c, k);
+    c.grid[0] = c.grid[1] = 1, c.grid[2] = 3;
+    c.p[0].i = 10, c.p[3].i = 7; /* s_qk_h, s_vo_h: k heads of 6 elements, v heads of 7 */
+    float *kk = td_case_alloc(&c, 0, 30), *vv = td_case_alloc(&c, 1, 21);
+    for (int i = 0; i < 30; i++) kk[i] = (float)i;
+    for (int i = 0; i < 21; i++) vv[i] = (float)(100 + i);
+    td_producer p;
+    memset(pb, 0x5a, sizeof pb);
+    td_prod_init(&p, pb, sizeof pb);
+    const td_far_reg bad[2] = {{0, 0, 6}, {1, 3, 8}}; /* v's heads of 8 at stride 7 interleave */
+    assert_int_equal(td_far_heads(&p, &c, 2, 3, bad, 2), 0);
+    assert_int_equal(c.p[0].i, 10);
+    assert_int_equal(c.grid[2], 3);
+    assert_ptr_equal(c.r[0].data, kk);
+    const td_far_reg r[2] = {{0, 0, 6}, {1, 3, 7}};
+    assert_int_equal(td_far_heads(&p, &c, 2, 4, r, 2), 0); /* more rows than programs */
+    assert_int_equal(td_far_heads(&p, &c, 2, 2, r, 2), 1);
+    int64_t s = c.p[0].i;
+    assert_int_equal(c.p[3].i, s);
+    assert_true(s >= TWO31);
+    assert_int_equal(c.grid[2], 2);
+    assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    const float *nk = c.r[0].data, *nv = c.r[1].data;
+    for (int i = 0; i < 6; i++) assert_true(nk[i] == (float)i && nk[s + i] == (float)(10 + i));
+    for (int i = 0; i < 7; i++) assert_true(nv[i] == (float)(100 + i) && nv[s + i] == (float)(107 + i));
+    assert_true(nk[s + 6] == 16.0f); /* the slack after the last head kept: k's head 2 follows */
+    assert_true(nk[7] == 0.0f);      /* between the heads: untouched pages */
+    td_case_free(&c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_far_heads),
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_far_move_rows),

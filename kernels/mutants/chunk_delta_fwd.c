@@ -1,6 +1,7 @@
 /* chunk_delta_fwd mutants (the programs are in ../host/chunk_delta_fwd.c): the bugs
  * chunked delta-rule kernels ship. */
 #include "../host/chunk_delta_fwd_tl.h"
+#include "far_i32.h"
 
 static int store_run(const td_abi_launch *L, cdf_store_bug b) { return td_cdf_store_run(L, &b); }
 static int no_vcheck(const td_abi_launch *L) { return store_run(L, (cdf_store_bug){.no_vcheck = 1}); }
@@ -18,6 +19,8 @@ TD_KERNEL(td_m_cdf_store_fp16) = {CDF_STORE, "mut_fp16_state", TD_ABI_HOST, NULL
 TD_KERNEL(td_m_cdf_store_r_fp16) = {CDF_STORE_R, "mut_fp16_state", TD_ABI_HOST, NULL, NULL, FP16, 7, 2, fp16, NULL};
 
 static int run(const td_abi_launch *L, cdf_bug b) { return td_cdf_run(L, &b); }
+/* k's head base i_bh * s_qk_h formed in int32 (region 0, parameter 2) */
+static int offset_i32(const td_abi_launch *L) { return far_i32_fault(L, 2, 0, TL_I(L, 2)) ? 1 : run(L, (cdf_bug){0}); }
 static int store_after(const td_abi_launch *L) { return run(L, (cdf_bug){.store_after = 1}); }
 static int no_carry(const td_abi_launch *L) { return run(L, (cdf_bug){.no_carry = 1}); }
 static int fp16_dot(const td_abi_launch *L) { return run(L, (cdf_bug){.fp16_dot = 1}); }
@@ -33,3 +36,6 @@ TD_KERNEL(td_m_cdf_fp16_dot) = {CDF_EXEC, "mut_fp16_state", TD_ABI_HOST, NULL, N
 TD_KERNEL(td_m_cdf_raw_v) = {CDF_EXEC, "mut_uncorrected_v", TD_ABI_HOST, NULL, NULL,
                              "b_h_cumsum accumulated with the uncorrected v (the delta correction dropped)", 19, 7, raw_v,
                              NULL};
+TD_KERNEL(td_m_cdf_i32) = {CDF_EXEC, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "i_bh * s_qk_h formed in int32 (k's head base wraps beyond 2^31 elements)", 19, 7,
+                           offset_i32, NULL};

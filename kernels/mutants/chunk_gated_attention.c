@@ -1,6 +1,7 @@
 /* chunk_gated_attention mutants (the slices are in ../host/chunk_gated_attention.c):
  * the addressing bugs state stores ship. */
 #include "../host/chunk_gated_attention_tl.h"
+#include "far_i32.h"
 
 static int run(const td_abi_launch *L, cga_bug b) { return td_cga_stores_run(L, &b); }
 static int no_chunk(const td_abi_launch *L) { return run(L, (cga_bug){.no_chunk_offset = 1}); }
@@ -19,6 +20,8 @@ TD_KERNEL(td_m_cga_r_floor) = {CGA_ST_R, "mut_floor_grid", TD_ABI_HOST, NULL, NU
 
 /* the bundle */
 static int brun(const td_abi_launch *L, cga_bbug b) { return td_cga_bundle_run(L, &b); }
+/* K's head base i_bh * s_k_h formed in int32 (region 2, parameter 9) */
+static int b_i32(const td_abi_launch *L) { return far_i32_fault(L, 2, 2, TL_I(L, 9)) ? 1 : brun(L, (cga_bbug){0}); }
 static int b_excl(const td_abi_launch *L) { return brun(L, (cga_bbug){.cum_exclusive = 1}); }
 static int b_nodecay(const td_abi_launch *L) { return brun(L, (cga_bbug){.no_decay = 1}); }
 static int b_gnfirst(const td_abi_launch *L) { return brun(L, (cga_bbug){.gn_first_row = 1}); }
@@ -33,3 +36,6 @@ TD_KERNEL(td_m_cga_b_gnfirst) = {CGA_BUNDLE, "mut_gn_first_row", TD_ABI_HOST, NU
                                  20, 8, b_gnfirst, NULL};
 TD_KERNEL(td_m_cga_b_fp16) = {CGA_BUNDLE, "mut_fp16_state", TD_ABI_HOST, NULL, NULL,
                               "h: the carried state kept in fp16 between chunks", 20, 8, b_fp16, NULL};
+TD_KERNEL(td_m_cga_b_i32) = {CGA_BUNDLE, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                             "i_bh * s_k_h formed in int32 (K's head base wraps beyond 2^31 elements)", 20, 8, b_i32,
+                             NULL};

@@ -1,8 +1,11 @@
 /* chunk_gla_fwd mutants (the program itself is in ../host/chunk_gla_fwd.c): the bugs
  * chunked gated-attention output stages ship. */
 #include "../host/chunk_gla_fwd_tl.h"
+#include "far_i32.h"
 
 static int run(const td_abi_launch *L, cgf_bug b) { return td_cgf_run(L, &b); }
+/* q's head base i_bh * s_k_h formed in int32 (region 0, parameter 0) */
+static int offset_i32(const td_abi_launch *L) { return far_i32_fault(L, 2, 0, TL_I(L, 0)) ? 1 : run(L, (cgf_bug){0}); }
 static int strict_mask(const td_abi_launch *L) { return run(L, (cgf_bug){.strict_mask = 1}); }
 static int state_chunk0(const td_abi_launch *L) { return run(L, (cgf_bug){.state_chunk0 = 1}); }
 static int scale_twice(const td_abi_launch *L) { return run(L, (cgf_bug){.scale_twice = 1}); }
@@ -15,3 +18,6 @@ TD_KERNEL(td_m_cgf_chunk0) = {CGF_ID, "mut_state_chunk0", TD_ABI_HOST, NULL, NUL
 TD_KERNEL(td_m_cgf_scale2) = {CGF_ID, "mut_scale_twice", TD_ABI_HOST, NULL, NULL,
                               "o = (b_o + A v) * scale: the pre-scaled q term and A scaled again", 13, 6, scale_twice,
                               NULL};
+TD_KERNEL(td_m_cgf_i32) = {CGF_ID, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "i_bh * s_k_h formed in int32 (q's head base wraps beyond 2^31 elements)", 13, 6,
+                           offset_i32, NULL};

@@ -1,9 +1,13 @@
 /* chunk_linear_attn mutants (the programs are in ../host/chunk_linear_attn.c): the bugs
  * chunked state recurrences ship. */
 #include "../host/chunk_linear_attn_tl.h"
+#include "far_i32.h"
 
 static int fwd(const td_abi_launch *L, cla_bug b) { return td_cla_fwd_run(L, &b); }
 static int bwd(const td_abi_launch *L, cla_bug b) { return td_cla_bwd_run(L, &b); }
+/* k's (q's) head base i_bh * s_qk_h formed in int32 (region 0, parameter 0) */
+static int f_i32(const td_abi_launch *L) { return far_i32_fault(L, 2, 0, TL_I(L, 0)) ? 1 : fwd(L, (cla_bug){0}); }
+static int b_i32(const td_abi_launch *L) { return far_i32_fault(L, 2, 0, TL_I(L, 0)) ? 1 : bwd(L, (cla_bug){0}); }
 static int f_after(const td_abi_launch *L) { return fwd(L, (cla_bug){.store_after = 1}); }
 static int f_nocarry(const td_abi_launch *L) { return fwd(L, (cla_bug){.no_carry = 1}); }
 static int f_fp16(const td_abi_launch *L) { return fwd(L, (cla_bug){.fp16_state = 1}); }
@@ -23,3 +27,6 @@ TD_KERNEL(td_m_cla_b_asc) = {CLA_BWD, "mut_forward_direction", TD_ABI_HOST, NULL
                              "dh accumulated with i_t ascending (range(NT) instead of range(NT-1, -1, -1))", 16, 3,
                              b_asc, NULL};
 TD_KERNEL(td_m_cla_b_fp16) = {CLA_BWD, "mut_fp16_state", TD_ABI_HOST, NULL, NULL, FP16, 16, 3, b_fp16, NULL};
+#define I32 "i_bh * s_qk_h formed in int32 (the head base wraps beyond 2^31 elements)"
+TD_KERNEL(td_m_cla_f_i32) = {CLA_FWD, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, I32, 17, 5, f_i32, NULL};
+TD_KERNEL(td_m_cla_b_i32) = {CLA_BWD, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, I32, 16, 3, b_i32, NULL};

@@ -1,7 +1,8 @@
 /* chunked_cumsum_fwd mutants: the scan's inclusiveness, its axis, the A stride. */
 #include "../host/chunked_cumsum_fwd_tl.h"
+#include "far_i32.h"
 
-enum { EXCLUSIVE, AXIS0, A_UNSTRIDED };
+enum { EXCLUSIVE, AXIS0, A_UNSTRIDED, NO_BUG };
 static int ccf_bug(const td_abi_launch *L, int bug) {
     ccf_geo g = ccf_geo_of(L);
     int64_t BSH = g.p[CCF_BSH], BSC = g.p[CCF_BSC], nh = g.p[CCF_NH], cs = g.p[CCF_CS];
@@ -38,6 +39,11 @@ static int ccf_bug(const td_abi_launch *L, int bug) {
     free(dA);
     return 0;
 }
+/* DtPrepared's batch base pid_b * stride_dt_batch formed in int32 */
+static int ccf_off_i32(const td_abi_launch *L) {
+    ccf_geo g = ccf_geo_of(L);
+    return far_i32_fault(L, 0, g.r[CCF_DT], g.p[CCF_SDB]) ? 1 : ccf_bug(L, NO_BUG);
+}
 static int ccf_exclusive(const td_abi_launch *L) { return ccf_bug(L, EXCLUSIVE); }
 static int ccf_axis0(const td_abi_launch *L) { return ccf_bug(L, AXIS0); }
 static int ccf_a_unstrided(const td_abi_launch *L) { return ccf_bug(L, A_UNSTRIDED); }
@@ -58,3 +64,8 @@ TD_KERNEL(td_m_ccf_sum_axis0) = {CCF_SUM, "mut_cumsum_axis0", TD_ABI_HOST, NULL,
                                  NULL};
 TD_KERNEL(td_m_ccf_sum_astride) = {CCF_SUM, "mut_A_stride_ignored", TD_ABI_HOST, NULL, NULL,
                                    "A loaded at A_ptr + offs_h: stride_A_head ignored", 23, 9, ccf_a_unstrided, NULL};
+#define CCF_I32 "pid_b * stride_dt_batch formed in int32 (dt's batch base wraps beyond 2^31 elements)"
+TD_KERNEL(td_m_ccf_corr_i32) = {CCF_CORR, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, CCF_I32, 16, 4, ccf_off_i32,
+                                NULL};
+TD_KERNEL(td_m_ccf_sum_i32) = {CCF_SUM, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, CCF_I32, 23, 9, ccf_off_i32,
+                               NULL};

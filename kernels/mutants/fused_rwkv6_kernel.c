@@ -1,8 +1,11 @@
 /* fused_rwkv6_kernel mutants (the program itself is in ../host/fused_rwkv6_kernel.c):
  * the bugs recurrent kernels ship. */
 #include "../host/fused_rwkv6_kernel_tl.h"
+#include "far_i32.h"
 
 static int run(const td_abi_launch *L, rw6_bug b) { return td_rw6_run(L, &b); }
+/* q's head base i_bh * s_k_h formed in int32 (region 0, parameter 2) */
+static int offset_i32(const td_abi_launch *L) { return far_i32_fault(L, 2, 0, TL_I(L, 2)) ? 1 : run(L, (rw6_bug){0}); }
 static int post_update(const td_abi_launch *L) { return run(L, (rw6_bug){.post_update = 1}); }
 static int decay_linear(const td_abi_launch *L) { return run(L, (rw6_bug){.decay_linear = 1}); }
 static int fp16_state(const td_abi_launch *L) { return run(L, (rw6_bug){.fp16_state = 1}); }
@@ -41,3 +44,6 @@ TD_KERNEL(td_m_rw6_step_trans) = {RW6_STEP, "mut_transposed", TD_ABI_HOST, NULL,
                                   step_transposed, NULL};
 TD_KERNEL(td_m_rw6_step_linear) = {RW6_STEP, "mut_decay_linear", TD_ABI_HOST, NULL, NULL,
                                    "the log-space decay w used as a linear decay (prev * w)", 7, 5, step_linear, NULL};
+TD_KERNEL(td_m_rw6_i32) = {RW6_SUM, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "i_bh * s_k_h formed in int32 (q's head base wraps beyond 2^31 elements)", 13, 11,
+                           offset_i32, NULL};
