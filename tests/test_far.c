@@ -74,6 +74,7 @@ static const far_contract FAR[] = {
     {"matmul_dequantize_int4.matmul_dequantize_int4_exec_genuine", "stride_am", 0, "M"},
     {"matmul_leakyrelu.matmul_leakyrelu_io_correctness", "SAM", 0, "M"},
     {"matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_io_correctness", "SAM", 0, "M"},
+    {"square_matrix.square_kernel_correctness", "input_row_stride", 1, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
