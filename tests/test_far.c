@@ -75,6 +75,9 @@ static const far_contract FAR[] = {
     {"matmul_leakyrelu.matmul_leakyrelu_io_correctness", "SAM", 0, "M"},
     {"matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_io_correctness", "SAM", 0, "M"},
     {"square_matrix.square_kernel_correctness", "input_row_stride", 1, NULL},
+    {"matrix_vector_multip.mv_kernel_output_summary_general", "stride_an", 0, "N"},
+    {"matrix_vector_multip.mv_one_block_io_correctness", "stride_an", 0, "N"},
+    {"matrix_transpose.kernel_correctness", "matrix_stridex", 0, "SIZE_M"},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
