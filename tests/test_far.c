@@ -78,6 +78,8 @@ static const far_contract FAR[] = {
     {"matrix_vector_multip.mv_kernel_output_summary_general", "stride_an", 0, "N"},
     {"matrix_vector_multip.mv_one_block_io_correctness", "stride_an", 0, "N"},
     {"matrix_transpose.kernel_correctness", "matrix_stridex", 0, "SIZE_M"},
+    {"quant_transpose_kernel.quantize_global_transpose_blocked_output_summary_general", "stride_am", 0, "M"},
+    {"quant_transpose_kernel.quant_transpose_scaled_store_io_correctness", "stride_am", 0, "M"},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
