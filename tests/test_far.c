@@ -80,6 +80,8 @@ static const far_contract FAR[] = {
     {"matrix_transpose.kernel_correctness", "matrix_stridex", 0, "SIZE_M"},
     {"quant_transpose_kernel.quantize_global_transpose_blocked_output_summary_general", "stride_am", 0, "M"},
     {"quant_transpose_kernel.quant_transpose_scaled_store_io_correctness", "stride_am", 0, "M"},
+    {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general", "SAB", 0, NULL}, /* batches: grid[1] (GRID1_ROWS) */
+    {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", "SAB", 0, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
@@ -103,6 +105,14 @@ static int64_t packed_per_row(const char *id) {
     for (size_t i = 0; i < sizeof PACKED8 / sizeof PACKED8[0]; i++)
         if (!strcmp(PACKED8[i], id)) return 8;
     return 1;
+}
+/* Contracts whose moved rows are the batches of grid[1], not the programs of grid[0] */
+static const char *const GRID1_ROWS[] = {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general",
+                                         "bmm_chunk_fwd.bmm_chunk_fwd_io_correctness"};
+static int rows_on_grid1(const char *id) {
+    for (size_t i = 0; i < sizeof GRID1_ROWS / sizeof GRID1_ROWS[0]; i++)
+        if (!strcmp(GRID1_ROWS[i], id)) return 1;
+    return 0;
 }
 static int no_int32_mutant(const char *id) {
     for (size_t i = 0; i < sizeof NO_INT32_MUTANT / sizeof NO_INT32_MUTANT[0]; i++)
@@ -138,7 +148,8 @@ static void test_far_tier_reaches_the_class(void **st) {
             if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
                 hits++;
                 int64_t s = td_param_i(&c, FAR[f].stride, -1);
-                int64_t rows = FAR[f].rows ? td_param_i(&c, FAR[f].rows, -1) : (int64_t)c.grid[0];
+                int64_t rows = FAR[f].rows ? td_param_i(&c, FAR[f].rows, -1)
+                               : (int64_t)c.grid[rows_on_grid1(FAR[f].id) ? 1 : 0];
                 rows = (rows + packed_per_row(FAR[f].id) - 1) / packed_per_row(FAR[f].id);
                 assert_true((rows - 1) * s >= TWO31);
                 assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
