@@ -82,6 +82,8 @@ static const far_contract FAR[] = {
     {"quant_transpose_kernel.quant_transpose_scaled_store_io_correctness", "stride_am", 0, "M"},
     {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general", "SAB", 0, NULL}, /* batches: grid[1] (GRID1_ROWS) */
     {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", "SAB", 0, NULL},
+    {"bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general", "SAB", 0, NULL},
+    {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", "SAB", 0, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
@@ -108,7 +110,9 @@ static int64_t packed_per_row(const char *id) {
 }
 /* Contracts whose moved rows are the batches of grid[1], not the programs of grid[0] */
 static const char *const GRID1_ROWS[] = {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general",
-                                         "bmm_chunk_fwd.bmm_chunk_fwd_io_correctness"};
+                                         "bmm_chunk_fwd.bmm_chunk_fwd_io_correctness",
+                                         "bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general",
+                                         "bmm_chunk_bwd.bmm_chunk_bwd_io_correctness"};
 static int rows_on_grid1(const char *id) {
     for (size_t i = 0; i < sizeof GRID1_ROWS / sizeof GRID1_ROWS[0]; i++)
         if (!strcmp(GRID1_ROWS[i], id)) return 1;
