@@ -84,6 +84,7 @@ static const far_contract FAR[] = {
     {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", "SAB", 0, NULL},
     {"bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general", "SAB", 0, NULL},
     {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", "SAB", 0, NULL},
+    {"llama_ff_triton.ff_llama_closed_form_correct", "sam", 0, "M"},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
