@@ -85,6 +85,8 @@ static const far_contract FAR[] = {
     {"bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general", "SAB", 0, NULL},
     {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", "SAB", 0, NULL},
     {"llama_ff_triton.ff_llama_closed_form_correct", "sam", 0, "M"},
+    {"pow_scalar_tensor.pow_scalar_tensor_one_tile_io_correctness", "in0_stride0", 0, "s0"},
+    {"pow_scalar_tensor.pow_scalar_tensor_output_summary_general", "in0_stride0", 0, "s0"},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
@@ -100,7 +102,9 @@ static const far_contract FAR[] = {
 /* Contracts of the table whose original kernel forms no int32 offset (block pointers
  * address in int64): they reach the class, their ports pass, and no int32-offset mutant
  * is claimed for them. */
-static const char *const NO_INT32_MUTANT[] = {"int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine"};
+static const char *const NO_INT32_MUTANT[] = {"int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine",
+                                              "pow_scalar_tensor.pow_scalar_tensor_one_tile_io_correctness",
+                                              "pow_scalar_tensor.pow_scalar_tensor_output_summary_general"};
 /* Contracts whose `rows` parameter counts int4 values packed 8 to a row of the region */
 static const char *const PACKED8[] = {"matmul_dequant_int4.matmul_dequant_int4_exec_genuine",
                                       "matmul_dequantize.matmul_dequantize_dequantize_exec_genuine"};
