@@ -140,7 +140,7 @@ const td_contract td_c_bmm_o_exec_genuine = {
     .classes = TD_BCLASSES_TILED,
     /* no far hook (offsets beyond 2^31): contiguous [batch, M, K] / [batch, K, N] layouts
      * without stride parameters; an offset passes 2^31 only with M*K or K*N that large
-     * (a K loop of 2^26 steps) or a batch stride the output O shares (outputs stay dense) */
+     * (a K loop of 2^26 steps): the offsets follow the sizes, no stride to move */
     .gen = gen,
     .check = check,
     .writes = writes,
