@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,9 +438,46 @@ static void test_device_staging_of_sparse_images(void **st) {
     td_kernels_close(&set);
 }
 
+/* Preconditions that scan a whole input scan a sparse one's written pages: a value
+ * outside the domain written into the last (far) row of a far case fails the check,
+ * the case as decoded passes it.  (int8_matmul_kernel: A within int8; quant_transpose:
+ * A finite; llama_ff_triton: |a| <= 2^10.) */
+static void test_far_checks_scan_sparse_rows(void **st) {
+    (void)st;
+    static const struct {
+        const char *id, *stride, *rows;
+        int reg;
+        double bad;
+    } T[] = {{"int8_matmul_kernel.int8_matmul_kernel_exec_genuine", "stride_am", "M", 0, 200.0},
+             {"quant_transpose_kernel.quant_transpose_scaled_store_io_correctness", "stride_am", "M", 0, INFINITY},
+             {"llama_ff_triton.ff_llama_closed_form_correct", "sam", "M", 0, 4096.0}};
+    for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) {
+        const td_contract *k = td_contract_find(T[t].id);
+        assert_non_null(k);
+        int far_cases = 0;
+        for (uint64_t i = 0; i < 16; i++) {
+            uint8_t b[TD_FAR_MAGIC_LEN + NB];
+            char err[512];
+            td_case c;
+            far_bytes(i, b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
+                far_cases++;
+                assert_null(k->check(&c));
+                int64_t last = (td_param_i(&c, T[t].rows, -1) - 1) * td_param_i(&c, T[t].stride, -1);
+                td_set(&c, T[t].reg, (size_t)last, T[t].bad);
+                assert_non_null(k->check(&c));
+            }
+            td_case_free(&c);
+        }
+        assert_true(far_cases >= 2);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_tier_reaches_the_class),
+        cmocka_unit_test(test_far_checks_scan_sparse_rows),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
