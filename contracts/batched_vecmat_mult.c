@@ -105,6 +105,9 @@ static void writes(const td_case *c, td_wset *ws) {
                 }
 }
 
+/* no far hook (offsets beyond 2^31): no stride parameters; B's row offset m * dim_n * K
+ * passes 2^31 only with dim_n (also the output's row length: 2^31 output elements) or K
+ * (a 2^26-step loop) that large */
 #define BV_COMMON                                                                                                  \
     .file = "batched_vecmat_mult", .family = "matmul", .nparams = NP, .params = params, .nregions = NR,           \
     .regions = regions, .sv = TD_SV_IEEE,                                                                           \

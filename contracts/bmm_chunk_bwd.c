@@ -150,6 +150,41 @@ static void gen_with(td_producer *p, td_case *c, const int *pos, int summary) {
 static void gen_sum(td_producer *p, td_case *c) { gen_with(p, c, pos_sum, 1); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, pos_io, 0); }
 
+/* Region reg (one batch of w elements) becomes two copies of it, w apart: a second
+ * batch with the first one's values. */
+static void dup_batch(td_case *c, int reg, int64_t w) {
+    size_t bytes = (size_t)w * td_fmt_get(c->r[reg].fmt)->bytes;
+    uint8_t *keep = malloc(bytes);
+    if (!keep) abort();
+    memcpy(keep, c->r[reg].data, bytes);
+    uint8_t *d = td_case_alloc(c, reg, (size_t)(2 * w));
+    memcpy(d, keep, bytes);
+    memcpy(d + bytes, keep, bytes);
+    free(keep);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): A's second batch at a stride_a_batch of 2^31 + d over
+ * a sparse region (its whole batch slab moved), as the kernel's pid_b * stride_a_batch,
+ * int32 arithmetic in Triton, gets wrong.  A launch of one batch first gets a second
+ * one with the first one's A and Dout (Db sized for both); Db, the output, stays dense. */
+static void far_with(td_producer *p, td_case *c, const int *pos) {
+    int64_t sab = qv(c, pos, Q_SAB);
+    if (c->grid[1] == 1) {
+        dup_batch(c, R_A, sab);
+        dup_batch(c, R_DOUT, qv(c, pos, Q_SDB));
+        td_case_alloc(c, R_DB, (size_t)(2 * qv(c, pos, Q_SOB)));
+        c->grid[1] = 2;
+    }
+    int64_t nb = c->grid[1];
+    if (nb > TD_FAR_MAX_ROWS || sab <= 0) return;
+    int64_t s = td_far_stride(p, nb, sab);
+    if (td_far_restride(c, R_A, nb, sab, sab, s)) return;
+    c->p[pos[Q_SAB]].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+static void far_sum(td_producer *p, td_case *c) { far_with(p, c, pos_sum); }
+static void far_io(td_producer *p, td_case *c) { far_with(p, c, pos_io); }
+
 static const char *check_with(const td_case *c, const int *pos, int summary) {
     for (int q = 0; q < NQ; q++)
         if (qv(c, pos, q) < 0) return "parameters are Nat";
@@ -239,12 +274,12 @@ const td_contract td_c_bmm_chunk_bwd_summary = {
     .io_class = "Realizes_without_Rounding over TileIndex [BM,BN] + lowering (3-D grid)",
     .kind = "exact",
     .formula = "Db[b, c*cs+m, h, n] = sum_{s < BCS*numCSBlocks} Dout[b,c,h,s,m] * A[b, c*cs+s, h, n]",
-    .params = params_sum, .gen = gen_sum, .check = check_sum, .writes = writes_sum,
+    .params = params_sum, .gen = gen_sum, .far = far_sum, .check = check_sum, .writes = writes_sum,
     /* the summary speaks of whole [BM, BN] tiles (K and chunk_size multiples of them):
      * no tails, no single lane, no BLOCK >> n */
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     BCB_COMMON,
     TD_SPECS(bcb_sum),
     .intent = &intent_sum,
@@ -255,8 +290,8 @@ const td_contract td_c_bmm_chunk_bwd_io = {
     .io_class = "StreamMetaMasked3DKernelIO_2 (bmm_chunk_bwd_IO), outDType .real",
     .kind = "rounding",
     .formula = "Db[l] = bbwdStreamSum = sum_t sum_e (row < cs ? xs : 0) * (col < K ? ys : 0)  (exact .real store)",
-    .params = params_io, .gen = gen_io, .check = check_io, .writes = writes_io,
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME),
+    .params = params_io, .gen = gen_io, .far = far_io, .check = check_io, .writes = writes_io,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_OFFSET_2_31),
     BCB_COMMON,
     TD_SPECS(bcb_io),
     .intent = &intent_io,

@@ -134,6 +134,42 @@ static const char *check_common(const td_case *c) {
     return NULL;
 }
 
+/* Region reg (one batch of w elements) becomes two copies of it, w apart: a second
+ * batch with the first one's values. */
+static void dup_batch(td_case *c, int reg, int64_t w) {
+    size_t bytes = (size_t)w * td_fmt_get(c->r[reg].fmt)->bytes;
+    uint8_t *keep = malloc(bytes);
+    if (!keep) abort();
+    memcpy(keep, c->r[reg].data, bytes);
+    uint8_t *d = td_case_alloc(c, reg, (size_t)(2 * w));
+    memcpy(d, keep, bytes);
+    memcpy(d + bytes, keep, bytes);
+    free(keep);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): A's second batch at a stride_a_batch of 2^31 + d over
+ * a sparse region (each batch's [S, G, K] slab moved whole), as the kernel's
+ * pid_b * stride_a_batch, int32 arithmetic in Triton, gets wrong.  A launch of one batch
+ * first gets a second one with the first one's A and B (B and Out dense, Out sized for
+ * both batches); Out, the output, stays dense. */
+static void far(td_producer *p, td_case *c) {
+    int64_t G = c->p[P_G].i, S = (int64_t)c->grid[2] / G * c->p[P_CS].i, K = c->p[P_BK].i * c->p[P_NKB].i;
+    int64_t wa = (int64_t)seq_span(1, S, G, K, c->p[P_SAB].i, c->p[P_SAS].i, c->p[P_SAH].i, c->p[P_SAK].i);
+    int64_t wb = (int64_t)seq_span(1, S, G, K, c->p[P_SBB].i, c->p[P_SBS].i, c->p[P_SBH].i, c->p[P_SBK].i);
+    if (c->grid[1] == 1) {
+        dup_batch(c, R_A, wa);
+        dup_batch(c, R_B, wb);
+        c->p[P_SAB].i = wa, c->p[P_SBB].i = wb, c->grid[1] = 2;
+        td_case_alloc(c, R_OUT, (size_t)(2 * c->p[P_SOB].i));
+    }
+    int64_t nb = c->grid[1], sab = c->p[P_SAB].i;
+    if (nb > TD_FAR_MAX_ROWS || sab < wa) return;
+    int64_t s = td_far_stride(p, nb, wa);
+    if (td_far_restride(c, R_A, nb, wa, sab, s)) return;
+    c->p[P_SAB].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static void writes(const td_case *c, td_wset *ws) {
     int64_t cs = c->p[P_CS].i, G = c->p[P_G].i, BM = c->p[P_BM].i, BN = c->p[P_BN].i, nnb = mm_cdiv(cs, BN);
     for (uint32_t p2 = 0; p2 < c->grid[2]; p2++)
@@ -168,8 +204,9 @@ static const td_intent intent = {
     .sv_note = "finite fp16 operands: the exact sum and the binary32 partial sums are finite",                      \
     .error_model = "exact fp16 products, pairwise tree per BK tile, numKBlocks sequential adds",                    \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                 \
-               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),              \
-    .gen = gen, .check = check_common, .writes = writes
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |             \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                           \
+    .gen = gen, .far = far, .check = check_common, .writes = writes
 
 const td_contract td_c_bmm_chunk_fwd_summary = {
     .id = "bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general",

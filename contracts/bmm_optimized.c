@@ -138,6 +138,9 @@ const td_contract td_c_bmm_o_exec_genuine = {
     .sv_note = "finite binary32 operands |x| <= 2^40: every product and partial sum is finite; masked loads read 0",
     .error_model = "binary32 products, pairwise tree per TILE_K tile (K tail lanes 0), cdiv(K, TILE_K) sequential adds",
     .classes = TD_BCLASSES_TILED,
+    /* no far hook (offsets beyond 2^31): contiguous [batch, M, K] / [batch, K, N] layouts
+     * without stride parameters; an offset passes 2^31 only with M*K or K*N that large
+     * (a K loop of 2^26 steps): the offsets follow the sizes, no stride to move */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -88,6 +88,20 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: b's first rows (K cut to TD_FAR_MAX_ROWS, the K blocks recounted)
+ * at a stride_bk near 2^31 over a sparse region, as the kernel's b_offs, int32
+ * arithmetic in Triton, gets wrong.  Only a row-major b (stride_bn = 1, stride_bk at
+ * least a row); fp_b, the output, stays dense (its rows are the few kept). */
+static void far(td_producer *p, td_case *c) {
+    int64_t K = c->p[P_K].i, N = c->p[P_N].i, sbk = c->p[P_SBK].i;
+    if (c->p[P_SBN].i != 1 || K < 2 || sbk < N) return;
+    int64_t R = K < TD_FAR_MAX_ROWS ? K : TD_FAR_MAX_ROWS, s = td_far_stride(p, R, N);
+    if (td_far_restride(c, R_B, R, N, sbk, s)) return;
+    c->p[P_K].i = R, c->p[P_SBK].i = s;
+    c->grid[0] = (uint32_t)mm_cdiv(R, c->p[P_BSK].i);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static void writes(const td_case *c, td_wset *ws) {
     int64_t K = c->p[P_K].i, N = c->p[P_N].i, BSK = c->p[P_BSK].i, BSN = c->p[P_BSN].i;
     for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
@@ -117,8 +131,9 @@ const td_contract td_c_dequantize_matmul = {
     .nparams = NP, .params = params, .nregions = NR, .regions = regions, .sv = TD_SV_REAL,
     .sv_note = "finite scales |s| < 16 and int8 weights: every product finite",
     .error_model = "exact int8 -> binary32 conversion, one binary32 product",
-    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE)) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED),
-    .gen = gen, .check = check, .writes = writes,
+    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE)) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) |
+               TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen, .far = far, .check = check, .writes = writes,
     TD_SPECS(dqm),
     .intent = &dqm_intent,
 };

@@ -148,6 +148,16 @@ static const char *g4_check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: a's rows at a stride_am near 2^31 (mm_far_2d).  A's loads are
+ * masked by row < M, so only the M rows are read, as for rows wrapped or clamped to M
+ * (mm_far_2d refuses raw tile rows only because they would be read).  The kernel's
+ * offs_am[:, None] * stride_am is int32 arithmetic in Triton. */
+static void g4_far(td_producer *p, td_case *c) {
+    mm_2d d = g4_d2;
+    d.rowmode = MM_IDX_CLAMP;
+    mm_far_2d(p, c, g4_map, &d);
+}
+
 static void g4_writes(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, g4_map, &s);
@@ -170,7 +180,8 @@ static const td_intent g4_intent = {
     .sv_note = "finite binary32 activations within the family's bound, |scale| < 16: sums finite",                  \
     .error_model = "exact nibbles; two binary32 products and their difference per weight; products and a K-sum "   \
                    "in any order",                                                                                 \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = g4_gen, .check = g4_check,                  \
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31), .gen = g4_gen,         \
+    .far = g4_far, .check = g4_check,                  \
     .writes = g4_writes, TD_SPECS(g4), .intent = &g4_intent
 
 #endif /* TD_GPTQ4_COMMON_H */

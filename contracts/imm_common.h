@@ -53,7 +53,25 @@ static inline void imm_fill_i8_view(td_rng *r, td_case *c, int reg, int64_t rows
 }
 
 /* Every value of an integer region within [lo, hi] (a precondition check). */
+typedef struct imm_within {
+    const td_case *c;
+    int reg, bad;
+    size_t eb;
+    int64_t lo, hi;
+} imm_within;
+static inline void imm_within_span(void *u, size_t lo, size_t hi) {
+    imm_within *q = u;
+    for (size_t i = lo / q->eb; i < hi / q->eb && i < q->c->r[q->reg].len && !q->bad; i++) {
+        double v = td_get(q->c, q->reg, i);
+        q->bad = !(v >= (double)q->lo && v <= (double)q->hi);
+    }
+}
 TD_NO_COVERAGE static inline int imm_region_within(const td_case *c, int reg, int64_t lo, int64_t hi) {
+    if (c->r[reg].mapped) { /* a sparse region (a far case): its written pages; the rest read as zero */
+        imm_within q = {c, reg, lo > 0 || hi < 0, td_fmt_get(c->r[reg].fmt)->bytes, lo, hi};
+        if (!q.bad) td_touched_pages(c->r[reg].data, c->r[reg].len * q.eb, imm_within_span, &q);
+        return !q.bad;
+    }
     if (c->r[reg].fmt == TD_I32) { /* int32 operands of a K = 2^23 lane: read in place */
         const int32_t *v = c->r[reg].data;
         for (size_t i = 0; i < c->r[reg].len; i++)

@@ -117,6 +117,11 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: a's rows at a stride_am near 2^31 (mm_far_2d; rows load at % M,
+ * so the M cut to TD_FAR_MAX_ROWS keeps every read inside the moved rows).  The
+ * kernel's offs_am[:, None] * stride_am is int32 arithmetic in Triton. */
+static void far(td_producer *p, td_case *c) { mm_far_2d(p, c, i4_map, &i4_d2); }
+
 static void writes(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, i4_map, &s);
@@ -139,8 +144,8 @@ const td_contract td_c_int4_matmul = {
     .nparams = NP, .params = params, .nregions = NR, .regions = regions, .sv = TD_SV_IEEE,
     .sv_note = "finite binary32 activations within the family's bound, |scale| < 16: sums finite",
     .error_model = "exact nibble difference; binary32 weight product; products and a K-sum in any order",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
-    .gen = gen, .check = check, .writes = writes,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen, .far = far, .check = check, .writes = writes,
     TD_SPECS(i4),
     .intent = &i4_intent,
 };

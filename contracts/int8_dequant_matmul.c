@@ -144,6 +144,11 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: A's rows at a stride_am near 2^31 (mm_far_2d; rows load at % M,
+ * state_x keeps its first M scales).  The kernel's ram[:, None] * stride_am is int32
+ * arithmetic in Triton.  The acc-near-limit draw has one row and stays as it is. */
+static void far(td_producer *p, td_case *c) { mm_far_2d(p, c, idm_map, &idm_d2); }
+
 static void writes(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, idm_map, &s);
@@ -169,8 +174,8 @@ const td_contract td_c_int8_dequant_matmul = {
                "overflows to inf where the value rounds there",
     .error_model = "exact int32 sum; int->fp32 conversion above 2^24; three binary32 products; with a bias the "
                    "kernel's fp16 rounding of the product (charged) and the add; fp16 store cast",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_ACC_NEAR_LIMIT),
-    .gen = gen, .check = check, .writes = writes,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_ACC_NEAR_LIMIT) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen, .far = far, .check = check, .writes = writes,
     TD_SPECS(idm),
     .intent = &idm_intent,
 };

@@ -157,6 +157,16 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: A's rows at a stride_am near 2^31 (mm_far_2d; rows load at % M).
+ * The kernel's offs_am[:, None] * stride_am is int32 arithmetic in Triton.  The
+ * acc-near-limit draw has one row and stays as it is. */
+static const int imk_map[MMF_COUNT] = {
+    [MMF_M] = P_M,     [MMF_N] = P_N,     [MMF_K] = P_K,     [MMF_BM] = P_BM,   [MMF_BN] = P_BN,
+    [MMF_BK] = P_BK,   [MMF_T] = P_NKB,   [MMF_GM] = P_GM,   [MMF_SAM] = P_SAM, [MMF_SAK] = P_SAK,
+    [MMF_SBK] = P_SBK, [MMF_SBN] = P_SBN, [MMF_SCM] = P_SCM, [MMF_SCN] = P_SCN};
+static const mm_2d imk_d2 = {MM_SWZ_TUTORIAL, MM_IDX_WRAP, MM_IDX_WRAP, R_A, R_B, R_C};
+static void far(td_producer *p, td_case *c) { mm_far_2d(p, c, imk_map, &imk_d2); }
+
 static void writes(const td_case *c, td_wset *ws) {
     mm_shape s = {.M = c->p[P_M].i, .N = c->p[P_N].i, .BM = c->p[P_BM].i, .BN = c->p[P_BN].i, .GM = c->p[P_GM].i};
     int64_t scm = c->p[P_SCM].i, scn = c->p[P_SCN].i;
@@ -194,8 +204,8 @@ const td_contract td_c_int8_matmul_kernel = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_ACC_NEAR_LIMIT),
-    .gen = gen, .check = check, .writes = writes,
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_ACC_NEAR_LIMIT) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen, .far = far, .check = check, .writes = writes,
     TD_SPECS(imk),
     .intent = &imk_intent,
 };

@@ -182,6 +182,20 @@ static const char *q_check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: fpa's rows at a stride_fpam near 2^31 over a sparse region (the
+ * first programs kept, at most TD_FAR_MAX_ROWS rows, so hFit holds), as a kernel forming
+ * the row offset in int32 (Triton's default) gets wrong.  Only a row-major fpa; a and
+ * as (the outputs) stay dense. */
+static void q_far(td_producer *p, td_case *c) {
+    int64_t K = c->p[Q_K].i, BM = c->p[Q_BM].i, sfm = c->p[Q_SFM].i;
+    int64_t G = mm_min((int64_t)c->grid[0], mm_max(1, TD_FAR_MAX_ROWS / BM)), R = G * BM;
+    if (c->p[Q_SFK].i != 1 || R < 2 || R > TD_FAR_MAX_ROWS || sfm < K) return;
+    int64_t s = td_far_stride(p, R, K);
+    if (td_far_restride(c, Q_RFPA, R, K, sfm, s)) return;
+    c->p[Q_M].i = R, c->p[Q_SFM].i = s, c->grid[0] = (uint32_t)G;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static void q_writes(const td_case *c, td_wset *ws) {
     int64_t K = c->p[Q_K].i, BM = c->p[Q_BM].i, BK = c->p[Q_BK].i;
     for (uint32_t pid = 0; pid < c->grid[0]; pid++)
@@ -221,8 +235,8 @@ const td_contract td_c_int8_matmul_quantization_quantize = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |
-               TD_BC(TD_BC_STRIDE_GT_ROW),
-    .gen = q_gen, .check = q_check, .writes = q_writes,
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = q_gen, .far = q_far, .check = q_check, .writes = q_writes,
     TD_SPECS(q),
     .intent = &q_intent,
 };
@@ -310,6 +324,11 @@ static const char *mi_check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: A's rows at a stride_am near 2^31 (mm_far_2d; rows load at % M,
+ * as_ptr keeps its first M scales).  The kernel's offs_am[:, None] * stride_am is int32
+ * arithmetic in Triton.  The acc-near-limit draw has one row and stays as it is. */
+static void mi_far(td_producer *p, td_case *c) { mm_far_2d(p, c, mi_map, &mi_d2); }
+
 static void mi_writes(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, mi_map, &s);
@@ -334,8 +353,8 @@ const td_contract td_c_int8_matmul_quantization_matmul = {
                "to inf where the value rounds there",
     .error_model = "exact int32 sum; int->fp32 conversion above 2^24 (charged); two binary32 scale products in "
                    "either association; fp16 store cast",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_ACC_NEAR_LIMIT),
-    .gen = mi_gen, .check = mi_check, .writes = mi_writes,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_ACC_NEAR_LIMIT) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = mi_gen, .far = mi_far, .check = mi_check, .writes = mi_writes,
     TD_SPECS(mi),
     .intent = &mi_intent,
 };

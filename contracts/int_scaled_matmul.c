@@ -173,6 +173,13 @@ static const char *check_sc(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: a's rows at a stride_am near 2^31 (mm_far_2d; the plain kernel
+ * reads rows < M, the scaled one wraps them at % M: either way the moved rows).  The
+ * scaled kernel forms ram[:, None] * stride_am in int32 (Triton's default); the plain
+ * one's block pointers address in int64.  The acc-near-limit draw has one row. */
+static void far_mm(td_producer *p, td_case *c) { mm_far_2d(p, c, map_mm, &d_mm); }
+static void far_sc(td_producer *p, td_case *c) { mm_far_2d(p, c, map_sc, &d_mm); }
+
 static void writes_mm(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, map_mm, &s);
@@ -197,7 +204,7 @@ static const td_intent ism_sc_intent = {
 };
 
 #define ISM_CLASSES                                                                                                \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_ACC_NEAR_LIMIT))
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_ACC_NEAR_LIMIT) | TD_BC(TD_BC_OFFSET_2_31))
 
 const td_contract td_c_int_scaled_matmul_mm = {
     .id = "int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine",
@@ -208,7 +215,7 @@ const td_contract td_c_int_scaled_matmul_mm = {
     .sv_note = "int8 operands and an int32 result; 16384*K < 2^31 so no sum overflows (reached in "
                "acc-near-int32-limit)",
     .error_model = "exact: integer products and an int32 sum in any order (tolerance 0)",
-    .classes = ISM_CLASSES, .gen = gen_mm, .check = check_mm, .writes = writes_mm,
+    .classes = ISM_CLASSES, .gen = gen_mm, .far = far_mm, .check = check_mm, .writes = writes_mm,
     TD_SPECS(ism_mm), .intent = &ism_mm_intent,
 };
 
@@ -220,6 +227,6 @@ const td_contract td_c_int_scaled_matmul_sc = {
     .nparams = NPS, .params = params_sc, .nregions = NRS, .regions = regions_sc, .sv = TD_SV_REAL,
     .sv_note = "int8 operands, exact int32 sum (16384*K < 2^31), finite scales |s| < 16: the product is finite",
     .error_model = "exact int32 sum; its binary32 conversion above 2^24; one binary32 product",
-    .classes = ISM_CLASSES, .gen = gen_sc, .check = check_sc, .writes = writes_sc,
+    .classes = ISM_CLASSES, .gen = gen_sc, .far = far_sc, .check = check_sc, .writes = writes_sc,
     TD_SPECS(ism_sc), .intent = &ism_sc_intent,
 };

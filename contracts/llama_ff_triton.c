@@ -46,6 +46,7 @@
  * > 0 (the real policy).  A zero row gives 0.
  */
 #include "llama_ff_triton.h"
+#include "gen_far.h"
 
 #define TD_SPEC_FILE "llama_ff_triton.spec.h"
 #include "spec_instantiate.h"
@@ -121,10 +122,23 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill(&gw, c, FF_W3);
 }
 
+/* td_region_abs_le: of a sparse region (a far case) only its written pages */
 static const char *ff_values(const td_case *c, int reg, double bound) {
-    for (size_t i = 0; i < c->r[reg].len; i++)
-        if (!(fabs(td_get(c, reg, i)) <= bound)) return "finite values, |a| <= 2^10, |rms_w|, |w1|, |w3| <= 1";
-    return NULL;
+    return td_region_abs_le(c, reg, bound) ? NULL : "finite values, |a| <= 2^10, |rms_w|, |w1|, |w3| <= 1";
+}
+
+/* Offsets beyond 2^31 (gen_far.h): A's first rows (M cut to TD_FAR_MAX_ROWS, the grid
+ * recounted; rows load at % M) at a sam near 2^31 over a sparse region, as the kernel's
+ * (offs_am % M) * stride_am, int32 arithmetic in Triton, gets wrong.  Only a row-major
+ * A (sak = 1, sam at least a row); OUT stays dense. */
+static void far(td_producer *p, td_case *c) {
+    int64_t M = c->p[FF_M].i, K = c->p[FF_K].i, sam = c->p[FF_SAM].i;
+    if (c->p[FF_SAK].i != 1 || M < 2 || sam < K) return;
+    int64_t R = M < TD_FAR_MAX_ROWS ? M : TD_FAR_MAX_ROWS, s = td_far_stride(p, R, K);
+    if (td_far_restride(c, FF_A, R, K, sam, s)) return;
+    c->p[FF_M].i = R, c->p[FF_SAM].i = s;
+    c->grid[0] = (uint32_t)(ff_cdiv(R, c->p[FF_BM].i) * ff_cdiv(c->p[FF_N].i, c->p[FF_BN].i));
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -198,8 +212,9 @@ const td_contract td_c_llama_ff_triton = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_TAIL),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(ff),

@@ -39,8 +39,8 @@ const td_contract td_c_matmul_dequant_int4 = {
     .nparams = NP, .params = params, .nregions = NR, .regions = regions, .sv = TD_SV_REAL,
     .sv_note = "nibble differences in [-15, 15] and finite scales |s| < 16: every product finite",
     .error_model = "exact integer nibble difference, one binary32 product",
-    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE)) | TD_BC(TD_BC_STRIDE_GT_ROW),
-    .gen = gen, .check = check, .writes = writes,
+    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE)) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen, .far = far, .check = check, .writes = writes,
     TD_SPECS(mdi4),
     .intent = &mdi4_intent,
 };

@@ -74,8 +74,8 @@ const td_contract td_c_matmul_dequantize_dequantize = {
     .nparams = NP, .params = params, .nregions = NR, .regions = regions, .sv = TD_SV_REAL,
     .sv_note = "nibble differences in [-15, 15] and finite scales |s| < 16: every product finite",
     .error_model = "exact integer nibble difference, one binary32 product",
-    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE)) | TD_BC(TD_BC_STRIDE_GT_ROW),
-    .gen = gen, .check = check, .writes = writes,
+    .classes = (TD_BCLASSES_TILED & ~TD_BC(TD_BC_VALUES_LARGE)) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen, .far = far, .check = check, .writes = writes,
     TD_SPECS(mdi4),
     .intent = &mdi4_intent,
 };
@@ -174,6 +174,10 @@ static const char *mq_check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: a's rows at a stride_am near 2^31 (mm_far_2d; rows load at % M).
+ * The kernel's offs_am[:, None] * stride_am is int32 arithmetic in Triton. */
+static void mq_far(td_producer *p, td_case *c) { mm_far_2d(p, c, mq_map, &mq_d2); }
+
 static void mq_writes(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, mq_map, &s);
@@ -199,8 +203,8 @@ const td_contract td_c_matmul_dequantize_matmul = {
                "the value rounds there",
     .error_model = "exact nibble difference; the kernel's fp16 rounding of the weight (charged); exact fp16 "
                    "products; a K-sum in any order; fp16 store cast",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
-    .gen = mq_gen, .check = mq_check, .writes = mq_writes,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = mq_gen, .far = mq_far, .check = mq_check, .writes = mq_writes,
     TD_SPECS(mq),
     .intent = &mq_intent,
 };

@@ -67,6 +67,12 @@ static const char *check_io(const td_case *c) {
     return check_common(c, &s);
 }
 
+/* Offsets beyond 2^31 (IO contract): A's rows at a stride_am near 2^31 (mm_far_2d; rows
+ * load at % M), as the tutorial's offs_am[:, None] * stride_am, int32 arithmetic in
+ * Triton, gets wrong.  Not the closed form: its tiles are interior (M % BM == 0 with
+ * BM >= 16), so a launch of TD_FAR_MAX_ROWS rows does not meet it. */
+static void far_io(td_producer *p, td_case *c) { mm_far_2d(p, c, map, &d2); }
+
 static void writes(const td_case *c, td_wset *ws) {
     mm_shape s;
     mm_shape_get(c, map, &s);
@@ -100,5 +106,6 @@ static const td_intent lr_intent = {
 /* The IO contract's fields after its .id and .io_class */
 #define LR_IO_FIELDS                                                                                               \
     .formula = "C[l] = R.round(.fp16)(leakyrelu(sum_t sum_e xs[t][aLane l e] * ys[t][bLane l e]))",                \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen_io, .check = check_io, LR_COMMON,        \
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31), .gen = gen_io,         \
+    .far = far_io, .check = check_io, LR_COMMON,                                                                   \
     TD_SPECS(leaky_mm), .intent = &lr_intent

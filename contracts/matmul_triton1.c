@@ -104,6 +104,10 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                 \
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                            \
     .gen = gen, .check = check, .writes = writes
+/* no far hook (offsets beyond 2^31): the layouts are contiguous, X's row stride is K
+ * (a K of 2^31 / rows elements is a 2^26-step loop) and Y's row stride NS is also Z's,
+ * so a far Y row is a far Z row (a sparse output: far-A's harness change, not in this
+ * branch's base; Z's row stride is NS itself, no stride parameter to move alone) */
 
 static const td_intent mt1_intent = {
     .operation = "Z = X @ Y over K = BLOCK_K * numKBlocks",

@@ -25,6 +25,7 @@
  * D_HEAD * SIZE_M addresses distinct) accepts them.
  */
 #include "gen.h"
+#include "gen_far.h"
 
 #include <stdlib.h>
 
@@ -90,6 +91,21 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill(&g, c, R_M);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the tile's first rows (SIZE_M cut to 2 or 4, a power
+ * of two as tl.arange needs; the smaller output tile stays injective) at a
+ * matrix_stridex near 2^31 over a sparse region, as the kernel's m[:, None] *
+ * matrix_stridex, int32 arithmetic in Triton, gets wrong.  Only a row-major M
+ * (matrix_stridey = 1, matrix_stridex at least a row); Out stays dense. */
+static void far(td_producer *p, td_case *c) {
+    int64_t SM = c->p[P_SIZE_M].i, DH = c->p[P_D_HEAD].i, msx = c->p[P_MSX].i;
+    int64_t R = SM < TD_FAR_MAX_ROWS ? SM : TD_FAR_MAX_ROWS;
+    if (c->p[P_MSY].i != 1 || R < 2 || msx < DH) return;
+    int64_t s = td_far_stride(p, R, DH);
+    if (td_far_restride(c, R_M, R, DH, msx, s)) return;
+    c->p[P_SIZE_M].i = R, c->p[P_MSX].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check(const td_case *c) {
     int64_t SM = c->p[P_SIZE_M].i, DH = c->p[P_D_HEAD].i;
     int64_t msx = c->p[P_MSX].i, msy = c->p[P_MSY].i, osx = c->p[P_OSX].i, osy = c->p[P_OSY].i;
@@ -136,8 +152,9 @@ const td_contract td_c_matrix_transpose = {
     .error_model = "a copy: bit-exact (tolerance 0)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) |
-               TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(transpose),

@@ -92,6 +92,20 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31 (gen_far.h): A's first rows (N cut to TD_FAR_MAX_ROWS, the grid
+ * recounted) at a stride_an near 2^31 over a sparse region, as the kernel's
+ * offs_n[:, None] * stride_an, int32 arithmetic in Triton, gets wrong.  Only a
+ * row-major A (stride_am = 1, stride_an at least a row); C (the output) stays dense. */
+static void far(td_producer *p, td_case *c) {
+    int64_t N = c->p[P_N].i, M = c->p[P_M].i, san = c->p[P_SAN].i;
+    if (c->p[P_SAM].i != 1 || N < 2 || M <= 0 || san < M) return;
+    int64_t R = N < TD_FAR_MAX_ROWS ? N : TD_FAR_MAX_ROWS, s = td_far_stride(p, R, M);
+    if (td_far_restride(c, R_A, R, M, san, s)) return;
+    c->p[P_N].i = R, c->p[P_SAN].i = s;
+    c->grid[0] = (uint32_t)mm_cdiv(R, c->p[P_BN].i);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static void writes(const td_case *c, td_wset *ws) {
     int64_t N = c->p[P_N].i, BN = c->p[P_BN].i;
     for (uint32_t pid = 0; pid < c->grid[0]; pid++)
@@ -109,7 +123,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .regions = regions, .sv = TD_SV_IEEE,                                                                           \
     .sv_note = "finite binary32 operands |x| <= 2^40: every product and partial sum is finite",                     \
     .error_model = "binary32 products, pairwise tree over BLOCK_M (tl.sum axis=1); one reduction block",           \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .gen = gen, .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31), .gen = gen, .far = far,   \
+    .check = check, .writes = writes
 
 static const td_intent mm_intent = {
     .operation = "C = A @ b (a matrix-vector product over the M columns)",

@@ -100,6 +100,21 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* Offsets beyond 2^31: b's first packed rows (K cut to 8 * TD_FAR_MAX_ROWS, the K blocks
+ * recounted) at a stride_bk near 2^31 over a sparse region, as the kernel's b_offs,
+ * int32 arithmetic in Triton, gets wrong.  Only a row-major b (stride_bn = 1); the
+ * scales and zero points keep their (fewer) group rows, fp_b (the output) stays dense. */
+static void far(td_producer *p, td_case *c) {
+    int64_t K = c->p[P_K].i, N = c->p[P_N].i, sbk = c->p[P_SBK].i;
+    int64_t Kc = K < 8 * TD_FAR_MAX_ROWS ? K : 8 * TD_FAR_MAX_ROWS, R = mm_cdiv(Kc, 8);
+    if (c->p[P_SBN].i != 1 || R < 2 || sbk < N) return;
+    int64_t s = td_far_stride(p, R, N);
+    if (td_far_restride(c, R_B, R, N, sbk, s)) return;
+    c->p[P_K].i = Kc, c->p[P_SBK].i = s;
+    c->grid[0] = (uint32_t)mm_cdiv(Kc, c->p[P_BK].i);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static void writes(const td_case *c, td_wset *ws) {
     int64_t K = c->p[P_K].i, N = c->p[P_N].i, BK = c->p[P_BK].i, BN = c->p[P_BN].i;
     for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)

@@ -140,6 +140,9 @@ const td_contract td_c_nested3_a1 = {
     .io_class = "MaskedTileKernelIO_1 (a1StoreIO: the first load/store slice of nested3)",
     .kind = "exact",
     .formula = "out[r*stride_m + c*stride_n] = in[r*stride_m + c*stride_n], r, c < 2",
+    /* no far hook (offsets beyond 2^31) in this branch: the input and the output share
+     * stride_m and stride_n, so a row of in_ptr 2^31 elements away is one of out_ptr too,
+     * which needs a sparse output (far-A's harness change and td_far_rows, merged later) */
     .gen = gen_a1,
     .check = check_a1,
     .writes = writes_a1,

@@ -42,6 +42,7 @@
  * every exact result is a normal binary32 number: TD_SV_REAL.
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_VAL0, P_IN_STRIDE, P_OUT_STRIDE, P_S0, P_NUM_TASKS, P_TILES_PER_CTA, P_TILE, P_ONE_TILE, NP_SUMMARY };
 #define NP 7 /* the catalogue's parameters; the summary adds one_tile_per_cta */
@@ -148,6 +149,20 @@ static void gen_summary(td_producer *p, td_case *c) {
     c->p[P_ONE_TILE].i = one;
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the first tasks (s0 = num_tasks cut to
+ * TD_FAR_MAX_ROWS; the launch kept, its later tiles fully masked) at an in0_stride0
+ * near 2^31 over a sparse region.  The kernel addresses through block pointers (int64
+ * offsets in Triton), so no int32-offset mutant: the class checks that a port handles
+ * such strides.  Not a broadcast input (in0_stride0 = 0); out0 stays dense. */
+static void far(td_producer *p, td_case *c) {
+    int64_t s0 = c->p[P_S0].i, st = c->p[P_IN_STRIDE].i;
+    if (s0 < 2 || st < 1) return;
+    int64_t R = s0 < TD_FAR_MAX_ROWS ? s0 : TD_FAR_MAX_ROWS, s = td_far_stride(p, R, 1);
+    if (td_far_restride(c, R_IN, R, 1, st, s)) return;
+    c->p[P_S0].i = c->p[P_NUM_TASKS].i = R, c->p[P_IN_STRIDE].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* The domain the generator promises, where Real.rpow and IEEE pow agree. */
 static const char *check_values(const td_case *c) {
     double b = c->p[P_VAL0].r;
@@ -233,7 +248,8 @@ static const td_intent intent_summary = POW_INTENT(gap_summary);
                "only with integer y (where Real.rpow and IEEE pow agree)",                                     \
     .error_model = "either exp2(y*log2|val0|) or exp(y*ln|val0|) in binary32 (the backend's budgets, u per "   \
                    "product), plus 4 ulp for a library powf (CUDA Programming Guide)",                         \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW)
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31), \
+    .far = far
 
 const td_contract td_c_pow_scalar_tensor_one_tile = {
     .id = "pow_scalar_tensor.pow_scalar_tensor_one_tile_io_correctness",

@@ -33,6 +33,9 @@
  * exist (127 y = k + 1/2 needs y = (2k+1)/254, not a binary32), so half-even vs
  * half-away is decided inside the admissible interval and is not a mutant here. */
 #include "gen.h"
+#include "gen_far.h"
+
+#include <float.h>
 
 enum { P_SAM, P_SAN, P_SBN, P_SBM, P_M, P_N, P_BM, P_BN, P_GM, P_SCALE, NPB };
 enum { Q_SAM, Q_SAN, Q_SBN, Q_SBM, Q_M, Q_N, Q_BM, Q_BN, Q_SCALE, NPI };
@@ -145,13 +148,28 @@ static const char *check(const td_case *c) {
         return io ? "grid = (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N))" : "grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)";
     if (c->r[R_A].len < (size_t)((q.M - 1) * q.sam + (q.N - 1) * q.san + 1)) return "A holds every active lane";
     if (c->r[R_B].len < (size_t)((q.M - 1) * q.sbm + (q.N - 1) * q.sbn + 1)) return "B holds every active lane";
-    for (size_t e = 0; e < c->r[R_A].len; e++)
-        if (!isfinite(td_get(c, R_A, e))) return "A holds real (finite) values";
+    if (!td_region_abs_le(c, R_A, DBL_MAX)) return "A holds real (finite) values"; /* sparse: its written pages */
     double inv = td_get(c, R_INV, 0);
     if (!(inv * 127 <= 0x1.fffffep127)) return "127 * absmax_inv finite in binary32 (max|x| >= 127 / FLT_MAX)";
     if (!(inv > 0) || !isfinite(inv)) return "absmax_inv finite and > 0 (an all-zero A gives 1/0: excluded)";
     if (qt_absmax(c, &q) * inv > 1 + 0x1p-23) return "absmax_inv * max|A| <= 1 + 2^-23 (values within int8)";
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): A's first rows (M cut to TD_FAR_MAX_ROWS, the grid
+ * recounted) at a stride_am near 2^31 over a sparse region, as the kernel's
+ * rm[:, None] * stride_am, int32 arithmetic in Triton, gets wrong.  Only a row-major A
+ * (stride_an = 1, stride_am at least a row); B (the output) stays dense. */
+static void far(td_producer *p, td_case *c) {
+    qt_par q = qt_get(c);
+    if (q.san != 1 || q.M < 2 || q.sam < q.N) return;
+    int64_t R = q.M < TD_FAR_MAX_ROWS ? q.M : TD_FAR_MAX_ROWS, s = td_far_stride(p, R, q.N);
+    if (td_far_restride(c, R_A, R, q.N, q.sam, s)) return;
+    c->p[P_M].i = R, c->p[P_SAM].i = s;
+    int64_t gm = (R + q.BM - 1) / q.BM, gn = (q.N + q.BN - 1) / q.BN;
+    if (c->k->nparams == NPI) c->grid[0] = (uint32_t)gm;
+    else c->grid[0] = (uint32_t)(gm * gn);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static void writes(const td_case *c, td_wset *ws) {
@@ -195,8 +213,8 @@ static const td_intent intent = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |                     \
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) |                         \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL) |                  \
-               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_STRIDE_GT_ROW),                                             \
-    .check = check, .writes = writes, TD_SPECS(qt), .intent = &intent
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),                  \
+    .far = far, .check = check, .writes = writes, TD_SPECS(qt), .intent = &intent
 
 const td_contract td_c_quant_transpose_blocked = {
     .id = "quant_transpose_kernel.quantize_global_transpose_blocked_output_summary_general",

@@ -19,6 +19,7 @@
  * finite, and subnormal inputs exercise the underflow of the product.
  */
 #include "elementwise_common.h"
+#include "gen_far.h"
 
 enum { P_IN_STRIDE, P_OUT_STRIDE, P_NCOLS, P_BLOCK, NP };
 enum { R_OUT, R_IN, NR };
@@ -42,6 +43,20 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen g;
     td_vgen_init(&g, p, c, TD_VM_ALL, 0x1p63);
     td_vgen_fill(&g, c, R_IN);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS input rows at a row stride
+ * near 2^31 over a sparse region, as the kernel's row_idx * input_row_stride, int32
+ * arithmetic in Triton, gets wrong; the output keeps its stride (dense, checked). */
+static void far(td_producer *p, td_case *c) {
+    int64_t n = c->p[P_NCOLS].i, B = c->p[P_BLOCK].i, w = n < B ? n : B, R = c->grid[0];
+    if (R < 2 || w <= 0) return; /* one row, or nothing read: no offset to move */
+    if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, w);
+    if (td_far_restride(c, R_IN, R, w, c->p[P_IN_STRIDE].i, s)) return;
+    c->grid[0] = (uint32_t)R;
+    c->p[P_IN_STRIDE].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -86,8 +101,9 @@ const td_contract td_c_square_matrix = {
     .sv = TD_SV_REAL,
     .sv_note = "|x| <= 2^63: x*x is finite (the masked lanes' other = -inf is never stored)",
     .error_model = "one binary32 product of exact operands: |RN32(x*x) - x*x| (bit-exact)",
-    .classes = EW_BCLASSES_ROWS1D,
+    .classes = EW_BCLASSES_ROWS1D | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(square),

@@ -3,6 +3,7 @@
  * int32-offset mutants are killed by them (and by nothing else), and the read-only
  * and guard checks still hold over a sparse image.  Reserves up to 24 GiB of address
  * space per case, commits a few MiB: a "unit" test. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,6 +167,35 @@ static const far_contract FAR[] = {
     {"fused_rwkv6_kernel.fused_recurrent_rwkv6_output_summary_general", "s_k_h", 3, NULL},
     {"fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness", "s_v_h", 2, NULL},
     {"fused_recurrent_delta.fused_recurrent_delta_output_step_io_correctness", "s_qk_h", 1, NULL},
+    /* far-C: the GEMMs, GEMVs, transposes and dequantization stages */
+    {"int4_matmul.int4_matmul_exec_genuine", "stride_am", 0, "M"},
+    {"int8_dequant_matmul.int8_dequant_matmul_exec_genuine", "stride_am", 0, "M"},
+    {"int8_matmul_kernel.int8_matmul_kernel_exec_genuine", "stride_am", 0, "M"},
+    {"int8_matmul_quantization.int8_matmul_quantization_quantize_exec_genuine", "stride_fpam", 0, "M"},
+    {"int8_matmul_quantization.int8_matmul_quantization_matmul_exec_genuine", "stride_am", 0, "M"},
+    {"int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine", "stride_am", 0, "M"},
+    {"int_scaled_matmul.int_scaled_matmul_scaled_exec_genuine", "stride_am", 0, "M"},
+    {"dequantize_matmul.dequantize_kernel_correctness", "stride_bk", 0, "K"},
+    {"matmul_dequant_int4.matmul_dequant_int4_exec_genuine", "stride_bk", 0, NULL}, /* far_rows: cdiv(K, 8) */
+    {"matmul_dequantize.matmul_dequantize_dequantize_exec_genuine", "stride_bk", 0, NULL},
+    {"matmul_dequantize.matmul_dequantize_matmul_exec_genuine", "stride_am", 0, "M"},
+    {"matmul_dequantize.matmul_dequantize_matmul4_exec_genuine", "stride_am", 0, "M"},
+    {"matmul_dequantize_int4.matmul_dequantize_int4_exec_genuine", "stride_am", 0, "M"},
+    {"matmul_leakyrelu.matmul_leakyrelu_io_correctness", "SAM", 0, "M"},
+    {"matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_io_correctness", "SAM", 0, "M"},
+    {"square_matrix.square_kernel_correctness", "input_row_stride", 1, NULL},
+    {"matrix_vector_multip.mv_kernel_output_summary_general", "stride_an", 0, "N"},
+    {"matrix_vector_multip.mv_one_block_io_correctness", "stride_an", 0, "N"},
+    {"matrix_transpose.kernel_correctness", "matrix_stridex", 0, "SIZE_M"},
+    {"quant_transpose_kernel.quantize_global_transpose_blocked_output_summary_general", "stride_am", 0, "M"},
+    {"quant_transpose_kernel.quant_transpose_scaled_store_io_correctness", "stride_am", 0, "M"},
+    {"bmm_chunk_fwd.bmm_chunk_fwd_output_summary_general", "SAB", 0, NULL}, /* far_rows: the batches, grid[1] */
+    {"bmm_chunk_fwd.bmm_chunk_fwd_io_correctness", "SAB", 0, NULL},
+    {"bmm_chunk_bwd.bmm_chunk_bwd_output_summary_general", "SAB", 0, NULL},
+    {"bmm_chunk_bwd.bmm_chunk_bwd_io_correctness", "SAB", 0, NULL},
+    {"llama_ff_triton.ff_llama_closed_form_correct", "sam", 0, "M"},
+    {"pow_scalar_tensor.pow_scalar_tensor_one_tile_io_correctness", "in0_stride0", 0, "s0"},
+    {"pow_scalar_tensor.pow_scalar_tensor_output_summary_general", "in0_stride0", 0, "s0"},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -195,10 +225,13 @@ static const char *const NO_MUT[] = {
     "chunk_retention.crh_bwd_dh_exec_genuine",
     "chunk_retention_ops.cro_bwd_dh_exec_genuine",
     "fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness",
+    /* a block-pointer kernel (Triton widens its strides to int64) */
+    "int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine",
     /* whole files (an entry ending in '.'): the original forms no offset in int32
      * (relu_strided_buffer's block pointers: Triton widens their strides to int64;
      * var_len_copy adds a loaded start to its lane) */
     "relu_strided_buffer.",
+    "pow_scalar_tensor.",
     "var_len_copy.",
 };
 static int no_mut(const char *id) {
@@ -243,6 +276,10 @@ static int far_axis(const char *id) {
 }
 static int64_t far_rows(const far_contract *f, const td_case *c) {
     if (!strncmp(f->id, "bgmv_", 5) || !strncmp(f->id, "lora_expand_gemv.", 17)) return c->grid[1];
+    if (!strncmp(f->id, "bmm_chunk_", 10)) return c->grid[1]; /* the batches */
+    if (!strcmp(f->id, "matmul_dequant_int4.matmul_dequant_int4_exec_genuine") ||
+        !strcmp(f->id, "matmul_dequantize.matmul_dequantize_dequantize_exec_genuine"))
+        return (td_param_i(c, "K", -1) + 7) / 8; /* int4 values packed 8 to a row of b */
     if (!strncmp(f->id, "sgmv_expand_slice.", 18)) return td_geti(c, 4, 0);
     if (!strncmp(f->id, "kv_cache_filling.", 17)) return td_param_i(c, "SIDX", -1) + 1; /* the token read */
     if (!strncmp(f->id, "cache_transform_triton.", 23)) return td_geti(c, 2, 0) + 1;     /* the cache row read */
@@ -839,9 +876,46 @@ static void test_far_heads(void **st) {
     td_case_free(&c);
 }
 
+/* Preconditions that scan a whole input scan a sparse one's written pages: a value
+ * outside the domain written into the last (far) row of a far case fails the check,
+ * the case as decoded passes it.  (int8_matmul_kernel: A within int8; quant_transpose:
+ * A finite; llama_ff_triton: |a| <= 2^10.) */
+static void test_far_checks_scan_sparse_rows(void **st) {
+    (void)st;
+    static const struct {
+        const char *id, *stride, *rows;
+        int reg;
+        double bad;
+    } T[] = {{"int8_matmul_kernel.int8_matmul_kernel_exec_genuine", "stride_am", "M", 0, 200.0},
+             {"quant_transpose_kernel.quant_transpose_scaled_store_io_correctness", "stride_am", "M", 0, INFINITY},
+             {"llama_ff_triton.ff_llama_closed_form_correct", "sam", "M", 0, 4096.0}};
+    for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) {
+        const td_contract *k = td_contract_find(T[t].id);
+        assert_non_null(k);
+        int far_cases = 0;
+        for (uint64_t i = 0; i < 16; i++) {
+            uint8_t b[TD_FAR_MAGIC_LEN + NB];
+            char err[512];
+            td_case c;
+            far_bytes(i, b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
+                far_cases++;
+                assert_null(k->check(&c));
+                int64_t last = (td_param_i(&c, T[t].rows, -1) - 1) * td_param_i(&c, T[t].stride, -1);
+                td_set(&c, T[t].reg, (size_t)last, T[t].bad);
+                assert_non_null(k->check(&c));
+            }
+            td_case_free(&c);
+        }
+        assert_true(far_cases >= 2);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_heads),
+        cmocka_unit_test(test_far_checks_scan_sparse_rows),
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_far_move_rows),

@@ -15,7 +15,7 @@ enum { R_A, R_DOUT, R_DB };
 static const int pos_sum[NQ] = {0, 19, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18};
 static const int pos_io[NQ] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
 
-enum { BCB_OK = 0, BCB_DOUT_UNTRANSPOSED, BCB_DB_CHUNK_NO_CS, BCB_STORE_MASK_CS };
+enum { BCB_OK = 0, BCB_DOUT_UNTRANSPOSED, BCB_DB_CHUNK_NO_CS, BCB_STORE_MASK_CS, BCB_A_I32 };
 
 int td_bmm_chunk_bwd_program(const td_abi_launch *L, int summary, int bug);
 int td_bmm_chunk_bwd_program(const td_abi_launch *L, int summary, int bug) {
@@ -38,6 +38,8 @@ int td_bmm_chunk_bwd_program(const td_abi_launch *L, int summary, int bug) {
                 int64_t pc = p2 / G, ph = p2 - pc * G, pm = p0 / nnb, pn = p0 % nnb;
                 int64_t dbase = p1 * q[Q_SDB] + pc * q[Q_SDC] + ph * q[Q_SDH];
                 int64_t abase = p1 * q[Q_SAB] + pc * cs * q[Q_SAS] + ph * q[Q_SAH];
+                if (bug == BCB_A_I32) /* the bug model: a_ptr's offset formed in int32 */
+                    abase = tl_i32(p1 * tl_i32(q[Q_SAB]) + pc * cs * q[Q_SAS] + ph * q[Q_SAH]);
                 for (int64_t i = 0; i < BM; i++) { /* dout mask: offs_m < chunk_size */
                     int64_t m = pm * BM + i;
                     arow[i] = m < cs ? dbase + m * sdn : -1;
@@ -49,6 +51,7 @@ int td_bmm_chunk_bwd_program(const td_abi_launch *L, int summary, int bug) {
                 for (int64_t j = 0; j < BN; j++) { /* a mask: offs_n < K */
                     int64_t n = pn * BN + j;
                     bcol[j] = n < K ? abase + n * q[Q_SAK] : -1;
+                    if (bug == BCB_A_I32 && n < K && !rc) rc = tl_fault(L, R_A, bcol[j], csl, q[Q_SAS], p0);
                 }
                 if (rc) break;
                 memset(acc, 0, (size_t)(BM * BN) * sizeof *acc);

@@ -11,8 +11,14 @@ enum { P_CS, P_G, P_SAB, P_SAS, P_SAH, P_SAK, P_SBB, P_SBS, P_SBH, P_SBK, P_SOB,
        P_BM, P_BN, P_BK, P_NKB };
 enum { R_A, R_B, R_OUT };
 
+/* a_i32: the bug model of a_ptr += pid_b * stride_a_batch + ... formed in int32 (wraps
+ * beyond 2^31 elements; a wrapped row outside A faults as on the device) */
+int td_bmm_chunk_fwd_program_ex(const td_abi_launch *L, int b_no_head, int chunk_no_cs, int a_i32);
 int td_bmm_chunk_fwd_program(const td_abi_launch *L, int b_no_head, int chunk_no_cs);
 int td_bmm_chunk_fwd_program(const td_abi_launch *L, int b_no_head, int chunk_no_cs) {
+    return td_bmm_chunk_fwd_program_ex(L, b_no_head, chunk_no_cs, 0);
+}
+int td_bmm_chunk_fwd_program_ex(const td_abi_launch *L, int b_no_head, int chunk_no_cs, int a_i32) {
     int64_t cs = TL_I(L, P_CS), G = TL_I(L, P_G), BM = TL_I(L, P_BM), BN = TL_I(L, P_BN), BK = TL_I(L, P_BK);
     int64_t T = TL_I(L, P_NKB), K = BK * T, nnb = (cs + BN - 1) / BN;
     int64_t *arow, *bcol;
@@ -28,11 +34,14 @@ int td_bmm_chunk_fwd_program(const td_abi_launch *L, int b_no_head, int chunk_no
                 int64_t pm = p0 / nnb, pn = p0 % nnb;
                 int64_t cstart = chunk_no_cs ? pc : pc * cs; /* a_ptr += pid_c * chunk_size * stride_a_seqlen */
                 int64_t abase = p1 * TL_I(L, P_SAB) + cstart * TL_I(L, P_SAS) + ph * TL_I(L, P_SAH);
+                if (a_i32) abase = tl_i32(p1 * tl_i32(TL_I(L, P_SAB)) + cstart * TL_I(L, P_SAS) + ph * TL_I(L, P_SAH));
                 int64_t bbase = p1 * TL_I(L, P_SBB) + cstart * TL_I(L, P_SBS) + (b_no_head ? 0 : ph * TL_I(L, P_SBH));
                 for (int64_t i = 0; i < BM; i++) { /* mask offs_m < chunk_size_limit (= chunk_size) */
                     int64_t m = pm * BM + i;
                     arow[i] = m < cs ? abase + m * TL_I(L, P_SAS) : -1;
+                    if (a_i32 && m < cs && !rc) rc = tl_fault(L, R_A, arow[i], K, TL_I(L, P_SAK), p0);
                 }
+                if (rc) break;
                 for (int64_t j = 0; j < BN; j++) {
                     int64_t n = pn * BN + j;
                     bcol[j] = n < cs ? bbase + n * TL_I(L, P_SBS) : -1;

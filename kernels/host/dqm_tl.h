@@ -16,6 +16,7 @@ typedef struct dqm_bugs {
     int scale_per_row;  /* bs_offs built from the K offsets: the scale indexed by row */
     int k_unmasked;     /* mask = n_mask only: the last K block's rows past K loaded and stored */
     int no_sign_ext;    /* the int8 weight read as uint8 (sign extension missing) */
+    int b_off_i32;      /* b_offs formed in int32 (wraps beyond 2^31 elements) */
 } dqm_bugs;
 
 static inline int dqm_run(const td_abi_launch *L, const dqm_bugs *bug) {
@@ -29,10 +30,11 @@ static inline int dqm_run(const td_abi_launch *L, const dqm_bugs *bug) {
                     int64_t k = p0 * BSK + i, n = p1 * BSN + j, s_off = bug->scale_per_row ? k : n;
                     int n_mask = n < N, mask = (bug->k_unmasked || k < K) && n_mask;
                     if (!mask) continue;
-                    if (tl_fault(L, DQM_RB, k * sbk + n * sbn, 1, 1, p0) || tl_fault(L, DQM_RS, s_off, 1, 1, p0) ||
+                    int64_t bo = bug->b_off_i32 ? tl_i32(k * tl_i32(sbk) + n * sbn) : k * sbk + n * sbn;
+                    if (tl_fault(L, DQM_RB, bo, 1, 1, p0) || tl_fault(L, DQM_RS, s_off, 1, 1, p0) ||
                         tl_fault(L, DQM_RF, k * sfk + n * sfn, 1, 1, p0))
                         return 1;
-                    int8_t q = B[k * sbk + n * sbn];
+                    int8_t q = B[bo];
                     float int_b = bug->no_sign_ext ? (float)(uint8_t)q : (float)q;
                     float scale_b = ((const float *)TL_BASE(L, DQM_RS))[s_off];
                     ((float *)TL_BASE(L, DQM_RF))[k * sfk + n * sfn] = int_b * scale_b;

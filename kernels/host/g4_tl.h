@@ -21,6 +21,7 @@ typedef struct g4_bugs {
     int nibbles_swapped; /* shift (7 - k % 8)*4 */
     int zp_unscaled;     /* b * scales - zeros: the zero point not multiplied by the scale */
     int group_blockidx;  /* group row k // groupsize with k the K-block index (the // BK lost) */
+    int a_off_i32;       /* offs_am[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } g4_bugs;
 
 /* the dequantized weight column of K block kb, lane e (group row g) */
@@ -48,11 +49,16 @@ static inline int g4_run(const td_abi_launch *L, const g4_bugs *bug) {
         for (int64_t i = 0; i < BM; i++)
             for (int64_t j = 0; j < BN; j++) {
                 int64_t row = pm * BM + i, col = pn * BN + j;
+                int64_t arow = bug->a_off_i32 ? tl_i32(row * tl_i32(TL_I(L, G4_SAM))) : row * TL_I(L, G4_SAM);
+                if (bug->a_off_i32 && row < M && tl_fault(L, G4_RA, arow, K, TL_I(L, G4_SAK), pid)) {
+                    free(prod);
+                    return 1;
+                }
                 float acc = 0.0f;
                 for (int64_t kb = 0; kb < T; kb++) {
                     int64_t g = nog ? 0 : bug->group_blockidx ? kb / gs : kb / (gs / BK);
                     for (int64_t e = 0; e < BK; e++) {
-                        float a = row < M ? tl_load(L, G4_RA, row * TL_I(L, G4_SAM) + (kb * BK + e) * TL_I(L, G4_SAK))
+                        float a = row < M ? tl_load(L, G4_RA, arow + (kb * BK + e) * TL_I(L, G4_SAK))
                                           : 0.0f;
                         prod[e] = a * g4_weight(L, bug, kb, e, g, col);
                     }

@@ -19,6 +19,7 @@ typedef struct i4_bugs {
     int nibbles_swapped; /* shift (7 - k % 8)*4 */
     int zp_after_scale;  /* q * bs - zp */
     int group_no_adv;    /* scale / zero-point rows from offs_k // group_size (the + k*BK dropped) */
+    int a_off_i32;       /* offs_am[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } i4_bugs;
 
 static inline float i4_weight(const td_abi_launch *L, const i4_bugs *bug, int64_t k, int64_t kg, int64_t col) {
@@ -43,11 +44,16 @@ static inline int i4_run(const td_abi_launch *L, const i4_bugs *bug) {
         for (int64_t i = 0; i < BM; i++)
             for (int64_t j = 0; j < BN; j++) {
                 int64_t row = pm * BM + i, col = pn * BN + j, ar = row % M, bc = col % N;
+                int64_t aoff = bug->a_off_i32 ? tl_i32(ar * tl_i32(TL_I(L, I4_SAM))) : ar * TL_I(L, I4_SAM);
+                if (bug->a_off_i32 && tl_fault(L, I4_RA, aoff, K, TL_I(L, I4_SAK), pid)) {
+                    free(prod);
+                    return 1;
+                }
                 float acc = 0.0f;
                 for (int64_t t = 0; t < T; t++) {
                     for (int64_t e = 0; e < BK; e++) {
                         int64_t k = t * BK + e, kg = bug->group_no_adv ? e : k;
-                        float a = ((const float *)TL_BASE(L, I4_RA))[ar * TL_I(L, I4_SAM) + k * TL_I(L, I4_SAK)];
+                        float a = ((const float *)TL_BASE(L, I4_RA))[aoff + k * TL_I(L, I4_SAK)];
                         prod[e] = a * i4_weight(L, bug, k, kg, bc);
                     }
                     acc = acc + tl_sum(prod, BK);

@@ -20,6 +20,7 @@ typedef struct idm_bugs {
     int x_per_col;    /* x_factor loaded at rbn: the row scale applied per column */
     int w_per_row;    /* w_factor loaded at ram: the column scale applied per row (the states swapped) */
     int bias_always;  /* the has_bias guard dropped: the bias buffer always added */
+    int a_off_i32;    /* ram[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } idm_bugs;
 
 static inline float idm_f16(float v) {
@@ -32,12 +33,13 @@ static inline float idm_cell(const td_abi_launch *L, const idm_bugs *bug, int64_
     int64_t M = TL_I(L, IDM_M), N = TL_I(L, IDM_N), K = TL_I(L, IDM_K), BK = TL_I(L, IDM_BK);
     int64_t ram = row % M, rbn = col % N, T = (K + BK - 1) / BK;
     const int8_t *A = TL_BASE(L, IDM_RA), *B = TL_BASE(L, IDM_RB);
+    int64_t arow = bug->a_off_i32 ? tl_i32(ram * tl_i32(TL_I(L, IDM_SAM))) : ram * TL_I(L, IDM_SAM);
     uint32_t acc = 0;
     for (int64_t t = 0; t < T; t++) {
         uint32_t dot = 0;
         for (int64_t e = 0; e < BK; e++) {
             int64_t k = t * BK + e;
-            dot += (uint32_t)((int32_t)A[ram * TL_I(L, IDM_SAM) + k * TL_I(L, IDM_SAK)] *
+            dot += (uint32_t)((int32_t)A[arow + k * TL_I(L, IDM_SAK)] *
                               (int32_t)B[k * TL_I(L, IDM_SBK) + rbn * TL_I(L, IDM_SBN)]);
         }
         acc += dot;
@@ -59,6 +61,10 @@ static inline int idm_run(const td_abi_launch *L, const idm_bugs *bug) {
     for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
         int64_t gid = pid / width, gsz = nm - gid * GM < GM ? nm - gid * GM : GM;
         int64_t pm = gid * GM + (int64_t)pid % gsz, pn = ((int64_t)pid % width) / gsz;
+        for (int64_t i = 0; i < BM && bug->a_off_i32; i++) { /* the program's A rows, loaded before the K loop */
+            int64_t ram = (pm * BM + i) % M, off = tl_i32(ram * tl_i32(TL_I(L, IDM_SAM)));
+            if (tl_fault(L, IDM_RA, off, TL_I(L, IDM_K), TL_I(L, IDM_SAK), pid)) return 1;
+        }
         for (int64_t i = 0; i < BM; i++)
             for (int64_t j = 0; j < BN; j++) {
                 int64_t row = pm * BM + i, col = pn * BN + j;

@@ -20,6 +20,7 @@ typedef struct imk_bugs {
     int a_reset;         /* a_ptrs reset per field like b_ptrs (A column j*BK + kk) */
     int acc_f32;         /* accumulator tl.zeros(dtype=tl.float32), stored as int32 (truncation) */
     int acc_i16;         /* accumulator int16 (wraps at 2^16) */
+    int a_off_i32;       /* offs_am[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } imk_bugs;
 
 static inline int64_t imk_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -35,9 +36,10 @@ static inline void imk_step(const td_abi_launch *L, const imk_bugs *bug, int64_t
     for (int64_t r = 0; r < BM; r++)
         for (int64_t q = 0; q < BN; q++) {
             int64_t am = (pm * BM + r) % M, bn = (pn * BN + q) % N;
+            int64_t arow = bug->a_off_i32 ? tl_i32(am * tl_i32(TL_I(L, IMK_SAM))) : am * TL_I(L, IMK_SAM);
             uint32_t dot = 0;
             for (int64_t e = 0; e < BK; e++) {
-                int32_t a = e < K - k * BK ? (int8_t)A[am * TL_I(L, IMK_SAM) + (acol + e) * TL_I(L, IMK_SAK)] : 0;
+                int32_t a = e < K - k * BK ? (int8_t)A[arow + (acol + e) * TL_I(L, IMK_SAK)] : 0;
                 uint32_t b = e < K ? B[(j * BK + e) * TL_I(L, IMK_SBK) + bn * TL_I(L, IMK_SBN)] : 0;
                 uint32_t fld = b & (3u << (2 * f));
                 int32_t w = (int32_t)(bug->field_unshifted ? fld : fld >> (2 * f)) - 1;
@@ -80,6 +82,13 @@ static inline int imk_run(const td_abi_launch *L, const imk_bugs *bug) {
     for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
         int64_t gid = pid / nig, fpm = gid * GM, gsm = nm - fpm < GM ? nm - fpm : GM;
         int64_t pm = fpm + ((int64_t)pid % nig) % gsm, pn = ((int64_t)pid % nig) / gsm;
+        for (int64_t r = 0; r < BM && bug->a_off_i32; r++) { /* the program's A rows, before any load */
+            int64_t off = tl_i32((pm * BM + r) % M * tl_i32(TL_I(L, IMK_SAM)));
+            if (!tl_fault(L, IMK_RA, off, K, TL_I(L, IMK_SAK), pid)) continue;
+            free(acc);
+            free(accf);
+            return 1;
+        }
         memset(acc, 0, (size_t)(BM * BN) * sizeof *acc);
         memset(accf, 0, (size_t)(BM * BN) * sizeof *accf);
         for (int64_t f = 0; f < 4; f++)

@@ -24,6 +24,7 @@ typedef struct imq_qbugs {
     int half_even;  /* round half to even (llrint) where .to(tl.int8) truncates */
     int no_abs;     /* the row max of fpa, not of |fpa| */
     int unmasked;   /* pass 1 loads the whole block: lanes past K read the row's padding / next row */
+    int fpa_off_i32; /* offs_am[:, None] * stride_fpam formed in int32 (wraps beyond 2^31 elements) */
 } imq_qbugs;
 
 static inline float imq_f16(float x) {
@@ -32,12 +33,17 @@ static inline float imq_f16(float x) {
 }
 
 /* pass 1 of one row: the running max over the K blocks */
+static inline int64_t imq_fpa_row(const td_abi_launch *L, const imq_qbugs *bug, int64_t row) {
+    return bug->fpa_off_i32 ? tl_i32(row * tl_i32(TL_I(L, IQ_SFM))) : row * TL_I(L, IQ_SFM);
+}
+
 static inline int imq_rowmax(const td_abi_launch *L, const imq_qbugs *bug, int64_t row, float *tile, uint32_t pid) {
-    int64_t K = TL_I(L, IQ_K), BK = TL_I(L, IQ_BK), T = TL_I(L, IQ_NKB);
+    int64_t K = TL_I(L, IQ_K), BK = TL_I(L, IQ_BK), T = TL_I(L, IQ_NKB), base = imq_fpa_row(L, bug, row);
+    if (bug->fpa_off_i32 && tl_fault(L, IQ_RFPA, base, K, TL_I(L, IQ_SFK), pid)) return -1;
     float a_max = 0.0f;
     for (int64_t t = 0; t < T; t++) {
         for (int64_t e = 0; e < BK; e++) {
-            int64_t k = t * BK + e, off = row * TL_I(L, IQ_SFM) + k * TL_I(L, IQ_SFK);
+            int64_t k = t * BK + e, off = base + k * TL_I(L, IQ_SFK);
             float x = 0.0f;
             if (k < K) x = tl_load(L, IQ_RFPA, off);
             else if (bug->unmasked) {
@@ -68,7 +74,7 @@ static inline int imq_quantize(const td_abi_launch *L, const imq_qbugs *bug) {
             }
             float a_scale = tile[0] / 127.0f;
             for (int64_t k = 0; k < T * BK && k < K; k++) {
-                float x = tl_load(L, IQ_RFPA, row * TL_I(L, IQ_SFM) + k * TL_I(L, IQ_SFK));
+                float x = tl_load(L, IQ_RFPA, imq_fpa_row(L, bug, row) + k * TL_I(L, IQ_SFK));
                 tl_store(L, IQ_RA, row * TL_I(L, IQ_SAM) + k * TL_I(L, IQ_SAK), x / a_scale, st);
             }
             tl_store(L, IQ_RAS, (int64_t)pid * BM * TL_I(L, IQ_SASM) + r, a_scale, sc);
@@ -84,17 +90,19 @@ enum { IM_RA, IM_RAS, IM_RB, IM_RBS, IM_RC };
 typedef struct imq_mbugs {
     int scale_per_col; /* a_scale loaded at offs_bn (the column) instead of offs_am */
     int no_sign_ext;   /* B's int8 bytes read as unsigned (the sign extension missing) */
+    int a_off_i32;     /* offs_am[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } imq_mbugs;
 
-/* the int32 dot of one output over the K blocks (wrapping int32 adds, as the hardware) */
-static inline int32_t imq_dot(const td_abi_launch *L, const imq_mbugs *bug, int64_t ar, int64_t bc) {
+/* the int32 dot of one output over the K blocks (wrapping int32 adds, as the hardware);
+ * aoff: the A offset of the lane's row */
+static inline int32_t imq_dot(const td_abi_launch *L, const imq_mbugs *bug, int64_t aoff, int64_t bc) {
     int64_t K = TL_I(L, IM_K), BK = TL_I(L, IM_BK), T = TL_I(L, IM_NKB);
     uint32_t acc = 0;
     for (int64_t t = 0; t < T; t++)
         for (int64_t e = 0; e < BK; e++) {
             int64_t k = t * BK + e;
             if (k >= K) continue; /* masked: other = 0 */
-            int32_t a = (int32_t)tl_load_int(L, IM_RA, ar * TL_I(L, IM_SAM) + k * TL_I(L, IM_SAK));
+            int32_t a = (int32_t)tl_load_int(L, IM_RA, aoff + k * TL_I(L, IM_SAK));
             int32_t b = (int32_t)tl_load_int(L, IM_RB, k * TL_I(L, IM_SBK) + bc * TL_I(L, IM_SBN));
             if (bug->no_sign_ext) b &= 0xff;
             acc += (uint32_t)(a * b);
@@ -116,7 +124,9 @@ static inline int imq_matmul(const td_abi_launch *L, const imq_mbugs *bug) {
                 int64_t aso = (bug->scale_per_col ? bc : ar) * TL_I(L, IM_SASM);
                 if (tl_fault(L, IM_RAS, aso, 1, 1, pid)) return 1;
                 float as = tl_load(L, IM_RAS, aso), bs = tl_load(L, IM_RBS, bc * TL_I(L, IM_SBSN));
-                float acc = (float)imq_dot(L, bug, ar, bc);
+                int64_t aoff = bug->a_off_i32 ? tl_i32(ar * tl_i32(TL_I(L, IM_SAM))) : ar * TL_I(L, IM_SAM);
+                if (bug->a_off_i32 && tl_fault(L, IM_RA, aoff, TL_I(L, IM_K), TL_I(L, IM_SAK), pid)) return 1;
+                float acc = (float)imq_dot(L, bug, aoff, bc);
                 tl_store(L, IM_RC, TL_I(L, IM_SCM) * row + TL_I(L, IM_SCN) * col, acc * as * bs, st);
             }
     }

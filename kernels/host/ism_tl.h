@@ -25,6 +25,7 @@ typedef struct ism_bugs {
     int k_unchecked;  /* matmul: boundary_check=(0,) / scaled: the EVEN_K arm taken always (last K block unmasked) */
     int acc_f32;      /* a binary32 accumulator: inexact once partial sums pass 2^24 */
     int s1_per_col;   /* scaled: s1 loaded at idx_n (the row scale applied per column) */
+    int a_off_i32;    /* scaled: ram[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } ism_bugs;
 
 typedef struct ism_prog {
@@ -47,7 +48,7 @@ static inline ism_prog ism_read(const td_abi_launch *L, int scaled) {
 static inline int ism_cell(const td_abi_launch *L, const ism_prog *g, const ism_bugs *bug, int64_t row,
                            int64_t col, uint32_t pid, uint32_t *acc, float *accf) {
     int64_t ar = g->scaled ? row % g->M : row, bc = g->scaled ? col % g->N : col;
-    int64_t T = (g->K + g->BK - 1) / g->BK;
+    int64_t T = (g->K + g->BK - 1) / g->BK, arow = bug->a_off_i32 ? tl_i32(ar * tl_i32(g->sam)) : ar * g->sam;
     const int8_t *A = TL_BASE(L, ISM_RA), *B = TL_BASE(L, ISM_RB);
     for (int64_t t = 0; t < T; t++) {
         int64_t k0 = t * g->BK, rem = g->K - k0; /* the scaled loop's k = K - t*BK */
@@ -56,7 +57,7 @@ static inline int ism_cell(const td_abi_launch *L, const ism_prog *g, const ism_
             int live = g->scaled ? (g->even || bug->k_unchecked || e < rem)
                                  : (ar < g->M && bc < g->N && (bug->k_unchecked || k0 + e < g->K));
             if (!live) continue; /* zero padding / other = 0 */
-            int64_t ao = ar * g->sam + (k0 + e) * g->sak, bo = (k0 + e) * g->sbk + bc * g->sbn;
+            int64_t ao = arow + (k0 + e) * g->sak, bo = (k0 + e) * g->sbk + bc * g->sbn;
             if (tl_fault(L, ISM_RA, ao, 1, 1, pid) || tl_fault(L, ISM_RB, bo, 1, 1, pid)) return 1;
             dot += (uint32_t)((int32_t)A[ao] * (int32_t)B[bo]);
         }

@@ -14,7 +14,12 @@
 enum { P_M, P_N, P_SAM, P_SAK, P_SW1K, P_SW1N, P_SW3K, P_SW3N, P_SOUTM, P_SOUTN, P_SRMS, P_BM, P_BN, P_BK, P_NKB,
        P_K, P_EPS };
 enum { R_A, R_W1, R_W3, R_OUT, R_RMS };
-enum { FF_OK = 0, FF_BUG_ASUM_LAST, FF_BUG_GATE_W3, FF_BUG_NORM_ACC1_ONLY };
+enum { FF_OK = 0, FF_BUG_ASUM_LAST, FF_BUG_GATE_W3, FF_BUG_NORM_ACC1_ONLY, FF_BUG_A_I32 };
+
+/* A's row offset; FF_BUG_A_I32: (offs_am % M) * stride_am formed in int32 (wraps beyond 2^31) */
+static int64_t ff_arow(const td_abi_launch *L, int bug, int64_t row) {
+    return bug == FF_BUG_A_I32 ? tl_i32(row * tl_i32(TL_I(L, P_SAM))) : row * TL_I(L, P_SAM);
+}
 
 typedef struct ff_tiles {
     float *a, *asum, *w1, *w3, *acc1, *acc2, *prod;
@@ -27,7 +32,7 @@ static void ff_kloop(const td_abi_launch *L, int bug, int64_t pm, int64_t pn, ff
         for (int64_t i = 0; i < BM; i++)
             for (int64_t e = 0; e < BK; e++) {
                 int64_t k = s * BK + e, row = (pm * BM + i) % M;
-                float a = tl_load(L, R_A, row * TL_I(L, P_SAM) + k * TL_I(L, P_SAK));
+                float a = tl_load(L, R_A, ff_arow(L, bug, row) + k * TL_I(L, P_SAK));
                 float sq = a * a; /* pow(a, 2): the correctly rounded square */
                 t->asum[i * BK + e] = bug == FF_BUG_ASUM_LAST ? sq : t->asum[i * BK + e] + sq;
                 t->a[i * BK + e] = mmh_round_f16(a * tl_load(L, R_RMS, k * TL_I(L, P_SRMS)));
@@ -81,6 +86,12 @@ int td_llama_ff_triton_program(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, t.acc2, BM * BN);
     TL_ALLOC(L, t.prod, BK);
     for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        for (int64_t i = 0; i < BM && bug == FF_BUG_A_I32; i++) { /* a wrapped row faults before any load */
+            int64_t row = (pid / gn * BM + i) % TL_I(L, P_M);
+            if (!tl_fault(L, R_A, ff_arow(L, bug, row), TL_I(L, P_K), TL_I(L, P_SAK), pid)) continue;
+            free(t.a), free(t.asum), free(t.w1), free(t.w3), free(t.acc1), free(t.acc2), free(t.prod);
+            return 1;
+        }
         memset(t.asum, 0, (size_t)(BM * BK) * sizeof(float));
         memset(t.acc1, 0, (size_t)(BM * BN) * sizeof(float));
         memset(t.acc2, 0, (size_t)(BM * BN) * sizeof(float));

@@ -8,8 +8,13 @@
 enum { P_N, P_M, P_SAN, P_SAM, P_SBM, P_SCN, P_BN, P_BM };
 enum { R_A, R_B, R_C };
 
+/* a_i32: the bug model of offs_n[:, None] * stride_an formed in int32 (wraps beyond 2^31) */
+int td_mv_program_ex(const td_abi_launch *L, int64_t b_stride, int mask_store, int a_i32);
 int td_mv_program(const td_abi_launch *L, int64_t b_stride, int mask_store);
 int td_mv_program(const td_abi_launch *L, int64_t b_stride, int mask_store) {
+    return td_mv_program_ex(L, b_stride, mask_store, 0);
+}
+int td_mv_program_ex(const td_abi_launch *L, int64_t b_stride, int mask_store, int a_i32) {
     int64_t N = TL_I(L, P_N), M = TL_I(L, P_M), BN = TL_I(L, P_BN), BM = TL_I(L, P_BM);
     int64_t san = TL_I(L, P_SAN), sam = TL_I(L, P_SAM), scn = TL_I(L, P_SCN);
     if (!mask_store && ((int64_t)L->grid[0] * BN - 1) * scn >= (int64_t)TL_LEN(L, R_C)) {
@@ -28,7 +33,12 @@ int td_mv_program(const td_abi_launch *L, int64_t b_stride, int mask_store) {
             for (int64_t i = 0; i < BN; i++)
                 for (int64_t j = 0; j < BM; j++) {
                     int64_t n = pid * BN + i, m = m0 + j;
-                    float a = (n < N && m < M) ? tl_load(L, R_A, n * san + m * sam) : 0.0f;
+                    int64_t ar = a_i32 ? tl_i32(n * tl_i32(san)) : n * san;
+                    if (a_i32 && n < N && m < M && tl_fault(L, R_A, ar + m * sam, 1, 1, pid)) {
+                        free(acc);
+                        return 1;
+                    }
+                    float a = (n < N && m < M) ? tl_load(L, R_A, ar + m * sam) : 0.0f;
                     float b = m < M ? tl_load(L, R_B, m * b_stride) : 0.0f;
                     acc[i * BM + j] += a * b;
                 }

@@ -19,11 +19,17 @@ typedef struct mdi4_bugs {
     int nibbles_swapped; /* shift (7 - k % 8)*4: the high nibble taken first */
     int zp_after_scale;  /* q * scale - zp: the zero point subtracted after scaling */
     int group8;          /* scale and zero point indexed by k // 8 (the packing factor) */
+    int b_off_i32;       /* b_offs = (offs_k // 8) * stride_bk + ... formed in int32 (wraps beyond 2^31) */
 } mdi4_bugs;
+
+static inline int64_t mdi4_boff(const td_abi_launch *L, const mdi4_bugs *bug, int64_t k, int64_t n) {
+    int64_t o = k / 8 * TL_I(L, MDI4_SBK) + n * TL_I(L, MDI4_SBN);
+    return bug->b_off_i32 ? tl_i32(k / 8 * tl_i32(TL_I(L, MDI4_SBK)) + n * TL_I(L, MDI4_SBN)) : o;
+}
 
 static inline float mdi4_value(const td_abi_launch *L, const mdi4_bugs *bug, int64_t k, int64_t n) {
     int64_t g = bug->group8 ? k / 8 : k / TL_I(L, MDI4_GS);
-    int32_t b = ((const int32_t *)TL_BASE(L, MDI4_RB))[k / 8 * TL_I(L, MDI4_SBK) + n * TL_I(L, MDI4_SBN)];
+    int32_t b = ((const int32_t *)TL_BASE(L, MDI4_RB))[mdi4_boff(L, bug, k, n)];
     int32_t z = ((const int32_t *)TL_BASE(L, MDI4_RZ))[g * TL_I(L, MDI4_SBZK) + n / 8 * TL_I(L, MDI4_SBZN)];
     float s = ((const float *)TL_BASE(L, MDI4_RS))[g * TL_I(L, MDI4_SBSK) + n * TL_I(L, MDI4_SBSN)];
     int64_t bs = bug->nibbles_swapped ? (7 - k % 8) * 4 : (k % 8) * 4;
@@ -46,6 +52,7 @@ static inline int mdi4_run(const td_abi_launch *L, const mdi4_bugs *bug) {
                 for (int64_t j = 0; j < BN; j++) {
                     int64_t k = p0 * BK + i, n = p1 * BN + j;
                     if (!(k < K && n < N)) continue;
+                    if (bug->b_off_i32 && tl_fault(L, MDI4_RB, mdi4_boff(L, bug, k, n), 1, 1, p0)) return 1;
                     ((float *)TL_BASE(L, MDI4_RF))[k * TL_I(L, MDI4_SFK) + n * TL_I(L, MDI4_SFN)] =
                         mdi4_value(L, bug, k, n);
                 }

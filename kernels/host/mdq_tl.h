@@ -21,6 +21,7 @@ typedef struct mdq_bugs {
     int zp_after_scale;  /* q * bs - zp */
     int group_no_adv;    /* scale / zero-point rows from offs_k // group_size (the + k*BK dropped) */
     int acc_f16;         /* the accumulator kept in fp16 (rounded after every step) */
+    int a_off_i32;       /* offs_am[:, None] * stride_am formed in int32 (wraps beyond 2^31) */
 } mdq_bugs;
 
 static inline td_profile mdq_f16(void) {
@@ -51,11 +52,16 @@ static inline int mdq_run(const td_abi_launch *L, const mdq_bugs *bug) {
         for (int64_t i = 0; i < BM; i++)
             for (int64_t j = 0; j < BN; j++) {
                 int64_t row = pm * BM + i, col = pn * BN + j, ar = row % M, bc = col % N;
+                int64_t arow = bug->a_off_i32 ? tl_i32(ar * tl_i32(TL_I(L, MDQ_SAM))) : ar * TL_I(L, MDQ_SAM);
+                if (bug->a_off_i32 && tl_fault(L, MDQ_RA, arow, K, TL_I(L, MDQ_SAK), pid)) {
+                    free(prod);
+                    return 1;
+                }
                 float acc = 0.0f;
                 for (int64_t t = 0; t < T; t++) {
                     for (int64_t e = 0; e < BK; e++) {
                         int64_t k = t * BK + e, kg = bug->group_no_adv ? e : k;
-                        float a = tl_load(L, MDQ_RA, ar * TL_I(L, MDQ_SAM) + k * TL_I(L, MDQ_SAK));
+                        float a = tl_load(L, MDQ_RA, arow + k * TL_I(L, MDQ_SAK));
                         prod[e] = a * mdq_weight(L, bug, k, kg, bc);
                     }
                     acc = acc + tl_sum(prod, BK);

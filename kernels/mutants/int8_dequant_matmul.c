@@ -19,6 +19,10 @@ static int bias_always(const td_abi_launch *L) {
     idm_bugs b = {.bias_always = 1};
     return idm_run(L, &b);
 }
+static int a_i32(const td_abi_launch *L) {
+    idm_bugs b = {.a_off_i32 = 1};
+    return idm_run(L, &b);
+}
 
 TD_KERNEL(td_m_idm_x_per_col) = {ID, "mut_scale_per_column", TD_ABI_HOST, S16, NULL,
                                  "row scale state_x loaded at the column index (per column instead of per row)", 16,
@@ -29,3 +33,6 @@ TD_KERNEL(td_m_idm_w_per_row) = {ID, "mut_scale_per_row", TD_ABI_HOST, S16, NULL
 TD_KERNEL(td_m_idm_bias_always) = {ID, "mut_bias_unguarded", TD_ABI_HOST, S16, NULL,
                                    "the has_bias guard dropped: the bias buffer is added when has_bias is false", 16,
                                    6, bias_always, NULL};
+TD_KERNEL(td_m_idm_a_i32) = {ID, "mut_offset_int32", TD_ABI_HOST, S16, NULL,
+                             "ram[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)",
+                             16, 6, a_i32, NULL};

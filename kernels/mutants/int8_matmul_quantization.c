@@ -26,6 +26,14 @@ static int m_no_sign(const td_abi_launch *L) {
     imq_mbugs b = {.no_sign_ext = 1};
     return imq_matmul(L, &b);
 }
+static int q_fpa_i32(const td_abi_launch *L) {
+    imq_qbugs b = {.fpa_off_i32 = 1};
+    return imq_quantize(L, &b);
+}
+static int m_a_i32(const td_abi_launch *L) {
+    imq_mbugs b = {.a_off_i32 = 1};
+    return imq_matmul(L, &b);
+}
 
 TD_KERNEL(td_m_imq_q_half_even) = {ID_Q, "mut_round_half_even", TD_ABI_HOST, Q_CASTS, NULL,
                                    "the int8 cast rounds half to even (llrint) where .to(tl.int8) truncates", 10, 3,
@@ -40,3 +48,9 @@ TD_KERNEL(td_m_imq_m_scale_col) = {ID_M, "mut_ascale_per_column", TD_ABI_HOST, "
 TD_KERNEL(td_m_imq_m_no_sign) = {ID_M, "mut_b_no_sign_extension", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                  "B's int8 values read as unsigned bytes (sign extension missing)", 16, 5, m_no_sign,
                                  NULL};
+TD_KERNEL(td_m_imq_m_a_i32) = {ID_M, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                               "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 "
+                               "elements)", 16, 5, m_a_i32, NULL};
+TD_KERNEL(td_m_imq_q_fpa_i32) = {ID_Q, "mut_offset_int32", TD_ABI_HOST, Q_CASTS, NULL,
+                                "offs_am[:, None] * stride_fpam formed in int32 (fpa's row offsets wrap beyond 2^31 "
+                                "elements)", 10, 3, q_fpa_i32, NULL};

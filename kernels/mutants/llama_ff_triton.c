@@ -18,3 +18,9 @@ TD_KERNEL(td_m_llama_ff_triton_gate) = {FF, "mut_gate_on_w3", TD_ABI_HOST, "stor
                                         "the SiLU gate on the w3 branch (w1 and w3 swapped)", 17, 5, gate_w3, NULL};
 TD_KERNEL(td_m_llama_ff_triton_norm) = {FF, "mut_norm_acc1_only", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                         "acc2 not multiplied by a_norm", 17, 5, norm_acc1, NULL};
+/* (offs_am % M) * stride_am formed in int32 (Triton's default): rows beyond 2^31 elements
+ * wrap (FF_BUG_A_I32 of the host program) */
+static int a_i32(const td_abi_launch *L) { return td_llama_ff_triton_program(L, 4); }
+TD_KERNEL(td_m_llama_ff_triton_i32) = {FF, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                       "(offs_am % M) * stride_am formed in int32 (A's row offsets wrap beyond 2^31 "
+                                       "elements)", 17, 5, a_i32, NULL};

@@ -39,3 +39,12 @@ TD_KERNEL(td_m_matmul_leakyrelu_cf_rtz) = {LR_CF, "mut_store_rtz", TD_ABI_HOST, 
                                            3, store_rtz, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_io_rtz) = {LR_IO, "mut_store_rtz", TD_ABI_HOST, "store=fp16:rne:inf", NULL, RTZ, 13,
                                            3, store_rtz, NULL};
+/* offs_am[:, None] * stride_am in int32: A's row offsets wrap beyond 2^31 elements */
+static int a_i32(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.a_off_i32 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+TD_KERNEL(td_m_matmul_leakyrelu_io_i32) = {LR_IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                        "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)", 13,
+                        3, a_i32, NULL};

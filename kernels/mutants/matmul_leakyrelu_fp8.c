@@ -51,3 +51,12 @@ TD_KERNEL(td_m_matmul_leakyrelu_fp8_cf_acc16) = {LR_CF, "mut_fp16_accumulator", 
                                                  NULL, ACC16, 13, 3, fp16_acc, NULL};
 TD_KERNEL(td_m_matmul_leakyrelu_fp8_io_colb) = {LR_IO, "mut_no_column_bounds", TD_ABI_HOST, "store=fp16:rne:inf",
                                                 NULL, COLB, 13, 3, no_col_bounds, NULL};
+/* offs_am[:, None] * stride_am in int32: A's row offsets wrap beyond 2^31 elements */
+static int a_i32(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.a_off_i32 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+TD_KERNEL(td_m_matmul_leakyrelu_fp8_io_i32) = {LR_IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                        "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)", 13,
+                        3, a_i32, NULL};
