@@ -46,6 +46,18 @@ int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, 
  * added); 0 when the p0 slabs interleave with the rest (param[in0] below one slab's
  * extent), there is a single program, or no address space. */
 int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0, int out1, int64_t row);
+/* Moves n (<= TD_FAR_MAX_REGS) read-only regions regs[k], each of `rows` rows
+ * (2 <= rows <= TD_FAR_MAX_ROWS: the caller cuts the moved axis first) of w[k]
+ * elements at the row stride held in parameter pstr[k], to a stride drawn by
+ * td_far_stride over a sparse mapping (td_far_restride), and sets the parameter: for
+ * regions indexed by one row index, as a rotary kernel's cos and sin tables are
+ * (row * cos_row_stride, row * sin_row_stride).  Regions naming the same parameter
+ * (cos and sin read at one cos_token_stride) share one stride and move together or not
+ * at all.  Returns how many regions moved (a region whose address space cannot be
+ * reserved keeps its stride and the case stays valid); the class offset-2^31 is added
+ * when one did.  The caller checks rows fit: (rows - 1) * old stride + w[k] <= len. */
+#define TD_FAR_MAX_REGS 8
+int td_far_rows(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */
