@@ -28,8 +28,9 @@ typedef struct far_contract {
     const char *id;
     const char *stride; /* the row stride the far hook moves */
     int reg;            /* the region it moves */
-    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0]) */
+    const char *rows;   /* the parameter counting its rows (NULL: one row per program, grid[0]; GRID1: grid[1]) */
 } far_contract;
+#define GRID1 "grid[1]"
 static const far_contract FAR[] = {
     {"softmax_triton1.softmax_kernel_correctness", "input_row_stride", 1, NULL},
     {"softmax_triton2.softmax_kernel_correctness", "input_row_stride", 1, NULL},
@@ -58,12 +59,30 @@ static const far_contract FAR[] = {
     {"iv_dependent_matmul.iv_dependent_matmul_io_correctness", "SAM", 0, "M"},
     {"matmul_triton_autotune.matmul_autotune_closed_form_correct", "sam", 0, "M"},
     {"matmul_triton_autotune.matmul_autotune_io_correctness", "sam", 0, "M"},
+    {"rope_transform.rope_transform_output_summary_general", "cos_row_stride", 2, "sl"},
+    {"rope_backward_transform.rope_backward_python_backward_output_summary_general", "sin_row_stride", 3, "sl"},
+    {"fast_rope_embedding.fast_rope_embedding_io_correctness", "cos_row_stride", 1, "seqlen"},
+    {"fast_rope_embedding.rope_embedding_output_summary_general", "sin_row_stride", 5, "seqlen"},
+    {"rope_embedding.rope_embedding_io_correctness", "cos_row_stride", 1, "seqlen"},
+    {"rope_embedding.rope_embedding_forward_backward_summary_general", "sin_row_stride", 3, "seqlen"},
+    {"rotary_emb.rotary_emb_kernel_correctness", "stride_cosbs", 2, "max_total_len"},
+    {"rotary_emb_nopad.rotary_emb_nopad_output_summary_general", "surf_cos_token_stride", 2, "surf_q_total_tokens"},
+    {"fused_rotary_embedding.decoding_fused_rotary_embedding_q_correctness", "cos_token_stride", 2, GRID1},
+    {"fused_rotary_embedding.decoding_fused_rotary_embedding_vcache_chain_correctness", "k_token_stride", 0, GRID1},
+    {"rotary_transform.rotary_transform_python_output_summary_general", "stride_x_batch", 1, GRID1},
+    {"rotary_transform.rotary_transform_meta_implements", "stride_x_batch", 1, GRID1},
+    {"rotary_transform_ops.rotary_transform_ops_output_summary_general", "stride_x_batch", 1, GRID1},
+    {"rotary_transform_ops.rotary_transform_ops_meta_implements", "stride_x_batch", 1, GRID1},
+    {"rbe_triton_transform.rbe_triton_transform_output_summary_general", "stride_x_batch", 0, NULL},
+    {"rms_matmul_rbe.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
+    {"rms_matmul_rbe.rms_matmul_rbe_qkv_closed_form_correct", "sxb", 0, NULL},
+    {"rms_rbe_matmul.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
 };
 /* The first NFAR_FULL contracts' ports run 24 far cases, the later ones' (unsloth's
  * kernels, whose int32 row offsets were a real bug, cross_entropy1, destindex_copy_kv1/2,
  * ksoftmax_triton, the batched RMS norms of rmsnorm_triton and rmsnorm_implementation,
  * layernorm_fwd_triton, the A rows of triton_matmul, iv_dependent_matmul and
- * matmul_triton_autotune)
+ * matmul_triton_autotune, the cos/sin tables of the rotary kernels)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -98,7 +117,8 @@ static void test_far_tier_reaches_the_class(void **st) {
             if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
                 hits++;
                 int64_t s = td_param_i(&c, FAR[f].stride, -1);
-                int64_t rows = FAR[f].rows ? td_param_i(&c, FAR[f].rows, -1) : (int64_t)c.grid[0];
+                int64_t rows = !FAR[f].rows ? (int64_t)c.grid[0]
+                               : !strcmp(FAR[f].rows, GRID1) ? (int64_t)c.grid[1] : td_param_i(&c, FAR[f].rows, -1);
                 assert_true((rows - 1) * s >= TWO31);
                 assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
                 assert_true(c.r[FAR[f].reg].mapped > 0);
@@ -108,6 +128,60 @@ static void test_far_tier_reaches_the_class(void **st) {
         }
         assert_true(hits >= 16); /* most far inputs have two rows or more */
     }
+}
+
+/* td_far_rows: each region's rows land at the drawn stride with their contents, the
+ * gaps read zero, the slack after the last row is kept, the parameters follow, regions
+ * naming one parameter share one stride; one row (or more than TD_FAR_MAX_ROWS) moves
+ * nothing. */
+static void test_far_rows(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find("rope_transform.rope_transform_output_summary_general");
+    assert_non_null(k);
+    static const int regs[2] = {2, 3}, own[2] = {2, 3}, shared[2] = {2, 2}; /* cos, sin; their row strides */
+    int moved = 0;
+    for (uint64_t i = 0; i < 16; i++) {
+        uint8_t b[NB], draw[16];
+        char err[512];
+        td_case c;
+        td_case_bytes(7, i, b, sizeof b);
+        td_case_bytes(8, i, draw, sizeof draw);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        const int *strides = i & 1 ? shared : own; /* odd cases: sin moved at cos_row_stride too */
+        int64_t rows = 2 + (int64_t)(i % 3), half = c.p[8].i / 2, w[2] = {half, half}, from[2], len[2];
+        float *old[2];
+        for (int r = 0; r < 2; r++) {
+            from[r] = c.p[strides[r]].i, len[r] = (int64_t)c.r[regs[r]].len;
+            old[r] = malloc((size_t)len[r] * sizeof(float));
+            memcpy(old[r], c.r[regs[r]].data, (size_t)len[r] * sizeof(float));
+        }
+        td_producer p;
+        td_prod_init(&p, draw, sizeof draw);
+        assert_int_equal(td_far_rows(&p, &c, 2, regs, strides, 1, w), 0);
+        assert_int_equal(td_far_rows(&p, &c, 2, regs, strides, TD_FAR_MAX_ROWS + 1, w), 0);
+        assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        while (rows >= 2 && ((rows - 1) * from[0] + half > len[0] || (rows - 1) * from[1] + half > len[1])) rows--;
+        if (rows < 2) { /* a table of one row */
+            free(old[0]), free(old[1]), td_case_free(&c);
+            continue;
+        }
+        moved++;
+        assert_int_equal(td_far_rows(&p, &c, 2, regs, strides, rows, w), 2);
+        assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        assert_true(!(i & 1) || c.p[2].i == c.p[strides[1]].i); /* one stride for both */
+        for (int r = 0; r < 2; r++) {
+            int64_t s = c.p[strides[r]].i, used = (rows - 1) * from[r] + half;
+            const float *d = c.r[regs[r]].data;
+            assert_true((rows - 1) * s >= TWO31 && s >= half);
+            assert_int_equal(c.r[regs[r]].len, (size_t)((rows - 1) * s + half + (len[r] - used)));
+            for (int64_t q = 0; q < rows; q++) assert_memory_equal(d + q * s, old[r] + q * from[r], (size_t)half * 4);
+            assert_true(d[s - 1] == 0.0f && d[half] == 0.0f); /* the gaps read zero */
+            assert_memory_equal(d + (rows - 1) * s + half, old[r] + used, (size_t)(len[r] - used) * 4);
+            free(old[r]);
+        }
+        td_case_free(&c);
+    }
+    assert_true(moved >= 8);
 }
 
 /* Case i of a campaign: every 16th case of a contract with a far hook is far. */
@@ -375,6 +449,7 @@ static void test_device_staging_of_sparse_images(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_tier_reaches_the_class),
+        cmocka_unit_test(test_far_rows),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
