@@ -78,7 +78,7 @@ static void far_q(td_producer *p, td_case *c) {
     if (R < 2) return; /* one token: no offset to move */
     if (R < T) c->classes &= ~(TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE)); /* tokens cut: unknown */
     c->grid[1] = (uint32_t)R;
-    if (td_far_rows(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check_q(const td_case *c) {
@@ -170,7 +170,7 @@ static void far_v(td_producer *p, td_case *c) {
     if (R < 2) return; /* one token: no offset to move */
     if (R < T) c->classes &= ~cut;
     c->grid[1] = (uint32_t)R;
-    if (td_far_rows(p, c, 1, &reg, &stride, R, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 1, &reg, &stride, R, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check_v(const td_case *c) {

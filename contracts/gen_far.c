@@ -50,7 +50,7 @@ int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, 
     return 0;
 }
 
-int td_far_rows(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w) {
+int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w) {
     int64_t from[TD_FAR_MAX_REGS], to[TD_FAR_MAX_REGS];
     int ok[TD_FAR_MAX_REGS], moved = 0;
     if (rows < 2 || rows > TD_FAR_MAX_ROWS || n < 1 || n > TD_FAR_MAX_REGS) return 0;

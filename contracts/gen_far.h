@@ -57,7 +57,7 @@ int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0
  * reserved keeps its stride and the case stays valid); the class offset-2^31 is added
  * when one did.  The caller checks rows fit: (rows - 1) * old stride + w[k] <= len. */
 #define TD_FAR_MAX_REGS 8
-int td_far_rows(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w);
+int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

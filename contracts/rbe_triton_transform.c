@@ -125,7 +125,7 @@ static void far(td_producer *p, td_case *c) {
     static const int reg = R_X, stride = P_SXB;
     int64_t nb = c->grid[0], w = (c->p[P_M].i - 1) * c->p[P_SXM].i + c->p[P_K].i;
     if (nb < 2 || nb > TD_FAR_MAX_ROWS) return; /* one batch: no batch offset */
-    if (td_far_rows(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {

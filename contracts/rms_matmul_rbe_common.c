@@ -131,5 +131,5 @@ void td_rmr_far(td_producer *p, td_case *c, const rmr_idx *ix) {
     int64_t nb = c->grid[0], w = rmr_span(c->p[ix->p_m].i, c->p[ix->p_sxm].i, c->p[ix->p_k].i, c->p[ix->p_sxk].i);
     int reg = ix->r_x, stride = ix->p_sxb;
     if (nb < 2 || nb > TD_FAR_MAX_ROWS || c->p[stride].i < w) return; /* one batch; interleaved batches */
-    if (td_far_rows(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }

@@ -70,7 +70,7 @@ static inline void rl_far(td_producer *p, td_case *c) {
     if (R < sl) c->classes &= ~(TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE)); /* rows cut: unknown */
     c->p[RL_SL].i = R;
     c->grid[0] = (uint32_t)(c->p[RL_BS].i * R);
-    if (td_far_rows(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 /* (no TAIL_ABOVE: the pad_hd/2 tile holds hd/2 in one tile, hd/2 = k*B + 1 needs k = 0) */

@@ -91,7 +91,7 @@ static inline void ru_far(td_producer *p, td_case *c, const ru_cfg *k) {
     if (R < seq) c->classes &= ~(TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE)); /* rows cut: unknown */
     c->p[RU_SEQ].i = R;
     c->grid[0] = (uint32_t)(batch * R);
-    if (td_far_rows(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 /* (no TAIL_ABOVE: BLOCK_SIZE >= head_dim/2 in one tile, so head_dim/2 = k*B + 1 needs k = 0) */

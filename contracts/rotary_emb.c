@@ -108,7 +108,7 @@ static void far(td_producer *p, td_case *c) {
     c->classes &= ~count;
     c->p[P_TOTAL].i = R;
     c->grid[1] = (uint32_t)((R + BS - 1) / BS);
-    if (td_far_rows(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {

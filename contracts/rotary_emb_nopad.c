@@ -184,7 +184,7 @@ static void far(td_producer *p, td_case *c) {
     if (R < T) c->classes &= ~cut;
     c->p[S_T].i = c->p[Q_T].i = c->p[K_T].i = c->p[V_T].i = R;
     c->grid[1] = (uint32_t)(c->p[P_V2].i ? R : (R + BT - 1) / BT);
-    if (!td_far_rows(p, c, 2, regs, strides, R, w)) return;
+    if (!td_far_rows_n(p, c, 2, regs, strides, R, w)) return;
     c->p[Q_CTS].i = c->p[V_CTS].i = c->p[S_CTS].i;
     c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }

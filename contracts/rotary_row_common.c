@@ -254,5 +254,5 @@ void td_rr_far(td_producer *p, td_case *c, const rr_idx *ix) {
     int64_t w = (S - 1) * rr_p(c, ix, RR_SXS) + (nh - 1) * rr_p(c, ix, RR_SXH) + (2 * rdh - 1) * rr_p(c, ix, RR_SXD) + 1;
     int reg = ix->r_x, stride = ix->p0 + RR_SXB;
     if (rr_p(c, ix, RR_SXB) < w) return; /* batches interleave with the rest (not from td_rr_gen) */
-    if (td_far_rows(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (td_far_rows_n(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }

@@ -130,11 +130,11 @@ static void test_far_tier_reaches_the_class(void **st) {
     }
 }
 
-/* td_far_rows: each region's rows land at the drawn stride with their contents, the
+/* td_far_rows_n: each region's rows land at the drawn stride with their contents, the
  * gaps read zero, the slack after the last row is kept, the parameters follow, regions
  * naming one parameter share one stride; one row (or more than TD_FAR_MAX_ROWS) moves
  * nothing. */
-static void test_far_rows(void **st) {
+static void test_far_rows_n(void **st) {
     (void)st;
     const td_contract *k = td_contract_find("rope_transform.rope_transform_output_summary_general");
     assert_non_null(k);
@@ -157,8 +157,8 @@ static void test_far_rows(void **st) {
         }
         td_producer p;
         td_prod_init(&p, draw, sizeof draw);
-        assert_int_equal(td_far_rows(&p, &c, 2, regs, strides, 1, w), 0);
-        assert_int_equal(td_far_rows(&p, &c, 2, regs, strides, TD_FAR_MAX_ROWS + 1, w), 0);
+        assert_int_equal(td_far_rows_n(&p, &c, 2, regs, strides, 1, w), 0);
+        assert_int_equal(td_far_rows_n(&p, &c, 2, regs, strides, TD_FAR_MAX_ROWS + 1, w), 0);
         assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
         while (rows >= 2 && ((rows - 1) * from[0] + half > len[0] || (rows - 1) * from[1] + half > len[1])) rows--;
         if (rows < 2) { /* a table of one row */
@@ -166,7 +166,7 @@ static void test_far_rows(void **st) {
             continue;
         }
         moved++;
-        assert_int_equal(td_far_rows(&p, &c, 2, regs, strides, rows, w), 2);
+        assert_int_equal(td_far_rows_n(&p, &c, 2, regs, strides, rows, w), 2);
         assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
         assert_true(!(i & 1) || c.p[2].i == c.p[strides[1]].i); /* one stride for both */
         for (int r = 0; r < 2; r++) {
@@ -449,7 +449,7 @@ static void test_device_staging_of_sparse_images(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_tier_reaches_the_class),
-        cmocka_unit_test(test_far_rows),
+        cmocka_unit_test(test_far_rows_n),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_int32_offset_mutants_killed),
         cmocka_unit_test(test_ports_pass_far_cases),
