@@ -19,6 +19,7 @@
  * cannot tell the sign there).
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_LR, P_WD, P_B1, P_B2, P_N, P_BLOCK, NP };
 enum { R_P, R_GRAD, R_M, NR };
@@ -55,6 +56,11 @@ static const char *check(const td_case *c) {
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 2); }
 
+/* The large tier (gen_large.h): 2^31 + d elements of p, grad and exp_avg (n_elements is
+ * unannotated in the original: a 64-bit argument past 2^31, while pid * BLOCK_SIZE stays
+ * int32). */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
+
 static const td_intent intent = {
     .operation = "one Lion step: p * (1 - lr*wd) - lr * sign(b1*m + (1-b1)*g), and m = b2*m + (1-b2)*g",
     .definition = "Lion (Chen et al. 2023, Algorithm 2; lucidrains lion-pytorch update_fn): the kernel is a Lion update despite its name",
@@ -77,6 +83,7 @@ const td_contract td_c_adam_update = {
     .error_model = "binary32 evaluation as the kernel orders it; sign() costs 2*lr where update is within its error of 0",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_INPLACE),
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(lion),

@@ -72,6 +72,7 @@ const td_contract td_c_cosine_compute = {
     .error_model = "one cos evaluation of an exact input: the backend's ulp budget for cos",
     .classes = TD_BCLASSES_TILED,
     .gen = gen,
+    /* no large hook: n_elements : tl.int32 in the original (the count itself cannot pass 2^31) */
     .check = check,
     .writes = writes,
     TD_SPECS(cos),

@@ -25,6 +25,7 @@
  * correctly rounded division; dropped lanes are exactly 0.
  */
 #include "elementwise_common.h"
+#include "gen_large.h"
 
 enum { P_N, P_P, P_BLOCK, NP };
 enum { R_X, R_KEEP, R_OUT, NR };
@@ -71,16 +72,20 @@ static const char *check(const td_case *c) {
     double prob = c->p[P_P].r;
     if ((double)(float)prob != prob) return "p : the binary32 scalar the kernel receives";
     if (!(prob >= 0 && prob <= 1)) return "p: a dropout probability in [0, 1]";
-    if (prob == 1.0)
-        for (int64_t i = 0; i < c->p[P_N].i; i++)
+    if (prob == 1.0) /* (a large case: its windows; every other element reads 0, as td_large_next says) */
+        for (uint64_t i = td_large_next(c, R_KEEP, 0); i < (uint64_t)c->p[P_N].i; i = td_large_next(c, R_KEEP, i + 1))
             if (td_geti(c, R_KEEP, (size_t)i))
                 return "policy: p = 1 only with an all-false keep mask (Lean's x/0 = 0 is not binary32's inf/NaN)";
-    for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= 0x1p100)) return "domain: |x| <= 2^100 (x / (1 - p) finite)";
+    for (uint64_t i = td_large_next(c, R_X, 0); i < c->r[R_X].len; i = td_large_next(c, R_X, i + 1))
+        if (!(fabs(td_get(c, R_X, (size_t)i)) <= 0x1p100)) return "domain: |x| <= 2^100 (x / (1 - p) finite)";
     return td_flat_check(c, P_N, P_BLOCK, all_regs, NR);
 }
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
+
+/* The large tier (gen_large.h): 2^31 + d elements of x, x_keep and output (n_elements
+ * is unannotated in the original: 64-bit past 2^31, while pid * BLOCK_SIZE is int32). */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
 
 const td_contract td_c_dropout_triton = {
     .id = "dropout_triton.dropout_kernel_correctness",
@@ -99,6 +104,7 @@ const td_contract td_c_dropout_triton = {
     .error_model = "RN32(1 - p), then one correctly rounded binary32 division; dropped lanes exactly 0",
     .classes = EW_BCLASSES_FLAT | TD_BC(TD_BC_META_EXTREME),
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(dropout),

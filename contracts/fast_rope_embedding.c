@@ -62,6 +62,8 @@ static void writes_io(const td_case *c, td_wset *ws) { ru_writes(c, ws, &cfg_io)
 static void gen_sum(td_producer *p, td_case *c) { ru_gen(p, c, &cfg_sum); }
 static const char *check_sum(const td_case *c) { return ru_check(c, &cfg_sum); }
 static void writes_sum(const td_case *c, td_wset *ws) { ru_writes(c, ws, &cfg_sum); }
+static void far_io(td_producer *p, td_case *c) { ru_far(p, c, &cfg_io); }
+static void far_sum(td_producer *p, td_case *c) { ru_far(p, c, &cfg_sum); }
 
 #define FRE_MODEL "two binary32 products (exact rounding errors) + one rounded sum: any order, FMA or not"
 #define FRE_SV "|Q| <= 2^100, tables in [-1, 1]: every intermediate is finite"
@@ -97,6 +99,7 @@ const td_contract td_c_fast_rope_io = {
     .error_model = FRE_MODEL,
     .classes = RU_CLASSES,
     .gen = gen_io,
+    .far = far_io,
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(fast_rope),
@@ -119,6 +122,7 @@ const td_contract td_c_fast_rope_summary = {
     .error_model = FRE_MODEL,
     .classes = RU_CLASSES,
     .gen = gen_sum,
+    .far = far_sum,
     .check = check_sum,
     .writes = writes_sum,
     TD_SPECS(fast_rope),

@@ -122,6 +122,8 @@ const td_contract td_c_fifth_order_sph_harmonics = {
                    "three-term sums in any order",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen,
+    /* no far hook: the one stride, output_stride, addresses output_ptr (an output: stays dense); coord_ptr is
+     * read flat at 3 * (pid * block_size + j), past 2^31 only with 2^31 coordinates (a count, not a stride) */
     .check = check,
     .writes = writes,
     TD_SPECS(sph),

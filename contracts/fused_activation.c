@@ -28,6 +28,7 @@
  * the shadow's exp model); the relu branch takes |x|, |bias|, |in| <= 2^100.
  */
 #include "elementwise_common.h"
+#include "gen_large.h"
 
 enum { P_NW, P_XNUMEL, P_BLOCK, P_MULT, P_SIGMOID, NP };
 enum { R_X, R_BIAS, R_IN, NR };
@@ -89,9 +90,9 @@ static const char *check(const td_case *c) {
     if ((int64_t)c->r[R_BIAS].len < c->p[P_NW].i) return "bias_ptr holds num_weights elements";
     int sig = c->p[P_SIGMOID].i != 0;
     if (!(fabs(m) <= 2)) return "domain: |multiplier| <= 2";
-    for (int r = 0; r < NR; r++)
-        for (size_t i = 0; i < c->r[r].len; i++) {
-            double v = fabs(td_get(c, r, i));
+    for (int r = 0; r < NR; r++) /* (x and in of a large case: their windows; the rest reads 0) */
+        for (uint64_t i = td_large_next(c, r, 0); i < c->r[r].len; i = td_large_next(c, r, i + 1)) {
+            double v = fabs(td_get(c, r, (size_t)i));
             double bound = !sig ? RELU_BOUND : r == R_IN ? SIG_IN_BOUND : SIG_XB_BOUND;
             if (!(v <= bound)) return "domain: sigmoid |z| <= 84 (exp(-z) finite), relu |x|, |bias|, |in| <= 2^100";
         }
@@ -99,6 +100,11 @@ static const char *check(const td_case *c) {
 }
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_XNUMEL, P_BLOCK, outs, 1); }
+
+/* The large tier (gen_large.h): 2^31 + d elements of x and in (xnumel is a constexpr in
+ * the original: any Python int, while tl.program_id(0) * BLOCK_SIZE is int32); bias
+ * keeps its num_weights elements, read at index % num_weights. */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_XNUMEL, P_BLOCK, flat_regs, 2); }
 
 /* The intent: the operation the wrapper names, torch.sigmoid (ACTIVATION_SIGMOID) or
  * torch.relu of x + bias + multiplier * in, the bias broadcast over rows of num_weights
@@ -129,6 +135,7 @@ const td_contract td_c_fused_activation = {
     .error_model = "binary32 in the kernel's order: (m*in + x) + bias, then sigmoid = 1/(1+exp(-z)) or max(0, z)",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_META_EXTREME),
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(fused),

@@ -28,6 +28,7 @@
  * Error model: q as rope_common.spec.h (two products with their exact rounding errors and
  * one rounded sum, any order, FMA or not: |err| <= e(a*c) + e(b*s) + u*(|r| + e(a*c) +
  * e(b*s)) + subnormal terms, u = 2^-24); the v-cache copy is exact (tolerance 0). */
+#include "gen_far.h"
 #include "rope_common.h"
 
 enum { PQ_QTS, PQ_QHS, PQ_HDS, PQ_CTS, PQ_CS, PQ_HALF, NPQ };
@@ -64,6 +65,20 @@ static void gen_q(td_producer *p, td_case *c) {
     if (H * T == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
     if (half == 1) c->classes |= TD_BC(TD_BC_SINGLE_LANE); /* one pair per program */
     if (hds > 1 || cst > 1 || qhs > 2 * half * hds || qts > H * qhs) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): cos and sin are the read-only regions (q is rotated
+ * in place: outputs stay dense), both read at cur_token_idx * cos_token_stride, in the
+ * original an int32 product (program_id, the stride unannotated).  The tokens (grid[1])
+ * are cut to at most TD_FAR_MAX_ROWS and the one table stride moves near 2^31. */
+static void far_q(td_producer *p, td_case *c) {
+    static const int regs[2] = {RQ_COS, RQ_SIN}, strides[2] = {PQ_CTS, PQ_CTS};
+    int64_t T = c->grid[1], R = T < TD_FAR_MAX_ROWS ? T : TD_FAR_MAX_ROWS;
+    int64_t wt = (c->p[PQ_HALF].i - 1) * c->p[PQ_CS].i + 1, w[2] = {wt, wt};
+    if (R < 2) return; /* one token: no offset to move */
+    if (R < T) c->classes &= ~(TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE)); /* tokens cut: unknown */
+    c->grid[1] = (uint32_t)R;
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check_q(const td_case *c) {
@@ -142,6 +157,22 @@ static void gen_v(td_producer *p, td_case *c) {
     if (hds > 1 || vcs > D) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
+/* Offsets beyond 2^31: v is the read-only region, read at cur_token_idx *
+ * k_token_stride (int32 in the original, as above).  The tokens are cut to at most
+ * TD_FAR_MAX_ROWS (their block tables and lengths kept) and v's token stride moves near
+ * 2^31; the classes of the cut tokens' lengths and blocks go. */
+static void far_v(td_producer *p, td_case *c) {
+    static const int reg = RV_V, stride = PV_KTS;
+    const uint64_t cut = TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_SEQ_SINGLE) |
+                         TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END);
+    int64_t T = c->grid[1], R = T < TD_FAR_MAX_ROWS ? T : TD_FAR_MAX_ROWS, G = c->p[PV_G].i;
+    int64_t HK = (int64_t)c->grid[0] / G, w = (HK - 1) * c->p[PV_KHS].i + (c->p[PV_HD].i - 1) * c->p[PV_HDS].i + 1;
+    if (R < 2) return; /* one token: no offset to move */
+    if (R < T) c->classes &= ~cut;
+    c->grid[1] = (uint32_t)R;
+    if (td_far_rows_n(p, c, 1, &reg, &stride, R, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check_v(const td_case *c) {
     const td_pval *v = c->p;
     int64_t G = v[PV_G].i, T = c->grid[1], D = v[PV_HD].i, bsz = v[PV_BS].i, HK = (int64_t)c->grid[0] / (G ? G : 1);
@@ -188,7 +219,8 @@ static void writes_v(const td_case *c, td_wset *ws) {
 
 #define FR_CLASSES_Q                                                                                             \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | \
-     TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE))
+     TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE) | \
+     TD_BC(TD_BC_OFFSET_2_31))
 
 /* ---- intent (docs/intent.md; the definitions in rope_common.h) ---- */
 static const td_intent i_q = {
@@ -213,6 +245,7 @@ const td_contract td_c_fused_rotary_q = {
     .error_model = "two binary32 products (exact rounding errors) + one rounded sum: any order, FMA or not",
     .classes = FR_CLASSES_Q,
     .gen = gen_q,
+    .far = far_q,
     .check = check_q,
     .writes = writes_q,
     TD_SPECS(frq),
@@ -235,8 +268,10 @@ const td_contract td_c_fused_rotary_vcache = {
     .error_model = "a copy (tolerance 0)",
     .classes = TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_FULLY_MASKED) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) |
-               TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END),
+               TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_v,
+    .far = far_v,
     .check = check_v,
     .writes = writes_v,
     TD_SPECS(frv),

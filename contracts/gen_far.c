@@ -156,3 +156,29 @@ int64_t td_far_bh_rows(int64_t BH, int64_t *H) {
     if (*H > R) *H = R;
     return R - R % *H;
 }
+
+int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w) {
+    int64_t from[TD_FAR_MAX_REGS], to[TD_FAR_MAX_REGS];
+    int ok[TD_FAR_MAX_REGS], moved = 0;
+    if (rows < 2 || rows > TD_FAR_MAX_ROWS || n < 1 || n > TD_FAR_MAX_REGS) return 0;
+    for (int k = 0; k < n; k++) {
+        int j = 0;
+        while (j < k && pstr[j] != pstr[k]) j++; /* a stride parameter shared with region j */
+        from[k] = c->p[pstr[k]].i;
+        if (j < k) {
+            to[k] = to[j] < w[k] ? w[k] : to[j];
+            for (int q = 0; q < k; q++)
+                if (pstr[q] == pstr[k]) to[q] = to[k];
+        } else {
+            to[k] = td_far_stride(p, rows, w[k]);
+        }
+    }
+    for (int k = 0; k < n; k++) ok[k] = !td_far_restride(c, regs[k], rows, w[k], from[k], to[k]);
+    for (int k = 0; k < n; k++) /* a region not moved holds its sharers back (back where they were) */
+        for (int j = 0; j < n; j++)
+            if (!ok[k] && ok[j] && pstr[j] == pstr[k]) ok[j] = 0, td_far_restride(c, regs[j], rows, w[j], to[j], from[j]);
+    for (int k = 0; k < n; k++)
+        if (ok[k]) c->p[pstr[k]].i = to[k], moved++;
+    if (moved) c->classes |= TD_BC(TD_BC_OFFSET_2_31);
+    return moved;
+}

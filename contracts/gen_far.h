@@ -100,6 +100,18 @@ int td_far_heads(td_producer *p, td_case *c, int axis, int64_t rows, const td_fa
  * up to TD_FAR_MAX_ROWS, a multiple of *H; an H above that becomes the count itself
  * (*H set to it: fewer heads, each still of the contract's form). */
 int64_t td_far_bh_rows(int64_t BH, int64_t *H);
+/* Moves n (<= TD_FAR_MAX_REGS) read-only regions regs[k], each of `rows` rows
+ * (2 <= rows <= TD_FAR_MAX_ROWS: the caller cuts the moved axis first) of w[k]
+ * elements at the row stride held in parameter pstr[k], to a stride drawn by
+ * td_far_stride over a sparse mapping (td_far_restride), and sets the parameter: for
+ * regions indexed by one row index, as a rotary kernel's cos and sin tables are
+ * (row * cos_row_stride, row * sin_row_stride).  Regions naming the same parameter
+ * (cos and sin read at one cos_token_stride) share one stride and move together or not
+ * at all.  Returns how many regions moved (a region whose address space cannot be
+ * reserved keeps its stride and the case stays valid); the class offset-2^31 is added
+ * when one did.  The caller checks rows fit: (rows - 1) * old stride + w[k] <= len. */
+#define TD_FAR_MAX_REGS 8
+int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

@@ -40,4 +40,17 @@ int td_large_tier(const uint8_t *data, size_t size);
  * space, or an empty case: nothing to repeat). */
 int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *regs, int nregs);
 
+/* The next element at or after i of region reg that a scan of a case must read: i
+ * itself in an ordinary case or a region the tier did not move, else the first element
+ * >= i inside a window (UINT64_MAX past the last).  Every element of a large region
+ * outside the windows reads zero (an untouched page), so a precondition scan
+ *     for (uint64_t i = td_large_next(c, reg, 0); i < n; i = td_large_next(c, reg, i + 1))
+ * costs the windows, not 2^31 elements; zero must lie in the domain it checks. */
+static inline uint64_t td_large_next(const td_case *c, int reg, uint64_t i) {
+    if (!(c->large_regs >> reg & 1)) return i;
+    for (int w = 0; w < c->nwin; w++)
+        if (i < c->win[w].hi) return i > c->win[w].lo ? i : c->win[w].lo;
+    return UINT64_MAX;
+}
+
 #endif

@@ -23,6 +23,7 @@
  * oracle/shadow.h), so those lanes have no spec value and any outcome is accepted (the
  * kernel's NaN, Lean's and torch's xlogy convention 0); they are counted as undefined.
  */
+#include "gen_large.h"
 #include "reduce_common.h"
 
 enum { P_N, P_BLOCK, NP };
@@ -79,8 +80,9 @@ static void gen(td_producer *p, td_case *c) {
 }
 
 static const char *check(const td_case *c) {
-    for (size_t i = 0; i < (size_t)c->p[P_N].i && i < c->r[R_X].len; i++) {
-        double x = td_get(c, R_X, i), y = td_get(c, R_Y, i);
+    /* (a large case: its windows; every other element reads 0, in the domain) */
+    for (uint64_t i = td_large_next(c, R_X, 0); i < (uint64_t)c->p[P_N].i && i < c->r[R_X].len; i = td_large_next(c, R_X, i + 1)) {
+        double x = td_get(c, R_X, (size_t)i), y = td_get(c, R_Y, (size_t)i);
         if (!(x >= 0 && y >= 0) || !isfinite(x) || !isfinite(y))
             return "x, y >= 0 finite (the generator's domain: KL terms of probabilities)";
         if (x > 0 && y > 0 && !(x / y >= 0x1p-149 && x / y < 0x1p127))
@@ -89,6 +91,10 @@ static const char *check(const td_case *c) {
     return td_flat_check(c, P_N, P_BLOCK, all_regs, NR);
 }
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
+
+/* The large tier (gen_large.h): 2^31 + d elements of x, y and output (n_elements is
+ * unannotated in the original: 64-bit past 2^31, while pid * BLOCK_SIZE is int32). */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
 
 static const td_intent intent = {
     .operation = "pointwise KL divergence x * log(x / y) of probabilities, 0 where x = 0",
@@ -113,6 +119,7 @@ const td_contract td_c_kldiv_compute = {
     .error_model = "division rounded once, log budget on an argument with relative error u, product rounded once",
     .classes = TD_BCLASSES_TILED,
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(kl),

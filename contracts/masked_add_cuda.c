@@ -19,6 +19,7 @@
  * <= 2^100, |alpha| <= 2 keep everything finite.
  */
 #include "elementwise_common.h"
+#include "gen_large.h"
 
 enum { P_N, P_ALPHA, P_BLOCK, NP };
 enum { R_GRAD, R_P, R_MASK, NR };
@@ -68,25 +69,31 @@ static const char *check(const td_case *c) {
     double a = c->p[P_ALPHA].r;
     if ((double)(float)a != a) return "alpha : the binary32 scalar the kernel receives";
     if (!(fabs(a) <= 2)) return "domain: |alpha| <= 2";
-    for (int r = R_GRAD; r <= R_P; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= 0x1p100)) return "domain: |grad|, |p| <= 2^100 (grad + p*alpha finite)";
+    for (int r = R_GRAD; r <= R_P; r++) /* (a large case: its windows; every other element reads 0) */
+        for (uint64_t i = td_large_next(c, r, 0); i < c->r[r].len; i = td_large_next(c, r, i + 1))
+            if (!(fabs(td_get(c, r, (size_t)i)) <= 0x1p100)) return "domain: |grad|, |p| <= 2^100 (grad + p*alpha finite)";
     return td_flat_check(c, P_N, P_BLOCK, all_regs, NR);
 }
 
-/* writeMask: in range and the mask bit false */
+/* writeMask: in range and the mask bit false (lane off of program off / B; the check
+ * makes the grid cover n).  A large case: the lanes of its windows; every other lane's
+ * mask bit reads 0 (an untouched page), so it is written, and only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t n = c->p[P_N].i, B = c->p[P_BLOCK].i;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
-        for (int64_t j = 0; j < B; j++) {
-            int64_t off = (int64_t)pid * B + j;
-            if (off >= n) break;
-            if (td_geti(c, R_MASK, (size_t)off)) continue;
-            td_olane l = {.o = 0, .region = R_GRAD, .off = (uint64_t)off, .pid = {pid, 0, 0}, .j = (uint64_t)j,
-                          .idx = {off}};
-            td_wset_add(ws, &l);
-        }
+    uint64_t seen = 0;
+    for (uint64_t off = td_large_next(c, R_MASK, 0); off < (uint64_t)n; off = td_large_next(c, R_MASK, off + 1)) {
+        seen++;
+        if (td_geti(c, R_MASK, (size_t)off)) continue;
+        td_olane l = {.o = 0, .region = R_GRAD, .off = off, .pid = {(uint32_t)(off / (uint64_t)B), 0, 0},
+                      .j = off % (uint64_t)B, .idx = {(int64_t)off}};
+        td_wset_add(ws, &l);
+    }
+    if (c->large_regs) ws->dropped += (uint64_t)n - seen;
 }
+
+/* The large tier (gen_large.h): 2^31 + d elements of grad, p and p_mask (n_elements is
+ * unannotated in the original: 64-bit past 2^31, while pid * BLOCK_SIZE is int32). */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
 
 static const td_intent intent = {
     .operation = "grad + alpha * p where p_mask is false, in place",
@@ -110,6 +117,7 @@ const td_contract td_c_masked_add_cuda = {
     .error_model = "RN32(RN32(p*alpha) + grad): one product and one sum in the kernel's order",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_META_EXTREME),
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(masked_add),

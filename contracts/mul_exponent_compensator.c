@@ -102,6 +102,7 @@ const td_contract td_c_mul_exponent_compensator = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
     .gen = gen,
+    /* no large hook: no count parameter (grid * BLOCK_SIZE elements, unmasked); not a td_flat_* launch */
     .check = check,
     .writes = writes,
     TD_SPECS(mec),

@@ -33,6 +33,7 @@
  * mutant of this contract (int8_quantization has exact ties).  The truncating store
  * (`.to(tl.int8)` of the float, a shipped bug) is one. */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_N, P_BLOCK, P_SCALE, NP };
 enum { R_X, R_INV, R_OUT, NR };
@@ -48,9 +49,11 @@ static const td_cast_decl casts[1] = {
     {"store", "int8:rne:wrap", "llrint (round half to even, to int64) then the int64 -> int8 store (low byte)"}};
 static const int xo_regs[2] = {R_X, R_OUT}, outs[1] = {R_OUT};
 
+/* (of a large case the windows: every other element reads 0) */
 static double absmax_of(const td_case *c, int reg, size_t n) {
     double m = 0;
-    for (size_t e = 0; e < n; e++) m = fmax(m, fabs(td_get(c, reg, e)));
+    for (uint64_t e = td_large_next(c, reg, 0); e < n; e = td_large_next(c, reg, e + 1))
+        m = fmax(m, fabs(td_get(c, reg, (size_t)e)));
     return m;
 }
 
@@ -85,13 +88,19 @@ static const char *check(const td_case *c) {
     double inv = td_get(c, R_INV, 0);
     if (!(inv * 127 <= 0x1.fffffep127)) return "127 * absmax_inv finite in binary32 (max|x| >= 127 / FLT_MAX)";
     if (!(inv > 0) || !isfinite(inv)) return "absmax_inv finite and > 0 (an all-zero x gives 1/0: excluded)";
-    for (size_t k = 0; k < c->r[R_X].len; k++)
-        if (!isfinite(td_get(c, R_X, k))) return "x holds real (finite) values";
+    for (uint64_t k = td_large_next(c, R_X, 0); k < c->r[R_X].len; k = td_large_next(c, R_X, k + 1))
+        if (!isfinite(td_get(c, R_X, (size_t)k))) return "x holds real (finite) values";
     if (absmax_of(c, R_X, n) * inv > 1 + 0x1p-23) return "absmax_inv * max|x| <= 1 + 2^-23 (values within int8)";
     return NULL;
 }
 
 static void writes(const td_case *c, td_wset *ws) { td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1); }
+
+/* The large tier (gen_large.h): 2^31 + d elements of x and output (n_elements is
+ * unannotated in the original: 64-bit past 2^31, while pid * BLOCK_SIZE is int32); the
+ * windows repeat x's values, so max|x| over them is at most the old one and absmax_inv
+ * keeps every value within int8. */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, xo_regs, 2); }
 
 /* the intent's gap: it is defined where absmax_inv is the host's RN32(1/max|x|) */
 static const char *intent_gap(const td_case *c) {
@@ -126,6 +135,7 @@ const td_contract td_c_quantize_global = {
                    "of the error interval",
     .classes = TD_BCLASSES_TILED,
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(qg),

@@ -43,6 +43,8 @@
  */
 #include <math.h>
 
+#include "gen_far.h"
+
 #include "gen.h"
 
 enum { P_M, P_K, P_SXB, P_SXM, P_SXN, P_SOB, P_SOM, P_SON, P_START, P_THETA, P_DIM, P_BSM, P_BSK, NP };
@@ -114,6 +116,18 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill(&g, c, R_X);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): x is the read-only region, read from
+ * pid_batch * stride_x_batch + stride_x_m * offs_m, in the original an int32 sum of
+ * products (program_id, the unannotated strides).  Both batches of x (the generator draws
+ * one or two) move to a batch stride near 2^31 over a sparse region; out keeps its
+ * layout. */
+static void far(td_producer *p, td_case *c) {
+    static const int reg = R_X, stride = P_SXB;
+    int64_t nb = c->grid[0], w = (c->p[P_M].i - 1) * c->p[P_SXM].i + c->p[P_K].i;
+    if (nb < 2 || nb > TD_FAR_MAX_ROWS) return; /* one batch: no batch offset */
+    if (td_far_rows_n(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check(const td_case *c) {
     int64_t M = c->p[P_M].i, K = c->p[P_K].i, BSM = c->p[P_BSM].i, BSK = c->p[P_BSK].i, nb = c->grid[0];
     double th = c->p[P_THETA].r;
@@ -132,8 +146,7 @@ static const char *check(const td_case *c) {
         return "x_ptr and out_ptr hold every active lane";
     if (c->p[P_SXM].i < K || c->p[P_SOM].i < K || c->p[P_SOB].i < M * c->p[P_SOM].i)
         return "hOutInj, hRIAll: rows of K cells apart, batches of M rows apart";
-    for (size_t i = 0; i < c->r[R_X].len; i++)
-        if (!(fabs(td_get(c, R_X, i)) <= RBE_BOUND)) return "finite x, |x| <= 2^60";
+    if (!td_region_abs_le(c, R_X, RBE_BOUND)) return "finite x, |x| <= 2^60"; /* (sparse x: its written pages) */
     return NULL;
 }
 
@@ -195,8 +208,10 @@ const td_contract td_c_rbe_triton_transform = {
     .sv_note = "finite x, |x| <= 2^60, positions <= 300: every intermediate finite, every angle in the trig budgets' range",
     .error_model = "(col % DIM) / DIM, THETA^e charged as exp2(e * log2 THETA), pos / THETA^e, cos / sin budgets of the "
                    "angle's interval, two products and one add per output",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_META_EXTREME),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_META_EXTREME) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(rbe),

@@ -62,7 +62,9 @@ static const td_cast_decl casts[1] = {
     {"store", "fp16:rne:inf", "real.cast .fp16: the store of accumulator * x_norm into the fp16 output"}};
 
 static void gen_one(td_producer *p, td_case *c) { td_rmr_gen(p, c, &ix_one); }
+static void far_one(td_producer *p, td_case *c) { td_rmr_far(p, c, &ix_one); }
 static void gen_qkv(td_producer *p, td_case *c) { td_rmr_gen(p, c, &ix_qkv); }
+static void far_qkv(td_producer *p, td_case *c) { td_rmr_far(p, c, &ix_qkv); }
 static const char *check_one(const td_case *c) { return td_rmr_check(c, &ix_one); }
 static const char *check_qkv(const td_case *c) { return td_rmr_check(c, &ix_qkv); }
 static void writes_one(const td_case *c, td_wset *ws) { td_rmr_writes(c, ws, &ix_one); }
@@ -100,6 +102,7 @@ const td_contract td_c_rms_matmul_rbe = {
     .error_model = RMR_ERROR_MODEL,
     .classes = RMR_CLASSES,
     .gen = gen_one,
+    .far = far_one,
     .check = check_one,
     .writes = writes_one,
     TD_SPECS(rmr_one),
@@ -124,6 +127,7 @@ const td_contract td_c_rms_matmul_rbe_qkv = {
     .error_model = RMR_ERROR_MODEL,
     .classes = RMR_CLASSES,
     .gen = gen_qkv,
+    .far = far_qkv,
     .check = check_qkv,
     .writes = writes_qkv,
     TD_SPECS(rmr_qkv),

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "gen_far.h"
+
 static int64_t rmr_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t rmr_pad(td_producer *p, uint64_t *classes) {
     int64_t pad = td_prod_u32(p, 0, 2) == 0 ? (int64_t)td_prod_u32(p, 1, 5) : 0;
@@ -70,10 +72,9 @@ void td_rmr_gen(td_producer *p, td_case *c, const rmr_idx *ix) {
     for (int o = 0; o < ix->nout; o++) td_vgen_fill(&gw, c, ix->r_w[o]);
 }
 
+/* (of a sparse X, a far case's, only the written pages: td_region_abs_le) */
 static const char *rmr_values(const td_case *c, int reg, double bound) {
-    for (size_t i = 0; i < c->r[reg].len; i++)
-        if (!(fabs(td_get(c, reg, i)) <= bound)) return "finite values, |x| <= 2^10, |rms_w|, |w| <= 8";
-    return NULL;
+    return td_region_abs_le(c, reg, bound) ? NULL : "finite values, |x| <= 2^10, |rms_w|, |w| <= 8";
 }
 
 static int64_t rmr_span(int64_t a, int64_t sa, int64_t b, int64_t sb) { return (a - 1) * sa + (b - 1) * sb + 1; }
@@ -124,4 +125,11 @@ void td_rmr_writes(const td_case *c, td_wset *ws, const rmr_idx *ix) {
                                       .idx = {b, m, n, o}};
                         td_wset_add(ws, &l);
                     }
+}
+
+void td_rmr_far(td_producer *p, td_case *c, const rmr_idx *ix) {
+    int64_t nb = c->grid[0], w = rmr_span(c->p[ix->p_m].i, c->p[ix->p_sxm].i, c->p[ix->p_k].i, c->p[ix->p_sxk].i);
+    int reg = ix->r_x, stride = ix->p_sxb;
+    if (nb < 2 || nb > TD_FAR_MAX_ROWS || c->p[stride].i < w) return; /* one batch; interleaved batches */
+    if (td_far_rows_n(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }

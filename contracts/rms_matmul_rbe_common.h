@@ -56,11 +56,17 @@ static inline uint64_t rmr_key(int64_t b, int64_t m) { return (UINT64_C(0x52) <<
 void td_rmr_gen(td_producer *p, td_case *c, const rmr_idx *ix);
 const char *td_rmr_check(const td_case *c, const rmr_idx *ix);
 void td_rmr_writes(const td_case *c, td_wset *ws, const rmr_idx *ix);
+/* Offsets beyond 2^31 (gen_far.h): X is the read-only region the batch axis moves, read
+ * from pid_batch * stride_x_batch + offs_m * stride_x_m, in the original an int32 sum
+ * of products (program_id, the unannotated strides).  Both batches (the generator draws
+ * one or two) move to a batch stride near 2^31 over a sparse region; RMS, W and OUT keep
+ * their layout. */
+void td_rmr_far(td_producer *p, td_case *c, const rmr_idx *ix);
 
 #define RMR_CLASSES                                                                                             \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | \
      TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |   \
-     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_TAIL))
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_OFFSET_2_31))
 #define RMR_FORMULA                                                                                             \
     "OUT[b*sob + m*som + n] = fp16(rsqrt(sum_k X[b,m,k]^2 / K + EPS) * sum_k X[b,m,k]*RMS[k]*W[k,n]), m < M, n < N"
 #define RMR_ERROR_MODEL                                                                                         \

@@ -37,6 +37,7 @@ static const td_cast_decl casts[1] = {
     {"store", "fp16:rne:inf", "real.cast .fp16: the store of accumulator * x_norm into the fp16 output"}};
 
 static void gen_one(td_producer *p, td_case *c) { td_rmr_gen(p, c, &ix_one); }
+static void far_one(td_producer *p, td_case *c) { td_rmr_far(p, c, &ix_one); }
 static const char *check_one(const td_case *c) { return td_rmr_check(c, &ix_one); }
 static void writes_one(const td_case *c, td_wset *ws) { td_rmr_writes(c, ws, &ix_one); }
 
@@ -65,6 +66,7 @@ const td_contract td_c_rms_rbe_matmul = {
     .error_model = RMR_ERROR_MODEL,
     .classes = RMR_CLASSES,
     .gen = gen_one,
+    .far = far_one,
     .check = check_one,
     .writes = writes_one,
     TD_SPECS(rmr_one),

@@ -51,6 +51,8 @@ static void writes_io(const td_case *c, td_wset *ws) { ru_writes(c, ws, &cfg_io)
 static void gen_sum(td_producer *p, td_case *c) { ru_gen(p, c, &cfg_sum); }
 static const char *check_sum(const td_case *c) { return ru_check(c, &cfg_sum); }
 static void writes_sum(const td_case *c, td_wset *ws) { ru_writes(c, ws, &cfg_sum); }
+static void far_io(td_producer *p, td_case *c) { ru_far(p, c, &cfg_io); }
+static void far_sum(td_producer *p, td_case *c) { ru_far(p, c, &cfg_sum); }
 
 #define RE_MODEL "two binary32 products (exact rounding errors) + one rounded sum: any order, FMA or not"
 #define RE_SV "|Q| <= 2^100, tables in [-1, 1]: every intermediate is finite"
@@ -86,6 +88,7 @@ const td_contract td_c_rope_emb_io = {
     .error_model = RE_MODEL,
     .classes = RU_CLASSES,
     .gen = gen_io,
+    .far = far_io,
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(rope_emb),
@@ -108,6 +111,7 @@ const td_contract td_c_rope_emb_summary = {
     .error_model = RE_MODEL,
     .classes = RU_CLASSES,
     .gen = gen_sum,
+    .far = far_sum,
     .check = check_sum,
     .writes = writes_sum,
     TD_SPECS(rope_emb),

@@ -12,6 +12,7 @@
 #ifndef TD_ROPE_LIGER_COMMON_H
 #define TD_ROPE_LIGER_COMMON_H
 
+#include "gen_far.h"
 #include "rope_common.h"
 
 enum { RL_QS, RL_KS, RL_CS, RL_SS, RL_SL, RL_BS, RL_NQH, RL_NKH, RL_HD, RL_PQH, RL_PKH, RL_PHD, RL_BLOCK, RL_NP };
@@ -56,12 +57,28 @@ static inline void rl_gen(td_producer *p, td_case *c) {
     if (nkh < nqh) c->classes |= TD_BC(TD_BC_META_EXTREME);             /* grouped-query: fewer k heads */
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the cos and sin tables are the read-only regions
+ * (q and k are rotated in place: outputs stay dense).  Program pid reads table row
+ * pid mod sl at (pid mod sl) * cos_row_stride, in the original an int32 product (pid
+ * and the unannotated stride are int32).  sl is cut to at most TD_FAR_MAX_ROWS (the
+ * grid to bs*sl programs) and both tables' row strides move near 2^31. */
+static inline void rl_far(td_producer *p, td_case *c) {
+    static const int regs[2] = {RL_COS, RL_SIN}, strides[2] = {RL_CS, RL_SS};
+    int64_t sl = c->p[RL_SL].i, R = sl < TD_FAR_MAX_ROWS ? sl : TD_FAR_MAX_ROWS, half = c->p[RL_HD].i / 2;
+    int64_t w[2] = {half, half};
+    if (R < 2 || half < 1) return; /* one table row: no offset to move */
+    if (R < sl) c->classes &= ~(TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE)); /* rows cut: unknown */
+    c->p[RL_SL].i = R;
+    c->grid[0] = (uint32_t)(c->p[RL_BS].i * R);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* (no TAIL_ABOVE: the pad_hd/2 tile holds hd/2 in one tile, hd/2 = k*B + 1 needs k = 0) */
 #define RL_CLASSES                                                                                               \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | \
      TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |     \
      TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_META_EXTREME) | \
-     TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE))
+     TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE) | TD_BC(TD_BC_OFFSET_2_31))
 
 static inline const char *rl_check(const td_case *c) {
     const td_pval *v = c->p;

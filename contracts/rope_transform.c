@@ -51,6 +51,7 @@ const td_contract td_c_rope_transform = {
     .error_model = "two binary32 products (exact rounding errors) + one rounded sum: any order, FMA or not",
     .classes = RL_CLASSES,
     .gen = rl_gen,
+    .far = rl_far,
     .check = check,
     .writes = writes,
     TD_SPECS(rope_tf),

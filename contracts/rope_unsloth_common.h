@@ -19,6 +19,7 @@
 #ifndef TD_ROPE_UNSLOTH_COMMON_H
 #define TD_ROPE_UNSLOTH_COMMON_H
 
+#include "gen_far.h"
 #include "rope_common.h"
 
 enum { RU_QS, RU_CS, RU_SS, RU_SEQ, RU_HD, RU_NH };
@@ -76,13 +77,30 @@ static inline void ru_gen(td_producer *p, td_case *c, const ru_cfg *k) {
     if (G > 1 && nh > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);          /* the head loop runs more than once */
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the cos and sin tables are the read-only regions
+ * (the rotated tensors are in place: outputs stay dense).  Program (row, g) reads
+ * table row row mod seqlen at (row % seqlen) * cos_row_stride, in the original an
+ * int32 product (program_id and the unannotated stride are int32).  seqlen is cut to at
+ * most TD_FAR_MAX_ROWS (the grid to batch*seqlen rows) and both tables' row strides
+ * move near 2^31. */
+static inline void ru_far(td_producer *p, td_case *c, const ru_cfg *k) {
+    const int regs[2] = {k->ntgt, k->ntgt + 1}, strides[2] = {RU_CS, RU_SS};
+    int64_t seq = c->p[RU_SEQ].i, R = seq < TD_FAR_MAX_ROWS ? seq : TD_FAR_MAX_ROWS, half = c->p[RU_HD].i / 2;
+    int64_t w[2] = {half, half}, batch = (int64_t)c->grid[0] / seq;
+    if (R < 2 || half < 1) return; /* one table row: no offset to move */
+    if (R < seq) c->classes &= ~(TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE)); /* rows cut: unknown */
+    c->p[RU_SEQ].i = R;
+    c->grid[0] = (uint32_t)(batch * R);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* (no TAIL_ABOVE: BLOCK_SIZE >= head_dim/2 in one tile, so head_dim/2 = k*B + 1 needs k = 0) */
 #define RU_CLASSES                                                                                              \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | \
      TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |            \
      TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_STRIDE_GT_ROW) | \
      TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_POS_EXTREME) |                          \
-     TD_BC(TD_BC_POS_NONMONOTONE))
+     TD_BC(TD_BC_POS_NONMONOTONE) | TD_BC(TD_BC_OFFSET_2_31))
 
 static inline const char *ru_check(const td_case *c, const ru_cfg *k) {
     int64_t qs = c->p[RU_QS].i, cs = c->p[RU_CS].i, ss = c->p[RU_SS].i, seq = c->p[RU_SEQ].i;

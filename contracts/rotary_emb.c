@@ -25,6 +25,7 @@
  *   |err| <= e(a*c) + e(b*s) + u*(|r| + e(a*c) + e(b*s)) + subnormal terms,
  * e(p) the exact rounding error of the binary32 product of two exact inputs (0 if fused
  * into an FMA), u = 2^-24.  Special values: |Q|, |K| <= 2^100, tables in [-1, 1] (finite). */
+#include "gen_far.h"
 #include "rope_common.h"
 
 enum {
@@ -88,6 +89,26 @@ static void gen(td_producer *p, td_case *c) {
     if (qd > 1 || kd > 1 || qbs > HQ * qh || kbs > HK * kh) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
     if (hd > BD) c->classes |= TD_BC(TD_BC_SLICE_EDGE); /* partial rotary: dims from BLOCK_DMODEL on untouched */
     if (HQ % BH != 0) c->classes |= TD_BC(TD_BC_FULLY_MASKED); /* the last head block is partly masked */
+}
+
+/* Offsets beyond 2^31 (gen_far.h): Cos and Sin are the read-only regions (Q and K are
+ * rotated in place: outputs stay dense).  Token t reads its table row at
+ * t * stride_cosbs, in the original an int32 product (cur_seq_range is
+ * program_id * BLOCK_SEQ + arange, the stride unannotated: both int32).
+ * max_total_len is cut to at most TD_FAR_MAX_ROWS tokens (the grid to cover them) and
+ * both tables' token strides move near 2^31; the shape classes of the old count go. */
+static void far(td_producer *p, td_case *c) {
+    static const int regs[2] = {R_COS, R_SIN}, strides[2] = {P_CBS, P_SBS};
+    const uint64_t count = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) |
+                           TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
+                           TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE);
+    int64_t T = c->p[P_TOTAL].i, R = T < TD_FAR_MAX_ROWS ? T : TD_FAR_MAX_ROWS, BS = c->p[P_BS].i;
+    int64_t w[2] = {(c->p[P_BD].i - 1) * c->p[P_CD].i + 1, (c->p[P_BD].i - 1) * c->p[P_SD].i + 1};
+    if (R < 2) return; /* one token: no offset to move */
+    c->classes &= ~count;
+    c->p[P_TOTAL].i = R;
+    c->grid[1] = (uint32_t)((R + BS - 1) / BS);
+    if (td_far_rows_n(p, c, 2, regs, strides, R, w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -158,8 +179,10 @@ const td_contract td_c_rotary_emb = {
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |
                TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SLICE_EDGE) |
-               TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE),
+               TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(rotary_emb),

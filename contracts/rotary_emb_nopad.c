@@ -43,6 +43,7 @@
  *   |err| <= e(a*c) + e(b*s) + u*(|r| + e(a*c) + e(b*s)) + subnormal terms,
  * e(p) the exact rounding error of the binary32 product (0 if fused into an FMA), u = 2^-24.
  * Special values: |Q|, |K| <= 2^100, tables in [-1, 1]: every intermediate is finite. */
+#include "gen_far.h"
 #include "rope_common.h"
 
 enum {
@@ -164,6 +165,30 @@ static void gen(td_producer *p, td_case *c) {
     if (hds > 1 || cst > 1 || qhs > 2 * half * hds || khs > 2 * half * hds) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Cos and Sin are the read-only regions (Q, K and
+ * the cache are written: outputs stay dense), both read at token * cos_token_stride, in
+ * the original an int32 product (program_id-derived token range, the unannotated stride).
+ * The tokens are cut to at most TD_FAR_MAX_ROWS (every copy of q_total_tokens and the
+ * grid follow; the v2 cache's tables keep their rows) and the one table stride (all
+ * three copies) moves near 2^31; the classes of the old count and cache go. */
+static void far(td_producer *p, td_case *c) {
+    static const int regs[2] = {R_COS, R_SIN}, strides[2] = {S_CTS, S_CTS};
+    const uint64_t cut = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) |
+                         TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
+                         TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_POS_NONMONOTONE) |
+                         TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_SEQ_SINGLE) |
+                         TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END);
+    int64_t T = c->p[S_T].i, R = T < TD_FAR_MAX_ROWS ? T : TD_FAR_MAX_ROWS, BT = c->p[S_BT].i;
+    int64_t wt = (c->p[Q_HALF].i - 1) * c->p[S_CS].i + 1, w[2] = {wt, wt};
+    if (R < 2) return; /* one token: no offset to move */
+    if (R < T) c->classes &= ~cut;
+    c->p[S_T].i = c->p[Q_T].i = c->p[K_T].i = c->p[V_T].i = R;
+    c->grid[1] = (uint32_t)(c->p[P_V2].i ? R : (R + BT - 1) / BT);
+    if (!td_far_rows_n(p, c, 2, regs, strides, R, w)) return;
+    c->p[Q_CTS].i = c->p[V_CTS].i = c->p[S_CTS].i;
+    c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 static const char *check(const td_case *c) {
     const td_pval *v = c->p;
     static const int same[][2] = {{Q_QTS, S_QTS}, {Q_QHS, S_QHS}, {Q_HDS, S_HDS}, {Q_CTS, S_CTS}, {Q_CS, S_CS},
@@ -267,8 +292,10 @@ const td_contract td_c_rotary_emb_nopad = {
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_INPLACE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_POS_EXTREME) |
                TD_BC(TD_BC_POS_NONMONOTONE) | TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST) |
-               TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END),
+               TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(nopad),

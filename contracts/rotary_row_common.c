@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "gen_far.h"
+
 #define RR_MAX_NB 4
 #define RR_MAX_LEN 33
 
@@ -156,12 +158,9 @@ static const char *rr_check_meta(const td_case *c, const rr_idx *ix) {
     return NULL;
 }
 
+/* (of a sparse region, a far case's X, only the written pages: td_region_abs_le) */
 static const char *rr_check_values(const td_case *c, int reg) {
-    for (size_t i = 0; i < c->r[reg].len; i++) {
-        double v = td_get(c, reg, i);
-        if (!(fabs(v) <= RR_BOUND)) return "finite values, |x|, |cos|, |sin| <= 2^60 (products stay finite)";
-    }
-    return NULL;
+    return td_region_abs_le(c, reg, RR_BOUND) ? NULL : "finite values, |x|, |cos|, |sin| <= 2^60 (products stay finite)";
 }
 
 const char *td_rr_check(const td_case *c, const rr_idx *ix) {
@@ -245,4 +244,15 @@ const char *td_rr_intent_gap(const td_case *c, const rr_idx *ix) {
                    "asserts seqlen_offsets + seqlen <= seqlen_ro; the kernel's masked table loads rotate by angle 0)";
     }
     return NULL;
+}
+
+void td_rr_far(td_producer *p, td_case *c, const rr_idx *ix) {
+    int64_t nb = c->grid[1], S = rr_p(c, ix, RR_SEQLEN), rdh = rr_p(c, ix, RR_RDH);
+    int64_t nh = ix->p_head >= 0 ? c->p[ix->p_head].i + 1 : (int64_t)c->grid[2];
+    if (rr_varlen(c, ix) || nb < 2 || nb > TD_FAR_MAX_ROWS || S < 1 || rdh < 1) return;
+    /* one batch's span of X: every row, head and rotated column a program of it reads */
+    int64_t w = (S - 1) * rr_p(c, ix, RR_SXS) + (nh - 1) * rr_p(c, ix, RR_SXH) + (2 * rdh - 1) * rr_p(c, ix, RR_SXD) + 1;
+    int reg = ix->r_x, stride = ix->p0 + RR_SXB;
+    if (rr_p(c, ix, RR_SXB) < w) return; /* batches interleave with the rest (not from td_rr_gen) */
+    if (td_far_rows_n(p, c, 1, &reg, &stride, nb, &w)) c->classes |= TD_BC(TD_BC_STRIDE_GT_ROW);
 }

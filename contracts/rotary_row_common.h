@@ -79,6 +79,12 @@ static inline rr_seq rr_seq_of(const td_case *c, const rr_idx *ix, uint32_t pid1
 void td_rr_gen(td_producer *p, td_case *c, const rr_idx *ix);
 const char *td_rr_check(const td_case *c, const rr_idx *ix);
 void td_rr_writes(const td_case *c, td_wset *ws, const rr_idx *ix);
+/* Offsets beyond 2^31 (gen_far.h): X is the read-only region; program (pid0, b, head)
+ * reads from b * stride_x_batch + head * stride_x_nheads, in the original an int32
+ * product (program_id and the unannotated stride).  Up to TD_FAR_MAX_ROWS batches of X
+ * move to a batch stride near 2^31 (OUT keeps its layout); a varlen case (X addressed by
+ * cu_seqlens[b] * stride_x_seqlen, no batch stride) or a single batch is left as is. */
+void td_rr_far(td_producer *p, td_case *c, const rr_idx *ix);
 /* The intent (docs/intent.md): flash-attn's apply_rotary_emb (interleaved=False: the
  * GPT-NeoX half-split pairs (j, j + rotary_dim/2), j < rotary_dim/2; the dims past
  * rotary_dim passed through by the host's copy, not by the kernel), on EVERY row r <
@@ -114,7 +120,8 @@ const char *td_rr_intent_gap(const td_case *c, const rr_idx *ix);
 #define RR_CLASSES                                                                                              \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_EXACT_MULTIPLE) | \
      TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_MULTI_TILE) | \
-     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_META_EXTREME))
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_POS_EXTREME) | TD_BC(TD_BC_META_EXTREME) | \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define RR_CLASSES_VARLEN                                                                                      \
     (RR_CLASSES | TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |               \
      TD_BC(TD_BC_SEQ_ENDS_AT_END))

@@ -42,6 +42,8 @@ static const td_region_decl regions[NRM] = {{"OUT", TD_F32, TD_R_OUT},
 
 static void gen_g(td_producer *p, td_case *c) { td_rr_gen(p, c, &ix_g); }
 static void gen_m(td_producer *p, td_case *c) { td_rr_gen(p, c, &ix_m); }
+static void far_g(td_producer *p, td_case *c) { td_rr_far(p, c, &ix_g); }
+static void far_m(td_producer *p, td_case *c) { td_rr_far(p, c, &ix_m); }
 static const char *check_g(const td_case *c) { return td_rr_check(c, &ix_g); }
 static const char *check_m(const td_case *c) { return td_rr_check(c, &ix_m); }
 static void writes_g(const td_case *c, td_wset *ws) { td_rr_writes(c, ws, &ix_g); }
@@ -74,6 +76,7 @@ const td_contract td_c_rotary_transform_ops_g = {
     .error_model = RR_ERROR_MODEL,
     .classes = RR_CLASSES,
     .gen = gen_g,
+    .far = far_g,
     .check = check_g,
     .writes = writes_g,
     TD_SPECS(rotary_g),
@@ -96,6 +99,7 @@ const td_contract td_c_rotary_transform_ops_meta = {
     .error_model = RR_ERROR_MODEL,
     .classes = RR_CLASSES_VARLEN,
     .gen = gen_m,
+    .far = far_m,
     .check = check_m,
     .writes = writes_m,
     TD_SPECS(rotary_m),

@@ -62,6 +62,7 @@ const td_contract td_c_sin_computation = {
     .error_model = "one sin evaluation of an exact input: the backend's ulp budget for sin",
     .classes = EW_BCLASSES_FLAT,
     .gen = gen,
+    /* no large hook: n_elements : tl.int32 in the original (the count itself cannot pass 2^31) */
     .check = check,
     .writes = writes,
     TD_SPECS(sin),

@@ -54,6 +54,7 @@ const td_contract td_c_sin_kernel = {
     .error_model = "one sin evaluation: the backend's ulp budget for sin",
     .classes = TD_BCLASSES_TILED,
     .gen = gen,
+    /* no large hook: n_elements : tl.int32 in the original (the count itself cannot pass 2^31) */
     .check = check,
     .writes = writes,
     TD_SPECS(sin),

@@ -61,6 +61,7 @@ const td_contract td_c_vector_addition_custom = {
     .error_model = "one binary32 addition of exact inputs: |RN32(a+b) - (a+b)| (bit-exact)",
     .classes = EW_BCLASSES_FLAT,
     .gen = gen,
+    /* no large hook: size : tl.int32 in the original (the count itself cannot pass 2^31) */
     .check = check,
     .writes = writes,
     TD_SPECS(add_custom),

@@ -196,6 +196,25 @@ static const far_contract FAR[] = {
     {"llama_ff_triton.ff_llama_closed_form_correct", "sam", 0, "M"},
     {"pow_scalar_tensor.pow_scalar_tensor_one_tile_io_correctness", "in0_stride0", 0, "s0"},
     {"pow_scalar_tensor.pow_scalar_tensor_output_summary_general", "in0_stride0", 0, "s0"},
+    /* far-R: the cos/sin tables and the batch axes of the rotary kernels */
+    {"rope_transform.rope_transform_output_summary_general", "cos_row_stride", 2, "sl"},
+    {"rope_backward_transform.rope_backward_python_backward_output_summary_general", "sin_row_stride", 3, "sl"},
+    {"fast_rope_embedding.fast_rope_embedding_io_correctness", "cos_row_stride", 1, "seqlen"},
+    {"fast_rope_embedding.rope_embedding_output_summary_general", "sin_row_stride", 5, "seqlen"},
+    {"rope_embedding.rope_embedding_io_correctness", "cos_row_stride", 1, "seqlen"},
+    {"rope_embedding.rope_embedding_forward_backward_summary_general", "sin_row_stride", 3, "seqlen"},
+    {"rotary_emb.rotary_emb_kernel_correctness", "stride_cosbs", 2, "max_total_len"},
+    {"rotary_emb_nopad.rotary_emb_nopad_output_summary_general", "surf_cos_token_stride", 2, "surf_q_total_tokens"},
+    {"fused_rotary_embedding.decoding_fused_rotary_embedding_q_correctness", "cos_token_stride", 2, FAR_GRID1},
+    {"fused_rotary_embedding.decoding_fused_rotary_embedding_vcache_chain_correctness", "k_token_stride", 0, FAR_GRID1},
+    {"rotary_transform.rotary_transform_python_output_summary_general", "stride_x_batch", 1, FAR_GRID1},
+    {"rotary_transform.rotary_transform_meta_implements", "stride_x_batch", 1, FAR_GRID1},
+    {"rotary_transform_ops.rotary_transform_ops_output_summary_general", "stride_x_batch", 1, FAR_GRID1},
+    {"rotary_transform_ops.rotary_transform_ops_meta_implements", "stride_x_batch", 1, FAR_GRID1},
+    {"rbe_triton_transform.rbe_triton_transform_output_summary_general", "stride_x_batch", 0, NULL},
+    {"rms_matmul_rbe.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
+    {"rms_matmul_rbe.rms_matmul_rbe_qkv_closed_form_correct", "sxb", 0, NULL},
+    {"rms_rbe_matmul.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -250,7 +269,8 @@ static int no_mut(const char *id) {
  * swiglu_backward, matrix_reduction, the token rows of the KV-cache copies, the batch
  * rows of the LoRA kernels, the kernels of one row stride for input and output
  * (softmax_triton3, the L2 norms, rmsnorm_fused[_llama], layer_norm_ops), and the Q,
- * Logics and P head or batch axes of the decoding and prefill attentions)
+ * Logics and P head or batch axes of the decoding and prefill attentions, the cos/sin
+ * tables of the rotary kernels)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -437,6 +457,60 @@ static void test_far_move_param_axis(void **st) {
         for (int64_t j = 0; j < 3; j++)
             for (int64_t k = 0; k < 3; k++) assert_true(y[i * c.p[0].i + j * 3 + k] == (float)(i * 9 + j * 3 + k));
     td_case_free(&c);
+}
+
+/* td_far_rows_n: each region's rows land at the drawn stride with their contents, the
+ * gaps read zero, the slack after the last row is kept, the parameters follow, regions
+ * naming one parameter share one stride; one row (or more than TD_FAR_MAX_ROWS) moves
+ * nothing. */
+static void test_far_rows_n(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find("rope_transform.rope_transform_output_summary_general");
+    assert_non_null(k);
+    static const int regs[2] = {2, 3}, own[2] = {2, 3}, shared[2] = {2, 2}; /* cos, sin; their row strides */
+    int moved = 0;
+    for (uint64_t i = 0; i < 16; i++) {
+        uint8_t b[NB], draw[16];
+        char err[512];
+        td_case c;
+        td_case_bytes(7, i, b, sizeof b);
+        td_case_bytes(8, i, draw, sizeof draw);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        const int *strides = i & 1 ? shared : own; /* odd cases: sin moved at cos_row_stride too */
+        int64_t rows = 2 + (int64_t)(i % 3), half = c.p[8].i / 2, w[2] = {half, half}, from[2], len[2];
+        float *old[2];
+        for (int r = 0; r < 2; r++) {
+            from[r] = c.p[strides[r]].i, len[r] = (int64_t)c.r[regs[r]].len;
+            old[r] = malloc((size_t)len[r] * sizeof(float));
+            memcpy(old[r], c.r[regs[r]].data, (size_t)len[r] * sizeof(float));
+        }
+        td_producer p;
+        td_prod_init(&p, draw, sizeof draw);
+        assert_int_equal(td_far_rows_n(&p, &c, 2, regs, strides, 1, w), 0);
+        assert_int_equal(td_far_rows_n(&p, &c, 2, regs, strides, TD_FAR_MAX_ROWS + 1, w), 0);
+        assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        while (rows >= 2 && ((rows - 1) * from[0] + half > len[0] || (rows - 1) * from[1] + half > len[1])) rows--;
+        if (rows < 2) { /* a table of one row */
+            free(old[0]), free(old[1]), td_case_free(&c);
+            continue;
+        }
+        moved++;
+        assert_int_equal(td_far_rows_n(&p, &c, 2, regs, strides, rows, w), 2);
+        assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        assert_true(!(i & 1) || c.p[2].i == c.p[strides[1]].i); /* one stride for both */
+        for (int r = 0; r < 2; r++) {
+            int64_t s = c.p[strides[r]].i, used = (rows - 1) * from[r] + half;
+            const float *d = c.r[regs[r]].data;
+            assert_true((rows - 1) * s >= TWO31 && s >= half);
+            assert_int_equal(c.r[regs[r]].len, (size_t)((rows - 1) * s + half + (len[r] - used)));
+            for (int64_t q = 0; q < rows; q++) assert_memory_equal(d + q * s, old[r] + q * from[r], (size_t)half * 4);
+            assert_true(d[s - 1] == 0.0f && d[half] == 0.0f); /* the gaps read zero */
+            assert_memory_equal(d + (rows - 1) * s + half, old[r] + used, (size_t)(len[r] - used) * 4);
+            free(old[r]);
+        }
+        td_case_free(&c);
+    }
+    assert_true(moved >= 8);
 }
 
 /* Case i of a campaign: every 16th case of a contract with a far hook is far. */
@@ -917,6 +991,7 @@ int main(void) {
         cmocka_unit_test(test_far_heads),
         cmocka_unit_test(test_far_checks_scan_sparse_rows),
         cmocka_unit_test(test_far_tier_reaches_the_class),
+        cmocka_unit_test(test_far_rows_n),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_far_move_rows),
         cmocka_unit_test(test_far_move_axis),

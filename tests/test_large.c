@@ -6,7 +6,8 @@
  * and the int32-offset mutant survives the default tier.
  * `test_large --run` (label "large", out of the default CI: each case runs a kernel over
  * 2^31+ elements, seconds each): the ports pass large cases (out of place and in
- * place), the int32-offset mutant dies on them by an illegal address, a skipped last
+ * place), the int32-offset mutants (add_example's, kldiv_compute's) die on them by an
+ * illegal address, a skipped last
  * program is seen in the last window, and the process commits little memory. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,8 +27,26 @@ const td_abi_table *td_builtin_host_table(void);
 #define TWO31 ((uint64_t)1 << 31)
 #define ADD "add_example.add_kernel_correctness"
 #define MUL2_INPLACE "triton_mul2.mul2_inplace_kernel_correctness"
-static const char *const LARGE[] = {ADD, "triton_mul2.mul2_kernel_correctness",
-                                    MUL2_INPLACE, "add_value.puzzle1_kernel_correctness"};
+#define KL "kldiv_compute.kldivergence_kernel_correctness"
+typedef struct large_contract {
+    const char *id;
+    int p_n, p_block; /* its count and block parameters */
+    unsigned regs;    /* the regions the tier moves (bit r: region r) */
+} large_contract;
+static const large_contract LARGE[] = {
+    {ADD, 0, 1, 7u},
+    {"triton_mul2.mul2_kernel_correctness", 0, 1, 3u},
+    {MUL2_INPLACE, 0, 1, 1u},
+    {"add_value.puzzle1_kernel_correctness", 0, 1, 3u},
+    {"adam_update_triton.update_fn_kernel_correctness", 4, 5, 7u},
+    {"dropout_triton.dropout_kernel_correctness", 0, 2, 7u},
+    {KL, 0, 1, 7u},
+    {"f8_conversion_utils.f16_to_f8_io_correctness", 0, 1, 3u},
+    {"f8_conversion_utils.f8_to_f16_io_correctness", 0, 1, 3u},
+    {"masked_add_cuda.masked_add_kernel_correctness", 0, 2, 7u},
+    {"fused_activation.fused_add_mul_activation_kernel_correctness", 1, 2, 5u},
+    {"quantize_global.quantize_global_correctness", 0, 1, 5u},
+};
 #define NLARGE (sizeof LARGE / sizeof LARGE[0])
 
 static void large_bytes(uint64_t i, uint8_t *b, size_t n, int large) {
@@ -47,7 +66,7 @@ static int covered(const td_case *c, uint64_t lo, uint64_t hi) {
 static void test_large_cases_decode(void **st) {
     (void)st;
     for (size_t f = 0; f < NLARGE; f++) {
-        const td_contract *k = td_contract_find(LARGE[f]);
+        const td_contract *k = td_contract_find(LARGE[f].id);
         assert_non_null(k);
         assert_non_null(k->large);
         for (uint64_t i = 0; i < 8; i++) {
@@ -60,19 +79,20 @@ static void test_large_cases_decode(void **st) {
             td_case_free(&c);
             large_bytes(i, b, sizeof b, 1);
             assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
-            uint64_t n = (uint64_t)c.p[0].i, B = (uint64_t)c.p[1].i, G = c.grid[0];
+            uint64_t n = (uint64_t)c.p[LARGE[f].p_n].i, B = (uint64_t)c.p[LARGE[f].p_block].i, G = c.grid[0];
+            int r0 = __builtin_ctz(LARGE[f].regs); /* a region the tier moves */
             assert_true(n > TWO31 && n <= TWO31 + (1u << 20));
             assert_true(B >= 64 && B <= 1024 && G == (n + B - 1) / B);
             assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
             assert_true(c.nwin >= 2 && c.nwin <= TD_MAX_WINDOWS);
             for (int w = 1; w < c.nwin; w++) assert_true(c.win[w - 1].hi < c.win[w].lo); /* sorted, disjoint */
             assert_true(covered(&c, 0, B));                           /* the first program */
-            assert_true(covered(&c, TWO31 - B, TWO31 + B));           /* either side of 2^31 */
-            assert_true(covered(&c, (G - 1) * B, c.r[k->nregions - 1].len)); /* the last program and the slack */
-            for (int r = 0; r < k->nregions; r++) {
-                assert_true(c.large_regs >> r & 1);
-                assert_true(c.r[r].mapped > 0 && c.r[r].len >= n);
-            }
+            uint64_t len = c.r[r0].len; /* (windows end at the region's end: n = 2^31 + 1, no slack) */
+            assert_true(covered(&c, TWO31 - B, TWO31 + B < len ? TWO31 + B : len)); /* either side of 2^31 */
+            assert_true(covered(&c, (G - 1) * B, c.r[r0].len)); /* the last program and the slack */
+            assert_int_equal(c.large_regs, LARGE[f].regs);
+            for (int r = 0; r < k->nregions; r++)
+                if (LARGE[f].regs >> r & 1) assert_true(c.r[r].mapped > 0 && c.r[r].len >= n);
             td_case_free(&c);
         }
     }
@@ -114,6 +134,32 @@ static void test_large_write_set(void **st) {
     }
 }
 
+/* td_large_next: every element of an ordinary case or of a region not moved; of a
+ * large region exactly the elements of its windows, in order (the scan a precondition
+ * check makes). */
+static void test_large_next(void **st) {
+    (void)st;
+    td_case plain = {0};
+    for (uint64_t i = 0; i < 100; i += 7) assert_int_equal(td_large_next(&plain, 0, i), i);
+    const td_contract *k = td_contract_find(ADD);
+    uint8_t b[64];
+    char err[512];
+    td_case c;
+    large_bytes(3, b, sizeof b, 1);
+    assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+    uint64_t n = (uint64_t)c.p[0].i, seen = 0, inwin = 0, last = 0;
+    for (int w = 0; w < c.nwin; w++) inwin += (c.win[w].hi < n ? c.win[w].hi : n) - c.win[w].lo;
+    for (uint64_t i = 0; i < 100; i += 7) assert_int_equal(td_large_next(&c, 5, i), i); /* a region not moved */
+    for (uint64_t i = td_large_next(&c, 0, 0); i < n; i = td_large_next(&c, 0, i + 1)) {
+        assert_true(covered(&c, i, i + 1));
+        assert_true(!seen || i > last);
+        last = i, seen++;
+    }
+    assert_int_equal(seen, inwin);
+    assert_int_equal(td_large_next(&c, 2, c.win[c.nwin - 1].hi), UINT64_MAX);
+    td_case_free(&c);
+}
+
 /* Without --large (td_ctx_opts.large) an input of the tier is refused, not run. */
 static void test_large_needs_the_option(void **st) {
     (void)st;
@@ -153,16 +199,19 @@ static void test_mutant_survives_the_default_tier(void **st) {
     assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
     td_ctx_opts o = {0};
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
-    const td_kernel *mut = td_kernels_find(&set, ADD, "mut_large_offset_int32", TD_ABI_HOST);
-    assert_non_null(mut);
-    assert_true(td_kernel_large_only(mut));
     assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
-    for (uint64_t i = 0; i < 200; i++) {
-        uint8_t b[64];
-        td_campaign_case_bytes(mut->k, 1, i, b, sizeof b);
-        td_case_result r;
-        assert_int_equal(td_run_bytes(cx, mut, b, sizeof b, &r), TD_RUN_OK);
-        td_result_free(&r);
+    static const char *const ids[] = {ADD, KL};
+    for (size_t m = 0; m < 2; m++) {
+        const td_kernel *mut = td_kernels_find(&set, ids[m], "mut_large_offset_int32", TD_ABI_HOST);
+        assert_non_null(mut);
+        assert_true(td_kernel_large_only(mut));
+        for (uint64_t i = 0; i < 200; i++) {
+            uint8_t b[64];
+            td_campaign_case_bytes(mut->k, 1, i, b, sizeof b);
+            td_case_result r;
+            assert_int_equal(td_run_bytes(cx, mut, b, sizeof b, &r), TD_RUN_OK);
+            td_result_free(&r);
+        }
     }
     td_ctx_free(cx);
     td_kernels_close(&set);
@@ -245,6 +294,12 @@ static void test_large_kills(void **st) {
     assert_int_equal(r.worst, TD_VC_LAUNCH);
     assert_non_null(strstr(r.msg, "illegal memory access"));
     td_result_free(&r);
+    /* kldiv's: the port passes a large case, the int32-offset mutant dies on it */
+    assert_int_equal(run_large(cx, &set, KL, NULL, 3, &r), TD_RUN_OK);
+    td_result_free(&r);
+    assert_int_equal(run_large(cx, &set, KL, "mut_large_offset_int32", 3, &r), TD_RUN_FINDING);
+    assert_int_equal(r.worst, TD_VC_LAUNCH);
+    td_result_free(&r);
     /* a skipped last program: its lanes in the last window still hold the sentinel */
     assert_int_equal(run_large(cx, &set, ADD, "mut_last_program_skipped", 2, &r), TD_RUN_FINDING);
     td_result_free(&r);
@@ -260,6 +315,7 @@ static void test_large_kills(void **st) {
 int main(int argc, char **argv) {
     const struct CMUnitTest unit[] = {
         cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
+        cmocka_unit_test(test_large_next),
         cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
         cmocka_unit_test(test_large_need),
     };

@@ -18,7 +18,8 @@ typedef struct rmrk_layout {
     int p_swk[3], p_swn[3], p_sob[3], p_som[3], p_son[3];
     int r_x, r_rms, r_w[3], r_out[3];
 } rmrk_layout;
-enum { RMR_BUG_MEAN_BK = 1, RMR_BUG_RMS_NO_ADVANCE, RMR_BUG_SQUARE_SCALED, RMR_BUG_EPS_OUTSIDE };
+enum { RMR_BUG_MEAN_BK = 1, RMR_BUG_RMS_NO_ADVANCE, RMR_BUG_SQUARE_SCALED, RMR_BUG_EPS_OUTSIDE,
+       RMR_BUG_OFFSET_I32 /* pid_batch * stride_x_batch + offs_m * stride_x_m formed in int32 */ };
 
 /* sum of the squares of row i's x_sum lanes (tl.sum's tree) / K + EPS, rsqrt */
 static inline float rmrk_norm(const float *xs, int64_t BK, int64_t K, float eps, int bug) {
@@ -27,8 +28,9 @@ static inline float rmrk_norm(const float *xs, int64_t BK, int64_t K, float eps,
     return 1.0f / sqrtf(mean + eps);
 }
 
-/* one program of one output o: acc (BM*BN) and x_sum (BM*BK) are scratch */
-static inline void rmrk_program(const td_abi_launch *L, const rmrk_layout *k, int o, uint32_t b, uint32_t pid,
+/* one program of one output o: acc (BM*BN) and x_sum (BM*BK) are scratch; 0, or 1 when
+ * the program faults (an int32 offset outside X: RMR_BUG_OFFSET_I32) */
+static inline int rmrk_program(const td_abi_launch *L, const rmrk_layout *k, int o, uint32_t b, uint32_t pid,
                                 float *acc, float *xs, float *xr, int bug) {
 #define KP(f) TL_I(L, k->f)
     int64_t M = KP(p_m), N = KP(p_n), K = KP(p_k), BM = KP(p_bm), BN = KP(p_bn), BK = KP(p_bk);
@@ -38,8 +40,12 @@ static inline void rmrk_program(const td_abi_launch *L, const rmrk_layout *k, in
     for (int64_t t = 0; t < (K + BK - 1) / BK; t++) {
         for (int64_t i = 0; i < BM; i++)
             for (int64_t e = 0; e < BK; e++) {
-                int64_t row = (pm * BM + i) % M, kk = t * BK + e;
-                float x = tl_load(L, k->r_x, b * KP(p_sxb) + row * KP(p_sxm) + kk * KP(p_sxk));
+                int64_t row = (pm * BM + i) % M, kk = t * BK + e, xo = b * KP(p_sxb) + row * KP(p_sxm);
+                if (bug == RMR_BUG_OFFSET_I32) {
+                    xo = tl_i32(tl_i32((int64_t)b * tl_i32(KP(p_sxb))) + row * KP(p_sxm));
+                    if (tl_fault(L, k->r_x, xo + kk * KP(p_sxk), 1, 1, pid)) return 1;
+                }
+                float x = tl_load(L, k->r_x, xo + kk * KP(p_sxk));
                 float r = tl_load(L, k->r_rms, (bug == RMR_BUG_RMS_NO_ADVANCE ? e : kk) * KP(p_srms));
                 xr[i * BK + e] = attn2_hmul(x, r);
                 float sq = bug == RMR_BUG_SQUARE_SCALED ? xr[i * BK + e] : x;
@@ -64,6 +70,7 @@ static inline void rmrk_program(const td_abi_launch *L, const rmrk_layout *k, in
                          attn2_store_prof(L, k->r_out[o]));
         }
     }
+    return 0;
 #undef KP
 }
 
@@ -73,13 +80,14 @@ static inline int rmrk_run(const td_abi_launch *L, const rmrk_layout *k, int bug
     TL_ALLOC(L, acc, BM * BN);
     TL_ALLOC(L, xs, BM * BK);
     TL_ALLOC(L, xr, BM * BK);
-    for (int o = 0; o < k->nout; o++)
-        for (uint32_t b = 0; b < L->grid[0]; b++)
-            for (uint32_t pid = 0; pid < L->grid[1]; pid++) rmrk_program(L, k, o, b, pid, acc, xs, xr, bug);
+    int rc = 0;
+    for (int o = 0; o < k->nout && !rc; o++)
+        for (uint32_t b = 0; b < L->grid[0] && !rc; b++)
+            for (uint32_t pid = 0; pid < L->grid[1] && !rc; pid++) rc = rmrk_program(L, k, o, b, pid, acc, xs, xr, bug);
     free(acc);
     free(xs);
     free(xr);
-    return 0;
+    return rc;
 }
 
 /* the statements' parameter / region layouts (contracts/rms_matmul_rbe.c) */

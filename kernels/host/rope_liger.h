@@ -17,7 +17,8 @@ typedef enum lg_bug {
     LG_WRONG_SIGN,   /* the pass's sign flipped on the second half only */
     LG_INTERLEAVED,  /* pairs (2i, 2i+1) instead of (i, i + hd/2) */
     LG_SWAP,         /* cos and sin swapped */
-    LG_K_WITH_NQH    /* k's head mask uses n_qh: extra k heads rotated (GQA) */
+    LG_K_WITH_NQH,   /* k's head mask uses n_qh: extra k heads rotated (GQA) */
+    LG_OFFSET_I32    /* cos_row_idx * cos_row_stride (and sin's) formed in int32: wraps beyond 2^31 */
 } lg_bug;
 
 /* one [pad_h, pad_hd/2] tile pair of region reg: load both halves, then store */
@@ -53,10 +54,17 @@ static inline int lg_launch(const td_abi_launch *L, int bwd, lg_bug bug) {
     TL_ALLOC(L, x2, pmax * ph);
     int rc = bug == LG_SWAP ? 3 : 2, rs = bug == LG_SWAP ? 2 : 3;
     for (uint32_t row = 0; row < L->grid[0]; row++) {
-        int64_t cr = row % sl;
+        int64_t cr = row % sl, cb = cr * TL_I(L, LG_CS), sb = cr * TL_I(L, LG_SS);
+        if (bug == LG_OFFSET_I32) {
+            cb = tl_i32(cr * tl_i32(TL_I(L, LG_CS))), sb = tl_i32(cr * tl_i32(TL_I(L, LG_SS)));
+            if (tl_fault(L, 2, cb, half, 1, row) || tl_fault(L, 3, sb, half, 1, row)) {
+                free(c), free(s), free(x1), free(x2);
+                return 1;
+            }
+        }
         for (int64_t i = 0; i < ph; i++) {
-            c[i] = i < half ? tl_load(L, rc, cr * TL_I(L, LG_CS) + i) : 0.0f;
-            s[i] = i < half ? tl_load(L, rs, cr * TL_I(L, LG_SS) + i) : 0.0f;
+            c[i] = i < half ? tl_load(L, rc, cb + i) : 0.0f;
+            s[i] = i < half ? tl_load(L, rs, sb + i) : 0.0f;
         }
         int64_t nk = bug == LG_K_WITH_NQH ? TL_I(L, LG_NQH) : TL_I(L, LG_NKH);
         lg_tile(L, 0, row * TL_I(L, LG_QS), TL_I(L, LG_NQH), pq, c, s, bwd, bug, x1, x2);

@@ -15,7 +15,8 @@ typedef enum ru_bug {
     RU_WRONG_SIGN,   /* the rotation's sign flipped on the second half: Q2*cos - Q1*sin */
     RU_INTERLEAVED,  /* pairs (2i, 2i+1) instead of (i, i + head_dim/2) */
     RU_SWAP_COS_SIN, /* cos and sin tables swapped */
-    RU_WRAP_TABLE    /* position = row mod (rows in the cos table), not mod seqlen */
+    RU_WRAP_TABLE,   /* position = row mod (rows in the cos table), not mod seqlen */
+    RU_OFFSET_I32    /* (row % seqlen) * cos_row_stride (and sin's) formed in int32: wraps beyond 2^31 */
 } ru_bug;
 
 typedef struct ru_args {
@@ -23,14 +24,20 @@ typedef struct ru_args {
     int reg_cos, reg_sin;
 } ru_args;
 
-static inline void ru_program(const td_abi_launch *L, const ru_args *a, int reg, int bwd, uint32_t row, uint32_t grp,
+/* 0, or 1 when the program faults (an int32 offset outside its table: RU_OFFSET_I32) */
+static inline int ru_program(const td_abi_launch *L, const ru_args *a, int reg, int bwd, uint32_t row, uint32_t grp,
                               ru_bug bug, float *c1, float *s1, float *q1, float *q2) {
     int64_t half = a->hd / 2, pos = row % a->seq;
     int creg = bug == RU_SWAP_COS_SIN ? a->reg_sin : a->reg_cos, sreg = bug == RU_SWAP_COS_SIN ? a->reg_cos : a->reg_sin;
     if (bug == RU_WRAP_TABLE) pos = row % (int64_t)(TL_LEN(L, a->reg_cos) / (uint64_t)a->cs);
+    int64_t cb = pos * a->cs, sb = pos * a->ss;
+    if (bug == RU_OFFSET_I32) {
+        cb = tl_i32(pos * tl_i32(a->cs)), sb = tl_i32(pos * tl_i32(a->ss));
+        if (tl_fault(L, a->reg_cos, cb, half, 1, row) || tl_fault(L, a->reg_sin, sb, half, 1, row)) return 1;
+    }
     for (int64_t i = 0; i < a->B; i++) {
-        c1[i] = i < half ? tl_load(L, creg, pos * a->cs + i) : 0.0f;
-        s1[i] = i < half ? tl_load(L, sreg, pos * a->ss + i) : 0.0f;
+        c1[i] = i < half ? tl_load(L, creg, cb + i) : 0.0f;
+        s1[i] = i < half ? tl_load(L, sreg, sb + i) : 0.0f;
         if (bwd) s1[i] = -s1[i];
     }
     int64_t h0 = (int64_t)grp * a->G, h1 = h0 + a->G < a->nh ? h0 + a->G : a->nh;
@@ -51,6 +58,7 @@ static inline void ru_program(const td_abi_launch *L, const ru_args *a, int reg,
             tl_store(L, reg, o2, r2, tl_f32());
         }
     }
+    return 0;
 }
 
 /* The launches the autograd function makes: one per rotated region (bwd[t]: its pass),
@@ -61,11 +69,13 @@ static inline int ru_launch(const td_abi_launch *L, const ru_args *a, int ntgt, 
     TL_ALLOC(L, s1, a->B);
     TL_ALLOC(L, q1, a->B);
     TL_ALLOC(L, q2, a->B);
-    for (int t = 0; t < ntgt; t++)
-        for (uint32_t row = 0; row < L->grid[0]; row++)
-            for (uint32_t g = 0; g < L->grid[1]; g++) ru_program(L, a, t, bwd[t], row, g, bug, c1, s1, q1, q2);
+    int rc = 0;
+    for (int t = 0; t < ntgt && !rc; t++)
+        for (uint32_t row = 0; row < L->grid[0] && !rc; row++)
+            for (uint32_t g = 0; g < L->grid[1] && !rc; g++)
+                rc = ru_program(L, a, t, bwd[t], row, g, bug, c1, s1, q1, q2);
     free(c1), free(s1), free(q1), free(q2);
-    return 0;
+    return rc;
 }
 
 #endif

@@ -23,7 +23,8 @@ typedef enum np_bug {
     NPB_INTERLEAVED, /* pairs (2i, 2i+1) instead of (i, i + HEAD_DIM/2) */
     NPB_SWAP,        /* cos and sin swapped */
     NPB_CHUNK_POS,   /* cos/sin row = token index inside its BLOCK_TOKENS chunk (chunk offset ignored) */
-    NPB_SLOT_AT_LEN  /* v2: the cache written at position len, not len - 1 */
+    NPB_SLOT_AT_LEN, /* v2: the cache written at position len, not len - 1 */
+    NPB_OFFSET_I32   /* token * cos_token_stride formed in int32 (wraps beyond 2^31 elements) */
 } np_bug;
 
 /* rotates the pair at (o0, o1) of region src by table row crow; stores into (dst, d0, d1) */
@@ -46,6 +47,7 @@ static inline int np_launch(const td_abi_launch *L, np_bug bug) {
             for (int64_t tt = 0; tt < (v2 ? 1 : BT); tt++) {
                 int64_t t = v2 ? (int64_t)tb : (int64_t)tb * BT + tt, crow = bug == NPB_CHUNK_POS && !v2 ? tt : t;
                 if (t >= T) continue;
+                if (bug == NPB_OFFSET_I32 && tl_fault(L, NR_COS, tl_i32(crow * tl_i32(TL_I(L, NP_CTS))), 1, 1, h)) return 1;
                 for (int64_t i = 0; i < half; i++) {
                     int64_t a = bug == NPB_INTERLEAVED ? 2 * i : i, b = bug == NPB_INTERLEAVED ? 2 * i + 1 : i + half;
                     int64_t q = t * TL_I(L, NP_QTS) + h * TL_I(L, NP_QHS);

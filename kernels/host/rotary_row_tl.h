@@ -20,7 +20,8 @@ typedef struct rrk_layout {
 enum { RRK_SO, RRK_SEQLEN, RRK_RDH, RRK_SRO, RRK_SOB, RRK_SOS, RRK_SOH, RRK_SOD, RRK_SXB, RRK_SXS, RRK_SXH, RRK_SXD,
        RRK_BM, RRK_BH };
 enum { RRK_OUT, RRK_X, RRK_COS, RRK_SIN };
-enum { RR_BUG_SIGN = 1, RR_BUG_INTERLEAVED, RR_BUG_NO_OFFSET, RR_BUG_COS_SIN, RR_BUG_SEQ_END };
+enum { RR_BUG_SIGN = 1, RR_BUG_INTERLEAVED, RR_BUG_NO_OFFSET, RR_BUG_COS_SIN, RR_BUG_SEQ_END,
+       RR_BUG_OFFSET_I32 /* pid_batch * stride_x_batch + pid_head * stride_x_nheads formed in int32 */ };
 
 typedef struct rrk_seq {
     int64_t xb, ob, len;
@@ -39,6 +40,7 @@ static inline rrk_seq rrk_seq_of(const td_abi_launch *L, const rrk_layout *k, ui
     } else {
         s.len = RP(RRK_SEQLEN);
         s.xb = (int64_t)pid1 * RP(RRK_SXB) + head * RP(RRK_SXH);
+        if (bug == RR_BUG_OFFSET_I32) s.xb = tl_i32(tl_i32((int64_t)pid1 * tl_i32(RP(RRK_SXB))) + head * RP(RRK_SXH));
         s.ob = (int64_t)pid1 * RP(RRK_SOB) + head * RP(RRK_SOH);
     }
     return s;
@@ -75,6 +77,7 @@ static inline int rotary_row_program(const td_abi_launch *L, const rrk_layout *k
                 rrk_seq s = rrk_seq_of(L, k, pid1, pid2, bug);
                 int64_t rm = (int64_t)pid0 * RP(RRK_BM);
                 if (rm >= s.len) continue; /* if pid_m * BLOCK_M >= seqlen: return */
+                if (bug == RR_BUG_OFFSET_I32 && tl_fault(L, RRK_X, s.xb + rm * RP(RRK_SXS), 1, 1, pid0)) return 1;
                 rrk_row(L, k, s, rm, bug);
             }
     return 0;

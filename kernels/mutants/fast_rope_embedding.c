@@ -24,6 +24,9 @@ static int io_wrap(const td_abi_launch *L) { return fm_io(L, RU_WRAP_TABLE); }
 static int sum_sign(const td_abi_launch *L) { return fm_sum(L, RU_WRONG_SIGN); }
 static int sum_wrap(const td_abi_launch *L) { return fm_sum(L, RU_WRAP_TABLE); }
 
+static int io_i32(const td_abi_launch *L) { return fm_io(L, RU_OFFSET_I32); }
+static int sum_i32(const td_abi_launch *L) { return fm_sum(L, RU_OFFSET_I32); }
+
 #define FRE_IO "fast_rope_embedding.fast_rope_embedding_io_correctness"
 #define FRE_SUM "fast_rope_embedding.rope_embedding_output_summary_general"
 TD_KERNEL(td_m_fre_io_sign) = {FRE_IO, "mut_wrong_sign", TD_ABI_HOST, NULL, NULL,
@@ -40,3 +43,6 @@ TD_KERNEL(td_m_fre_sum_sign) = {FRE_SUM, "mut_wrong_sign", TD_ABI_HOST, NULL, NU
                                 NULL};
 TD_KERNEL(td_m_fre_sum_wrap) = {FRE_SUM, "mut_position_wraps_at_cache", TD_ABI_HOST, NULL, NULL,
                                 "position = row mod (rows of the cos cache), not row mod seqlen", 7, 6, sum_wrap, NULL};
+#define I32_WHY "(row % seqlen) * cos_row_stride and sin's formed in int32 (wraps beyond 2^31 elements)"
+TD_KERNEL(td_m_fre_io_i32) = {FRE_IO, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, I32_WHY, 7, 3, io_i32, NULL};
+TD_KERNEL(td_m_fre_sum_i32) = {FRE_SUM, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, I32_WHY, 7, 6, sum_i32, NULL};

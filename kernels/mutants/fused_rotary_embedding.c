@@ -8,6 +8,8 @@ static int q_swap(const td_abi_launch *L) { return fr_q(L, FR_SWAP); }
 static int v_len(const td_abi_launch *L) { return fr_v(L, FR_SLOT_AT_LEN); }
 static int v_next(const td_abi_launch *L) { return fr_v(L, FR_NEXT_TABLE); }
 static int v_edge(const td_abi_launch *L) { return fr_v(L, FR_BLOCK_EDGE); }
+static int q_i32(const td_abi_launch *L) { return fr_q(L, FR_OFFSET_I32); }
+static int v_i32(const td_abi_launch *L) { return fr_v(L, FR_OFFSET_I32); }
 
 #define FQ "fused_rotary_embedding.decoding_fused_rotary_embedding_q_correctness"
 #define FV "fused_rotary_embedding.decoding_fused_rotary_embedding_vcache_chain_correctness"
@@ -26,3 +28,9 @@ TD_KERNEL(td_m_frv_next) = {FV, "mut_next_token_table", TD_ABI_HOST, NULL, NULL,
 TD_KERNEL(td_m_frv_edge) = {FV, "mut_block_edge", TD_ABI_HOST, NULL, NULL,
                             "block index context_length / block_size: wrong block when the length is a multiple", 12, 4,
                             v_edge, NULL};
+TD_KERNEL(td_m_frq_i32) = {FQ, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "cur_token_idx * cos_token_stride formed in int32 (wraps beyond 2^31 elements)", 6, 3, q_i32,
+                           NULL};
+TD_KERNEL(td_m_frv_i32) = {FV, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "cur_token_idx * k_token_stride formed in int32 (wraps beyond 2^31 elements)", 12, 4, v_i32,
+                           NULL};

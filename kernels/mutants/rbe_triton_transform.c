@@ -6,6 +6,7 @@ static int sign(const td_abi_launch *L) { return rbe_program(L, RBE_BUG_SIGN); }
 static int half(const td_abi_launch *L) { return rbe_program(L, RBE_BUG_HALF_SPLIT); }
 static int nostart(const td_abi_launch *L) { return rbe_program(L, RBE_BUG_NO_START); }
 static int swap(const td_abi_launch *L) { return rbe_program(L, RBE_BUG_COS_SIN); }
+static int i32(const td_abi_launch *L) { return rbe_program(L, RBE_BUG_OFFSET_I32); }
 
 TD_KERNEL(td_m_rbe_sign) = {ID, "mut_wrong_sign", TD_ABI_HOST, NULL, NULL,
                             "the pair rotated by -f: out_real = xr*cos + xi*sin, out_imag = xi*cos - xr*sin", 13, 2,
@@ -17,3 +18,5 @@ TD_KERNEL(td_m_rbe_nostart) = {ID, "mut_position_offset_ignored", TD_ABI_HOST, N
                                "start_token_position ignored: the angle of row r is r / THETA^e", 13, 2, nostart, NULL};
 TD_KERNEL(td_m_rbe_swap) = {ID, "mut_cos_sin_swapped", TD_ABI_HOST, NULL, NULL, "cos and sin swapped", 13, 2, swap,
                             NULL};
+TD_KERNEL(td_m_rbe_i32) = {ID, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "pid_batch * stride_x_batch formed in int32 (wraps beyond 2^31 elements)", 13, 2, i32, NULL};

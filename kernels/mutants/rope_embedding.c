@@ -23,6 +23,9 @@ static int io_wrap(const td_abi_launch *L) { return rm_io(L, RU_WRAP_TABLE); }
 static int sum_inter(const td_abi_launch *L) { return rm_sum(L, RU_INTERLEAVED); }
 static int sum_swap(const td_abi_launch *L) { return rm_sum(L, RU_SWAP_COS_SIN); }
 
+static int io_i32(const td_abi_launch *L) { return rm_io(L, RU_OFFSET_I32); }
+static int sum_i32(const td_abi_launch *L) { return rm_sum(L, RU_OFFSET_I32); }
+
 #define RE_IO "rope_embedding.rope_embedding_io_correctness"
 #define RE_SUM "rope_embedding.rope_embedding_forward_backward_summary_general"
 TD_KERNEL(td_m_re_io_sign) = {RE_IO, "mut_wrong_sign", TD_ABI_HOST, NULL, NULL,
@@ -39,3 +42,6 @@ TD_KERNEL(td_m_re_sum_inter) = {RE_SUM, "mut_interleaved", TD_ABI_HOST, NULL, NU
                                 NULL};
 TD_KERNEL(td_m_re_sum_swap) = {RE_SUM, "mut_cos_sin_swapped", TD_ABI_HOST, NULL, NULL,
                                "cos and sin tables swapped (forward and backward)", 8, 4, sum_swap, NULL};
+#define I32_WHY "(row % seqlen) * cos_row_stride and sin's formed in int32 (wraps beyond 2^31 elements)"
+TD_KERNEL(td_m_re_io_i32) = {RE_IO, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, I32_WHY, 9, 3, io_i32, NULL};
+TD_KERNEL(td_m_re_sum_i32) = {RE_SUM, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, I32_WHY, 8, 4, sum_i32, NULL};

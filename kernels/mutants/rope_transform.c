@@ -5,6 +5,7 @@ static int m_sign(const td_abi_launch *L) { return lg_launch(L, 0, LG_WRONG_SIGN
 static int m_inter(const td_abi_launch *L) { return lg_launch(L, 0, LG_INTERLEAVED); }
 static int m_swap(const td_abi_launch *L) { return lg_launch(L, 0, LG_SWAP); }
 static int m_nqh(const td_abi_launch *L) { return lg_launch(L, 0, LG_K_WITH_NQH); }
+static int m_i32(const td_abi_launch *L) { return lg_launch(L, 0, LG_OFFSET_I32); }
 
 #define ID "rope_transform.rope_transform_output_summary_general"
 TD_KERNEL(td_m_rope_tf_sign) = {ID, "mut_wrong_sign", TD_ABI_HOST, NULL, NULL,
@@ -17,3 +18,6 @@ TD_KERNEL(td_m_rope_tf_swap) = {ID, "mut_cos_sin_swapped", TD_ABI_HOST, NULL, NU
 TD_KERNEL(td_m_rope_tf_nqh) = {ID, "mut_k_heads_n_qh", TD_ABI_HOST, NULL, NULL,
                               "k's head mask uses n_qh: k heads beyond n_kh rotated (grouped-query)", 13, 4, m_nqh,
                               NULL};
+TD_KERNEL(td_m_rope_tf_i32) = {ID, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                              "(pid % sl) * cos_row_stride and sin's formed in int32 (wraps beyond 2^31 elements)",
+                              13, 4, m_i32, NULL};

@@ -7,6 +7,7 @@ static int m_inter(const td_abi_launch *L) { return np_launch(L, NPB_INTERLEAVED
 static int m_swap(const td_abi_launch *L) { return np_launch(L, NPB_SWAP); }
 static int m_chunk(const td_abi_launch *L) { return np_launch(L, NPB_CHUNK_POS); }
 static int m_slot(const td_abi_launch *L) { return np_launch(L, NPB_SLOT_AT_LEN); }
+static int m_i32(const td_abi_launch *L) { return np_launch(L, NPB_OFFSET_I32); }
 
 #define ID "rotary_emb_nopad.rotary_emb_nopad_output_summary_general"
 TD_KERNEL(td_m_nopad_sign) = {ID, "mut_wrong_sign", TD_ABI_HOST, NULL, NULL, "rotated by -angle (sin negated)", 43, 7,
@@ -21,3 +22,6 @@ TD_KERNEL(td_m_nopad_chunk) = {ID, "mut_chunk_position", TD_ABI_HOST, NULL, NULL
                                43, 7, m_chunk, NULL};
 TD_KERNEL(td_m_nopad_slot) = {ID, "mut_slot_at_seq_len", TD_ABI_HOST, NULL, NULL,
                               "v2: rotated key written at position len instead of len - 1", 43, 7, m_slot, NULL};
+TD_KERNEL(td_m_nopad_i32) = {ID, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                             "cur_token_range * cos_token_stride formed in int32 (wraps beyond 2^31 elements)", 43, 7,
+                             m_i32, NULL};

@@ -11,6 +11,7 @@ RR_MUTANT(sign, RR_BUG_SIGN)
 RR_MUTANT(inter, RR_BUG_INTERLEAVED)
 RR_MUTANT(nooff, RR_BUG_NO_OFFSET)
 RR_MUTANT(swap, RR_BUG_COS_SIN)
+RR_MUTANT(i32, RR_BUG_OFFSET_I32)
 
 #define S_SIGN "the halves rotated with the wrong sign: o0 = x0*cos + x1*sin, o1 = x1*cos - x0*sin"
 #define S_INTER "interleaved and half-split layouts confused: x0, x1 = x[2j], x[2j+1] on a half-split tensor"
@@ -30,3 +31,6 @@ TD_KERNEL(td_m_rotary_transform_m_seqend) = {M, "mut_varlen_last_row", TD_ABI_HO
                                  "varlen seqlen = cu_seqlens[b+1] - cu_seqlens[b] - 1: a sequence's last row block is "
                                  "dropped when it starts at its last token",
                                  16, 5, seq_end, NULL};
+#define S_I32 "pid_batch * stride_x_batch formed in int32 (wraps beyond 2^31 elements)"
+TD_KERNEL(td_m_rotary_transform_g_i32) = {G, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, S_I32, 14, 4, i32_g, NULL};
+TD_KERNEL(td_m_rotary_transform_m_i32) = {M, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, S_I32, 16, 5, i32_m, NULL};
