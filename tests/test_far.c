@@ -372,8 +372,89 @@ static void test_device_staging_of_sparse_images(void **st) {
     td_kernels_close(&set);
 }
 
+/* td_far_axis: the slabs of every region land at the drawn stride, bit for bit, zeros in
+ * between; the stride parameters follow; where one region's slabs interleave (a slab
+ * wider than its stride) nothing moves. */
+static void test_far_axis_moves_every_region(void **st) {
+    (void)st;
+    for (int rows = 2; rows <= 3; rows++)
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            td_case c;
+            memset(&c, 0, sizeof c);
+            c.r[0].fmt = TD_F32, c.r[1].fmt = TD_F16;
+            const int64_t from[2] = {40, 23}, w[2] = {37, 23}; /* region 1: slabs back to back */
+            for (int k = 0; k < 2; k++) {
+                td_case_alloc(&c, k, (size_t)((rows - 1) * from[k] + w[k]));
+                c.p[k].i = from[k];
+            }
+            for (size_t i = 0; i < c.r[0].len; i++) ((float *)c.r[0].data)[i] = (float)i + 1;
+            for (size_t i = 0; i < c.r[1].len; i++) ((uint16_t *)c.r[1].data)[i] = (uint16_t)(i + 7);
+            uint8_t b[16];
+            td_case_bytes(9, seed, b, sizeof b);
+            td_producer p;
+            td_prod_init(&p, b, sizeof b);
+            const int reg[2] = {0, 1}, sp[2] = {0, 1};
+            assert_int_equal(td_far_axis(&p, &c, 2, reg, sp, rows), 2);
+            int64_t s = c.p[0].i;
+            assert_int_equal(c.p[1].i, s);
+            assert_true((rows - 1) * s >= TWO31);
+            assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            for (int k = 0; k < 2; k++) {
+                assert_true(c.r[k].mapped > 0);
+                assert_int_equal(c.r[k].len, (size_t)((rows - 1) * s + w[k]));
+            }
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t e = 0; e < w[0]; e++) {
+                    assert_true(((float *)c.r[0].data)[r * s + e] == (float)(r * from[0] + e) + 1);
+                    if (e < w[1]) assert_int_equal(((uint16_t *)c.r[1].data)[r * s + e], (uint16_t)(r * from[1] + e + 7));
+                }
+            assert_true(((float *)c.r[0].data)[s / 2] == 0.0f); /* between the slabs: untouched zeros */
+            td_case_free(&c);
+        }
+    /* region 1's slab is wider than its stride (an inner axis): nothing moves */
+    td_case c;
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = c.r[1].fmt = TD_F32;
+    td_case_alloc(&c, 0, 100), td_case_alloc(&c, 1, 100);
+    c.p[0].i = 60, c.p[1].i = 30; /* region 0: 2 slabs of 40 at stride 60; region 1: of 70 at stride 30 */
+    uint8_t b[16] = {0};
+    td_producer p;
+    td_prod_init(&p, b, sizeof b);
+    const int reg[2] = {0, 1}, sp[2] = {0, 1};
+    assert_int_equal(td_far_axis(&p, &c, 2, reg, sp, 2), 0);
+    assert_int_equal(td_far_axis(&p, &c, 1, reg, sp, TD_FAR_MAX_ROWS + 1), 0); /* too many rows */
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(c.p[k].i, k ? 30 : 60);
+        assert_int_equal(c.r[k].len, 100);
+        assert_int_equal(c.r[k].mapped, 0);
+    }
+    assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    assert_int_equal(td_far_axis(&p, &c, 1, reg, sp, 2), 1); /* region 0 alone moves */
+    assert_true(c.p[0].i >= TWO31);
+    assert_int_equal(c.r[0].len, (size_t)(c.p[0].i + 40));
+    assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    td_case_free(&c);
+    /* two regions at one stride parameter (Acc and Acc2, q and k): both move from it */
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = c.r[1].fmt = TD_F32;
+    for (int k = 0; k < 2; k++) {
+        td_case_alloc(&c, k, 50);
+        for (size_t i = 0; i < 50; i++) ((float *)c.r[k].data)[i] = (float)(100 * k + (int)i);
+    }
+    c.p[0].i = 30; /* 2 slabs of 20 */
+    const int one[2] = {0, 0};
+    assert_int_equal(td_far_axis(&p, &c, 2, reg, one, 2), 2);
+    for (int k = 0; k < 2; k++)
+        for (int64_t e = 0; e < 20; e++) {
+            assert_true(((float *)c.r[k].data)[e] == (float)(100 * k + e));
+            assert_true(((float *)c.r[k].data)[c.p[0].i + e] == (float)(100 * k + 30 + e));
+        }
+    td_case_free(&c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_far_axis_moves_every_region),
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_int32_offset_mutants_killed),
