@@ -429,13 +429,20 @@ static const char *check_overflow(const td_case *c) {
     return "hover: some row's maximum score exceeds 88.73 (where binary32 exp(score) overflows)";
 }
 
-/* Offsets beyond 2^31 (gen_far.h): with B = 2 (grid axis 2) the batch axis of Q, K and V
- * moves to a stride near 2^31 over sparse regions (td_far_axis; nothing moves where K or
- * V is shared by every batch, stride 0); Out stays dense at its own strides.  The views'
- * checks read only the cells the views name. */
+/* Offsets beyond 2^31 (gen_far.h): with B = 2 (grid axis 2) the batch axis, with one
+ * batch the head axis (grid axis 1, H <= 3), of Q moves to a stride near 2^31 over a
+ * sparse region (td_far_axis), then K's and V's, each at its own stride, where it fits
+ * (not a K or V every batch or head shares, stride 0, nor heads inside the rows); Out
+ * stays dense at its own strides.  The views' checks read only the cells they name. */
 static void fa1_far(td_producer *p, td_case *c, int sqb) {
-    const int reg[3] = {R_Q, R_K, R_V}, st[3] = {sqb, sqb + 4, sqb + 8};
-    td_far_axis(p, c, 3, reg, st, c->grid[2]);
+    int ax = c->grid[2] >= 2 ? 0 : 1;
+    int64_t rows = ax ? c->grid[1] : c->grid[2];
+    const int q = R_Q, sq = sqb + ax;
+    if (!td_far_axis(p, c, 1, &q, &sq, rows)) return;
+    for (int t = 1; t <= 2; t++) {
+        const int r = R_Q + t, st = sqb + 4 * t + ax;
+        td_far_axis(p, c, 1, &r, &st, rows);
+    }
 }
 static void far_online(td_producer *p, td_case *c) { fa1_far(p, c, P_SQB); }
 static void far_naive(td_producer *p, td_case *c) { fa1_far(p, c, PN_SQB); }
