@@ -116,6 +116,7 @@ const td_contract td_c_attention_forward_triton_cf = {
     .nparams = F_NP,
     .params = params_cf,
     .regions = regions_cf,
+    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
     .gen = gen_cf,
     .check = check_cf,
     .writes = writes_cf,
@@ -132,6 +133,7 @@ const td_contract td_c_attention_forward_triton_io = {
     .nparams = I_NP,
     .params = params_io,
     .regions = regions_io,
+    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

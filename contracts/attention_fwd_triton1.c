@@ -144,6 +144,7 @@ static void writes(const td_case *c, td_wset *ws) {
                 }
 }
 
+/* no far hook: o is written at i_bh * s_qh, q, k, v's stride: a far q needs a sparse o */
 #define A1_COMMON                                                                                                  \
     .file = "attention_fwd_triton1", .family = "attention", .nparams = NP, .params = params, .nregions = NR,      \
     .regions = regions, .sv = TD_SV_REAL, .gen = gen, .check = check, .writes = writes, TD_SPECS(a1_out),         \

@@ -91,6 +91,7 @@ const td_contract td_c_attention_fwd_triton2_os = {
     .formula = "Out[m,d] = sum_n 2^S[m,n] V[n,d] / sum_n 2^S[m,n], S = (Q.K)[m,n] * Q_scale[blk m] * K_scale[blk n]",
     .nparams = F_NP,
     .params = params_os,
+    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
     .gen = gen_os,
     .check = check_os,
     .writes = writes_os,
@@ -106,6 +107,7 @@ const td_contract td_c_attention_fwd_triton2_io = {
     .formula = "out[j] = attentionFwdTriton2IOOutSpec(Lane2D.decode j); R = the kernel's casts",
     .nparams = I_NP,
     .params = params_io,
+    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

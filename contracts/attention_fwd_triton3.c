@@ -326,6 +326,7 @@ T3_FNS(4)
 #define T3_PARAMS_2 .nparams = 28, .params = params_w
 #define T3_PARAMS_3 .nparams = 27, .params = params_3
 #define T3_PARAMS_4 .nparams = 28, .params = params_w
+/* no far hook: one base (stride_qz, stride_qh: t3_base) addresses Q, K, V and Out: a far Q needs a sparse Out */
 #define T3_COMMON(n)                                                                                                \
     .file = "attention_fwd_triton3", .family = "attention", T3_PARAMS_##n, .nregions = NR, .ncasts = NC,            \
     .casts = casts,                                                                                                 \

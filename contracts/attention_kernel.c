@@ -86,6 +86,7 @@ static void writes(const td_case *c, td_wset *ws) {
     attn2_ak_writes(c, ws, &k);
 }
 
+/* no far hook: the launch is Z*H = 8 heads (grid axis 1 = 8 > TD_FAR_MAX_ROWS), and Out shares stride_qh with Q */
 #define AK_COMMON                                                                                             \
     .file = "attention_kernel", .family = "attention", .kind = "rounding", .nparams = NP, .params = params,   \
     .nregions = A2K_NR, .regions = regions, .ncasts = 1, .casts = casts, .sv = TD_SV_REAL,                     \

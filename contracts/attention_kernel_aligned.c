@@ -91,6 +91,7 @@ static void intent_writes(const td_case *c, td_wset *ws) {
 static const td_intent i_ak = {.operation = A2K_INTENT_OP, .definition = A2K_INTENT_DEF, TD_SPECS(aka_intent),
                                .gap = intent_gap, .writes = intent_writes};
 
+/* no far hook: the launch is Z*H = 8 heads (grid axis 1 = 8 > TD_FAR_MAX_ROWS), and K, V, Out share stride_qh with Q */
 #define AKA_COMMON                                                                                            \
     .file = "attention_kernel_aligned", .family = "attention", .kind = "rounding", .nparams = NP,             \
     .params = params, .nregions = A2K_NR, .regions = regions, .ncasts = 1, .casts = casts, .sv = TD_SV_REAL,  \

@@ -45,6 +45,7 @@
  * tails and H < BLOCK_M, S_q != S_k, keys past the causal span, and the family's values.
  */
 #include "attn_online_common.h"
+#include "gen_far.h"
 
 enum {
     P_SM, P_SQZ, P_SQH, P_SQM, P_SQK, P_SKZ, P_SKH, P_SKN, P_SKK, P_SVZ, P_SVH, P_SVK, P_SVN,
@@ -250,6 +251,18 @@ static void al_intent_row(const td_case *c, int causal, const td_olane *l, at_ro
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the launch's one outer axis with two programs or more
+ * (batch: stride_*z, or head: stride_*h; nb * N_HEAD <= 3, so never both) of Q, K and V
+ * moves to a stride near 2^31 over sparse regions (td_far_axis; nothing moves where that
+ * axis sits inside the rows: the interleaved-heads layout).  Out stays dense at its own
+ * strides.  The kernel forms off_q / off_k / off_v as batch_id * stride + off_hz * stride
+ * in Triton's int32 unless a stride needs int64. */
+static void al_far(td_producer *p, td_case *c) {
+    int64_t nh = PI(c, P_NHEAD), ax = c->grid[1] / nh >= 2 ? 0 : 1;
+    const int reg[3] = {R_Q, R_K, R_V}, st[3] = {P_SQZ + (int)ax, P_SKZ + (int)ax, P_SVZ + (int)ax};
+    td_far_axis(p, c, 3, reg, st, c->grid[1]);
+}
+
 static void gen_nc(td_producer *p, td_case *c) { al_gen(p, c, 0); }
 static void gen_c(td_producer *p, td_case *c) { al_gen(p, c, 1); }
 static const char *check_nc(const td_case *c) { return al_check(c, 0); }
@@ -258,11 +271,12 @@ static const char *check_c(const td_case *c) { return al_check(c, 1); }
 #define AL_CLASSES                                                                                                  \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |          \
      TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |         \
-     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) |                          \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define AL_COMMON                                                                                                   \
     .file = "attention_llama", .family = "attention", .io_class = "Realizes_without_Rounding (lowering exists)",    \
     .kind = "exact", .nparams = NP, .nregions = NR, .regions = regions, .ncasts = NC, .casts = casts,               \
-    .sv = TD_SV_REAL, .writes = al_writes,                                                                          \
+    .sv = TD_SV_REAL, .writes = al_writes, .far = al_far,                                                           \
     .sv_note = "finite inputs, bounded scores; key 0 is kept in every row, so l >= 1 (no 0/0)",                    \
     .error_model = "FlashAttention-1 online softmax in kernel order: binary32 dot * sm_scale, expf budget, tree row " \
                    "sum + l_prev, 1/l, p*l_rcp, acc*(l_prev*l_rcp) + P.V, fp16 P (any scale; any KV blocking), fp16 store"

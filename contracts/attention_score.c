@@ -55,6 +55,7 @@
  * (attn_online_common.h).
  */
 #include "attn_online_common.h"
+#include "gen_far.h"
 
 enum { P_SQZ, P_SQH, P_SQM, P_SQK, P_SKZ, P_SKH, P_SKN, P_SKK, P_SOZ, P_SOH, P_SON,
        P_Z, P_H, P_HKV, P_NCTX, P_ROUND, P_NKV, P_SWO, P_SWS, P_BN, P_BD, P_SM, NP };
@@ -228,6 +229,23 @@ static void gen(td_producer *p, td_case *c) {
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): with Z = 2 the batch axis of Q and K moves to a
+ * stride near 2^31 over sparse regions; with one batch, the head axis of Q (H heads)
+ * and then of K (H_KV heads, when Q's moved and H_KV >= 2), each where it sits outside
+ * the rows (td_far_axis).  M and Out stay dense at their own strides; the checks read
+ * only the cells the launch names. */
+static void far(td_producer *p, td_case *c) {
+    const int qk[2] = {R_Q, R_K};
+    if (AS_P(c, P_Z) >= 2) {
+        const int st[2] = {P_SQZ, P_SKZ};
+        td_far_axis(p, c, 2, qk, st, AS_P(c, P_Z));
+        return;
+    }
+    const int sq = P_SQH, sk = P_SKH;
+    if (td_far_axis(p, c, 1, qk, &sq, AS_P(c, P_H)) && AS_P(c, P_HKV) >= 2)
+        td_far_axis(p, c, 1, qk + 1, &sk, AS_P(c, P_HKV));
+}
+
 /* ---- checker ---- */
 
 static const char *as_check_layout(const td_case *c) {
@@ -305,11 +323,11 @@ static void writes(const td_case *c, td_wset *ws) {
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |        \
      TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |       \
      TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) |                          \
-     TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31))
 #define AS_COMMON                                                                                                  \
     .file = "attention_score", .family = "attention", .nparams = NP, .params = params, .nregions = NR,            \
     .regions = regions, .ncasts = NC, .casts = casts, .sv = TD_SV_REAL, .classes = AS_CLASSES, .gen = gen,         \
-    .check = check, .writes = writes, TD_SPECS(as_out),                                                            \
+    .far = far, .check = check, .writes = writes, TD_SPECS(as_out),                                                \
     .sv_note = "finite scores; M = -inf only on rows keeping no key (their terms are masked); every column sum "    \
                "< 2^15 (finite fp16); a column no row keeps is the empty sum 0",                                    \
     .error_model = "qk_scale one product (literal rounded once); binary32 dot in any order (gamma_{BD-1}); "       \

@@ -106,6 +106,7 @@ const td_contract td_c_attn_fwd_causal_os = {
     .formula = "Out[m,d] = sum_{n<=m} 2^S[m,n] V[n,d] / sum_{n<=m} 2^S[m,n], S = (Q.K)[m,n]*QScale[blk m]*KScale[blk n]",
     .nparams = F_NP,
     .params = params_os,
+    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
     .gen = gen_os,
     .check = check_os,
     .writes = writes_os,
@@ -121,6 +122,7 @@ const td_contract td_c_attn_fwd_causal_io = {
     .formula = "out[j] = attnFwdCausalIOOutSpec(p0, ..., Lane2D.decode j) (causal); R = the kernel's casts",
     .nparams = I_NP,
     .params = params_io,
+    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

@@ -88,6 +88,7 @@
  * the reals' equality, which the harness applies).
  */
 #include "attn_online_common.h"
+#include "gen_far.h"
 
 /* the store slices */
 enum { S_NH, S_SEQ, S_SAB, S_SAH, S_SAM, S_SAD, S_SOB, S_SOH, S_SOM, S_BM, S_BD, S_NP };
@@ -215,14 +216,26 @@ static void st_writes(const td_case *c, td_wset *ws) {
                     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the batch axis of Acc and Acc2 (one stride_acc_b),
+ * or with one batch the head axis (stride_acc_h, num_heads <= 3), moves to a stride near
+ * 2^31 over sparse regions where it sits outside the rows (td_far_axis); Out stays
+ * dense at its own strides. */
+static void st_far(td_producer *p, td_case *c) {
+    int64_t nh = SI(c, S_NH), nb = c->grid[1] / nh;
+    const int reg[2] = {S_ACC, S_ACC2}, st[2] = {nb >= 2 ? S_SAB : S_SAH, nb >= 2 ? S_SAB : S_SAH};
+    td_far_axis(p, c, 2, reg, st, nb >= 2 ? nb : nh);
+}
+
 #define ST_CLASSES                                                                                                  \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |          \
      TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |         \
-     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE))
+     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |                          \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define ST_COMMON                                                                                                   \
     .file = "block_sparse_attn", .family = "attention", .nparams = S_NP, .params = s_params, .nregions = S_NR,    \
     .regions = s_regions, .classes = ST_CLASSES, .gen = st_gen, .check = st_check, .writes = st_writes,           \
-    .sv = TD_SV_REAL, .sv_note = "finite binary32 accumulators (signed zeros, subnormals): copied, no arithmetic", \
+    .far = st_far, .sv = TD_SV_REAL,                                                                              \
+    .sv_note = "finite binary32 accumulators (signed zeros, subnormals): copied, no arithmetic",                   \
     .error_model = "a copy: bit-exact, tolerance 0"
 
 const td_contract td_c_block_sparse_attn_stores_io = {
@@ -517,12 +530,21 @@ static void bsa_row(const td_case *c, const td_olane *l, at_row *R) {
     R->sm_scale = c->p[F_SCALE].r;
 }
 
+/* Offsets beyond 2^31 (gen_far.h): with two batches the batch axis of Q, K and V (sqb,
+ * skb, svb: outermost in every layout drawn) moves to a stride near 2^31 over sparse
+ * regions (td_far_axis); Out stays dense at its own strides.  The kernel forms
+ * Q += off_b * stride_qb + off_h * stride_qh in Triton's int32. */
+static void f_far(td_producer *p, td_case *c) {
+    const int reg[3] = {F_Q, F_K, F_V}, st[3] = {F_SQB, F_SKB, F_SVB};
+    td_far_axis(p, c, 3, reg, st, c->grid[1] / FI(c, F_NH));
+}
+
 #define F_CLASSES                                                                                                   \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |          \
      TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |         \
      TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) |                          \
      TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_MASK_PATTERN) |    \
-     TD_BC(TD_BC_SEQ_BLOCK_EDGE))
+     TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_OFFSET_2_31))
 
 static const td_intent f_intent = {
     .operation = "block-sparse causal attention softmax(q k^T * scale + layout mask + causal mask) v of each query "
@@ -547,6 +569,7 @@ const td_contract td_c_block_sparse_attn_cf = {
     .regions = f_regions,
     .classes = F_CLASSES,
     .gen = f_gen,
+    .far = f_far,
     .check = f_check,
     .writes = f_writes,
     .sv = TD_SV_REAL,

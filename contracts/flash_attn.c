@@ -343,6 +343,7 @@ const td_contract td_c_flash_attn_out = {
     .nparams = G_NP,
     .params = params_g,
     .classes = FA_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
+    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
     .gen = gen_out,
     .check = check_out,
     .writes = writes_out,
@@ -359,6 +360,7 @@ const td_contract td_c_flash_attn_l = {
     .nparams = G_NP,
     .params = params_g,
     .classes = FA_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
+    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
     .gen = gen_lse,
     .check = check_lse,
     .writes = writes_lse,
@@ -379,6 +381,7 @@ const td_contract td_c_flash_attn_case1 = {
     .classes = (FA_CLASSES & ~(TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) |
                                TD_BC(TD_BC_BLOCK_GT_N))) |
                TD_BC(TD_BC_FULLY_MASKED),
+    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
     .gen = gen_case1,
     .check = check_case1,
     .writes = writes_case1,
@@ -395,6 +398,7 @@ const td_contract td_c_flash_attn_case2 = {
     .nparams = P_NP,
     .params = params_p,
     .classes = FA_CLASSES,
+    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
     .gen = gen_case2,
     .check = check_case2,
     .writes = writes_case2,
@@ -411,6 +415,7 @@ const td_contract td_c_flash_attn_io = {
     .nparams = I_NP,
     .params = params_io,
     .classes = FA_CLASSES,
+    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

@@ -182,3 +182,23 @@ int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int 
     if (moved) c->classes |= TD_BC(TD_BC_OFFSET_2_31);
     return moved;
 }
+
+int td_far_axis(td_producer *p, td_case *c, int n, const int reg[], const int st[], int64_t rows) {
+    int64_t w[TD_MAX_REGIONS], from[TD_MAX_REGIONS], wmax = 0; /* from: before any move (regions may share a stride) */
+    if (rows < 2 || rows > TD_FAR_MAX_ROWS || n <= 0 || n > TD_MAX_REGIONS) return 0;
+    for (int k = 0; k < n; k++) {
+        from[k] = c->p[st[k]].i;
+        w[k] = (int64_t)c->r[reg[k]].len - (rows - 1) * from[k];
+        if (from[k] <= 0 || w[k] <= 0 || w[k] > from[k]) return 0; /* slabs interleave or coincide */
+        if (w[k] > wmax) wmax = w[k];
+    }
+    int64_t s = td_far_stride(p, rows, wmax);
+    int moved = 0;
+    for (int k = 0; k < n; k++) {
+        if (td_far_restride(c, reg[k], rows, w[k], from[k], s)) break;
+        c->p[st[k]].i = s;
+        moved++;
+    }
+    if (moved) c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return moved;
+}

@@ -112,6 +112,17 @@ int64_t td_far_bh_rows(int64_t BH, int64_t *H);
  * when one did.  The caller checks rows fit: (rows - 1) * old stride + w[k] <= len. */
 #define TD_FAR_MAX_REGS 8
 int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int *pstr, int64_t rows, const int64_t *w);
+/* Moves one shared outer axis (a batch or head axis of Q, K and V at once) of the
+ * READ-ONLY regions reg[k] (k < n) to one far stride: region reg[k] holds `rows` slabs
+ * (2 <= rows <= TD_FAR_MAX_ROWS) at element stride param[st[k]], its last slab running
+ * to the region's end (slab width w[k] = len - (rows - 1) * param[st[k]]; regions may
+ * share a stride parameter).  Every slab must fit under its stride (0 < w[k] <=
+ * param[st[k]]: the axis is outside the region's others), else nothing moves (a kernel
+ * then never sees some regions far and others not).  One stride td_far_stride(p, rows,
+ * max w) is drawn; each region moves with td_far_restride and gets param[st[k]] = that
+ * stride.  Marks offset-2^31 and stride-gt-row when a region moved; returns how many
+ * moved (n, or fewer only where the address space ran out: those moved stay consistent). */
+int td_far_axis(td_producer *p, td_case *c, int n, const int reg[], const int st[], int64_t rows);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

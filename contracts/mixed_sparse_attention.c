@@ -35,6 +35,7 @@
  */
 #include "attn_online_common.h"
 #include "gen.h"
+#include "gen_far.h"
 #include "gen_meta.h"
 
 enum { E_H, E_SQZ, E_SQH, E_SOM, E_SOK, E_BM, E_BD, E_NP };
@@ -175,6 +176,7 @@ const td_contract td_c_mixed_sparse_attention_epilogue_io = {
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_SPECIAL) |
                TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) |
                TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END),
+    /* no far hook: Out is written at AccPre's qo_offset (stride_qz, stride_qh): a far AccPre needs a sparse Out */
     .gen = e_gen,
     .check = e_check,
     .writes = e_writes,
@@ -305,6 +307,17 @@ static void msa_gen_meta(td_producer *p, td_case *c, td_rng *r) {
         }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): K and V (kv_offset = off_hz // H * stride_kz +
+ * off_hz % H * stride_kh, V at K's strides: hvz / hvh) move their batch axis, or with
+ * one batch their head axis where it sits outside the rows, to one stride near 2^31
+ * over sparse regions (td_far_axis).  Q stays: Out is written at Q's qo_offset, and
+ * outputs stay dense.  The kernel forms kv_offset in Triton's int32. */
+static void m_far(td_producer *p, td_case *c) {
+    int batch = MI(c, M_Z) >= 2;
+    const int reg[2] = {M_K, M_V}, st[2] = {batch ? M_SKZ : M_SKH, batch ? M_SVZ : M_SVH};
+    td_far_axis(p, c, 2, reg, st, batch ? MI(c, M_Z) : MI(c, M_H));
+}
+
 static void m_gen(td_producer *p, td_case *c) {
     int64_t bm = at_pow2(p, 0, 4), bd = at_pow2(p, 0, 4);
     int64_t z = 1 + td_prod_u32(p, 0, 1), h = 1 + td_prod_u32(p, 0, 1);
@@ -427,20 +440,38 @@ static const char *m_check_tile(const td_case *c, int64_t p0, int64_t p1) {
     return NULL;
 }
 
+/* the elements in bytes [lo, hi) of region q->reg: finite (NaN: padding no lane reads,
+ * poisoned), and q * qk_scale inside binary16 for Q */
+typedef struct msa_vcheck {
+    const td_case *c;
+    int reg, bad;
+    double qk;
+} msa_vcheck;
+static void msa_values_span(void *u, size_t lo, size_t hi) {
+    msa_vcheck *q = u;
+    unsigned eb = td_fmt_get(q->c->r[q->reg].fmt)->bytes;
+    for (size_t i = lo / eb; i < hi / eb && i < q->c->r[q->reg].len && !q->bad; i++) {
+        double x = td_get(q->c, q->reg, i);
+        if (!isnan(x)) q->bad = !isfinite(x) || (q->reg == M_Q && fabs(x) * q->qk >= 65504);
+    }
+}
+
 static const char *m_check(const td_case *c) {
     const char *e = m_check_shapes(c);
     if (e) return e;
     for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
         for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
             if ((e = m_check_tile(c, p0, p1))) return e;
-    /* finite tensors, and q * qk_scale inside binary16 (a masked key's score is then exactly 0) */
+    /* finite tensors, and q * qk_scale inside binary16 (a masked key's score is then exactly 0);
+     * of a sparse K or V (a far case) only the written pages (the others read as zeros) */
     double qk = fabs((double)((float)c->p[M_SCALE].r * 1.44269504f));
-    for (int reg = M_Q; reg <= M_V; reg++)
-        for (size_t i = 0; i < c->r[reg].len; i++) {
-            double x = td_get(c, reg, i);
-            if (isnan(x)) continue; /* padding no lane reads (poisoned) */
-            if (!isfinite(x) || (reg == M_Q && fabs(x) * qk >= 65504)) return "finite Q, K, V; q * qk_scale inside binary16";
-        }
+    for (int reg = M_Q; reg <= M_V; reg++) {
+        msa_vcheck q = {c, reg, 0, qk};
+        size_t bytes = c->r[reg].len * td_fmt_get(c->r[reg].fmt)->bytes;
+        if (c->r[reg].mapped) td_touched_pages(c->r[reg].data, bytes, msa_values_span, &q);
+        else msa_values_span(&q, 0, bytes);
+        if (q.bad) return "finite Q, K, V; q * qk_scale inside binary16";
+    }
     return NULL;
 }
 
@@ -522,8 +553,9 @@ const td_contract td_c_mixed_sparse_attention_cf = {
                TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) |
                TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_IDX_REPEATS) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |
-               TD_BC(TD_BC_SEQ_ENDS_AT_END) | TD_BC(TD_BC_MASK_PATTERN),
+               TD_BC(TD_BC_SEQ_ENDS_AT_END) | TD_BC(TD_BC_MASK_PATTERN) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = m_gen,
+    .far = m_far,
     .check = m_check,
     .writes = m_writes,
     .sv = TD_SV_REAL,

@@ -33,6 +33,7 @@
  * Special values: finite inputs |x| <= 8, T <= 65: |o| <= 65 (8 * 8 * 2 * 6)^2 * 8 stays finite.
  */
 #include "gen.h"
+#include "gen_far.h"
 #include "parallel_common.h"
 
 enum { PF_SQK_H, PF_SQK_T, PF_SQK_D, PF_SVO_H, PF_SVO_T, PF_SVO_D, PF_SCALE, PF_B, PF_H, PF_T, PF_K, PF_V, PF_BTL,
@@ -104,6 +105,15 @@ static void pa_fwd_gen(td_producer *p, td_case *c) {
     for (int r = RF_Q; r <= RF_V; r++) td_vgen_fill(&g, c, r);
     c->classes |= (pad ? TD_BC(TD_BC_STRIDE_GT_ROW) : 0) | (c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0) |
                   (c->grid[0] * c->grid[1] * c->grid[2] == 1 ? TD_BC(TD_BC_ONE_PROGRAM) : 0);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): the B*H heads (grid axis 2, at most 4) of q and k
+ * (one s_qk_h, outermost in both layouts) move to a stride near 2^31 over sparse regions
+ * (td_far_axis).  v stays: o is written at v's s_vo_h, and outputs stay dense.  The
+ * kernel forms q + i_bh * s_qk_h in Triton's int32. */
+static void pa_fwd_far(td_producer *p, td_case *c) {
+    const int reg[2] = {RF_Q, RF_K}, st[2] = {PF_SQK_H, PF_SQK_H};
+    td_far_axis(p, c, 2, reg, st, c->grid[2]);
 }
 
 static const char *pa_fwd_check(const td_case *c) {
@@ -246,8 +256,9 @@ const td_contract td_c_parallel_attention_fwd_o = {
     .sv_note = "finite inputs |x| <= 8, T <= 65: every sum stays finite",
     .error_model = "scores as any-order dot products, the square and the products by v one rounding each (any "
                    "association), the sums over keys in any order (gamma_{N-1}), underflow terms",
-    .classes = PA_CLASSES,
+    .classes = PA_CLASSES | TD_BC(TD_BC_OFFSET_2_31),
     .gen = pa_fwd_gen,
+    .far = pa_fwd_far,
     .check = pa_fwd_check,
     .writes = pa_fwd_writes,
     TD_SPECS(pa_oz),
@@ -270,6 +281,7 @@ const td_contract td_c_parallel_attention_bwd_dkv = {
     .error_model = "s, ds as any-order dot products (ds: (dot + dz) scale or dot scale + dz scale), the products "
                    "one rounding each (any association), the sums over keys in any order, underflow terms",
     .classes = PA_CLASSES,
+    /* no far hook: dk at k's s_qk_h, dv at v's s_vo_h: a far k needs a sparse dk */
     .gen = pa_bwd_gen,
     .check = pa_bwd_check,
     .writes = pa_bwd_writes,

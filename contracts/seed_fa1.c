@@ -88,6 +88,7 @@
  * online kernels; the naive domain keeps exp finite and sum(p) normal.
  */
 #include "attn_common.h"
+#include "gen_far.h"
 
 /* the online kernels' parameters (and naive_reference_overflow's) */
 enum {
@@ -428,6 +429,24 @@ static const char *check_overflow(const td_case *c) {
     return "hover: some row's maximum score exceeds 88.73 (where binary32 exp(score) overflows)";
 }
 
+/* Offsets beyond 2^31 (gen_far.h): with B = 2 (grid axis 2) the batch axis, with one
+ * batch the head axis (grid axis 1, H <= 3), of Q moves to a stride near 2^31 over a
+ * sparse region (td_far_axis), then K's and V's, each at its own stride, where it fits
+ * (not a K or V every batch or head shares, stride 0, nor heads inside the rows); Out
+ * stays dense at its own strides.  The views' checks read only the cells they name. */
+static void fa1_far(td_producer *p, td_case *c, int sqb) {
+    int ax = c->grid[2] >= 2 ? 0 : 1;
+    int64_t rows = ax ? c->grid[1] : c->grid[2];
+    const int q = R_Q, sq = sqb + ax;
+    if (!td_far_axis(p, c, 1, &q, &sq, rows)) return;
+    for (int t = 1; t <= 2; t++) {
+        const int r = R_Q + t, st = sqb + 4 * t + ax;
+        td_far_axis(p, c, 1, &r, &st, rows);
+    }
+}
+static void far_online(td_producer *p, td_case *c) { fa1_far(p, c, P_SQB); }
+static void far_naive(td_producer *p, td_case *c) { fa1_far(p, c, PN_SQB); }
+
 static void gen_online(td_producer *p, td_case *c) { fa1_gen(p, c, 0, 0, FA1_GEN_ONLINE); }
 static void gen_online_causal(td_producer *p, td_case *c) { fa1_gen(p, c, 0, 1, FA1_GEN_ONLINE); }
 static void gen_naive(td_producer *p, td_case *c) { fa1_gen(p, c, 1, 0, FA1_GEN_NAIVE); }
@@ -456,7 +475,7 @@ static void writes_online(const td_case *c, td_wset *ws) { fa1_writes(c, ws, 0);
 static void writes_naive(const td_case *c, td_wset *ws) { fa1_writes(c, ws, 1); }
 
 #define FA1_CLASSES                                                                                             \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME))
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_OFFSET_2_31))
 #define FA1_COMMON                                                                                              \
     .file = "seed_fa1", .family = "attention-seeds", .kind = "exact", .nregions = NR, .regions = regions,       \
     .sv = TD_SV_REAL
@@ -492,6 +511,7 @@ const td_contract td_c_seed_fa1_boundaryD = {
                    "alpha rescaling per block with a valid key, one division",
     .classes = FA1_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_online,
+    .far = far_online,
     .check = check_online,
     .writes = writes_online,
     FA1_COMMON,
@@ -511,6 +531,7 @@ const td_contract td_c_seed_fa1_causal_boundaryD = {
                    "diagonal are exact no-ops",
     .classes = FA1_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_online_causal,
+    .far = far_online,
     .check = check_online_causal,
     .writes = writes_online,
     FA1_COMMON,
@@ -529,6 +550,7 @@ const td_contract td_c_seed_fa1_naive = {
     .error_model = "p = exp(s) charged relative to |s|'s error, sums in any order, one division",
     .classes = FA1_CLASSES,
     .gen = gen_naive,
+    .far = far_naive,
     .check = check_naive,
     .writes = writes_naive,
     FA1_COMMON,
@@ -546,6 +568,7 @@ const td_contract td_c_seed_fa1_naive_causal = {
     .error_model = "p = exp(s) charged relative to |s|'s error, sums in any order, one division",
     .classes = FA1_CLASSES,
     .gen = gen_naive_causal,
+    .far = far_naive,
     .check = check_naive_causal,
     .writes = writes_naive,
     FA1_COMMON,
@@ -565,6 +588,7 @@ const td_contract td_c_seed_fa1_naive_overflow = {
                    "carry |s|-proportional errors into p",
     .classes = FA1_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_overflow,
+    .far = far_online,
     .check = check_overflow,
     .writes = writes_online,
     FA1_COMMON,

@@ -174,6 +174,7 @@ const td_contract td_c_seed_sdpa = {
     .error_model = "three sequential folds as the kernel evaluates them: the dot, exp(s - m) summed, one division "
                    "per weight and a product per term",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_META_EXTREME),
+    /* no far hook: no strides; dense row-major regions of batch*keys*qk elements, bounded small */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -242,6 +242,7 @@ const td_contract td_c_seed_vyre = {
     .error_model = "the tiled recurrence as the kernel evaluates it (sequential dots and sums, exp budgets, the "
                    "clamps as comparisons), merged with its tile_size = 1 evaluation for the scalar reference",
     .classes = TD_BCLASSES_TILED,
+    /* no far hook: no strides; one dense [seq_len, head_dim] head, bounded small */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -165,6 +165,7 @@ const td_contract td_c_triton_attention_bwd_pre = {
                    "the row in any order, or the sum of Out*DO divided once (N(either)); NewDO fp16 store cast",
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no far hook: rows addressed by r * D_HEAD, a count bounded small */
     .gen = gen_pre,
     .check = check_pre,
     .writes = writes_pre,
@@ -331,6 +332,7 @@ static const td_intent i_fwd = {
     TD_SPECS(ta_fwd_intent),
 };
 
+/* no far hook (forward): Q, K, V and Out at off_hz * stride_qh_2d (one stride): a far Q needs a sparse Out */
 #define TF_COMMON                                                                                                   \
     .file = "triton_attention", .family = "attention", .nparams = F_NP, .params = params_fwd, .nregions = FR_NR,   \
     .regions = regions_fwd, .ncasts = FC_NC, .casts = casts_fwd, .sv = TD_SV_REAL, .gen = gen_fwd,                 \
@@ -557,6 +559,7 @@ const td_contract td_c_triton_attention_bwd = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) |
                TD_BC(TD_BC_VALUES_SPECIAL),
+    /* no far hook: Q, K, V, DO and the outputs DQ, DK, DV at one base: a far Q needs sparse outputs */
     .gen = gen_bwd,
     .check = check_bwd,
     .writes = writes_bwd,

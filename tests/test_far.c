@@ -986,10 +986,192 @@ static void test_far_checks_scan_sparse_rows(void **st) {
     }
 }
 
+/* td_far_axis: the slabs of every region land at the drawn stride, bit for bit, zeros in
+ * between; the stride parameters follow; where one region's slabs interleave (a slab
+ * wider than its stride) nothing moves. */
+static void test_far_axis_moves_every_region(void **st) {
+    (void)st;
+    for (int rows = 2; rows <= 3; rows++)
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            td_case c;
+            memset(&c, 0, sizeof c);
+            c.r[0].fmt = TD_F32, c.r[1].fmt = TD_F16;
+            const int64_t from[2] = {40, 23}, w[2] = {37, 23}; /* region 1: slabs back to back */
+            for (int k = 0; k < 2; k++) {
+                td_case_alloc(&c, k, (size_t)((rows - 1) * from[k] + w[k]));
+                c.p[k].i = from[k];
+            }
+            for (size_t i = 0; i < c.r[0].len; i++) ((float *)c.r[0].data)[i] = (float)i + 1;
+            for (size_t i = 0; i < c.r[1].len; i++) ((uint16_t *)c.r[1].data)[i] = (uint16_t)(i + 7);
+            uint8_t b[16];
+            td_case_bytes(9, seed, b, sizeof b);
+            td_producer p;
+            td_prod_init(&p, b, sizeof b);
+            const int reg[2] = {0, 1}, sp[2] = {0, 1};
+            assert_int_equal(td_far_axis(&p, &c, 2, reg, sp, rows), 2);
+            int64_t s = c.p[0].i;
+            assert_int_equal(c.p[1].i, s);
+            assert_true((rows - 1) * s >= TWO31);
+            assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            for (int k = 0; k < 2; k++) {
+                assert_true(c.r[k].mapped > 0);
+                assert_int_equal(c.r[k].len, (size_t)((rows - 1) * s + w[k]));
+            }
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t e = 0; e < w[0]; e++) {
+                    assert_true(((float *)c.r[0].data)[r * s + e] == (float)(r * from[0] + e) + 1);
+                    if (e < w[1]) assert_int_equal(((uint16_t *)c.r[1].data)[r * s + e], (uint16_t)(r * from[1] + e + 7));
+                }
+            assert_true(((float *)c.r[0].data)[s / 2] == 0.0f); /* between the slabs: untouched zeros */
+            td_case_free(&c);
+        }
+    /* region 1's slab is wider than its stride (an inner axis): nothing moves */
+    td_case c;
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = c.r[1].fmt = TD_F32;
+    td_case_alloc(&c, 0, 100), td_case_alloc(&c, 1, 100);
+    c.p[0].i = 60, c.p[1].i = 30; /* region 0: 2 slabs of 40 at stride 60; region 1: of 70 at stride 30 */
+    uint8_t b[16] = {0};
+    td_producer p;
+    td_prod_init(&p, b, sizeof b);
+    const int reg[2] = {0, 1}, sp[2] = {0, 1};
+    assert_int_equal(td_far_axis(&p, &c, 2, reg, sp, 2), 0);
+    assert_int_equal(td_far_axis(&p, &c, 1, reg, sp, TD_FAR_MAX_ROWS + 1), 0); /* too many rows */
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(c.p[k].i, k ? 30 : 60);
+        assert_int_equal(c.r[k].len, 100);
+        assert_int_equal(c.r[k].mapped, 0);
+    }
+    assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    assert_int_equal(td_far_axis(&p, &c, 1, reg, sp, 2), 1); /* region 0 alone moves */
+    assert_true(c.p[0].i >= TWO31);
+    assert_int_equal(c.r[0].len, (size_t)(c.p[0].i + 40));
+    assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    td_case_free(&c);
+    /* two regions at one stride parameter (Acc and Acc2, q and k): both move from it */
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = c.r[1].fmt = TD_F32;
+    for (int k = 0; k < 2; k++) {
+        td_case_alloc(&c, k, 50);
+        for (size_t i = 0; i < 50; i++) ((float *)c.r[k].data)[i] = (float)(100 * k + (int)i);
+    }
+    c.p[0].i = 30; /* 2 slabs of 20 */
+    const int one[2] = {0, 0};
+    assert_int_equal(td_far_axis(&p, &c, 2, reg, one, 2), 2);
+    for (int k = 0; k < 2; k++)
+        for (int64_t e = 0; e < 20; e++) {
+            assert_true(((float *)c.r[k].data)[e] == (float)(100 * k + e));
+            assert_true(((float *)c.r[k].data)[c.p[0].i + e] == (float)(100 * k + 30 + e));
+        }
+    td_case_free(&c);
+}
+
+/* ---- contracts whose far hook moves a batch or head axis of several regions at once
+ * (td_far_axis; far-D: the attention forward kernels).  The moved axis is the batch or,
+ * with one batch, the head axis: its stride is the larger of `stride` and `stride2`
+ * after the move, its slab count (len - 1) / stride + 1 of the region `reg` (each slab
+ * fits under the far stride). ---- */
+typedef struct far_axis_contract {
+    const char *id;
+    int reg;             /* a region the hook always moves when the case reaches the class */
+    const char *stride;  /* its batch stride */
+    const char *stride2; /* its head stride, where a case of one batch moves the head axis (or NULL) */
+    int no_mut;          /* 1: no mut_offset_int32 (the original forms this offset in int64, or the file's
+                          * int32 mutant sits on a sibling contract) */
+} far_axis_contract;
+static const far_axis_contract FAR_AXIS[] = {
+    {"attention_llama.attention_llama_fwd_closed_form_correct", 1, "stride_kz", "stride_kh", 0},
+    {"attention_llama.attention_llama_fwd_causal_closed_form_correct", 1, "stride_kz", "stride_kh", 0},
+    {"attention_score.attention_score_python_case1_output_summary_general", 0, "stride_qz", "stride_qh", 1},
+    {"attention_score.attention_score_case1_io_correctness", 0, "stride_qz", "stride_qh", 1},
+    {"block_sparse_attn.block_sparse_attn_output_stores_io_correctness", 0, "stride_acc_b", "stride_acc_h", 1},
+    {"block_sparse_attn.block_sparse_attn_output_stores_io_correctnessR", 0, "stride_acc_b", "stride_acc_h", 1},
+    {"block_sparse_attn.block_sparse_attn_output_closed_form_summary_general", 2, "skb", NULL, 0},
+    {"mixed_sparse_attention.mixed_sparse_attention_output_closed_form_summary_general", 1, "stride_kz", "stride_kh", 0},
+    {"parallel_attention.pa_fwd_o_exec_genuine", 0, "s_qk_h", NULL, 0},
+    {"seed_fa1.fa1_boundaryD_refines_naive_reference_exec_views", 0, "stride_qb", "stride_qh", 1},
+    {"seed_fa1.fa1_causal_boundaryD_refines_naive_reference_exec_views", 0, "stride_qb", "stride_qh", 1},
+    {"seed_fa1.naive_reference_correctness", 0, "stride_qb", "stride_qh", 1},
+    {"seed_fa1.naive_causal_reference_correctness", 0, "stride_qb", "stride_qh", 1},
+    {"seed_fa1.naive_reference_overflow", 0, "stride_qb", "stride_qh", 1},
+};
+#define NFAR_AXIS (sizeof FAR_AXIS / sizeof FAR_AXIS[0])
+
+static void test_far_axis_contracts_reach_the_class(void **st) {
+    (void)st;
+    for (size_t f = 0; f < NFAR_AXIS; f++) {
+        const far_axis_contract *A = &FAR_AXIS[f];
+        const td_contract *k = td_contract_find(A->id);
+        assert_non_null(k);
+        assert_non_null(k->far);
+        assert_true(k->classes & TD_BC(TD_BC_OFFSET_2_31));
+        int hits = 0;
+        for (uint64_t i = 0; i < 64; i++) {
+            uint8_t b[TD_FAR_MAGIC_LEN + NB];
+            char err[512];
+            td_case c;
+            far_bytes(i, b, 0);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            td_case_free(&c);
+            far_bytes(i, b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
+                hits++;
+                int64_t s = td_param_i(&c, A->stride, -1), s2 = A->stride2 ? td_param_i(&c, A->stride2, -1) : 0;
+                if (s2 > s) s = s2;
+                int64_t rows = (int64_t)(c.r[A->reg].len - 1) / s + 1;
+                assert_true((rows - 1) * s >= TWO31);
+                assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
+                assert_true(c.r[A->reg].mapped > 0);
+                assert_true(c.r[A->reg].len > (size_t)TWO31);
+            }
+            td_case_free(&c);
+        }
+        assert_true(hits >= 16); /* most far inputs have two batches or heads */
+    }
+}
+
+/* The correct ports pass 12 far cases each (3 of them far or more); each
+ * mut_offset_int32 fails every far case (an illegal address) and passes ordinary ones. */
+static void test_far_axis_ports_and_mutants(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    assert_non_null(cx);
+    for (size_t f = 0; f < NFAR_AXIS; f++) {
+        const td_kernel *port = td_kernels_find(&set, FAR_AXIS[f].id, NULL, TD_ABI_HOST);
+        const td_kernel *mut = td_kernels_find(&set, FAR_AXIS[f].id, "mut_offset_int32", TD_ABI_HOST);
+        assert_non_null(port);
+        if (FAR_AXIS[f].no_mut) assert_null(mut);
+        else assert_non_null(mut);
+        int far_cases = 0;
+        for (uint64_t i = 0; i < 12; i++) {
+            td_vclass w;
+            uint64_t cl;
+            assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
+            int far = (cl & TD_BC(TD_BC_OFFSET_2_31)) != 0;
+            far_cases += far;
+            if (!mut) continue;
+            assert_int_equal(run_case(cx, mut, i, 0, &w, &cl), TD_RUN_OK);
+            assert_int_equal(run_case(cx, mut, i, 1, &w, &cl), far ? TD_RUN_FINDING : TD_RUN_OK);
+            if (far) assert_int_equal(w, TD_VC_LAUNCH);
+        }
+        assert_true(far_cases >= 3);
+    }
+    assert_true(maxrss_mib() < 1024);
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_heads),
         cmocka_unit_test(test_far_checks_scan_sparse_rows),
+        cmocka_unit_test(test_far_axis_moves_every_region),
         cmocka_unit_test(test_far_tier_reaches_the_class),
         cmocka_unit_test(test_far_rows_n),
         cmocka_unit_test(test_campaign_far_cases),
@@ -1002,6 +1184,8 @@ int main(void) {
         cmocka_unit_test(test_sparse_output_checks),
         cmocka_unit_test(test_restride_all),
         cmocka_unit_test(test_device_staging_of_sparse_images),
+        cmocka_unit_test(test_far_axis_contracts_reach_the_class),
+        cmocka_unit_test(test_far_axis_ports_and_mutants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

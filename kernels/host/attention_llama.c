@@ -26,7 +26,14 @@ int td_hk_attention_llama(const td_abi_launch *L, int causal, unsigned mut) {
         for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) {
             const int64_t start_m = p0, batch_id = p1 / NH, off_hz = p1 % NH;
             const int64_t oq = batch_id * TL_I(L, P_SQZ) + off_hz * TL_I(L, P_SQZ + 1);
-            const int64_t ok = batch_id * TL_I(L, P_SKZ) + off_hz * TL_I(L, P_SKZ + 1);
+            int64_t ok = batch_id * TL_I(L, P_SKZ) + off_hz * TL_I(L, P_SKZ + 1);
+            if (mut & AL_MUT_OFFSET_I32) { /* off_k in int32: Triton's i32 pids times the strides that fit i32 */
+                ok = tl_i32(tl_i32(batch_id * tl_i32(TL_I(L, P_SKZ))) + tl_i32(off_hz * tl_i32(TL_I(L, P_SKZ + 1))));
+                if (tl_fault(L, R_K, ok, 1, 1, p1)) {
+                    free(q), free(k), free(v), free(qk), free(acc), free(m_prev), free(l_prev), free(p), free(p16);
+                    return 1;
+                }
+            }
             const int64_t ov = batch_id * TL_I(L, P_SVZ) + off_hz * TL_I(L, P_SVZ + 1);
             const int64_t oo = batch_id * TL_I(L, P_SOZ) + off_hz * TL_I(L, P_SOZ + 1);
             for (int64_t i = 0; i < BM; i++) {

@@ -44,6 +44,7 @@ int td_hk_flash_attn(const td_abi_launch *L, int layout, unsigned mut);
 #define AL_MUT_NO_RESCALE_L 0x2u  /* l_prev not multiplied by exp(m_prev - m_curr) */
 #define AL_MUT_SCALE_TWICE 0x4u   /* qk *= sm_scale applied twice */
 #define AL_MUT_P_CAST_EARLY 0x8u  /* p.to(fp16) before p *= l_rcp (the rounding moved to the unnormalised P) */
+#define AL_MUT_OFFSET_I32 0x10u   /* off_k = batch_id * stride_kz + off_hz * stride_kh formed in int32 */
 int td_hk_attention_llama(const td_abi_launch *L, int causal, unsigned mut);
 
 /* ---- attention_fwd_triton3: case 1 (window), 2 (complementary window), 3 (none), 4 (resume) ---- */

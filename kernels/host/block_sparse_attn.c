@@ -103,6 +103,8 @@ static int bsa_program(const td_abi_launch *L, uint32_t p0, uint32_t p1, bsa_pro
     P->row0 = (int64_t)p0 * P->bm;
     P->qb = off_b * TL_I(L, BF_SQB) + off_h * TL_I(L, BF_SQH);
     P->kb = off_b * TL_I(L, BF_SKB) + off_h_kv * TL_I(L, BF_SKH);
+    if (bug->offset_i32) /* Triton's i32 pids times the strides that fit i32: wraps past 2^31 (faults below) */
+        P->kb = tl_i32(tl_i32(off_b * tl_i32(TL_I(L, BF_SKB))) + tl_i32(off_h_kv * tl_i32(TL_I(L, BF_SKH))));
     P->vb = off_b * TL_I(L, BF_SVB) + off_h_kv * TL_I(L, BF_SVH);
     for (int64_t i = 0; i < P->bm; i++) {
         P->m[i] = -INFINITY, P->l[i] = 0.0f;
@@ -153,7 +155,7 @@ int td_bsa_attention(const td_abi_launch *L, const bsa_bugs *bug) {
 }
 
 static int attention(const td_abi_launch *L) {
-    static const bsa_bugs none = {0, 0, 0};
+    static const bsa_bugs none = {0, 0, 0, 0};
     return td_bsa_attention(L, &none);
 }
 

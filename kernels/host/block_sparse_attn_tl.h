@@ -25,6 +25,7 @@ typedef struct bsa_bugs {
     int layout_by_kv_head; /* layout_h = off_h_kv % num_layout (the KV head's layout) */
     int causal_local;      /* causal mask offs_m >= offs_n: the block's start_n left out */
     int store_unmasked;    /* rows past total_seq_len stored too */
+    int offset_i32;        /* K += off_b * stride_kb + off_h_kv * stride_kh formed in int32 */
 } bsa_bugs;
 
 int td_bsa_attention(const td_abi_launch *L, const bsa_bugs *bug);

@@ -144,8 +144,10 @@ int td_msa_cf(const td_abi_launch *L, const msa_cf_bugs *bug) {
             int64_t seqlen = tl_load_int(L, MR_SEQ, p1 / h);
             if ((int64_t)p0 * bm >= seqlen) continue; /* the early return */
             int64_t qb = p1 / h * TL_I(L, MC_SQZ) + p1 % h * TL_I(L, MC_SQH);
-            msa_st S = {L, p1 / h * TL_I(L, MC_SKZ) + p1 % h * TL_I(L, MC_SKH), bd, bn, 0, seqlen, q16, 0, 0,
-                        acc, k, v, qk, p16};
+            int64_t kvb = p1 / h * TL_I(L, MC_SKZ) + p1 % h * TL_I(L, MC_SKH);
+            if (bug->offset_i32) /* Triton's i32 pids times the strides that fit i32: wraps past 2^31 */
+                kvb = tl_i32(tl_i32(p1 / h * tl_i32(TL_I(L, MC_SKZ))) + tl_i32(p1 % h * tl_i32(TL_I(L, MC_SKH))));
+            msa_st S = {L, kvb, bd, bn, 0, seqlen, q16, 0, 0, acc, k, v, qk, p16};
             for (int64_t i = 0; i < bm && !rc; i++) {
                 S.row = (int64_t)p0 * bm + i;
                 if (S.row >= seqlen) break; /* m_mask: never stored */
@@ -162,7 +164,7 @@ int td_msa_cf(const td_abi_launch *L, const msa_cf_bugs *bug) {
 }
 
 static int closed_form(const td_abi_launch *L) {
-    static const msa_cf_bugs none = {0, 0};
+    static const msa_cf_bugs none = {0, 0, 0};
     return td_msa_cf(L, &none);
 }
 

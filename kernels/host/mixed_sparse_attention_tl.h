@@ -22,6 +22,7 @@ enum { MR_Q, MR_K, MR_V, MR_SEQ, MR_BCNT, MR_BOFF, MR_CCNT, MR_COLS, MR_OUT, MR_
 typedef struct msa_cf_bugs {
     int blocks_num_blks; /* the block loop runs num_blks iterations, not max_num_blks = 8 (no zero keys) */
     int cols_causal;     /* the column phase also masks keys past the row (cols <= offs_m) */
+    int offset_i32;      /* kv_offset = off_hz // H * stride_kz + off_hz % H * stride_kh formed in int32 */
 } msa_cf_bugs;
 
 int td_msa_cf(const td_abi_launch *L, const msa_cf_bugs *bug);

@@ -87,6 +87,11 @@ int td_pa_fwd_run(const td_abi_launch *L, const pa_bug *bug) {
         for (uint32_t p1 = 0; p1 < L->grid[1]; p1++)
             for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) {
                 P.ik = p0 / NV, P.iv = p0 % NV, P.ic = p1, P.bh = p2;
+                /* Triton's i32 pid times a stride that fits i32: the first q load faults once it wraps */
+                if (bug->offset_i32 && tl_fault(L, RF_Q, tl_i32((int64_t)p2 * tl_i32(TL_I(L, PF_SQK_H))), 1, 1, p0)) {
+                    free(bq), free(bo), free(bz), free(bs);
+                    return 1;
+                }
                 fwd_program(&P, bq, bo, bz, bs, bug);
             }
     free(bq), free(bo), free(bz), free(bs);

@@ -11,6 +11,7 @@ typedef struct pa_bug {
     int no_square;   /* forward: the score not squared (linear attention's feature map) */
     int dz_all;      /* backward: dz added on every V block (not only i_v = 0): counted NV times by the host */
     int skip_far;    /* backward: the descending loop starts one block low */
+    int offset_i32;  /* forward: q + i_bh * s_qk_h formed in int32 (wraps beyond 2^31 elements) */
 } pa_bug;
 int td_pa_fwd_run(const td_abi_launch *L, const pa_bug *bug);
 int td_pa_bwd_run(const td_abi_launch *L, const pa_bug *bug);

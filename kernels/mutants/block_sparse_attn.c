@@ -33,15 +33,19 @@ TD_KERNEL(td_m_bsa_str_su) = {STR, "mut_store_unmasked", TD_ABI_HOST, F32, NULL,
 
 /* the closed form */
 static int layout_by_kv_head(const td_abi_launch *L) {
-    static const bsa_bugs b = {1, 0, 0};
+    static const bsa_bugs b = {1, 0, 0, 0};
     return td_bsa_attention(L, &b);
 }
 static int causal_local(const td_abi_launch *L) {
-    static const bsa_bugs b = {0, 1, 0};
+    static const bsa_bugs b = {0, 1, 0, 0};
     return td_bsa_attention(L, &b);
 }
 static int cf_store_unmasked(const td_abi_launch *L) {
-    static const bsa_bugs b = {0, 0, 1};
+    static const bsa_bugs b = {0, 0, 1, 0};
+    return td_bsa_attention(L, &b);
+}
+static int cf_offset_i32(const td_abi_launch *L) {
+    static const bsa_bugs b = {0, 0, 0, 1};
     return td_bsa_attention(L, &b);
 }
 #define CF "block_sparse_attn.block_sparse_attn_output_closed_form_summary_general"
@@ -54,3 +58,6 @@ TD_KERNEL(td_m_bsa_cf_cl) = {CF, "mut_causal_local", TD_ABI_HOST, NULL, NULL,
 TD_KERNEL(td_m_bsa_cf_su) = {CF, "mut_store_unmasked", TD_ABI_HOST, NULL, NULL,
                              "the partial last row block stored unmasked: rows past total_seq_len written", 22, 6,
                              cf_store_unmasked, NULL};
+TD_KERNEL(td_m_bsa_cf_i32) = {CF, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                              "K += off_b * stride_kb + off_h_kv * stride_kh computed in int32 (wraps beyond 2^31 "
+                              "elements)", 22, 6, cf_offset_i32, NULL};

@@ -19,11 +19,16 @@ TD_KERNEL(td_m_msa_epi_su) = {EPI, "mut_store_unmasked", TD_ABI_HOST, NULL, NULL
                               store_unmasked, NULL};
 
 static int blocks_num_blks(const td_abi_launch *L) {
-    static const msa_cf_bugs b = {1, 0};
+    static const msa_cf_bugs b = {1, 0, 0};
     return td_msa_cf(L, &b);
 }
 static int cols_causal(const td_abi_launch *L) {
-    static const msa_cf_bugs b = {0, 1};
+    static const msa_cf_bugs b = {0, 1, 0};
+    return td_msa_cf(L, &b);
+}
+
+static int cf_offset_i32(const td_abi_launch *L) {
+    static const msa_cf_bugs b = {0, 0, 1};
     return td_msa_cf(L, &b);
 }
 
@@ -35,3 +40,6 @@ TD_KERNEL(td_m_msa_cf_nb) = {MCF, "mut_blocks_num_blks", TD_ABI_HOST, MSA_CF_CAS
 TD_KERNEL(td_m_msa_cf_cc) = {MCF, "mut_cols_causal", TD_ABI_HOST, MSA_CF_CASTS, NULL,
                              "the column phase causally masked too (cols <= offs_m): vertical keys past the row dropped",
                              MC_NP, MR_NR, cols_causal, NULL};
+TD_KERNEL(td_m_msa_cf_i32) = {MCF, "mut_offset_int32", TD_ABI_HOST, MSA_CF_CASTS, NULL,
+                              "kv_offset = off_hz // H * stride_kz + off_hz % H * stride_kh computed in int32 (wraps "
+                              "beyond 2^31 elements)", MC_NP, MR_NR, cf_offset_i32, NULL};
