@@ -169,7 +169,8 @@ static void writes(const td_case *c, td_wset *ws) {
 }
 
 /* .far: none -- Logits is read and written in place at pid0*stride_logit_b + id: an offset beyond 2^31
- * needs a sparse in-out region (the engine's dense-output rule; left for far-A's change). */
+ * needs a sparse IN-OUT region, which the harness cannot judge (engine/harness.c, image_alloc: sparse maps
+ * are for read-only regions and outputs only; an in-out region's untouched cells must keep its contents). */
 const td_contract td_c_apply_penalty = {
     .id = "apply_penalty.apply_penalty_correctness",
     .file = "apply_penalty",

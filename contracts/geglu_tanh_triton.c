@@ -58,16 +58,15 @@ static const td_intent intent_f = {
     TD_SPECS(intent_fwd),
 };
 
-/* .far: none -- A, B and C share one row stride (read = write = pid * stride; the backward writes A and B
- * in place), so an offset beyond 2^31 needs a sparse OUTPUT region (left for far-A's change). */
 const td_contract td_c_geglu_tanh_fwd = {
-    .classes = EW_BCLASSES_ROWS1D,
+    .classes = EW_BCLASSES_ROWS1D | TD_BC(TD_BC_OFFSET_2_31),
     .id = "geglu_tanh_triton.geglu_tanh_forward_kernel_correctness",
     .io_class = "MaskedKernelIO_2 (gegluTanhFwdIO)",
     .formula = "C[i] = ((0.5*a)*(1 + tanh(c0*(a + c1*a^3))))*b, c0 = 0.7978845608028654, c1 = 0.044715",
     .regions = regions_fwd,
     .error_model = "binary32 in the kernel's order, literals rounded once, tanh charged the math library's budget",
     .gen = gen_fwd,
+    .far = far_fwd,
     .check = check_fwd,
     .writes = writes_fwd,
     GEGLU_COMMON,
@@ -88,7 +87,7 @@ const td_contract td_c_geglu_tanh_bwd = {
     .formula = "A[i] := (dc*b)*(0.5*(1+t) + ((0.5*a)*(1-t*t))*(c0*(1 + (3*c1*a)*a))),  B[i] := dc*((0.5*a)*(1+t))",
     .regions = regions_bwd,
     .error_model = "binary32 in the kernel's order, literals rounded once (3*0.044715 folded), tanh budget",
-    .gen = gen_bwd,
+    .gen = gen_bwd, /* .far: none -- A and B are written in place: an in-out region cannot be sparse */
     .check = check_bwd,
     .writes = writes_bwd,
     GEGLU_COMMON,

@@ -52,6 +52,7 @@
  * (N = 0) and, where the form has no hT, TILE_N = 0 write nothing.
  */
 #include "softmax_common.h"
+#include "gen_far.h"
 
 enum { PI_N, PI_TILE, NPI };                            /* inner forward */
 enum { PN_N, PN_K, PN_TILE_N, PN_TILE_K, NPN };         /* non-inner forward and backward */
@@ -113,6 +114,21 @@ static void writes_inner(const td_case *c, td_wset *ws) {
                           .idx = {pid, i}};
             td_wset_add(ws, &l);
         }
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows at pid * N with N near
+ * 2^31, as FlagGems' pid_m * N (int32 in Triton for N < 2^31) gets wrong.  The
+ * row stride is N itself, so a far N makes the tile lie inside its row: a case of
+ * N < TILE_N first takes the tile of the largest power of two <= N (the lanes it reads
+ * are then the same before and after the move).  Input and output share the stride:
+ * the input moves as a sparse read-only region, the output as a sparse output. */
+static void far_inner(td_producer *p, td_case *c) {
+    static const int regs[] = {RF_IN, RF_OUT};
+    int64_t N = c->p[PI_N].i, T = c->p[PI_TILE].i, t = T;
+    if (T <= 0 || N <= 0) return;
+    while (t > N) t /= 2;
+    c->p[PI_TILE].i = t;
+    if (!td_far_rows(p, c, regs, 2, PI_N, t)) c->p[PI_TILE].i = T; /* not moved: the case as it was */
 }
 
 /* ---- non-inner tiles [TILE_N, TILE_K] at pid0*N*K + n*K + pid1*TILE_K + c ---- */
@@ -279,8 +295,6 @@ static const td_intent intent_bwd_non_inner = {
     TD_SPECS(intent_bwd_non_inner),
 };
 
-/* .far: none -- every form writes its output at the offsets it reads (pid * N, pid0 * N * K + ...), so an
- * offset beyond 2^31 needs a sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_flaggems_inner_cc = {
     .id = "softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct",
     .io_class = "ComputeCorrect (BlockState), one program per row",
@@ -290,8 +304,8 @@ const td_contract td_c_flaggems_inner_cc = {
     .sv = TD_SV_REAL,
     .sv_note = FWD_NOTE "; TILE_N = 0 (no hT in this form) writes nothing",
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
-    .gen = gen_inner_cc, .check = check_inner_cc, .writes = writes_inner,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen_inner_cc, .far = far_inner, .check = check_inner_cc, .writes = writes_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_inner), .intent = &intent_fwd_inner,
 };
 
@@ -304,8 +318,8 @@ const td_contract td_c_flaggems_inner_io = {
     .sv = TD_SV_REAL,
     .sv_note = FWD_NOTE,
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
-    .gen = gen_inner_io, .check = check_inner_io, .writes = writes_inner,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen_inner_io, .far = far_inner, .check = check_inner_io, .writes = writes_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_inner), .intent = &intent_fwd_inner,
 };
 
@@ -319,6 +333,8 @@ const td_contract td_c_flaggems_non_inner = {
     .sv_note = FWD_NOTE,
     .error_model = "column softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum over n, div",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    /* .far: none -- the batch stride is N * K (no stride parameter): 2^31 needs N or K near 2^31, which
+     * spreads every n-row of a tile (n * K) or the reduced axis itself, not a row move */
     .gen = gen_non_inner, .check = check_non_inner, .writes = writes_non_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_non_inner), .intent = &intent_fwd_non_inner,
 };
@@ -333,6 +349,8 @@ const td_contract td_c_flaggems_bwd_inner = {
     .sv_note = BWD_NOTE,
     .error_model = "products, pairwise-tree sum over the row, sub, mul: each one binary32 rounding",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    /* .far: none -- the regions hold the whole M x N tensor (M * N <= len, the catalogue's form), so a
+     * row stride N near 2^31 is a dense 2^31-element tensor per row, not a sparse far row */
     .gen = gen_bwd_inner, .check = check_bwd_inner, .writes = writes_bwd_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_bwd_inner), .intent = &intent_bwd_inner,
 };
@@ -347,6 +365,7 @@ const td_contract td_c_flaggems_bwd_non_inner = {
     .sv_note = BWD_NOTE,
     .error_model = "products, pairwise-tree sum over n, sub, mul: each one binary32 rounding",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    /* .far: none -- the forward non-inner's layout (batch stride N * K, no stride parameter) */
     .gen = gen_bwd_non_inner, .check = check_bwd_non_inner, .writes = writes_bwd_non_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_bwd_non_inner), .intent = &intent_bwd_non_inner,
 };

@@ -55,6 +55,7 @@
  * as well as multi-tile rows).
  */
 #include "softmax_common.h"
+#include "gen_far.h"
 
 /* one-tile forms: N, TILE_N; full form: M, N, TILE_N */
 enum { P1_N, P1_TILE, NP1 };
@@ -128,6 +129,21 @@ static void gen_full(td_producer *p, td_case *c) {
     alloc_rows(p, c, R, N, N);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows at pid * N with N near
+ * 2^31, as the kernel's offset = pid_m * N + n_offsets (int32 in Triton for N < 2^31) gets wrong.  The
+ * row stride is N itself, so a far N makes the tile lie inside its row: a case of
+ * N < TILE_N first takes the tile of the largest power of two <= N (the lanes it reads
+ * are then the same before and after the move).  Input and output share the stride:
+ * the input moves as a sparse read-only region, the output as a sparse output. */
+static void far_one_tile(td_producer *p, td_case *c) {
+    static const int regs[] = {R_IN, R_OUT};
+    int64_t N = c->p[P1_N].i, T = c->p[P1_TILE].i, t = T;
+    if (T <= 0 || N <= 0) return;
+    while (t > N) t /= 2;
+    c->p[P1_TILE].i = t;
+    if (!td_far_rows(p, c, regs, 2, P1_N, t)) c->p[P1_TILE].i = T; /* not moved: the case as it was */
+}
+
 static const char *rows_fit(const td_case *c, int64_t N, int64_t w) {
     if (N < 0) return "N : Nat";
     if (w > 0 && ((int64_t)c->grid[0] - 1) * N + w > (int64_t)c->r[R_IN].len)
@@ -184,8 +200,6 @@ static const td_intent intent_full = {
     TD_SPECS(intent_full),
 };
 
-/* .far (one-tile forms): none -- output and input share the offset pid * N, so an offset beyond 2^31 needs a
- * sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_softmax_optimize_summary = {
     .id = "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
     .io_class = "ComputeCorrect (BlockState), one program per row",
@@ -196,8 +210,9 @@ const td_contract td_c_softmax_optimize_summary = {
     .sv = TD_SV_REAL,
     .sv_note = ONE_TILE_NOTE "; TILE_N = 0 (no hT in this form) writes nothing",
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_summary,
+    .far = far_one_tile,
     .check = check_summary,
     .writes = writes_one_tile,
     SOFTMAX_OPTIMIZE_COMMON,
@@ -215,8 +230,9 @@ const td_contract td_c_softmax_optimize_io = {
     .sv = TD_SV_REAL,
     .sv_note = ONE_TILE_NOTE,
     .error_model = "tile softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum, div",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_io,
+    .far = far_one_tile,
     .check = check_io,
     .writes = writes_one_tile,
     SOFTMAX_OPTIMIZE_COMMON,

@@ -52,16 +52,15 @@ static const td_intent intent_f = {
     TD_SPECS(intent_fwd),
 };
 
-/* .far: none -- A, B and C share one row stride (read = write = pid * stride), so an offset beyond 2^31
- * needs a sparse OUTPUT region (the engine's dense-output rule; left for far-A's change). */
 const td_contract td_c_swiglu_triton_fwd = {
-    .classes = EW_BCLASSES_ROWS1D,
+    .classes = EW_BCLASSES_ROWS1D | TD_BC(TD_BC_OFFSET_2_31),
     .id = "swiglu_triton.swiglu_forward_kernel_correctness",
     .io_class = "MaskedKernelIO_2 (swigluFwdIO)",
     .formula = "C[i] = swiglu(a, b) = (a * sigmoid(a)) * b, row windows pid*stride, j < n_cols",
     .regions = regions_fwd,
     .error_model = "binary32 in the kernel's order: sigmoid = 1/(1+exp(-a)) (exp budget, CR div), two products",
     .gen = gen_fwd,
+    .far = far_fwd,
     .check = check_fwd,
     .writes = writes_fwd,
     SWIGLU_TRITON_COMMON,
@@ -82,7 +81,7 @@ const td_contract td_c_swiglu_triton_bwd = {
     .formula = "A[i] := (dc*(silu*(1-sig) + sig))*b,  B[i] := dc*silu,  sig = sigmoid(a), silu = a*sig",
     .regions = regions_bwd,
     .error_model = "binary32 in the kernel's order (1 - sig cancels for large a: its error is carried absolutely)",
-    .gen = gen_bwd,
+    .gen = gen_bwd, /* .far: none -- A and B are written in place: an in-out region cannot be sparse */
     .check = check_bwd,
     .writes = writes_bwd,
     SWIGLU_TRITON_COMMON,

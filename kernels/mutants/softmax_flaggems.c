@@ -23,6 +23,26 @@ static int inner_fp16_sum(const td_abi_launch *L) {
     return 0;
 }
 
+/* Inner forward: the row offset pid_m * N formed in int32 (FlagGems' offset = pid_m * N +
+ * n_offsets, both int32 for N < 2^31): a far case's wrapped offset faults the launch. */
+static int inner_offset_int32(const td_abi_launch *L) {
+    int64_t N = TL_I(L, PI_N), T = TL_I(L, PI_TILE), w = N < T ? N : T;
+    float *t;
+    TL_ALLOC(L, t, T);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t base = tl_i32((int64_t)pid * tl_i32(N));
+        if (w > 0 && (tl_fault(L, RF_IN, base, w, 1, pid) || tl_fault(L, RF_OUT, base, w, 1, pid))) {
+            free(t);
+            return 1;
+        }
+        sm_load_tile(L, RF_IN, base, 1, N, T, -INFINITY, t);
+        sm_tile_softmax(t, T);
+        for (int64_t i = 0; i < T && i < N; i++) tl_store(L, RF_OUT, base + i, t[i], tl_f32());
+    }
+    free(t);
+    return 0;
+}
+
 /* Inner forward: rows addressed at pid * TILE_N (the row length taken to be the tile's). */
 static int inner_row_stride_tile(const td_abi_launch *L) {
     int64_t N = TL_I(L, PI_N), T = TL_I(L, PI_TILE), len = (int64_t)TL_LEN(L, RF_OUT);
@@ -100,6 +120,10 @@ TD_KERNEL(td_m_flaggems_inner_io_stride) = {"softmax_flaggems.softmax_kernel_inn
                                             "mut_row_stride_tile", TD_ABI_HOST, NULL, NULL,
                                             "rows addressed at pid * TILE_N instead of pid * N", 2, 2,
                                             inner_row_stride_tile, NULL};
+TD_KERNEL(td_m_flaggems_inner_io_i32) = {"softmax_flaggems.softmax_kernel_inner_one_tile_correctness",
+                                         "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                         "pid_m * N computed in int32 (wraps beyond 2^31 elements)", 2, 2,
+                                         inner_offset_int32, NULL};
 TD_KERNEL(td_m_flaggems_non_inner_axis) = {"softmax_flaggems.softmax_kernel_non_inner_one_tile_compute_correct",
                                            "mut_reduce_axis_1", TD_ABI_HOST, NULL, NULL,
                                            "max and sum reduced along the K axis of the tile instead of N", 4, 2,
