@@ -77,6 +77,8 @@ static const td_cast_decl casts[NC] = {
 
 static void gen_cf(td_producer *p, td_case *c) { at_sage_gen(p, c, &X_CF); }
 static void gen_io(td_producer *p, td_case *c) { at_sage_gen(p, c, &X_IO); }
+static void far_cf(td_producer *p, td_case *c) { at_sage_far(p, c, &X_CF); }
+static void far_io(td_producer *p, td_case *c) { at_sage_far(p, c, &X_IO); }
 static const char *check_cf(const td_case *c) { return at_sage_check(c, &X_CF); }
 static const char *check_io(const td_case *c) { return at_sage_check(c, &X_IO); }
 static void writes_cf(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_CF); }
@@ -85,7 +87,8 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
 #define AFT_CLASSES                                                                                                 \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) |           \
      TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
-     TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_SINGLE_LANE))
+     TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_SINGLE_LANE) | \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define AFT_COMMON                                                                                                  \
     .file = "attention_forward_triton", .family = "attention", .nregions = AS_NR, .ncasts = NC, .casts = casts,     \
     .sv = TD_SV_REAL, .classes = AFT_CLASSES,                                                                       \
@@ -116,7 +119,7 @@ const td_contract td_c_attention_forward_triton_cf = {
     .nparams = F_NP,
     .params = params_cf,
     .regions = regions_cf,
-    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
+    .far = far_cf, /* at_sage_far: Q, K, V and Out at one far qvk_offset */
     .gen = gen_cf,
     .check = check_cf,
     .writes = writes_cf,
@@ -133,7 +136,7 @@ const td_contract td_c_attention_forward_triton_io = {
     .nparams = I_NP,
     .params = params_io,
     .regions = regions_io,
-    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
+    .far = far_io, /* at_sage_far: Q, K, V and Out at one far qvk_offset */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

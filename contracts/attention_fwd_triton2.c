@@ -53,6 +53,8 @@ static const td_cast_decl casts[NC] = {
 
 static void gen_os(td_producer *p, td_case *c) { at_sage_gen(p, c, &X_OS); }
 static void gen_io(td_producer *p, td_case *c) { at_sage_gen(p, c, &X_IO); }
+static void far_os(td_producer *p, td_case *c) { at_sage_far(p, c, &X_OS); }
+static void far_io(td_producer *p, td_case *c) { at_sage_far(p, c, &X_IO); }
 static const char *check_os(const td_case *c) { return at_sage_check(c, &X_OS); }
 static const char *check_io(const td_case *c) { return at_sage_check(c, &X_IO); }
 static void writes_os(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_OS); }
@@ -61,7 +63,8 @@ static void writes_io(const td_case *c, td_wset *ws) { at_sage_writes(c, ws, &X_
 #define AF2_CLASSES                                                                                                 \
     (TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) |           \
      TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |      \
-     TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_SINGLE_LANE))
+     TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_SINGLE_LANE) | \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define AF2_COMMON                                                                                                  \
     .file = "attention_fwd_triton2", .family = "attention", .nregions = AS_NR, .regions = regions, .ncasts = NC,   \
     .casts = casts, .sv = TD_SV_REAL, .classes = AF2_CLASSES,                                                       \
@@ -91,7 +94,7 @@ const td_contract td_c_attention_fwd_triton2_os = {
     .formula = "Out[m,d] = sum_n 2^S[m,n] V[n,d] / sum_n 2^S[m,n], S = (Q.K)[m,n] * Q_scale[blk m] * K_scale[blk n]",
     .nparams = F_NP,
     .params = params_os,
-    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
+    .far = far_os, /* at_sage_far: Q, K, V and Out at one far qvk_offset */
     .gen = gen_os,
     .check = check_os,
     .writes = writes_os,
@@ -107,7 +110,7 @@ const td_contract td_c_attention_fwd_triton2_io = {
     .formula = "out[j] = attentionFwdTriton2IOOutSpec(Lane2D.decode j); R = the kernel's casts",
     .nparams = I_NP,
     .params = params_io,
-    /* no far hook: Q, K, V and Out share qvk_offset (stride_qz, stride_qh): a far Q needs a sparse Out */
+    .far = far_io, /* at_sage_far: Q, K, V and Out at one far qvk_offset */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

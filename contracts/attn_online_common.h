@@ -71,6 +71,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_far.h"
 
 #define AT_MAXS 64 /* keys of one head: the row-model limit the existing contracts check and generate to */
 /* Key slots of the row model's arrays (capacity only, >= AT_MAXS): mixed_sparse_attention's
@@ -490,6 +491,25 @@ static inline const char *at_sage_check(const td_case *c, const at_sage_idx *X) 
     if ((int64_t)c->r[AS_QS].len < zh * (int64_t)c->grid[0]) return "Q_scale holds cdiv(N_CTX, BLOCK_M) scales per head";
     if ((int64_t)c->r[AS_KS].len < zh * nkv + bm / bn) return "K_scale holds every block scale the launch loads";
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): Q, K, V and Out all sit at qvk_offset = off_z *
+ * stride_qz + off_h * stride_qh, so the far case moves the one batch/head axis of more
+ * than one program (Z * H <= 3 keeps one of Z, H at 1: Z * H = 2 slabs of N_CTX * HEAD_DIM
+ * at stride_qz or stride_qh) to a stride near 2^31 in all four regions at once, Out as a
+ * sparse output (engine/harness.c judges it over its write pages).  The case becomes
+ * Z = 2, H = 1 at stride_qz (a batch of two one-head tensors: the same slabs, the same
+ * per-off_hz scales), which a kernel forming off_z * stride_qz in int32 (without the
+ * original's .to(tl.int64)) gets wrong.  Nothing else changes: every precondition of
+ * at_sage_check holds as before (it bounds no stride). */
+static inline void at_sage_far(td_producer *p, td_case *c, const at_sage_idx *X) {
+    static const int regs[] = {AS_Q, AS_K, AS_V, AS_OUT};
+    int64_t z = AS_I(c, X->z), h = AS_I(c, X->h), w = at_sage_n(c, X) * AS_I(c, X->head_dim);
+    if (z * h != 2 || c->grid[1] != 2) return;
+    int64_t from = z == 2 ? AS_I(c, X->sqz) : AS_I(c, X->sqh), s = td_far_stride(p, 2, w);
+    if (from < w || td_far_restride_all(c, regs, 4, 2, w, from, s)) return;
+    c->p[X->sqz].i = s, c->p[X->z].i = 2, c->p[X->h].i = 1;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 /* active(s, N_CTX, HEAD_ACTIVE, BLOCK_M, idx) at outOffset: rows < N_CTX, lanes < HEAD_ACTIVE */

@@ -222,6 +222,15 @@ static const far_contract FAR[] = {
     {"rms_matmul_rbe.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
     {"rms_matmul_rbe.rms_matmul_rbe_qkv_closed_form_correct", "sxb", 0, NULL},
     {"rms_rbe_matmul.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
+    /* far2-b: the SageAttention kernels, Q, K, V and Out at one far qvk_offset (Z = 2 batches) */
+    {"attention_forward_triton.attention_forward_triton_closed_form_correct", "stride_qz", 0, FAR_GRID1},
+    {"attention_forward_triton.attention_forward_triton_io_correctness", "stride_qz", 0, FAR_GRID1},
+    {"attention_fwd_triton2.attention_fwd_triton2_output_summary_general", "stride_qz", 0, FAR_GRID1},
+    {"attention_fwd_triton2.attention_fwd_triton2_io_correctness", "stride_qz", 0, FAR_GRID1},
+    {"attn_fwd_causal.attn_fwd_causal_output_summary_general", "stride_qz", 0, FAR_GRID1},
+    {"attn_fwd_causal.attn_fwd_causal_io_correctness", "stride_qz", 0, FAR_GRID1},
+    {"attn_fwd_triton.attn_fwd_triton_output_summary_general", "stride_qz", 0, FAR_GRID1},
+    {"attn_fwd_triton.attn_fwd_triton_io_correctness", "stride_qz", 0, FAR_GRID1},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -251,6 +260,10 @@ static const char *const NO_MUT[] = {
     "chunk_retention.crh_bwd_dh_exec_genuine",
     "chunk_retention_ops.cro_bwd_dh_exec_genuine",
     "fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness",
+    "attention_forward_triton.attention_forward_triton_closed_form_correct",
+    "attention_fwd_triton2.attention_fwd_triton2_output_summary_general",
+    "attn_fwd_causal.attn_fwd_causal_output_summary_general",
+    "attn_fwd_triton.attn_fwd_triton_output_summary_general",
     /* a block-pointer kernel (Triton widens its strides to int64) */
     "int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine",
     /* whole files (an entry ending in '.'): the original forms no offset in int32

@@ -77,6 +77,7 @@ enum { SG_Q, SG_K, SG_V, SG_QS, SG_KS, SG_OUT };
 #define SG_MUT_STAGE2_KSCALE 0x20u /* stage 2 without K_scale_ptr += lo // BLOCK_N */
 #define SG_MUT_PV_FP32 0x40u      /* tl.dot(p, v) with the default fp32 out_dtype (no fp16 rounding) */
 #define SG_MUT_QSCALE_TWICE 0x80u /* qk = dot * q_scale * k_scale * q_scale */
+#define SG_MUT_OFFSET_I32 0x100u  /* qvk_offset = off_z * stride_qz + off_h * stride_qh without .to(tl.int64): int32 */
 
 /* one call of _attn_fwd_inner for the program's tile */
 static inline void at_sage_inner(const td_abi_launch *L, const at_sage_cfg *g, unsigned mut, int stage, int64_t start_m,
@@ -156,7 +157,14 @@ static inline int at_sage_run(const td_abi_launch *L, const at_sage_cfg *g, unsi
     for (uint32_t p1 = 0; p1 < L->grid[1]; p1++)
         for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) {
             const int64_t start_m = p0, off_hz = p1, off_z = off_hz / g->H, off_h = off_hz % g->H;
-            const int64_t qvk = off_z * g->sqz + off_h * g->sqh;
+            int64_t qvk = off_z * g->sqz + off_h * g->sqh;
+            if (mut & SG_MUT_OFFSET_I32) { /* Triton's i32 pids times strides taken as i32: wraps past 2^31 */
+                qvk = tl_i32(tl_i32(off_z * tl_i32(g->sqz)) + tl_i32(off_h * tl_i32(g->sqh)));
+                if (tl_fault(L, SG_Q, qvk, 1, 1, p1)) {
+                    free(q), free(acc), free(l_i), free(m_i), free(k), free(v), free(qk), free(p), free(p16);
+                    return 1;
+                }
+            }
             const int64_t qs_off = off_hz * at_cdiv(N, BM), ks_off = off_hz * at_cdiv(N, BN);
             for (int64_t i = 0; i < BM; i++) {
                 m_i[i] = -INFINITY;

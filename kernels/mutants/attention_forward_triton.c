@@ -27,3 +27,11 @@ TD_KERNEL(td_m_aft_cf_no_rescale) = {ID_CF, "mut_l_not_rescaled", TD_ABI_HOST, A
 TD_KERNEL(td_m_aft_cf_kscale_stuck) = {ID_CF, "mut_k_scale_not_advanced", TD_ABI_HOST, AFT_CASTS, NULL,
                                        "K_scale_ptr never advanced: every KV block uses block 0's k_scale", 11, 6,
                                        cf_kscale_stuck, NULL};
+
+/* the far tier's (gen_far.h, at_sage_far): qvk_offset without the original's
+ * off_z.to(tl.int64) / off_h.to(tl.int64), formed in int32 and wrapping once a batch
+ * stride passes 2^31 elements (only far cases reach it: test_far kills it) */
+static int io_offset_i32(const td_abi_launch *L) { return td_hk_attention_forward_triton(L, 1, SG_MUT_OFFSET_I32); }
+TD_KERNEL(td_m_aft_io_offset_i32) = {ID_IO, "mut_offset_int32", TD_ABI_HOST, AFT_CASTS, NULL,
+                                    "qvk_offset = off_z * stride_qz + off_h * stride_qh in int32 (no .to(tl.int64))",
+                                    11, 6, io_offset_i32, NULL};

@@ -21,3 +21,11 @@ TD_KERNEL(td_m_af2_io_head_mask) = {ID_IO, "mut_head_mask_off_by_one", TD_ABI_HO
 TD_KERNEL(td_m_af2_io_qscale_twice) = {ID_IO, "mut_q_scale_twice", TD_ABI_HOST, AF2_CASTS, NULL,
                                        "qk = dot * q_scale * k_scale * q_scale: the query scale applied twice", 11, 6,
                                        io_qscale_twice, NULL};
+
+/* the far tier's (gen_far.h, at_sage_far): qvk_offset without the original's
+ * off_z.to(tl.int64) / off_h.to(tl.int64), formed in int32 and wrapping once a batch
+ * stride passes 2^31 elements (only far cases reach it: test_far kills it) */
+static int io_offset_i32(const td_abi_launch *L) { return td_hk_attention_fwd_triton2(L, 1, SG_MUT_OFFSET_I32); }
+TD_KERNEL(td_m_af2_io_offset_i32) = {ID_IO, "mut_offset_int32", TD_ABI_HOST, AF2_CASTS, NULL,
+                                    "qvk_offset = off_z * stride_qz + off_h * stride_qh in int32 (no .to(tl.int64))",
+                                    11, 6, io_offset_i32, NULL};

@@ -18,3 +18,11 @@ TD_KERNEL(td_m_afc_io_stage2_kscale) = {ID_IO, "mut_stage2_k_scale_offset", TD_A
 TD_KERNEL(td_m_afc_io_no_rescale) = {ID_IO, "mut_l_not_rescaled", TD_ABI_HOST, AFC_CASTS, NULL,
                                      "l_i = l_i + l_ij: l not rescaled when the running max moves", 12, 6,
                                      io_no_rescale, NULL};
+
+/* the far tier's (gen_far.h, at_sage_far): qvk_offset without the original's
+ * off_z.to(tl.int64) / off_h.to(tl.int64), formed in int32 and wrapping once a batch
+ * stride passes 2^31 elements (only far cases reach it: test_far kills it) */
+static int io_offset_i32(const td_abi_launch *L) { return td_hk_attn_fwd_causal(L, 1, SG_MUT_OFFSET_I32); }
+TD_KERNEL(td_m_afc_io_offset_i32) = {ID_IO, "mut_offset_int32", TD_ABI_HOST, AFC_CASTS, NULL,
+                                    "qvk_offset = off_z * stride_qz + off_h * stride_qh in int32 (no .to(tl.int64))",
+                                    12, 6, io_offset_i32, NULL};

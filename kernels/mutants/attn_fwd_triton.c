@@ -18,3 +18,11 @@ TD_KERNEL(td_m_aftr_io_qscale_twice) = {ID_IO, "mut_scale_twice", TD_ABI_HOST, A
 TD_KERNEL(td_m_aftr_io_stage2_kscale) = {ID_IO, "mut_stage2_k_scale_offset", TD_ABI_HOST, AFTR_CASTS, NULL,
                                          "stage 2 without K_scale_ptr += lo // BLOCK_N: the diagonal block scaled by "
                                          "block 0's k_scale", 12, 6, io_stage2_kscale, NULL};
+
+/* the far tier's (gen_far.h, at_sage_far): qvk_offset without the original's
+ * off_z.to(tl.int64) / off_h.to(tl.int64), formed in int32 and wrapping once a batch
+ * stride passes 2^31 elements (only far cases reach it: test_far kills it) */
+static int io_offset_i32(const td_abi_launch *L) { return td_hk_attn_fwd_triton(L, 1, SG_MUT_OFFSET_I32); }
+TD_KERNEL(td_m_aftr_io_offset_i32) = {ID_IO, "mut_offset_int32", TD_ABI_HOST, AFTR_CASTS, NULL,
+                                    "qvk_offset = off_z * stride_qz + off_h * stride_qh in int32 (no .to(tl.int64))",
+                                    12, 6, io_offset_i32, NULL};
