@@ -39,6 +39,7 @@
 #include <stdlib.h>
 
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SH, P_ST, P_SD, P_T, P_S, P_BT, P_BS, NP };
 enum { R_IN, R_Z, NR };
@@ -137,6 +138,38 @@ static int ccv_distinct(uint64_t *o, size_t n) {
     return 1;
 }
 
+typedef struct {
+    const td_case *c;
+    int bad;
+} ccv_vscan;
+/* the input's elements in bytes [lo, hi): finite */
+static void ccv_finite_span(void *u, size_t lo, size_t hi) {
+    ccv_vscan *q = u;
+    for (size_t e = lo / 4; e < hi / 4 && e < q->c->r[R_IN].len && !q->bad; e++) q->bad = !isfinite(td_get(q->c, R_IN, e));
+}
+/* 1 when every input element is finite; of a sparse input (offsets beyond 2^31) only
+ * the touched pages can hold anything but zeros, so only they are scanned */
+static int ccv_finite(const td_case *c) {
+    ccv_vscan q = {c, 0};
+    size_t bytes = c->r[R_IN].len * 4; /* binary32 */
+    if (c->r[R_IN].mapped) td_touched_pages(c->r[R_IN].data, bytes, ccv_finite_span, &q);
+    else ccv_finite_span(&q, 0, bytes);
+    return !q.bad;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (grid axis 1, i_bh) of s
+ * and z at one head stride s_s_h near 2^31, as the kernel forming i_bh * s_s_h in int32
+ * (program_id times an int32 stride: Triton's default) gets wrong.  s and z share s_s_h,
+ * so both move: s as a sparse read-only region, z as a sparse output (engine/harness.c
+ * judges it over the pages of its write set).  A head's extent w fits under s_s_h in
+ * every layout ccv_layout draws, so heads never interleave. */
+static void ccv_far(td_producer *p, td_case *c) {
+    int64_t R = c->grid[1] < TD_FAR_MAX_ROWS ? c->grid[1] : TD_FAR_MAX_ROWS;
+    int64_t w = ccv_off(c, 0, c->p[P_T].i - 1, c->p[P_S].i - 1) + 1;
+    const td_far_reg r[2] = {{R_IN, P_SH, w}, {R_Z, P_SH, w}};
+    (void)td_far_heads(p, c, 1, R, r, 2);
+}
+
 /* What both readings share: parameters, grid, regions, values. */
 static const char *ccv_check_common(const td_case *c) {
     int64_t T = c->p[P_T].i, S = c->p[P_S].i, BT = c->p[P_BT].i, BS = c->p[P_BS].i;
@@ -145,8 +178,7 @@ static const char *ccv_check_common(const td_case *c) {
     if (c->grid[0] != (uint32_t)((S + BS - 1) / BS) || c->grid[1] < 1) return "grid = (cdiv(S, BS), B*H, ...)";
     int64_t last = ccv_off(c, c->grid[1] - 1, T - 1, S - 1);
     if ((int64_t)c->r[R_IN].len <= last || (int64_t)c->r[R_Z].len <= last) return "the regions hold every lane";
-    for (size_t e = 0; e < c->r[R_IN].len; e++)
-        if (!isfinite(td_get(c, R_IN, e))) return "the input holds real (finite) values";
+    if (!ccv_finite(c)) return "the input holds real (finite) values";
     return NULL;
 }
 
@@ -228,9 +260,9 @@ const td_contract td_c_ccv_summary = {
     .regions = regions_sum,
     .error_model = "each prefix one sum of its t+1 terms in any order (tl.dot's 0/1 products are exact)",
     CCV_COMMON,
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_STRIDE_GT_ROW),
-    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
-     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_STRIDE_GT_ROW) |
+               TD_BC(TD_BC_OFFSET_2_31),
+    .far = ccv_far,
     .gen = gen_sum, .check = check_sum, .writes = writes_sum,
     TD_SPECS(prefix),
     .intent = &intent,
@@ -244,9 +276,8 @@ const td_contract td_c_ccv_store = {
     .regions = regions_store,
     .error_model = "a copy: exact for every implementation",
     CCV_COMMON,
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
-    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
-     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = ccv_far,
     .gen = gen_store, .check = check_store, .writes = writes_store,
     TD_SPECS(copy),
 };
@@ -261,9 +292,8 @@ const td_contract td_c_ccv_store_r = {
     .casts = casts,
     .error_model = "a copy then the binary32 store cast of a binary32 value: exact",
     CCV_COMMON,
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),
-    /* no .far: s and z share one head stride s_s_h (i_bh * s_s_h in both): a far s_s_h moves
-     * the output too, which must stay dense (2^31 elements), so offset-2^31 is not reached */
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = ccv_far,
     .gen = gen_store, .check = check_store, .writes = writes_store,
     TD_SPECS(copy_r),
 };

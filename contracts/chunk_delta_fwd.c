@@ -318,9 +318,21 @@ static const char *check_store(const td_case *c) {
     if (BK > 1 && sht < BV) return "hInj: (r, c) -> r*s_h_t + c injective on the [BK, BV] tile needs s_h_t >= BV";
     if (sht < V) return "s_h_t >= V: the programs' rows apart (the launch's writes distinct)";
     if (c->p[PS_SHH].i < head_span(c)) return "s_h_h clears a head's rows up to chunk i_t";
-    size_t n = (size_t)c->grid[2] * (size_t)c->p[PS_SHH].i;
+    /* to the last head's last row (a far s_h_h leaves no padding after it) */
+    size_t n = c->grid[2] ? (size_t)(((int64_t)c->grid[2] - 1) * c->p[PS_SHH].i + head_span(c)) : 0;
     if (c->r[RS_HPRE].len < n || c->r[RS_H].len < n) return "HPre, h hold B*H heads of s_h_h";
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads (grid axis 2) of HPre and
+ * h at one s_h_h near 2^31, as a store forming i_bh * s_h_h in int32 gets wrong.  HPre
+ * and h share s_h_h, so both move: HPre a sparse read-only region, h a sparse output
+ * (engine/harness.c judges it over the pages of its write set); a head's span up to
+ * chunk i_t fits under s_h_h by construction. */
+static void far_store(td_producer *p, td_case *c) {
+    int64_t R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS, w = head_span(c);
+    const td_far_reg r[2] = {{RS_HPRE, PS_SHH, w}, {RS_H, PS_SHH, w}};
+    (void)td_far_heads(p, c, 2, R, r, 2);
 }
 
 static void writes_store(const td_case *c, td_wset *ws) {
@@ -345,10 +357,8 @@ static void writes_store(const td_case *c, td_wset *ws) {
     .sv_note = "finite inputs; a copy", .error_model = "a copy (a float32 store of a float32 tile): tolerance 0",   \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |                       \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) |                   \
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                           \
-    /* no .far: HPre and h share s_h_h (i_bh * s_h_h in both): a far s_h_h moves the output too, \
-     * which must stay dense (2^31 elements), so offset-2^31 is not reached */                        \
-    .gen = gen_store, .check = check_store, .writes = writes_store, TD_SPECS(cdf_store)
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),              \
+    .far = far_store, .gen = gen_store, .check = check_store, .writes = writes_store, TD_SPECS(cdf_store)
 
 const td_contract td_c_chunk_delta_h_state_store = {
     .id = "chunk_delta_fwd.chunk_delta_h_state_store_io_correctness",

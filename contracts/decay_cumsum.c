@@ -54,6 +54,7 @@
  * Special values: finite by the domains above (TD_SV_REAL).
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SQH, P_SQT, P_SQD, P_B, P_H, P_T, P_SCALE, P_BT, P_BK, P_DK, NP };
 enum { R_G, R_GO, NR };                                           /* fwd_decay_cumsum */
@@ -158,6 +159,29 @@ static void gen_bwd(td_producer *p, td_case *c) {
     dc_fill_cumdecay(c, &g.rng, mode, R_BG);
 }
 
+/* the elements the launch addresses: up to the last head's last row (a far s_qk_h leaves
+ * no padding after the last head) */
+static size_t dc_extent(const td_case *c) {
+    return (size_t)(((int64_t)c->grid[2] - 1) * c->p[P_SQH].i + c->p[P_T].i * c->p[P_DK].i);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): the B*H heads (grid axis 2, at most 2 here) of every
+ * region at a head stride s_qk_h near 2^31, as the kernels forming i_bh * s_qk_h in int32
+ * (program_id times an int32 stride: Triton's default) get wrong.  Inputs and outputs
+ * share s_qk_h, so all move: inputs as sparse read-only regions, outputs as sparse
+ * outputs (engine/harness.c judges them over the pages of their write sets).  A head's
+ * rows (T*DK elements) fit under s_qk_h >= T*DK; the slack after the last head (padding,
+ * prepare's 16) is kept.  Not for bwd: its in-place regions (TD_R_INOUT) have no sparse
+ * image in the harness. */
+static void dc_far(td_producer *p, td_case *c, int nregs) {
+    td_far_reg r[NR_PREP];
+    int64_t w = c->p[P_T].i * c->p[P_DK].i, R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS;
+    for (int k = 0; k < nregs; k++) r[k] = (td_far_reg){k, P_SQH, w};
+    if (td_far_heads(p, c, 2, R, r, nregs)) c->p[P_H].i = R;
+}
+static void far_fwd(td_producer *p, td_case *c) { dc_far(p, c, NR); }
+static void far_prep(td_producer *p, td_case *c) { dc_far(p, c, NR_PREP); }
+
 static const char *dc_check_shape(const td_case *c, int nregs) {
     int64_t BT = c->p[P_BT].i, BK = c->p[P_BK].i, DK = c->p[P_DK].i, T = c->p[P_T].i, SQH = c->p[P_SQH].i;
     if (BK < 1 || (BK & (BK - 1))) return "BK : constexpr (tl.arange: a power of two)";
@@ -167,7 +191,7 @@ static const char *dc_check_shape(const td_case *c, int nregs) {
     if (c->grid[0] != (uint32_t)((DK + BK - 1) / BK) || c->grid[1] != (uint32_t)(T / BT) || c->grid[2] < 1)
         return "grid (cdiv(DK, BK), T / BT, B*H)";
     if (SQH < T * DK) return "s_qk_h >= T*DK: the programs' windows disjoint (the launch's write set injective)";
-    size_t need = (size_t)c->grid[2] * (size_t)SQH;
+    size_t need = dc_extent(c);
     for (int r = 0; r < nregs; r++)
         if (c->r[r].len < need) return "every window inside every region";
     return NULL;
@@ -175,11 +199,12 @@ static const char *dc_check_shape(const td_case *c, int nregs) {
 
 static const char *check(const td_case *c) {
     const char *why = dc_check_shape(c, NR);
-    size_t need = (size_t)c->grid[2] * (size_t)c->p[P_SQH].i;
-    for (size_t k = 0; k < need && !why; k++) {
-        double v = td_get(c, R_G, k);
-        if (!(v <= 0 && v >= DC_G_MIN)) why = "g a log-space decay in [-30, 0] (the generator's domain)";
-    }
+    int64_t TD = c->p[P_T].i * c->p[P_DK].i; /* the heads' rows: what the launch reads (a far case: sparse) */
+    for (int64_t bh = 0; bh < (int64_t)c->grid[2] && !why; bh++)
+        for (int64_t k = 0; k < TD && !why; k++) {
+            double v = td_get(c, R_G, (size_t)(bh * c->p[P_SQH].i + k));
+            if (!(v <= 0 && v >= DC_G_MIN)) why = "g a log-space decay in [-30, 0] (the generator's domain)";
+        }
     return why;
 }
 
@@ -204,7 +229,7 @@ static const char *dc_check_cum(const td_case *c, int greg, const int *vals, int
 static const char *check_prep(const td_case *c) {
     static const int vals[2] = {R_PQ, R_PK};
     const char *why = dc_check_shape(c, NR_PREP);
-    if (!why && c->r[R_PG].len < (size_t)c->grid[2] * (size_t)c->p[P_SQH].i + (size_t)c->p[P_BK].i)
+    if (!why && c->r[R_PG].len < dc_extent(c) + (size_t)c->p[P_BK].i)
         why = "the unmasked last_decay load (BK lanes of the chunk's last row) inside g";
     if (!why && !(fabs(c->p[P_SCALE].r) <= 0x1p20 && (double)(float)c->p[P_SCALE].r == c->p[P_SCALE].r))
         why = "scale : binary32, |scale| <= 2^20";
@@ -266,9 +291,8 @@ const td_contract td_c_decay_cumsum_fwd = {
     .error_model = "the literal's rounding, a prefix sum in any order of g or of RN(g*c), the binary32 store",
     .classes = TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_EXACT_MULTIPLE) |
-               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL),
-    /* no .far: every region, outputs included, is addressed at i_bh * s_qk_h: a far s_qk_h
-     * moves the outputs too, which must stay dense (2^31 elements): offset-2^31 not reached */
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = far_fwd,
     .gen = gen, .check = check, .writes = writes,
     TD_SPECS(dc_fwd),
     .intent = &intent,
@@ -300,9 +324,8 @@ const td_contract td_c_decay_cumsum_prep = {
     .sv = TD_SV_REAL,
     .sv_note = "g a cumulative log2 decay (<= 0, non-increasing): both exp2 in [0, 1]; |q|, |k|, |scale| <= 2^20",
     .error_model = "exp2's budget, two products in either association, the binary32 store",
-    .classes = DC_CLASSES2,
-    /* no .far: every region, outputs included, is addressed at i_bh * s_qk_h: a far s_qk_h
-     * moves the outputs too, which must stay dense (2^31 elements): offset-2^31 not reached */
+    .classes = DC_CLASSES2 | TD_BC(TD_BC_OFFSET_2_31),
+    .far = far_prep,
     .gen = gen_prep, .check = check_prep, .writes = writes_prep,
     TD_SPECS(dc_prep),
 };
@@ -311,8 +334,9 @@ const td_contract td_c_decay_cumsum_prep = {
     .file = "decay_cumsum", .family = "scan", .nparams = NP, .params = params, .nregions = NR_BWD,             \
     .regions = regions_bwd, .sv = TD_SV_REAL,                                                                  \
     .sv_note = "g a cumulative log2 decay: exp2 factors in [0, 1]; inputs |x| <= 2^20: every sum finite",      \
-    /* no .far: every region, outputs included, is addressed at i_bh * s_qk_h: a far s_qk_h \
-     * moves the outputs too, which must stay dense (2^31 elements): offset-2^31 not reached */ \
+    /* no .far: dq_inter and dk_inter are read and written in place (TD_R_INOUT) at         \
+     * i_bh * s_qk_h like every region: the harness has no sparse in-out image, so a far   \
+     * s_qk_h would need them dense (2^31 elements): offset-2^31 not reached */             \
     .classes = DC_CLASSES2, .gen = gen_bwd, .check = check_bwd, .writes = writes_bwd
 
 const td_contract td_c_decay_cumsum_bwd = {

@@ -41,6 +41,7 @@
  * output: slot "store", fp32:rne:inf, the identity on binary32 values.
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SM, P_SN, NP };
 enum { R_IN, R_OUT, NR };
@@ -89,6 +90,28 @@ static void gen_shape(td_producer *p, td_case *c, int max_in, int max_out) {
 static void gen_a1(td_producer *p, td_case *c) { gen_shape(p, c, 0, 0); }
 static void gen_summary(td_producer *p, td_case *c) { gen_shape(p, c, NL_MAX_IN_SHIFT, NL_MAX_OUT_SHIFT); }
 
+/* Offsets beyond 2^31 (gen_far.h): row r = 1 of the 2x2 tile moved to a stride_m near
+ * 2^31 (td_far_stride over 2 rows: 2^31 + d) in in_ptr and out_ptr at once, a row being
+ * the cells c*stride_n + shift*stride_n of every shift (w elements); out_ptr a sparse
+ * output (engine/harness.c judges it over the pages of its write set).  Rows that
+ * overlapped (the wrapper's small stride_m) come apart: the map stays injective
+ * (stride_m > every in-row offset), the cells a store overwrote become distinct cells.
+ * Every program does the same stores: the grid is unchanged.  Both regions move or
+ * neither (td_far_restride_all). */
+static void nl_far(td_producer *p, td_case *c, int max_in, int max_out) {
+    int64_t sm = c->p[P_SM].i, sn = c->p[P_SN].i, wi = (1 + max_in) * sn + 1, wo = (1 + max_out) * sn + 1;
+    int64_t s = td_far_stride(p, 2, wo);
+    if (td_far_restride(c, R_IN, 2, wi, sm, s)) return;
+    if (td_far_restride(c, R_OUT, 2, wo, sm, s)) {
+        (void)td_far_restride(c, R_IN, 2, wi, s, sm); /* back to the old rows: a smaller map */
+        return;
+    }
+    c->p[P_SM].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+static void far_a1(td_producer *p, td_case *c) { nl_far(p, c, 0, 0); }
+static void far_summary(td_producer *p, td_case *c) { nl_far(p, c, NL_MAX_IN_SHIFT, NL_MAX_OUT_SHIFT); }
+
 static const char *check_shape(const td_case *c, int max_in, int max_out) {
     int64_t sm = c->p[P_SM].i, sn = c->p[P_SN].i;
     if (sm < 0 || sn < 0) return "stride_m, stride_n : Nat";
@@ -133,16 +156,14 @@ static void writes_summary(const td_case *c, td_wset *ws) {
     .regions = regions, .sv = TD_SV_REAL, .sv_note = "copies of finite binary32 values",                      \
     .error_model = "pure copies: binary32 load and store are exact (tolerance 0)",                            \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) |        \
-               TD_BC(TD_BC_VALUES_LARGE)
+               TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31)
 
 const td_contract td_c_nested3_a1 = {
     .id = "nested_loops_processing.nested3_first_a1_store_io_correctness",
     .io_class = "MaskedTileKernelIO_1 (a1StoreIO: the first load/store slice of nested3)",
     .kind = "exact",
     .formula = "out[r*stride_m + c*stride_n] = in[r*stride_m + c*stride_n], r, c < 2",
-    /* no far hook (offsets beyond 2^31) in this branch: the input and the output share
-     * stride_m and stride_n, so a row of in_ptr 2^31 elements away is one of out_ptr too,
-     * which needs a sparse output (far-A's harness change and td_far_rows, merged later) */
+    .far = far_a1,
     .gen = gen_a1,
     .check = check_a1,
     .writes = writes_a1,
@@ -157,6 +178,7 @@ const td_contract td_c_nested3_a1_r = {
     .formula = "out[r*stride_m + c*stride_n] = R.round(.real)(in[r*stride_m + c*stride_n]), R = the binary32 store",
     .ncasts = 1,
     .casts = casts,
+    .far = far_a1,
     .gen = gen_a1,
     .check = check_a1,
     .writes = writes_a1,
@@ -170,6 +192,7 @@ const td_contract td_c_nested3_summary = {
     .kind = "exact",
     .formula = "out[r*sm + (c + sh_out)*sn] = in[r*sm + (c + sh_in)*sn] for the last of the 24 (sh_in -> sh_out) "
                "stores writing the cell",
+    .far = far_summary,
     .gen = gen_summary,
     .check = check_summary,
     .writes = writes_summary,

@@ -231,6 +231,23 @@ static const far_contract FAR[] = {
     {"attn_fwd_causal.attn_fwd_causal_io_correctness", "stride_qz", 0, FAR_GRID1},
     {"attn_fwd_triton.attn_fwd_triton_output_summary_general", "stride_qz", 0, FAR_GRID1},
     {"attn_fwd_triton.attn_fwd_triton_io_correctness", "stride_qz", 0, FAR_GRID1},
+    /* far2-c: scans whose input and output share one head stride (both move, the output
+     * a sparse output) */
+    {"chunk_cumsum_vector.chunk_cumsum_vector_output_summary_general", "s_s_h", 0, FAR_GRID1},
+    {"chunk_cumsum_vector.chunk_cumsum_vector_block_store_io_correctness", "s_s_h", 0, FAR_GRID1},
+    {"chunk_cumsum_vector.chunk_cumsum_vector_block_store_io_correctnessR", "s_s_h", 0, FAR_GRID1},
+    {"reversed_cumsum.reversed_cumsum_output_summary_general", "s_s_h", 0, FAR_GRID1},
+    {"reversed_cumsum.reversed_cumsum_block_store_io_correctness", "s_s_h", 0, FAR_GRID1},
+    {"reversed_cumsum.reversed_cumsum_block_store_io_correctnessR", "s_s_h", 0, FAR_GRID1},
+    {"decay_cumsum.fwd_decay_cumsum_io_correctness", "s_qk_h", 0, NULL},
+    {"decay_cumsum.prepare_qg_kg_io_correctness", "s_qk_h", 0, NULL},
+    {"nested_loops_processing.nested3_first_a1_store_io_correctness", "stride_m", 0, NULL},
+    {"nested_loops_processing.nested3_first_a1_store_io_correctnessR", "stride_m", 0, NULL},
+    {"nested_loops_processing.nested3_output_summary_general", "stride_m", 0, NULL},
+    {"chunk_delta_fwd.chunk_delta_h_state_store_io_correctness", "s_h_h", 1, NULL},
+    {"chunk_delta_fwd.chunk_delta_h_state_store_io_correctnessR", "s_h_h", 1, NULL},
+    {"chunk_gated_attention.chunk_gated_attention_state_stores_io_correctness", "s_h_h", 1, NULL},
+    {"chunk_gated_attention.chunk_gated_attention_state_stores_io_correctnessR", "s_h_h", 1, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -264,6 +281,15 @@ static const char *const NO_MUT[] = {
     "attention_fwd_triton2.attention_fwd_triton2_output_summary_general",
     "attn_fwd_causal.attn_fwd_causal_output_summary_general",
     "attn_fwd_triton.attn_fwd_triton_output_summary_general",
+    "chunk_cumsum_vector.chunk_cumsum_vector_block_store_io_correctness",
+    "chunk_cumsum_vector.chunk_cumsum_vector_block_store_io_correctnessR",
+    "reversed_cumsum.reversed_cumsum_block_store_io_correctness",
+    "reversed_cumsum.reversed_cumsum_block_store_io_correctnessR",
+    "decay_cumsum.prepare_qg_kg_io_correctness",
+    "chunk_delta_fwd.chunk_delta_h_state_store_io_correctness",
+    "chunk_delta_fwd.chunk_delta_h_state_store_io_correctnessR",
+    "chunk_gated_attention.chunk_gated_attention_state_stores_io_correctness",
+    "chunk_gated_attention.chunk_gated_attention_state_stores_io_correctnessR",
     /* a block-pointer kernel (Triton widens its strides to int64) */
     "int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine",
     /* whole files (an entry ending in '.'): the original forms no offset in int32
@@ -278,6 +304,9 @@ static const char *const NO_MUT[] = {
     /* far2-a: the file's int32 mutant sits on the IO face of the same kernel */
     "softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct",
     "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
+    /* nested3's two tile rows: a far stride_m is 2^31 + d, an int64 argument to Triton, so
+     * r * stride_m never wraps in the original */
+    "nested_loops_processing.",
 };
 static int no_mut(const char *id) {
     for (size_t i = 0; i < sizeof NO_MUT / sizeof NO_MUT[0]; i++) {
@@ -315,7 +344,8 @@ static int far_axis(const char *id) {
     static const char *const axis2[] = {"chunk_retention.",       "chunk_retention_ops.", "chunk_gla_fwd.",
                                         "chunk_gla_simple.",      "chunk_bwd_dqkg.",      "chunk_linear_attn.",
                                         "chunk_delta_fwd.",       "chunk_gated_attention.", "fused_rwkv6_kernel.",
-                                        "parallel_retention_attention.", "fused_recurrent_delta."};
+                                        "parallel_retention_attention.", "fused_recurrent_delta.",
+                                        "decay_cumsum."};
     for (size_t i = 0; i < sizeof axis2 / sizeof axis2[0]; i++)
         if (!strncmp(id, axis2[i], strlen(axis2[i]))) return 2;
     return 0;
@@ -331,6 +361,7 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
     if (!strncmp(f->id, "cache_transform_triton.", 23)) return td_geti(c, 2, 0) + 1;     /* the cache row read */
     if (!strncmp(f->id, "embedding_triton_kernel.", 24))
         return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);
+    if (!strncmp(f->id, "nested_loops_processing.", 24)) return 2; /* the tile's rows r = 0, 1 */
     if (f->rows && !strcmp(f->rows, FAR_GRID1)) return (int64_t)c->grid[1];
     return f->rows ? td_param_i(c, f->rows, -1) : (int64_t)c->grid[far_axis(f->id)];
 }

@@ -16,27 +16,35 @@ static float ccv_tf32(float x) {
     return x;
 }
 
-enum { STRICT_TRIANGLE, UPPER_TRIANGLE, TF32 };
+enum { STRICT_TRIANGLE, UPPER_TRIANGLE, TF32, OFFSET_I32 };
 static int ccv_sum_bug(const td_abi_launch *L, int bug) {
     int64_t T = TL_I(L, P_T), S = TL_I(L, P_S), BT = TL_I(L, P_BT), BS = TL_I(L, P_BS);
     for (uint32_t i_bh = 0; i_bh < L->grid[1]; i_bh++)
         for (uint32_t i_s = 0; i_s < L->grid[0]; i_s++)
             for (int64_t r = 0; r < BT && r < T; r++) /* one chunk: the summary's regime */
                 for (int64_t k = 0; k < BS && (int64_t)i_s * BS + k < S; k++) {
+                    /* OFFSET_I32: s + i_bh * s_s_h with i_bh (program_id) and s_s_h int32: the
+                     * head's base wraps beyond 2^31 elements (a device fault, or another head) */
+                    int64_t base = (int64_t)i_bh * TL_I(L, P_SH), d = (int64_t)i_s * BS + k;
+                    if (bug == OFFSET_I32) base = tl_i32((int64_t)i_bh * tl_i32(TL_I(L, P_SH)));
                     float dot = 0.0f;
                     for (int64_t q = 0; q < BT && q < T; q++) {
                         /* STRICT_TRIANGLE: o_i[:, None] > o_i[None, :] (exclusive); UPPER: <= (a suffix sum) */
                         int in = bug == STRICT_TRIANGLE ? r > q : bug == UPPER_TRIANGLE ? r <= q : r >= q;
-                        float x = tl_load(L, R_IN, CCV_OFF(i_bh, q, (int64_t)i_s * BS + k));
+                        int64_t o = base + CCV_OFF(0, q, d);
+                        if (tl_fault(L, R_IN, o, 1, 1, i_s)) return 1;
+                        float x = tl_load(L, R_IN, o);
                         if (in) dot += bug == TF32 ? ccv_tf32(x) : x;
                     }
-                    tl_store(L, R_Z, CCV_OFF(i_bh, r, (int64_t)i_s * BS + k), dot, tl_f32());
+                    if (tl_fault(L, R_Z, base + CCV_OFF(0, r, d), 1, 1, i_s)) return 1;
+                    tl_store(L, R_Z, base + CCV_OFF(0, r, d), dot, tl_f32());
                 }
     return 0;
 }
 static int ccv_strict(const td_abi_launch *L) { return ccv_sum_bug(L, STRICT_TRIANGLE); }
 static int ccv_upper(const td_abi_launch *L) { return ccv_sum_bug(L, UPPER_TRIANGLE); }
 static int ccv_tf32_dot(const td_abi_launch *L) { return ccv_sum_bug(L, TF32); }
+static int ccv_offset_i32(const td_abi_launch *L) { return ccv_sum_bug(L, OFFSET_I32); }
 
 enum { NO_COLUMN_MASK, ROW_MASK_LE };
 static int ccv_store_bug(const td_abi_launch *L, int bug) {
@@ -70,6 +78,8 @@ TD_KERNEL(td_m_ccv_upper) = {CCV_SUM, "mut_upper_triangle", TD_ABI_HOST, NULL, N
 TD_KERNEL(td_m_ccv_tf32) = {CCV_SUM, "mut_tf32_dot", TD_ABI_HOST, NULL, NULL,
                             "tl.dot(m_s, b_s) with allow_tf32=True: the inputs rounded to tf32", 7, 2, ccv_tf32_dot,
                             NULL};
+TD_KERNEL(td_m_ccv_i32) = {CCV_SUM, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                           "s + i_bh * s_s_h formed in int32 (wraps beyond 2^31 elements)", 7, 2, ccv_offset_i32, NULL};
 TD_KERNEL(td_m_ccv_st_col) = {CCV_ST, "mut_no_column_mask", TD_ABI_HOST, NULL, NULL,
                               "the store mask drops offs_s < S: whole BS-wide tiles written", 7, 2, ccv_no_col_mask, NULL};
 TD_KERNEL(td_m_ccv_st_row) = {CCV_ST, "mut_row_mask_le", TD_ABI_HOST, NULL, NULL,

@@ -6,7 +6,7 @@
 enum { P_SQH, P_SQT, P_SQD, P_B, P_H, P_T, P_SCALE, P_BT, P_BK, P_DK };
 enum { R_G, R_GO };
 
-enum { DC_EXCLUSIVE, DC_LINEAR, DC_GLOBAL, DC_NATURAL };
+enum { DC_EXCLUSIVE, DC_LINEAR, DC_GLOBAL, DC_NATURAL, DC_OFFSET_I32 };
 
 /* The correct program with one bug:
  *   EXCLUSIVE: the store before the update: the decay of the step itself left out (off by one);
@@ -14,7 +14,10 @@ enum { DC_EXCLUSIVE, DC_LINEAR, DC_GLOBAL, DC_NATURAL };
  *              log2: the product underflows to 0 for decays near 0 (log2 0 = -inf);
  *   GLOBAL:    the state not reset per chunk: the cumulative sum runs from the head's first
  *              row (the carried state taken from the earlier chunks);
- *   NATURAL:   inv_ln2 left out (natural-log decays where log2 is specified). */
+ *   NATURAL:   inv_ln2 left out (natural-log decays where log2 is specified);
+ *   OFFSET_I32: g + i_bh * s_qk_h (g_o too) formed in int32, i_bh = program_id and s_qk_h
+ *              an int32 argument: beyond 2^31 elements the head's base wraps (a device
+ *              fault when it leaves the buffer, another head's rows when not). */
 static int dc_bug(const td_abi_launch *L, int bug) {
     int64_t SQH = TL_I(L, P_SQH), BT = TL_I(L, P_BT), BK = TL_I(L, P_BK), DK = TL_I(L, P_DK);
     const float inv_ln2 = 1.44269504f;
@@ -23,7 +26,9 @@ static int dc_bug(const td_abi_launch *L, int bug) {
             for (uint32_t ik = 0; ik < L->grid[0]; ik++)
                 for (int64_t j = 0; j < BK; j++) {
                     if ((int64_t)ik * BK + j >= DK) continue;
-                    int64_t p = bh * SQH + (int64_t)ic * BT * DK + (int64_t)ik * BK + j;
+                    int64_t base = bug == DC_OFFSET_I32 ? tl_i32((int64_t)bh * tl_i32(SQH)) : bh * SQH;
+                    int64_t p = base + (int64_t)ic * BT * DK + (int64_t)ik * BK + j;
+                    if (tl_fault(L, R_G, p, BT, DK, ik) || tl_fault(L, R_GO, p, BT, DK, ik)) return 1;
                     float cum = 0.0f, prod = 1.0f;
                     if (bug == DC_GLOBAL)
                         for (int64_t q = bh * SQH + (int64_t)ik * BK + j; q < p; q += DK)
@@ -42,6 +47,7 @@ static int dc_exclusive(const td_abi_launch *L) { return dc_bug(L, DC_EXCLUSIVE)
 static int dc_linear(const td_abi_launch *L) { return dc_bug(L, DC_LINEAR); }
 static int dc_global(const td_abi_launch *L) { return dc_bug(L, DC_GLOBAL); }
 static int dc_natural(const td_abi_launch *L) { return dc_bug(L, DC_NATURAL); }
+static int dc_offset_i32(const td_abi_launch *L) { return dc_bug(L, DC_OFFSET_I32); }
 
 #define DC_FWD "decay_cumsum.fwd_decay_cumsum_io_correctness"
 TD_KERNEL(td_m_dc_fwd_excl) = {DC_FWD, "mut_exclusive", TD_ABI_HOST, "store=fp32:rne:inf", NULL,
@@ -54,6 +60,9 @@ TD_KERNEL(td_m_dc_fwd_global) = {DC_FWD, "mut_not_reset_per_chunk", TD_ABI_HOST,
                                  dc_global, NULL};
 TD_KERNEL(td_m_dc_fwd_natural) = {DC_FWD, "mut_natural_log", TD_ABI_HOST, "store=fp32:rne:inf", NULL,
                                   "inv_ln2 left out", 10, 2, dc_natural, NULL};
+TD_KERNEL(td_m_dc_fwd_i32) = {DC_FWD, "mut_offset_int32", TD_ABI_HOST, "store=fp32:rne:inf", NULL,
+                              "g + i_bh * s_qk_h formed in int32 (wraps beyond 2^31 elements)", 10, 2, dc_offset_i32,
+                              NULL};
 
 enum { R_PQ, R_PK, R_PG, R_PQG, R_PKG };
 
