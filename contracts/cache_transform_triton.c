@@ -261,7 +261,7 @@ const td_contract td_c_cache_transform_prefill = {
                TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_EMPTY) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) |
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
-    /* no far hook (not done in far2-a's round; sparse outputs now exist): token idx is written at
+    /* no far hook yet (sparse outputs would allow one): token idx is written at
      * idx * cache_stride from the sequence's cache row, so the cache (the output) moves with the
      * rows read; a hook must cut the sequences to TD_FAR_MAX_ROWS cache rows and move both */
     .gen = gen_pre,

@@ -104,7 +104,7 @@ const td_contract td_c_index_select_bwd = {
     .error_model = "a copy of a binary32 element: bit-exact (tolerance 0)",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_IDX_PERMUTATION) |
                TD_BC(TD_BC_IDX_FIRST_LAST),
-    /* no far hook (not done in far2-a's round; sparse outputs now exist): the rows written are
+    /* no far hook yet (sparse outputs would allow one): the rows written are
      * index[r] * stride0 (grad_source's num_rows rows, chosen by the index) and one program covers
      * BLOCK_SIZE_INDEX rows, so td_far_rows (a row per program) does not apply; a hook must cut
      * num_rows, num_indices and the index values to TD_FAR_MAX_ROWS rows first */

@@ -322,7 +322,7 @@ const td_contract td_c_kv_cache_fill_meta = {
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
     .classes = FILL_CLASSES,
     /* no far hook: MetaPre is read at i < num_heads (no stride); only MetaOut's block strides could
-     * pass 2^31, which needs sparse outputs (engine support, far-A) */
+     * pass 2^31, which a far case could now hold as a sparse output (not done yet) */
     .gen = gen_meta,
     .check = check_meta,
     .writes = writes_meta,

@@ -158,7 +158,7 @@ static const td_intent intent_bwd = {
 /* .far: none -- no stride parameter: row m sits at m * N * K, and the regions hold the whole M x N x K
  * tensor (check_common: M * N * K <= len), so a row offset near 2^31 needs N * K (N the reduced length)
  * near 2^31 / (M - 1) over a region of M * N * K elements: not td_far_rows' (rows - 1) * stride + w
- * region; not done in far2-a's round (the kernel forms m_offset * N * K in int32: a mutant would fit) */
+ * region; not done yet (the kernel forms m_offset * N * K in int32: a mutant would fit) */
 const td_contract td_c_log_softmax = {
     .id = "log_softmax.log_softmax_kernel_correctness",
     .file = "log_softmax",

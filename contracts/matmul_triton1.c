@@ -106,8 +106,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .gen = gen, .check = check, .writes = writes
 /* no far hook (offsets beyond 2^31): the layouts are contiguous, X's row stride is K
  * (a K of 2^31 / rows elements is a 2^26-step loop) and Y's row stride NS is also Z's,
- * so a far Y row is a far Z row (a sparse output: far-A's harness change, not in this
- * branch's base; Z's row stride is NS itself, no stride parameter to move alone) */
+ * so a far Y row is a far Z row (Z's row stride is NS itself, no stride parameter to move alone, and a sparse
+ * output of this shape is not done yet) */
 
 static const td_intent mt1_intent = {
     .operation = "Z = X @ Y over K = BLOCK_K * numKBlocks",

@@ -105,7 +105,7 @@ static const far_contract FAR[] = {
     {"relu_strided_buffer.relu_strided_buffer_one_tile_io_correctness", "in0_stride0", 0, "s0"},
     {"relu_strided_buffer.relu_strided_buffer_grid_stride_io_correctnessR", "in0_stride0", 0, "s0"},
     {"relu_strided_buffer.relu_strided_buffer_output_summary_general", "in0_stride0", 0, "s0"},
-    /* decoding and prefill attention (far-E): a head or batch axis moved */
+    /* decoding and prefill attention: a head or batch axis moved */
     {"context_attn_llama.context_attn_llama_surface_compute_correct_general", "stride_qh", 0, "H"},
     {"context_attn_llama.context_attn_llama_io_correctness", "stride_qh", 0, "H"},
     {"context_attn_fwd.context_attn_fwd_surface_compute_correct_general", "stride_qh", 0, "H"},
@@ -148,14 +148,14 @@ static const far_contract FAR[] = {
     {"layer_norm_ops.layer_norm_ops_bwd_rms_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
     {"layer_norm_ops.layer_norm_ops_bwd_plain_bias_core_outputs_compute_correct_general", "stride_x_row", 0, NULL},
     {"layer_norm_ops.layer_norm_ops_bwd_residual_add_all_outputs_compute_correct_general", "stride_dres_row", 1, NULL},
-    /* far2-a: more kernels of one row stride for inputs and output */
+    /* more kernels of one row stride for inputs and output */
     {"swiglu_triton.swiglu_forward_kernel_correctness", "stride", 0, NULL},
     {"geglu_tanh_triton.geglu_tanh_forward_kernel_correctness", "stride", 0, NULL},
     {"softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct", "N", 1, NULL},
     {"softmax_flaggems.softmax_kernel_inner_one_tile_correctness", "N", 1, NULL},
     {"softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary", "N", 1, NULL},
     {"softmax_optimize.softmax_kernel_online_v2_one_tile_io_correctness", "N", 1, NULL},
-    /* far-H: the head axis i_bh (grid axis 2) of chunked / recurrent kernels */
+    /* the head axis i_bh (grid axis 2) of chunked / recurrent kernels */
     {"chunk_retention.crh_fwd_h_exec_genuine", "s_qk_h", 0, NULL},
     {"chunk_retention.crh_bwd_dh_exec_genuine", "s_vo_h", 0, NULL},
     {"chunk_retention_ops.cro_fwd_h_exec_genuine", "s_vo_h", 1, NULL},
@@ -174,7 +174,7 @@ static const far_contract FAR[] = {
     {"fused_rwkv6_kernel.fused_recurrent_rwkv6_output_summary_general", "s_k_h", 3, NULL},
     {"fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness", "s_v_h", 2, NULL},
     {"fused_recurrent_delta.fused_recurrent_delta_output_step_io_correctness", "s_qk_h", 1, NULL},
-    /* far-C: the GEMMs, GEMVs, transposes and dequantization stages */
+    /* the GEMMs, GEMVs, transposes and dequantization stages */
     {"int4_matmul.int4_matmul_exec_genuine", "stride_am", 0, "M"},
     {"int8_dequant_matmul.int8_dequant_matmul_exec_genuine", "stride_am", 0, "M"},
     {"int8_matmul_kernel.int8_matmul_kernel_exec_genuine", "stride_am", 0, "M"},
@@ -203,7 +203,7 @@ static const far_contract FAR[] = {
     {"llama_ff_triton.ff_llama_closed_form_correct", "sam", 0, "M"},
     {"pow_scalar_tensor.pow_scalar_tensor_one_tile_io_correctness", "in0_stride0", 0, "s0"},
     {"pow_scalar_tensor.pow_scalar_tensor_output_summary_general", "in0_stride0", 0, "s0"},
-    /* far-R: the cos/sin tables and the batch axes of the rotary kernels */
+    /* the cos/sin tables and the batch axes of the rotary kernels */
     {"rope_transform.rope_transform_output_summary_general", "cos_row_stride", 2, "sl"},
     {"rope_backward_transform.rope_backward_python_backward_output_summary_general", "sin_row_stride", 3, "sl"},
     {"fast_rope_embedding.fast_rope_embedding_io_correctness", "cos_row_stride", 1, "seqlen"},
@@ -222,7 +222,7 @@ static const far_contract FAR[] = {
     {"rms_matmul_rbe.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
     {"rms_matmul_rbe.rms_matmul_rbe_qkv_closed_form_correct", "sxb", 0, NULL},
     {"rms_rbe_matmul.rms_matmul_rbe_closed_form_correct", "sxb", 0, NULL},
-    /* far2-b: the SageAttention kernels, Q, K, V and Out at one far qvk_offset (Z = 2 batches) */
+    /* the SageAttention kernels, Q, K, V and Out at one far qvk_offset (Z = 2 batches) */
     {"attention_forward_triton.attention_forward_triton_closed_form_correct", "stride_qz", 0, FAR_GRID1},
     {"attention_forward_triton.attention_forward_triton_io_correctness", "stride_qz", 0, FAR_GRID1},
     {"attention_fwd_triton2.attention_fwd_triton2_output_summary_general", "stride_qz", 0, FAR_GRID1},
@@ -231,7 +231,7 @@ static const far_contract FAR[] = {
     {"attn_fwd_causal.attn_fwd_causal_io_correctness", "stride_qz", 0, FAR_GRID1},
     {"attn_fwd_triton.attn_fwd_triton_output_summary_general", "stride_qz", 0, FAR_GRID1},
     {"attn_fwd_triton.attn_fwd_triton_io_correctness", "stride_qz", 0, FAR_GRID1},
-    /* far2-c: scans whose input and output share one head stride (both move, the output
+    /* scans whose input and output share one head stride (both move, the output
      * a sparse output) */
     {"chunk_cumsum_vector.chunk_cumsum_vector_output_summary_general", "s_s_h", 0, FAR_GRID1},
     {"chunk_cumsum_vector.chunk_cumsum_vector_block_store_io_correctness", "s_s_h", 0, FAR_GRID1},
@@ -298,10 +298,10 @@ static const char *const NO_MUT[] = {
     "relu_strided_buffer.",
     "pow_scalar_tensor.",
     "var_len_copy.",
-    /* far2-a: the Liger gated units widen the program id to int64 (tl.program_id(0).to(tl.int64)) */
+    /* the Liger gated units widen the program id to int64 (tl.program_id(0).to(tl.int64)) */
     "swiglu_triton.",
     "geglu_tanh_triton.",
-    /* far2-a: the file's int32 mutant sits on the IO face of the same kernel */
+    /* the file's int32 mutant sits on the IO face of the same kernel */
     "softmax_flaggems.softmax_kernel_inner_one_tile_compute_correct",
     "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary",
     /* nested3's two tile rows: a far stride_m is 2^31 + d, an int64 argument to Triton, so
@@ -338,7 +338,7 @@ static int no_mut(const char *id) {
  * the rows up to the one token every program reads (kv_cache_filling: SIDX + 1), or up to
  * the one cache row read (cache_transform_triton decoding: lengths[0] + 1). */
 /* The grid axis of a contract's far rows when they are not one row per program of axis 0:
- * the heads i_bh of the chunked / recurrent kernels (far-H's rows) are grid axis 2, except
+ * the heads i_bh of the chunked / recurrent kernels are grid axis 2, except
  * chunked_cumsum_fwd's batches (axis 0). */
 static int far_axis(const char *id) {
     static const char *const axis2[] = {"chunk_retention.",       "chunk_retention_ops.", "chunk_gla_fwd.",
@@ -1126,7 +1126,7 @@ static void test_far_axis_moves_every_region(void **st) {
 }
 
 /* ---- contracts whose far hook moves a batch or head axis of several regions at once
- * (td_far_axis; far-D: the attention forward kernels).  The moved axis is the batch or,
+ * (td_far_axis: the attention forward kernels).  The moved axis is the batch or,
  * with one batch, the head axis: its stride is the larger of `stride` and `stride2`
  * after the move, its slab count (len - 1) / stride + 1 of the region `reg` (each slab
  * fits under the far stride). ---- */
