@@ -182,9 +182,11 @@ static void gen(td_producer *p, td_case *c) {
  * a stride_dt_batch near 2^31 over a sparse region, as a kernel forming pid_b *
  * stride_dt_batch in int32 gets wrong; A and the outputs keep their layout. */
 static void far(td_producer *p, td_case *c) {
-    int64_t nh = ccf_p(c, K_NH), seq = (int64_t)c->grid[1] * ccf_p(c, K_CS);
     int64_t R = c->grid[0] < TD_FAR_MAX_ROWS ? c->grid[0] : TD_FAR_MAX_ROWS;
-    int64_t w = (seq - 1) * ccf_p(c, K_SDS) + (nh - 1) * ccf_p(c, K_SDH) + 1;
+    /* a batch's extent: the last batch's last read (the last chunk's last column, which a
+     * partial last chunk or BLOCK_SIZE_CHUNK < chunk_size cuts), less its base; every batch
+     * reads the same offsets from its base */
+    int64_t w = ccf_last(c, -1) + 1 - ((int64_t)c->grid[0] - 1) * ccf_p(c, K_SDB);
     const td_far_reg r = {ccf_r(c, Q_DT), ccf_m(c)->p[K_SDB], w};
     (void)td_far_heads(p, c, 0, R, &r, 1);
 }

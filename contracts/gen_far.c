@@ -48,6 +48,7 @@ int td_far_restride(td_case *c, int reg, int64_t rows, int64_t w, int64_t from, 
     td_region old = c->r[reg];
     unsigned eb = td_fmt_get(old.fmt)->bytes;
     int64_t used = (rows - 1) * from + w, slack = (int64_t)old.len > used ? (int64_t)old.len - used : 0;
+    if (used > (int64_t)old.len) return -1; /* rows the region does not hold: a hook's wrong width, nothing to copy */
     c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
     uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)((rows - 1) * to + w + slack));
     if (!d) {
