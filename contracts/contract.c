@@ -265,9 +265,9 @@ double td_get(const td_case *c, int reg, size_t off) {
     case TD_I64: return (double)td_decode_i64(load_bits(R, off));
     /* so do the common float formats' bits (td_decode's value; the format table's two
      * lookups per element were a third of seed_sm86's decode, a forward pass in f64) */
-    case TD_F32: { uint32_t v; memcpy(&v, p + 4 * off, sizeof v); return td_decode(TD_F32, v); }
-    case TD_F16:
-    case TD_BF16: { uint16_t v; memcpy(&v, p + 2 * off, sizeof v); return td_decode(R->fmt, v); }
+    case TD_F32: { uint32_t v; memcpy(&v, p + 4 * off, sizeof v); return td_f32_value(v); }
+    case TD_F16: { uint16_t v; memcpy(&v, p + 2 * off, sizeof v); return td_f16_value(v); }
+    case TD_BF16: { uint16_t v; memcpy(&v, p + 2 * off, sizeof v); return td_bf16_value(v); }
     default: return td_decode(R->fmt, load_bits(R, off));
     }
 }

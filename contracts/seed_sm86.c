@@ -363,31 +363,46 @@ typedef struct sb_fwd {
     double *L;   /* [heads][T], binary32 values */
 } sb_fwd;
 
-/* the forward's outputs in binary64 (the reals to about 2^-50), rounded as it stores them */
+/* a region's values, decoded once (the forward pass below reads each T times) */
+static double *sb_values(const td_case *c, int reg) {
+    size_t n = c->r[reg].len;
+    double *v = at_calloc(n ? n : 1, sizeof *v);
+    for (size_t e = 0; e < n; e++) v[e] = td_get(c, reg, e);
+    return v;
+}
+
+/* the forward's outputs in binary64 (the reals to about 2^-50), rounded as it stores
+ * them.  Q, K and V are decoded once and each exp2(t_j - m) computed once per query,
+ * not once per column: the same operations on the same values (the outputs are the
+ * same, bit for bit: tests/decode-digests.txt), at a fraction of the cost (this pass
+ * was a seventh of a query-pass case). */
 static void sb_forward_f64(const td_case *c, const sb_geo *g, int rq, int rk, int rv, sb_fwd *f) {
     f->O = at_calloc((size_t)(g->T * g->heads * g->W), sizeof *f->O);
     f->L = at_calloc((size_t)(g->heads * g->T), sizeof *f->L);
-    double *t = at_calloc((size_t)g->T, sizeof *t);
+    double *t = at_calloc((size_t)g->T, sizeof *t), *ex = at_calloc((size_t)g->T, sizeof *ex);
+    double *q = sb_values(c, rq), *k = sb_values(c, rk), *v = sb_values(c, rv);
     for (int64_t h = 0; h < g->heads; h++) {
         int64_t kv = h / g->groups;
         for (int64_t i = 0; i < g->T; i++) {
             double m = -INFINITY, l = 0;
+            const double *qi = q + sb_rows(g, h, i, 0);
             for (int64_t j = 0; j <= i; j++) {
+                const double *kj = k + sb_rows(g, kv, j, 0);
                 double S = 0;
-                for (int64_t d = 0; d < g->W; d++) S += td_get(c, rq, sb_rows(g, h, i, d)) * td_get(c, rk, sb_rows(g, kv, j, d));
+                for (int64_t d = 0; d < g->W; d++) S += qi[d] * kj[d];
                 t[j] = S * g->c;
                 if (t[j] > m) m = t[j];
             }
-            for (int64_t j = 0; j <= i; j++) l += exp2(t[j] - m);
+            for (int64_t j = 0; j <= i; j++) ex[j] = exp2(t[j] - m), l += ex[j];
             f->L[h * g->T + i] = at_f32(m + log2(l));
             for (int64_t d = 0; d < g->W; d++) {
                 double o = 0;
-                for (int64_t j = 0; j <= i; j++) o += exp2(t[j] - m) * td_get(c, rv, sb_rows(g, kv, j, d));
+                for (int64_t j = 0; j <= i; j++) o += ex[j] * v[sb_rows(g, kv, j, d)];
                 f->O[sb_tok(g, h, i, d)] = at_rep(TD_F16, o / l);
             }
         }
     }
-    free(t);
+    free(t), free(ex), free(q), free(k), free(v);
 }
 
 /* shapes, scales and the binary16 Q, K, V, dO of a backward case; returns the geometry */

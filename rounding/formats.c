@@ -235,32 +235,14 @@ static int64_t int_value(const td_fmt_info *fi, uint64_t bits) {
 
 int64_t td_decode_i64(uint64_t bits) { return (int64_t)bits; }
 
-/* binary32 bits as a double; a NaN as the canonical NaN of its sign, as below. */
-static inline double f32_value(uint32_t b) {
-    if ((b & 0x7fffffffu) > 0x7f800000u) return (b >> 31) ? -NAN : NAN;
-    float y;
-    memcpy(&y, &b, sizeof y);
-    return y; /* exact, subnormals included */
-}
-
-/* binary16 by its fields, exactly (every product below is an integer times a power of
- * two that binary64 holds). */
-static inline double f16_value(uint32_t b) {
-    uint32_t e = (b >> 10) & 31, m = b & 1023;
-    double mag;
-    if (e == 31) mag = m ? NAN : INFINITY;
-    else if (e == 0) mag = (double)m * 0x1p-24;
-    else mag = (double)(m | 1024) * ((double)(1u << e) * 0x1p-25);
-    return (b & 0x8000u) ? -mag : mag;
-}
-
 double td_decode(td_fmt f, uint64_t bits) {
     /* The formats whose values the oracle and the generators read by the million
      * decode without the general field logic and its ldexp (issue 20); the results
-     * are the general path's, bit for bit (tests/test_rounding.c). */
-    if (f == TD_F32) return f32_value((uint32_t)bits);
-    if (f == TD_BF16) return f32_value((uint32_t)(bits & 0xffffu) << 16);
-    if (f == TD_F16) return f16_value((uint32_t)(bits & 0xffffu));
+     * are the exact values (tests/rounding/test_formats.c: every pattern against
+     * td_decode_mpfr); the inline decoders are in rounding.h. */
+    if (f == TD_F32) return td_f32_value((uint32_t)bits);
+    if (f == TD_BF16) return td_bf16_value((uint16_t)bits);
+    if (f == TD_F16) return td_f16_value((uint16_t)bits);
     const td_fmt_info *fi = td_fmt_get(f);
     if (!fi)
         return NAN;

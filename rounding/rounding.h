@@ -34,6 +34,37 @@
 extern "C" {
 #endif
 
+#include <math.h>
+#include <string.h>
+
+/* ---- inline decoders of the formats read by the million ----
+ * td_decode's values (td_decode calls them; tests/rounding/test_formats.c checks every
+ * 16-bit pattern against the exact MPFR decode, tests/test_spec_load.c td_get): host
+ * kernels' loads and the generators' forward passes decode binary16 operands millions
+ * of times a second, where the call into td_decode was a sixth of seed_sm86's time. */
+
+/* binary32 bits as a double; a NaN as the canonical NaN of its sign. */
+static inline double td_f32_value(uint32_t b) {
+    if ((b & 0x7fffffffu) > 0x7f800000u) return (b >> 31) ? -NAN : NAN;
+    float y;
+    memcpy(&y, &b, sizeof y);
+    return y; /* exact, subnormals included */
+}
+
+/* bfloat16: the high half of a binary32 */
+static inline double td_bf16_value(uint16_t b) { return td_f32_value((uint32_t)b << 16); }
+
+/* binary16 by its fields, exactly (every product below is an integer times a power of
+ * two that binary64 holds); a NaN as the canonical NaN of its sign. */
+static inline double td_f16_value(uint16_t b) {
+    uint32_t e = (uint32_t)(b >> 10) & 31, m = b & 1023u;
+    double mag;
+    if (e == 31) mag = m ? NAN : INFINITY;
+    else if (e == 0) mag = (double)m * 0x1p-24;
+    else mag = (double)(m | 1024) * ((double)(1u << e) * 0x1p-25);
+    return (b & 0x8000u) ? -mag : mag;
+}
+
 /* exact; out's precision >= prec (64 for ints) */
 void td_decode_mpfr(td_fmt f, uint64_t bits, mpfr_ptr out);
 

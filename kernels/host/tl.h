@@ -34,8 +34,8 @@ static inline float tl_load(const td_abi_launch *L, int reg, int64_t off) {
     switch ((td_fmt)R->fmt) {
     case TD_F32: return ((const float *)R->base)[off];
     case TD_F64: return (float)((const double *)R->base)[off];
-    case TD_F16:
-    case TD_BF16: return (float)td_decode((td_fmt)R->fmt, ((const uint16_t *)R->base)[off]);
+    case TD_F16: return (float)td_f16_value(((const uint16_t *)R->base)[off]);
+    case TD_BF16: return (float)td_bf16_value(((const uint16_t *)R->base)[off]);
     case TD_E4M3FN:
     case TD_E5M2: return (float)td_decode((td_fmt)R->fmt, ((const uint8_t *)R->base)[off]);
     case TD_I8: return (float)((const int8_t *)R->base)[off];
