@@ -29,7 +29,9 @@
 
 /* Loads element `off` of region `reg` as binary32 (exact for every format a kernel
  * loads: binary32, binary16, bfloat16, fp8, small integers). */
-static inline float tl_load(const td_abi_launch *L, int reg, int64_t off) {
+/* always inlined: an attention port loads an operand per product (millions a case), and
+ * a call per load was a fifth of seed_sm86's query pass */
+static inline __attribute__((always_inline)) float tl_load(const td_abi_launch *L, int reg, int64_t off) {
     const td_abi_region *R = &L->regions[reg];
     switch ((td_fmt)R->fmt) {
     case TD_F32: return ((const float *)R->base)[off];
