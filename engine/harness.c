@@ -924,6 +924,32 @@ static void lane_fill_report(td_lane_report *l, const lane_eval *L) {
     l->lane_flags = L->lf;
 }
 
+/* The histogram bin of err/tol by floor(log10), the definition (and the answer near
+ * a power of ten, where only libm's rounding of log10 says which side a value is on). */
+static int err_tol_bin_log10(double eot) {
+    int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
+    return b < 1 && eot > 0 ? 1 : b;
+}
+
+/* bins: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1.  A log10
+ * call on every checked lane was a visible share of the norm and softmax oracles: the
+ * decade bounds decide every value farther than a relative 2^-30 from them (log10 is
+ * then at least 4e-10 from the integer, far beyond its rounding error), and the values
+ * that close keep the libm formula, so every bin is the one floor(log10) gives. */
+static inline int err_tol_bin(double eot) {
+    /* bins 7 .. 1 from above (just below 0.1 too, log10 may round up to -1: bin 7) */
+    static const double dec[7] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7};
+    if (eot == 0) return 0;
+    if (eot >= 0.1) return eot > 1 ? 8 : 7;
+    if (eot != eot) return err_tol_bin_log10(eot);
+    for (int i = 0; i < 7; i++) {
+        if (fabs(eot - dec[i]) <= dec[i] * 0x1p-30) return err_tol_bin_log10(eot);
+        if (eot > dec[i]) return 7 - i;
+    }
+    return 1;
+}
+int td_err_tol_bin(double eot) { return err_tol_bin(eot); }
+
 /* Statistics of a checked lane (PASS, WARN, FAIL): worst err/tol and ulps, the err/tol
  * histogram, and the top lane (the closest to, or furthest beyond, its bound). */
 static void lane_statistics(td_case_result *res, const lane_eval *L) {
@@ -931,10 +957,7 @@ static void lane_statistics(td_case_result *res, const lane_eval *L) {
     if (L->cls != TD_VC_PASS && L->cls != TD_VC_WARN && L->cls != TD_VC_FAIL) return;
     if (isfinite(eot) && eot > res->st.worst_err_over_tol) res->st.worst_err_over_tol = eot;
     else if (!isfinite(eot) && L->cls == TD_VC_FAIL) res->st.worst_err_over_tol = INFINITY;
-    /* bins: [0] exactly 0, [1] < 1e-6, [2..7] decades up to [0.1, 1], [8] > 1 */
-    int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
-    if (b < 1 && eot > 0) b = 1;
-    res->st.hist[b]++;
+    res->st.hist[err_tol_bin(eot)]++;
     if (!res->has_top || eot > res->top.err_over_tol) {
         /* reports show the top lane even when it passes */
         td_lane_report *t = &res->top;
