@@ -950,19 +950,26 @@ static int err_tol_bin_log10(double eot) {
  * call on every checked lane was a visible share of the norm and softmax oracles: the
  * decade bounds decide every value farther than a relative 2^-30 from them (log10 is
  * then at least 4e-10 from the integer, far beyond its rounding error), and the values
- * that close keep the libm formula, so every bin is the one floor(log10) gives. */
+ * that close keep the libm formula, so every bin is the one floor(log10) gives.  One
+ * comparison per decade above the value: the bounds are widened by 2^-30 beforehand. */
+#define DEC_HI(d) ((d) * (1 + 0x1p-30))
+#define DEC_LO(d) ((d) * (1 - 0x1p-30))
 static inline int err_tol_bin(double eot) {
     /* bins 7 .. 1 from above (just below 0.1 too, log10 may round up to -1: bin 7) */
-    static const double dec[7] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7};
+    static const double hi[7] = {DEC_HI(1e-1), DEC_HI(1e-2), DEC_HI(1e-3), DEC_HI(1e-4),
+                                 DEC_HI(1e-5), DEC_HI(1e-6), DEC_HI(1e-7)};
+    static const double lo[7] = {DEC_LO(1e-1), DEC_LO(1e-2), DEC_LO(1e-3), DEC_LO(1e-4),
+                                 DEC_LO(1e-5), DEC_LO(1e-6), DEC_LO(1e-7)};
     if (eot == 0) return 0;
     if (eot >= 0.1) return eot > 1 ? 8 : 7;
-    if (eot != eot) return err_tol_bin_log10(eot);
     for (int i = 0; i < 7; i++) {
-        if (fabs(eot - dec[i]) <= dec[i] * 0x1p-30) return err_tol_bin_log10(eot);
-        if (eot > dec[i]) return 7 - i;
+        if (eot > hi[i]) return 7 - i;                   /* clearly inside decade i */
+        if (eot >= lo[i]) return err_tol_bin_log10(eot); /* within 2^-30 of its bound */
     }
-    return 1;
+    return eot != eot ? err_tol_bin_log10(eot) : 1; /* a NaN as before */
 }
+#undef DEC_HI
+#undef DEC_LO
 int td_err_tol_bin(double eot) { return err_tol_bin(eot); }
 
 /* Statistics of a checked lane (PASS, WARN, FAIL): worst err/tol and ulps, the err/tol
