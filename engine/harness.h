@@ -94,6 +94,9 @@ typedef struct td_stats {
     uint64_t hist[9];
 } td_stats;
 void td_stats_merge(td_stats *into, const td_stats *s);
+/* The bin of td_stats.hist that err/tol value eot counts in (floor(log10(eot)) + 8,
+ * clamped as the comment on hist says). */
+int td_err_tol_bin(double eot);
 /* A contract whose judged lanes are mostly (> 50%) unbounded was not checked: its
  * lanes passed no finite bound.  Returns 1 and the reason in `why` (may be NULL) then,
  * else 0. */

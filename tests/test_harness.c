@@ -796,6 +796,37 @@ static void test_undefined_lanes(void **st) {
     assert_non_null(strstr(why, "undefined"));
 }
 
+/* td_err_tol_bin is floor(log10(eot)) + 8 clamped to [1, 8] (0 for 0), bin for bin:
+ * around every power of ten (the values whose side only log10's rounding decides, where
+ * a bare comparison with the decade's double gives another bin) and across the range. */
+static int bin_by_log10(double eot) {
+    int b = eot == 0 ? 0 : (eot > 1 ? 8 : (eot >= 0.1 ? 7 : (int)floor(log10(eot)) + 8));
+    return b < 1 && eot > 0 ? 1 : b;
+}
+static void test_err_tol_bin(void **st) {
+    (void)st;
+    static const double special[] = {0, 0x1p-1074, 1e-300, 0.1, 1, 1.5, 1e300, INFINITY};
+    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+        assert_int_equal(td_err_tol_bin(special[i]), bin_by_log10(special[i]));
+    int near_differs = 0;
+    for (int k = 0; k <= 9; k++) {
+        double t = pow(10, -k);
+        for (int dir = -1; dir <= 1; dir += 2) {
+            double x = t;
+            for (int j = 0; j < 200; j++, x = nextafter(x, dir * INFINITY)) {
+                assert_int_equal(td_err_tol_bin(x), bin_by_log10(x));
+                near_differs += (x < t && x > 0.5 * t && (int)floor(log10(x)) == -k); /* log10 rounds up to the decade */
+            }
+            for (double r = 0x1p-34; r < 0x1p-20; r *= 1.5) { /* across the 2^-30 switch */
+                double y = t * (1 + dir * r);
+                assert_int_equal(td_err_tol_bin(y), bin_by_log10(y));
+            }
+        }
+    }
+    assert_true(near_differs > 0); /* the test reaches the values a plain comparison puts in the wrong bin */
+    for (double x = 1e-12; x < 10; x *= 1.0009765625) assert_int_equal(td_err_tol_bin(x), bin_by_log10(x));
+}
+
 int main(void) {
     bind();
     const struct CMUnitTest tests[] = {
@@ -809,7 +840,7 @@ int main(void) {
         cmocka_unit_test(test_nan_needs_a_cause), cmocka_unit_test(test_nan_admissible_only_with_cause_and_ieee),
         cmocka_unit_test(test_unbounded_is_not_a_pass), cmocka_unit_test(test_finite_against_infinite_reference),
         cmocka_unit_test(test_signed_zero),       cmocka_unit_test(test_ieee_inputs_policy),
-        cmocka_unit_test(test_undefined_lanes),
+        cmocka_unit_test(test_undefined_lanes),   cmocka_unit_test(test_err_tol_bin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -424,6 +424,10 @@ static void test_ulp_bits_match_libm(void **state) {
         }
         assert_true(td_ulp((td_fmt)f, INFINITY) == ulp_libm((td_fmt)f, INFINITY));
         assert_true(td_ulp((td_fmt)f, 0x1p-1074) == ulp_libm((td_fmt)f, 0x1p-1074));
+        assert_true(td_ulp((td_fmt)f, 0.0) == ulp_libm((td_fmt)f, 0.0)); /* zeros: the smallest subnormal */
+        assert_true(td_ulp((td_fmt)f, -0.0) == ulp_libm((td_fmt)f, -0.0));
+        assert_true(td_ulp((td_fmt)f, -INFINITY) == ulp_libm((td_fmt)f, -INFINITY));
+        assert_true(isnan(td_ulp((td_fmt)f, NAN)));
     }
 }
 
