@@ -50,6 +50,7 @@
 #include <math.h>
 
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_SQH, P_SHH, P_SHT, P_SCALE, P_BT, P_BD, P_NT, NP };
 enum { R_Q, R_K, R_V, R_H, R_O, NR };
@@ -125,10 +126,19 @@ static const char *check(const td_case *c) {
     for (int r = R_Q; r <= R_V; r++)
         if ((int64_t)c->r[r].len < len) return "Q, K, V hold every chunk of every head (reads unmasked)";
     if ((int64_t)c->r[R_O].len < len) return "O holds every chunk of every head (stores unmasked)";
-    for (int r = R_Q; r <= R_V; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= A1_BOUND)) return "domain: |Q|, |K|, |V| <= 16 (finite outputs)";
+    for (int r = R_Q; r <= R_V; r++) /* of a far case's sparse region, its written pages */
+        if (!td_region_abs_le(c, r, A1_BOUND)) return "domain: |Q|, |K|, |V| <= 16 (finite outputs)";
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS heads i_bh at a head stride s_qh
+ * near 2^31, as a kernel forming i_bh * s_qh in int32 (the original's int32 program id
+ * times an int32 stride) gets wrong.  Q, K, V and O share s_qh, so all four move: Q, K, V
+ * as sparse read-only regions, O as a sparse output (engine/harness.c judges it over its
+ * write pages).  H (STORE = false: nothing written) keeps its own s_hh and stays dense. */
+static void far(td_producer *p, td_case *c) {
+    static const int regs[] = {R_Q, R_K, R_V, R_O};
+    td_far_rows(p, c, regs, 4, P_SQH, A1_P(c, P_NT) * A1_P(c, P_BT) * A1_P(c, P_BD));
 }
 
 /* every (chunk, row, lane) of every program: O at p0*s_qh + (c*BT + t)*BD + d */
@@ -144,13 +154,13 @@ static void writes(const td_case *c, td_wset *ws) {
                 }
 }
 
-/* no far hook: o is written at i_bh * s_qh, q, k, v's stride: a far q needs a sparse o */
 #define A1_COMMON                                                                                                  \
     .file = "attention_fwd_triton1", .family = "attention", .nparams = NP, .params = params, .nregions = NR,      \
-    .regions = regions, .sv = TD_SV_REAL, .gen = gen, .check = check, .writes = writes, TD_SPECS(a1_out),         \
+    .regions = regions, .sv = TD_SV_REAL, .gen = gen, .far = far, .check = check, .writes = writes,               \
+    TD_SPECS(a1_out),                                                                                              \
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |                \
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) |                 \
-               TD_BC(TD_BC_VALUES_SPECIAL),                                                                        \
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),                                             \
     .sv_note = "finite inputs with |x| <= 16: every output finite; no division, no exp",                          \
     .error_model = "q*scale rounded (u); dots and the carry in any order (gamma over their leaves); local and "     \
                    "recurrent terms in one any-order sum, or the quadratic form (N(either)); binary32 outputs"

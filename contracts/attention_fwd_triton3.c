@@ -310,6 +310,31 @@ static void t3_row(const td_case *c, const t3_kind *K, const td_olane *l, at_row
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Q, K, V and Out of program off_hz all sit at one base
+ * off_z * stride_{q,k,v,o}z + off_h * stride_{q,k,v,o}h (t3_base: the z strides equal,
+ * the h strides equal), so a far case moves the Z * H = 2 head slots (grid axis 1; one
+ * slot has nothing to move) to one stride near 2^31 in all four regions at once (all of
+ * them or none), Q, K, V as sparse read-only regions, Out as a sparse output
+ * (engine/harness.c judges it over its write pages).  The case becomes Z = 2, H = H_KV =
+ * 1 at that stride_z (a batch of two one-head tensors: the same slots, the same M and L
+ * rows off_hz * ROUND_CTX, which stay dense).  The original widens off_z and off_h to
+ * int64 before the products; a kernel without that widening forms the offset in int32
+ * and gets this case wrong.  Every precondition of t3_check holds as before (it bounds no
+ * stride).  Case 4 has no hook: there Out is read as the resume seed and written
+ * (in-out), and an in-out region is never sparse (engine/harness.c). */
+static void t3_far(td_producer *p, td_case *c) {
+    static const int regs[] = {R_Q, R_K, R_V, R_OUT};
+    if (c->grid[1] != 2) return;
+    int64_t from = PI(c, PI(c, P_H) == 2 ? P_SQH : P_SQZ); /* the stride off_hz = 1 steps by */
+    int64_t w = (int64_t)c->r[R_Q].len - from;               /* one head slot */
+    if (w <= 0 || from < w) return;
+    int64_t s = td_far_stride(p, 2, w);
+    if (td_far_restride_all(c, regs, 4, 2, w, from, s)) return;
+    for (int t = 0; t < 4; t++) c->p[P_SQZ + 4 * t].i = s;
+    c->p[P_Z].i = 2, c->p[P_H].i = 1, c->p[P_HKV].i = 1;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 #define T3_FNS(n)                                                                                                  \
     static void gen_##n(td_producer *p, td_case *c) { t3_gen(p, c, &K##n); }                                      \
     static const char *check_##n(const td_case *c) { return t3_check(c, &K##n); }                                 \
@@ -326,7 +351,6 @@ T3_FNS(4)
 #define T3_PARAMS_2 .nparams = 28, .params = params_w
 #define T3_PARAMS_3 .nparams = 27, .params = params_3
 #define T3_PARAMS_4 .nparams = 28, .params = params_w
-/* no far hook: one base (stride_qz, stride_qh: t3_base) addresses Q, K, V and Out: a far Q needs a sparse Out */
 #define T3_COMMON(n)                                                                                                \
     .file = "attention_fwd_triton3", .family = "attention", T3_PARAMS_##n, .nregions = NR, .ncasts = NC,            \
     .casts = casts,                                                                                                 \
@@ -379,7 +403,8 @@ const td_contract td_c_t3_case1_os = {
     .io_class = "Realizes_without_Rounding (Out and M; flags (off,size,1,1,BM,ND,BN,1,1,1,0))",
     .kind = "exact",
     .formula = "Out[r,d] = sum_{0<=r-n+off<size} 2^(c s) V / sum 2^(c s), M[r] = m + log2 l; c = sm_scale*log2e",
-    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
+    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = t3_far, .sv_note = T3_SV_WINDOW,
     T3_COMMON(1), TD_SPECS(t3_1), .intent = &i_1,
 };
 const td_contract td_c_t3_case2_os = {
@@ -387,7 +412,8 @@ const td_contract td_c_t3_case2_os = {
     .io_class = "Realizes_without_Rounding (Out and M; flags (off,size,1,1,BM,ND,BN,1,1,1,1))",
     .kind = "exact",
     .formula = "Out[r,d] = sum_{r-n+off>=size} 2^(c s) V / sum 2^(c s), M[r] = m + log2 l (complementary window)",
-    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
+    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = t3_far, .sv_note = T3_SV_WINDOW,
     T3_COMMON(2), TD_SPECS(t3_2), .intent = &i_2,
 };
 const td_contract td_c_t3_case3_os = {
@@ -395,7 +421,7 @@ const td_contract td_c_t3_case3_os = {
     .io_class = "Realizes_without_Rounding (Out and M; flags (off,0,1,1,BM,ND,BN,1,1,0,0))",
     .kind = "exact",
     .formula = "Out[r,d] = sum_n 2^(c s) V / sum_n 2^(c s), M[r] = log2 sum_n 2^(c s) (no window)",
-    .regions = regions_init, .classes = T3_CLASSES, .sv_note = T3_SV_FULL,
+    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .far = t3_far, .sv_note = T3_SV_FULL,
     T3_COMMON(3), TD_SPECS(t3_3), .intent = &i_3,
 };
 const td_contract td_c_t3_case4_os = {
@@ -404,6 +430,7 @@ const td_contract td_c_t3_case4_os = {
     .kind = "exact",
     .formula = "the window's online fold seeded with (M[r], L[r], Out[r,d]): Out = acc / l, M = m + log2 l",
     .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
+    /* no far hook: Out (at the base Q, K, V share) is the resume seed, in-out, and an in-out region is never sparse */
     .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
 };
 const td_contract td_c_t3_case1_io = {
@@ -411,7 +438,8 @@ const td_contract td_c_t3_case1_io = {
     .io_class = "StreamMasked3DKernelIO_3x2 (attentionFwdTriton3Case1IO), sliding window",
     .kind = "rounding",
     .formula = "out1 = Case1IOOutSpec (Out), out2 = Case1IOMSpec (M); R = the kernel's casts",
-    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
+    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = t3_far, .sv_note = T3_SV_WINDOW,
     T3_COMMON(1), TD_SPECS(t3_1), .intent = &i_1,
 };
 const td_contract td_c_t3_case2_io = {
@@ -419,7 +447,8 @@ const td_contract td_c_t3_case2_io = {
     .io_class = "StreamMasked3DKernelIO_3x2 (attentionFwdTriton3Case2IO), complementary window",
     .kind = "rounding",
     .formula = "out1 = Case2IOOutSpec (Out), out2 = Case2IOMSpec (M); R = the kernel's casts",
-    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED), .sv_note = T3_SV_WINDOW,
+    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = t3_far, .sv_note = T3_SV_WINDOW,
     T3_COMMON(2), TD_SPECS(t3_2), .intent = &i_2,
 };
 const td_contract td_c_t3_case3_io = {
@@ -427,7 +456,7 @@ const td_contract td_c_t3_case3_io = {
     .io_class = "StreamMasked3DKernelIO_3x2 (attentionFwdTriton3Case3IO), no window",
     .kind = "rounding",
     .formula = "out1 = Case3IOOutSpec (Out), out2 = Case3IOMSpec (M); R = the kernel's casts",
-    .regions = regions_init, .classes = T3_CLASSES, .sv_note = T3_SV_FULL,
+    .regions = regions_init, .classes = T3_CLASSES | TD_BC(TD_BC_OFFSET_2_31), .far = t3_far, .sv_note = T3_SV_FULL,
     T3_COMMON(3), TD_SPECS(t3_3), .intent = &i_3,
 };
 const td_contract td_c_t3_case4_io = {
@@ -436,5 +465,6 @@ const td_contract td_c_t3_case4_io = {
     .kind = "rounding",
     .formula = "out1 = Case4IOOutSpec (Out), out2 = Case4IOMSpec (M), seeded with M, L, Out; R = the kernel's casts",
     .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
+    /* no far hook: Out (at the base Q, K, V share) is the resume seed, in-out, and an in-out region is never sparse */
     .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
 };

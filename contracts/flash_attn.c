@@ -272,11 +272,32 @@ static void fa_row(const td_case *c, const fa_idx *X, const td_olane *l, at_row 
     R->c_store = R->out == AT_OUT_O ? C_STORE : -1;
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Q, K, V and O of head off_bs_head all sit at
+ * off_bs_head * stride_q_head, so a far case moves the BS * HEAD = 2 heads (grid axis 1;
+ * a single head has nothing to move) to one stride_q_head near 2^31 in all four regions
+ * at once (td_far_heads: all of them or none), Q, K, V as sparse read-only regions, O as
+ * a sparse output (engine/harness.c judges it over its write pages): what a kernel
+ * forming off_bs_head * stride_q_head in int32 (the original: an int32 program id times
+ * an int32 stride) gets wrong.  The launcher's batch strides stay HEAD * stride_q_head;
+ * L (at off_bs_head * SEQLEN) stays dense.  Every precondition of fa_check holds as
+ * before (the regions hold the same rows, stride_q_head >= SEQLEN * DIM). */
+static void fa_far(td_producer *p, td_case *c, const fa_idx *X) {
+    int64_t dim = PI(c, X->dim), qw = fa_qrows(c, X) * dim, kw = PI(c, X->seq) * dim;
+    const td_far_reg r[] = {{R_Q, X->sqh, qw}, {R_K, X->sqh, kw}, {R_V, X->sqh, kw}, {R_O, X->sqh, qw}};
+    if (c->grid[1] < 2 || !td_far_heads(p, c, 1, 2, r, 4)) return;
+    c->p[X->sqbs].i = c->p[X->skbs].i = c->p[X->svbs].i = c->p[X->sobs].i = PI(c, X->head) * PI(c, X->sqh);
+}
+
 static void gen_out(td_producer *p, td_case *c) { fa_gen(p, c, &X_OUT); }
 static void gen_lse(td_producer *p, td_case *c) { fa_gen(p, c, &X_LSE); }
 static void gen_case1(td_producer *p, td_case *c) { fa_gen(p, c, &X_CASE1); }
 static void gen_case2(td_producer *p, td_case *c) { fa_gen(p, c, &X_CASE2); }
 static void gen_io(td_producer *p, td_case *c) { fa_gen(p, c, &X_IO); }
+static void far_out(td_producer *p, td_case *c) { fa_far(p, c, &X_OUT); }
+static void far_lse(td_producer *p, td_case *c) { fa_far(p, c, &X_LSE); }
+static void far_case1(td_producer *p, td_case *c) { fa_far(p, c, &X_CASE1); }
+static void far_case2(td_producer *p, td_case *c) { fa_far(p, c, &X_CASE2); }
+static void far_io(td_producer *p, td_case *c) { fa_far(p, c, &X_IO); }
 static const char *check_out(const td_case *c) { return fa_check(c, &X_OUT); }
 static const char *check_lse(const td_case *c) { return fa_check(c, &X_LSE); }
 static const char *check_case1(const td_case *c) { return fa_check(c, &X_CASE1); }
@@ -291,7 +312,8 @@ static void writes_io(const td_case *c, td_wset *ws) { fa_writes(c, ws, &X_IO); 
 #define FA_CLASSES                                                                                                  \
     (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |          \
      TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |         \
-     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL))
+     TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL) |                         \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define FA_COMMON                                                                                                   \
     .file = "flash_attn", .family = "attention", .nregions = NR, .regions = regions, .ncasts = NC, .casts = casts,  \
     .sv = TD_SV_REAL,                                                                                               \
@@ -343,7 +365,7 @@ const td_contract td_c_flash_attn_out = {
     .nparams = G_NP,
     .params = params_g,
     .classes = FA_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
-    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
+    .far = far_out, /* fa_far: Q, K, V and O at one far off_bs_head * stride_q_head */
     .gen = gen_out,
     .check = check_out,
     .writes = writes_out,
@@ -360,7 +382,7 @@ const td_contract td_c_flash_attn_l = {
     .nparams = G_NP,
     .params = params_g,
     .classes = FA_CLASSES | TD_BC(TD_BC_FULLY_MASKED),
-    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
+    .far = far_lse, /* fa_far: Q, K, V and O at one far off_bs_head * stride_q_head */
     .gen = gen_lse,
     .check = check_lse,
     .writes = writes_lse,
@@ -381,7 +403,7 @@ const td_contract td_c_flash_attn_case1 = {
     .classes = (FA_CLASSES & ~(TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) |
                                TD_BC(TD_BC_BLOCK_GT_N))) |
                TD_BC(TD_BC_FULLY_MASKED),
-    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
+    .far = far_case1, /* fa_far: Q, K, V and O at one far off_bs_head * stride_q_head */
     .gen = gen_case1,
     .check = check_case1,
     .writes = writes_case1,
@@ -398,7 +420,7 @@ const td_contract td_c_flash_attn_case2 = {
     .nparams = P_NP,
     .params = params_p,
     .classes = FA_CLASSES,
-    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
+    .far = far_case2, /* fa_far: Q, K, V and O at one far off_bs_head * stride_q_head */
     .gen = gen_case2,
     .check = check_case2,
     .writes = writes_case2,
@@ -415,7 +437,7 @@ const td_contract td_c_flash_attn_io = {
     .nparams = I_NP,
     .params = params_io,
     .classes = FA_CLASSES,
-    /* no far hook: q, k, v and o all at off_bs_head * stride_q_head (one stride): a far q needs a sparse o */
+    .far = far_io, /* fa_far: Q, K, V and O at one far off_bs_head * stride_q_head */
     .gen = gen_io,
     .check = check_io,
     .writes = writes_io,

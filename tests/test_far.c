@@ -248,6 +248,22 @@ static const far_contract FAR[] = {
     {"chunk_delta_fwd.chunk_delta_h_state_store_io_correctnessR", "s_h_h", 1, NULL},
     {"chunk_gated_attention.chunk_gated_attention_state_stores_io_correctness", "s_h_h", 1, NULL},
     {"chunk_gated_attention.chunk_gated_attention_state_stores_io_correctnessR", "s_h_h", 1, NULL},
+    /* attentions whose Out shares the inputs' head offset (Out a sparse output): the heads
+     * i_bh of attention_fwd_triton1 (grid[0]), the two head slots of attention_fwd_triton3
+     * (cases 1-3, made Z = 2 at stride_qz) and flash_attn (off_bs_head, grid[1]) */
+    {"attention_fwd_triton1.attention_fwd_triton1_output_summary_general", "s_qh", 0, NULL},
+    {"attention_fwd_triton1.attention_fwd_triton1_io_correctness", "s_qh", 0, NULL},
+    {"attention_fwd_triton3.attention_fwd_triton3_python_case1_output_summary_general", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_python_case2_output_summary_general", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_python_case3_output_summary_general", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_case1_io_correctness", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_case2_io_correctness", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_case3_io_correctness", "sqz", 0, FAR_GRID1},
+    {"flash_attn.flash_attn_genuine_output_compute_correct_general", "stride_q_head", 0, FAR_GRID1},
+    {"flash_attn.flash_attn_genuine_l_compute_correct_general", "stride_q_head", 0, FAR_GRID1},
+    {"flash_attn.flash_attn_python_case1_genuine_compute_correct_general", "stride_q_head", 0, FAR_GRID1},
+    {"flash_attn.flash_attn_python_case2_genuine_compute_correct_general", "stride_q_head", 0, FAR_GRID1},
+    {"flash_attn.flash_attn_io_correctness", "stride_q_head", 0, FAR_GRID1},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -290,6 +306,16 @@ static const char *const NO_MUT[] = {
     "chunk_delta_fwd.chunk_delta_h_state_store_io_correctnessR",
     "chunk_gated_attention.chunk_gated_attention_state_stores_io_correctness",
     "chunk_gated_attention.chunk_gated_attention_state_stores_io_correctnessR",
+    "attention_fwd_triton1.attention_fwd_triton1_output_summary_general",
+    "attention_fwd_triton3.attention_fwd_triton3_python_case1_output_summary_general",
+    "attention_fwd_triton3.attention_fwd_triton3_python_case2_output_summary_general",
+    "attention_fwd_triton3.attention_fwd_triton3_python_case3_output_summary_general",
+    "attention_fwd_triton3.attention_fwd_triton3_case1_io_correctness",
+    "attention_fwd_triton3.attention_fwd_triton3_case2_io_correctness",
+    "flash_attn.flash_attn_genuine_output_compute_correct_general",
+    "flash_attn.flash_attn_genuine_l_compute_correct_general",
+    "flash_attn.flash_attn_python_case1_genuine_compute_correct_general",
+    "flash_attn.flash_attn_python_case2_genuine_compute_correct_general",
     /* a block-pointer kernel (Triton widens its strides to int64) */
     "int_scaled_matmul.int_scaled_matmul_matmul_exec_genuine",
     /* whole files (an entry ending in '.'): the original forms no offset in int32

@@ -14,6 +14,7 @@ enum { R_Q, R_K, R_V, R_H, R_O };
 #define A1_MUT_NO_CARRY 2u    /* b_h reset every chunk */
 #define A1_MUT_RAW_Q 4u       /* the recurrent dot takes the unscaled q */
 #define A1_MUT_HEAD 8u        /* i_bh * s_hh as the head offset of q, k, v, o */
+#define A1_MUT_OFFSET_I32 16u /* i_bh * s_qh formed in int32 (wraps beyond 2^31 elements) */
 int td_hk_attention_fwd_triton1(const td_abi_launch *L, unsigned mut);
 
 typedef struct a1_tiles {
@@ -74,8 +75,10 @@ int td_hk_attention_fwd_triton1(const td_abi_launch *L, unsigned mut) {
     TL_ALLOC(L, w.h, BD * BD);
     int rc = 0;
     for (uint32_t p0 = 0; p0 < L->grid[0] && !rc; p0++) {
-        const int64_t base = (int64_t)p0 * TL_I(L, (mut & A1_MUT_HEAD) ? P_SHH : P_SQH);
-        for (int r = R_Q; r <= R_O && (mut & A1_MUT_HEAD) && !rc; r++)
+        int64_t base = (int64_t)p0 * TL_I(L, (mut & A1_MUT_HEAD) ? P_SHH : P_SQH);
+        if (mut & A1_MUT_OFFSET_I32) /* Triton's int32 program id times an int32 s_qh: an int32 product */
+            base = tl_i32((int64_t)p0 * tl_i32(TL_I(L, P_SQH)));
+        for (int r = R_Q; r <= R_O && (mut & (A1_MUT_HEAD | A1_MUT_OFFSET_I32)) && !rc; r++)
             if (r != R_H) rc = tl_fault(L, r, base, NT * BT * BD, 1, p0);
         for (int64_t a = 0; a < BD * BD; a++) w.h[a] = 0.0f; /* b_h = zeros */
         for (int64_t i = 0; i < NT && !rc; i++) a1_chunk(L, mut, base, i, &w);

@@ -11,6 +11,11 @@ enum { P_SM, P_SQZ, P_SQH, P_SQM, P_SQK, P_SKZ, P_SKH, P_SKN, P_SKK, P_SVZ, P_SV
        P_SOZ, P_SOH, P_SOM, P_SON, P_Z, P_H, P_HKV, P_NCTX, P_ROUND, P_NKV, P_OFF, P_SIZE };
 enum { R_Q, R_K, R_V, R_M, R_OUT, R_L };
 
+/* off_z * stride_z + off_h * stride_h in int32 (T3_MUT_OFFSET_I32) */
+static int64_t t3_i32(int64_t z, int64_t sz, int64_t h, int64_t sh) {
+    return tl_i32(tl_i32(z * tl_i32(sz)) + tl_i32(h * tl_i32(sh)));
+}
+
 int td_hk_attention_fwd_triton3(const td_abi_launch *L, int cas, unsigned mut) {
     const int SW = cas != 3, CSW = cas == 2, INIT = cas != 4, END = 1;
     const int ib = cas == 3 ? P_SIZE : P_SIZE + 1;
@@ -30,10 +35,21 @@ int td_hk_attention_fwd_triton3(const td_abi_launch *L, int cas, unsigned mut) {
     for (uint32_t p1 = 0; p1 < L->grid[1]; p1++)
         for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) {
             const int64_t start_m = p0, off_hz = p1, off_z = off_hz / H, off_h = off_hz % H, off_hkv = off_h / (H / HKV);
-            const int64_t q_off = off_z * TL_I(L, P_SQZ) + off_h * TL_I(L, P_SQH);
-            const int64_t k_off = off_z * TL_I(L, P_SKZ) + off_hkv * TL_I(L, P_SKH);
-            const int64_t v_off = off_z * TL_I(L, P_SVZ) + off_hkv * TL_I(L, P_SVH);
-            const int64_t o_off = off_z * TL_I(L, P_SOZ) + off_h * TL_I(L, P_SOH);
+            int64_t q_off = off_z * TL_I(L, P_SQZ) + off_h * TL_I(L, P_SQH);
+            int64_t k_off = off_z * TL_I(L, P_SKZ) + off_hkv * TL_I(L, P_SKH);
+            int64_t v_off = off_z * TL_I(L, P_SVZ) + off_hkv * TL_I(L, P_SVH);
+            int64_t o_off = off_z * TL_I(L, P_SOZ) + off_h * TL_I(L, P_SOH);
+            if (mut & T3_MUT_OFFSET_I32) { /* without .to(tl.int64): int32 program ids times int32 strides */
+                q_off = t3_i32(off_z, TL_I(L, P_SQZ), off_h, TL_I(L, P_SQH));
+                k_off = t3_i32(off_z, TL_I(L, P_SKZ), off_hkv, TL_I(L, P_SKH));
+                v_off = t3_i32(off_z, TL_I(L, P_SVZ), off_hkv, TL_I(L, P_SVH));
+                o_off = t3_i32(off_z, TL_I(L, P_SOZ), off_h, TL_I(L, P_SOH));
+                if (tl_fault(L, R_Q, q_off, 1, 1, p1) || tl_fault(L, R_K, k_off, 1, 1, p1) ||
+                    tl_fault(L, R_V, v_off, 1, 1, p1) || tl_fault(L, R_OUT, o_off, 1, 1, p1)) {
+                    free(q), free(k), free(v), free(qk), free(acc), free(m_i), free(l_i), free(p), free(p16);
+                    return 1;
+                }
+            }
             for (int64_t i = 0; i < BM; i++) {
                 const int64_t row = start_m * BM + i, mrow = off_hz * ROUND + row;
                 m_i[i] = INIT ? -INFINITY : tl_load(L, R_M, mrow);

@@ -37,6 +37,7 @@ enum { FA_LAY_GENUINE, FA_LAY_CASE1, FA_LAY_CASE2, FA_LAY_IO };
 #define FA_MUT_SCALE_TWICE 0x8u   /* qk_scale applied to q and again to the scores */
 #define FA_MUT_SKIP_LAST 0x10u    /* the K loop stops one BLOCK_N early (the last KV block dropped) */
 #define FA_MUT_L_NATLOG 0x20u     /* L = m + log(l): natural log where the base-2 statistic is due */
+#define FA_MUT_OFFSET_I32 0x40u   /* qkv_base_offset = off_bs_head * stride_q_head formed in int32 */
 int td_hk_flash_attn(const td_abi_launch *L, int layout, unsigned mut);
 
 /* ---- attention_llama ---- */
@@ -53,6 +54,7 @@ int td_hk_attention_llama(const td_abi_launch *L, int causal, unsigned mut);
 #define T3_MUT_NO_RESCALE_L 0x4u  /* l_i = l_i + l_ij: l not rescaled when the running max moves */
 #define T3_MUT_NO_RESCALE_ACC 0x8u /* acc += P.V without acc = acc * alpha */
 #define T3_MUT_M_NO_LOG 0x10u     /* END stores the running max, forgetting m_i += log2(l_i) */
+#define T3_MUT_OFFSET_I32 0x20u   /* q/k/v/o_offset = off_z * stride_*z + off_h * stride_*h without .to(tl.int64) */
 int td_hk_attention_fwd_triton3(const td_abi_launch *L, int cas, unsigned mut);
 
 /* ---- the SageAttention-style _attn_fwd / _attn_fwd_inner (per-block Q/K scales, base-2

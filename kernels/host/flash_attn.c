@@ -47,7 +47,16 @@ int td_hk_flash_attn(const td_abi_launch *L, int layout, unsigned mut) {
     const float qk_scale = g.sm_scale * 1.44269504f;
     for (uint32_t p1 = 0; p1 < L->grid[1]; p1++)
         for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) {
-            const int64_t base = (int64_t)p1 * g.sqh;
+            int64_t base = (int64_t)p1 * g.sqh;
+            if (mut & FA_MUT_OFFSET_I32) { /* Triton's int32 program id times an int32 stride: an int32 product */
+                base = tl_i32((int64_t)p1 * tl_i32(g.sqh));
+                int64_t qn = (L->grid[0] * BM > g.seq ? L->grid[0] * BM : g.seq) * D, kn = g.seq * D;
+                if (tl_fault(L, R_Q, base, qn, 1, p1) || tl_fault(L, R_K, base, kn, 1, p1) ||
+                    tl_fault(L, R_V, base, kn, 1, p1) || tl_fault(L, R_O, base, qn, 1, p1)) {
+                    free(q), free(qk), free(acc), free(m), free(den), free(k), free(v), free(nume), free(p16);
+                    return 1;
+                }
+            }
             for (int64_t i = 0; i < BM; i++) {
                 m[i] = -INFINITY;
                 den[i] = 0.0f;

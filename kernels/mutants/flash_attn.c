@@ -18,6 +18,7 @@ static int c1_skip_last(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_
 static int c2_scale_twice(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_CASE2, FA_MUT_SCALE_TWICE); }
 static int c2_no_rescale(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_CASE2, FA_MUT_NO_RESCALE_L); }
 static int io_skip_last(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_IO, FA_MUT_SKIP_LAST); }
+static int io_offset_i32(const td_abi_launch *L) { return td_hk_flash_attn(L, FA_LAY_IO, FA_MUT_OFFSET_I32); }
 
 TD_KERNEL(td_m_fa_out_causal_gt) = {ID_OUT, "mut_causal_diag_off_by_one", TD_ABI_HOST, FA_CASTS, NULL,
                                     "causal mask off_m > start_n + off_n: each row loses its diagonal key", 15, 5,
@@ -41,3 +42,7 @@ TD_KERNEL(td_m_fa_c2_no_rescale) = {ID_C2, "mut_l_not_rescaled", TD_ABI_HOST, FA
 TD_KERNEL(td_m_fa_io_skip_last) = {ID_IO, "mut_drop_last_kv_block", TD_ABI_HOST, FA_CASTS, NULL,
                                    "the K loop stops BLOCK_N early: the last KV block is never visited", 12, 5,
                                    io_skip_last, NULL};
+/* the int32 head offset: one face carries it (the other four form qkv_base_offset the same way) */
+TD_KERNEL(td_m_fa_io_i32) = {ID_IO, "mut_offset_int32", TD_ABI_HOST, FA_CASTS, NULL,
+                             "qkv_base_offset = off_bs_head * stride_q_head computed in int32 (wraps beyond 2^31 elements)",
+                             12, 5, io_offset_i32, NULL};
