@@ -125,7 +125,7 @@ static void gen_pre(td_producer *p, td_case *c) {
  * lengths[0]'s cells) at a far cache_stride (td_far_stride: ori * cache_stride past
  * 2^31, the product the kernel forms from its int32 position) over sparse caches.  The
  * prefill writes token idx at idx * cache_stride >= ori * cache_stride: a far cache row
- * is a far output row there, which needs sparse outputs (no hook).  The row is odd: an
+ * is a far output row there (far_pre below moves both).  The row is odd: an
  * int32 product to * stride then wraps negative for either stride td_far_stride draws
  * (row 2 at stride 2^31 + d wraps to 2d, a silent wrong read rather than a fault). */
 static void far_dec(td_producer *p, td_case *c) {
@@ -150,6 +150,38 @@ static void far_dec(td_producer *p, td_case *c) {
     }
     c->p[PD_CS].i = s, c->p[PD_NSEQ].i = 1;
     td_seti(c, R_IDX, 0, to);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+/* Offsets beyond 2^31 (prefill): the first R = min(total_length, TD_FAR_MAX_ROWS) tokens
+ * (the cumsum cells clamped to R: a kept token's ori is unchanged, the cells stay a
+ * nondecreasing cumsum), the output rows tok < R and the cache rows ori(tok) < Rc at
+ * one far cache_stride (td_far_stride over R rows: token R - 1's output row starts past
+ * 2^31, the idx * cache_stride the kernel forms in int32; a cache row ori <= tok is
+ * far when its token sits in a sequence that long).  Caches and outputs move together
+ * (one stride addresses them), the outputs as sparse outputs. */
+#define CT_SHAPE_CLASSES                                                                                         \
+    (TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |       \
+     TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |        \
+     TD_BC(TD_BC_FULLY_MASKED))
+static void far_pre(td_producer *p, td_case *c) {
+    int64_t total = c->p[PP_TOTAL].i, hid = c->p[PP_HID].i, cs = c->p[PP_CS].i, bs = c->p[PP_BS].i;
+    int64_t R = total < TD_FAR_MAX_ROWS ? total : TD_FAR_MAX_ROWS, w = (hid - 1) * c->p[PP_HS].i + 1, Rc = 1;
+    if (R < 2 || hid < 1) return;
+    for (int64_t k = 0; k < c->p[PP_N].i; k++)
+        if (td_geti(c, R_IDX, (size_t)k) > R) td_seti(c, R_IDX, (size_t)k, R);
+    for (int64_t t = 0; t < R; t++) Rc = ct_ori(c, t) + 1 > Rc ? ct_ori(c, t) + 1 : Rc;
+    int64_t S = td_far_stride(p, R, w);
+    static const int caches[2] = {R_COS, R_SIN}, outs[2] = {R_COUT, R_SOUT};
+    if (td_far_restride_all(c, caches, 2, Rc, w, cs, S)) return; /* no address space: the cells clamped only */
+    if (td_far_restride_all(c, outs, 2, R, w, cs, S)) {
+        (void)td_far_restride_all(c, caches, 2, Rc, w, S, cs); /* back at cache_stride (a smaller map: fits) */
+        return;
+    }
+    c->p[PP_TOTAL].i = R, c->p[PP_CS].i = S;
+    c->grid[0] = (uint32_t)((R + bs - 1) / bs);
+    c->classes &= ~CT_SHAPE_CLASSES;
+    td_gen_mark_shape((uint64_t)R, (uint64_t)bs, c->grid[0], &c->classes);
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
@@ -260,10 +292,8 @@ const td_contract td_c_cache_transform_prefill = {
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_EMPTY) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) |
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
-    /* no far hook yet (sparse outputs would allow one): token idx is written at
-     * idx * cache_stride from the sequence's cache row, so the cache (the output) moves with the
-     * rows read; a hook must cut the sequences to TD_FAR_MAX_ROWS cache rows and move both */
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = far_pre,
     .gen = gen_pre,
     .check = check_pre,
     .writes = writes_pre,

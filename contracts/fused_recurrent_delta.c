@@ -256,6 +256,23 @@ static void frd_sum_gen(td_producer *p, td_case *c) {
     c->classes |= menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0;
 }
 
+/* Offsets beyond 2^31 (gen_far.h, td_far_slabs): q and k are read at i_bh * s_qk_h, dq and
+ * dk written at (i_bh + i_v*B*H) * s_qk_h (products the original forms in int32 from its
+ * program ids).  Keeps R heads (H dividing them) with NV*R <= TD_FAR_MAX_ROWS slabs of dq
+ * and dk (nothing moves when NV > TD_FAR_MAX_ROWS or there is one slab) and moves q, k
+ * (R heads) and dq, dk (NV*R slabs, sparse outputs) to one far s_qk_h: the last
+ * program's dq and dk rows start past 2^31.  v (in-out, never sparse), do, o, dv and
+ * dbeta keep s_vo_h; beta and the states their head offsets (heads below R as they were). */
+static void frd_sum_far(td_producer *p, td_case *c) {
+    int64_t H = c->p[SP_H].i, NV = c->grid[0];
+    if (NV > TD_FAR_MAX_ROWS) return;
+    int64_t cap = TD_FAR_MAX_ROWS / NV, R = td_far_bh_rows(c->grid[2] < cap ? c->grid[2] : cap, &H);
+    static const int regs[4] = {SR_Q, SR_K, SR_DQ, SR_DK};
+    const int64_t rows[4] = {R, R, NV * R, NV * R};
+    if (NV * R < 2 || !td_far_slabs(p, c, 4, regs, rows, SP_SQK, c->p[SP_T].i * c->p[SP_K].i, NV * R)) return;
+    c->p[SP_H].i = H, c->p[SP_B].i = R / H, c->grid[2] = (uint32_t)R;
+}
+
 static const char *frd_sum_check_shape(const td_case *c) {
     for (int i = SP_SQK; i <= SP_M; i++)
         if (c->p[i].i < 0) return "parameters are Nat";
@@ -269,12 +286,14 @@ static const char *frd_sum_check_shape(const td_case *c) {
     if (T <= 0 || c->p[SP_M].i >= T) return "0 <= m < T";
     if (c->p[SP_SQK].i < T * K || c->p[SP_SVO].i < T * V) return "s_qk_h >= T*K, s_vo_h >= T*V (rows of a head)";
     if ((double)(float)c->p[SP_SCALE].r != c->p[SP_SCALE].r || !isfinite(c->p[SP_SCALE].r)) return "scale is binary32";
-    size_t sqk = (size_t)(BH * c->p[SP_SQK].i), svo = (size_t)(BH * c->p[SP_SVO].i), st = (size_t)(BH * K * V);
-    size_t NV = c->grid[0];
+    /* q, k, dq, dk: the heads' (blocks') rows t < T up to the last (their exact span: a far
+     * s_qk_h leaves no room after the last head's rows) */
+    size_t NV = c->grid[0], svo = (size_t)(BH * c->p[SP_SVO].i), st = (size_t)(BH * K * V);
+    size_t sqk = (size_t)((BH - 1) * c->p[SP_SQK].i + T * K), dqk = (size_t)(((int64_t)NV * BH - 1) * c->p[SP_SQK].i + T * K);
     if (c->r[SR_Q].len < sqk || c->r[SR_K].len < sqk || c->r[SR_V].len < svo || c->r[SR_DO].len < svo ||
         c->r[SR_BETA].len < (c->p[SP_HEADWISE].i ? svo : (size_t)(BH * T)))
         return "q, k, v, do_, beta hold every head's rows";
-    if (c->r[SR_O].len < svo || c->r[SR_DV].len < svo || c->r[SR_DQ].len < NV * sqk || c->r[SR_DK].len < NV * sqk ||
+    if (c->r[SR_O].len < svo || c->r[SR_DV].len < svo || c->r[SR_DQ].len < dqk || c->r[SR_DK].len < dqk ||
         c->r[SR_DBETA].len < (c->p[SP_HEADWISE].i ? NV * svo : NV * (size_t)(BH * T)))
         return "o, dv hold NK blocks, dq, dk, dbeta NV (x NK) blocks";
     for (int r = SR_H0; r < NSR; r++)
@@ -362,10 +381,9 @@ const td_contract td_c_fused_recurrent_delta_summary = {
                    "generator keeps sum_t |beta| ||k||_1^2 <= 1/2 so the carried error grows at most e^(1/2)",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_INPLACE) |
-               TD_BC(TD_BC_VALUES_SPECIAL),
-    /* no .far: q, k are read and dq, dk written at (i_bh + i_v*B*H) * s_qk_h, v, do and o, dv at
-     * s_vo_h: every head stride addresses an output, which must stay dense (offset-2^31 not reached) */
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = frd_sum_gen,
+    .far = frd_sum_far,
     .check = frd_sum_check,
     .writes = frd_sum_writes,
     TD_SPECS(frd_summary),

@@ -203,3 +203,23 @@ int td_far_axis(td_producer *p, td_case *c, int n, const int reg[], const int st
     if (moved) c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
     return moved;
 }
+
+int td_far_slabs(td_producer *p, td_case *c, int n, const int *regs, const int64_t *rows, int p_stride, int64_t w,
+                 int64_t far_rows) {
+    int64_t from = c->p[p_stride].i, most = 0;
+    if (n <= 0 || n > TD_MAX_REGIONS || w <= 0 || far_rows < 2 || far_rows > TD_FAR_MAX_ROWS) return 0;
+    for (int k = 0; k < n; k++) {
+        if (rows[k] < 1 || rows[k] > TD_FAR_MAX_ROWS) return 0;
+        if (rows[k] > most) most = rows[k];
+    }
+    if (far_rows > most) return 0;
+    int64_t s = td_far_stride(p, far_rows, w);
+    for (int k = 0; k < n; k++)
+        if (td_far_restride(c, regs[k], rows[k], w, from, s)) {
+            while (k-- > 0) (void)td_far_restride(c, regs[k], rows[k], w, s, from); /* back (a smaller map: fits) */
+            return 0;
+        }
+    c->p[p_stride].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return 1;
+}

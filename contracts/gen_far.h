@@ -123,6 +123,18 @@ int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int 
  * stride.  Marks offset-2^31 and stride-gt-row when a region moved; returns how many
  * moved (n, or fewer only where the address space ran out: those moved stay consistent). */
 int td_far_axis(td_producer *p, td_case *c, int n, const int reg[], const int st[], int64_t rows);
+/* Moves regions regs[k] (k < n <= TD_MAX_REGIONS), region k holding rows[k] >= 1 slabs of
+ * w elements at the one stride param[p_stride], to a stride td_far_stride(p, far_rows, w)
+ * over sparse maps (td_far_restride; an output becomes a sparse output), all or none,
+ * and sets param[p_stride]: for a head stride that read-only inputs use per head (i_bh
+ * * s) and outputs per head and block ((i_bh + B*H*i_v) * s: more slabs at the same
+ * stride), as the backward kernels of the chunked attentions write dk at k's s_qk_h.
+ * far_rows (2..TD_FAR_MAX_ROWS, at most the largest rows[k]) counts the slabs up to the
+ * first one that must start past 2^31; the caller keeps every rows[k] <=
+ * TD_FAR_MAX_ROWS.  1 when moved (offset-2^31 and stride-gt-row added); 0 (the case as
+ * it was) otherwise. */
+int td_far_slabs(td_producer *p, td_case *c, int n, const int *regs, const int64_t *rows, int p_stride, int64_t w,
+                 int64_t far_rows);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

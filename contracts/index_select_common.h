@@ -11,7 +11,11 @@
 #define TD_INDEX_SELECT_COMMON_H
 
 #include "gen.h"
+#include "gen_far.h"
 #include "gen_meta.h"
+
+#include <float.h>
+#include <string.h>
 
 #define IS_MAX_INDICES 48
 
@@ -81,5 +85,85 @@ static inline void is_writes(const td_case *c, const is_shape *s, td_wset *ws, i
                 td_wset_add(ws, &l);
             }
 }
+
+/* ---- offsets beyond 2^31 (gen_far.h), the far hooks of both kernels ----
+ * One stride pair addresses both tensors, so a far stride0 moves both: the tensor read
+ * or written at the program's own rows r (the gather's output, the scatter's
+ * grad_output) keeps rows r < R = min(num_indices, TD_FAR_MAX_ROWS), the one addressed
+ * through index[r] keeps Rs = min(its rows, TD_FAR_MAX_ROWS) rows, and the first R index
+ * values are re-ranked into those (is_far_rerank).  A row-major layout only: a
+ * column-major one has stride0 = 1 (its rows interleave, nothing to move apart). */
+
+/* Rewrites index[0..n) (n <= TD_FAR_MAX_ROWS) by rank: the k-th smallest distinct value
+ * becomes k + off, off = rows - d (d distinct values) when the largest was the last row
+ * old_rows - 1 (the last row stays the last), else 0: repeats stay repeats, distinct
+ * values distinct, a permutation a permutation.  src[k] = the old row that row k now
+ * stands for (-1: none).  Needs d <= rows. */
+static inline void is_far_rerank(td_case *c, int idx, int64_t n, int64_t old_rows, int64_t rows, int64_t *src) {
+    int64_t v[TD_FAR_MAX_ROWS], d = 0;
+    for (int64_t r = 0; r < n; r++) { /* the distinct values, sorted (insertion: n <= 4) */
+        int64_t x = td_geti(c, idx, (size_t)r), k = d;
+        int dup = 0;
+        for (int64_t q = 0; q < d; q++) dup |= v[q] == x;
+        if (dup) continue;
+        while (k > 0 && v[k - 1] > x) v[k] = v[k - 1], k--;
+        v[k] = x, d++;
+    }
+    int64_t off = d && v[d - 1] == old_rows - 1 ? rows - d : 0;
+    for (int64_t k = 0; k < rows; k++) src[k] = k >= off && k - off < d ? v[k - off] : -1;
+    for (int64_t r = 0; r < n; r++) {
+        int64_t x = td_geti(c, idx, (size_t)r), k = 0;
+        while (v[k] != x) k++;
+        td_seti(c, idx, (size_t)r, k + off);
+    }
+}
+
+/* Rebuilds regions regs[0..n) as sparse maps of rows[i] rows of w elements at row stride
+ * `to`, row k a copy of old row map[i][k] (map[i] NULL: row k itself; -1: zeros) at
+ * stride `from`.  All or nothing: 0, or -1 with every region as it was. */
+static inline int is_far_move(td_case *c, int n, const int *regs, const int64_t *rows, const int64_t *const *map,
+                              int64_t w, int64_t from, int64_t to) {
+    td_region old[3];
+    for (int i = 0; i < n; i++) {
+        old[i] = c->r[regs[i]];
+        c->r[regs[i]].data = NULL, c->r[regs[i]].mapped = 0, c->r[regs[i]].len = 0;
+        if (!td_case_alloc_sparse(c, regs[i], (size_t)((rows[i] - 1) * to + w))) {
+            for (int k = 0; k <= i; k++) {
+                if (k < i) td_region_release(&c->r[regs[k]]);
+                c->r[regs[k]] = old[k];
+            }
+            return -1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        size_t eb = td_fmt_get(old[i].fmt)->bytes;
+        for (int64_t k = 0; k < rows[i]; k++) {
+            int64_t o = map[i] ? map[i][k] : k;
+            if (o >= 0)
+                memcpy((uint8_t *)c->r[regs[i]].data + (size_t)(k * to) * eb,
+                       (const uint8_t *)old[i].data + (size_t)(o * from) * eb, (size_t)w * eb);
+        }
+        td_region_release(&old[i]);
+    }
+    return 0;
+}
+
+/* The index classes of a far case, anew: its index values are the re-ranked ones
+ * (repeats for a gather; a permutation of the rows for a scatter's distinct indices). */
+static inline void is_far_idx_classes(td_case *c, int idx, int64_t n, int64_t rows, int scatter) {
+    int lo = 0, hi = 0, rep = 0;
+    c->classes &= ~(TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_IDX_REPEATS) | TD_BC(TD_BC_IDX_PERMUTATION));
+    for (int64_t r = 0; r < n; r++) {
+        int64_t x = td_geti(c, idx, (size_t)r);
+        lo |= x == 0, hi |= x == rows - 1;
+        for (int64_t q = 0; q < r; q++) rep |= td_geti(c, idx, (size_t)q) == x;
+    }
+    if (lo && hi) c->classes |= TD_BC(TD_BC_IDX_FIRST_LAST);
+    if (!scatter && rep) c->classes |= TD_BC(TD_BC_IDX_REPEATS);
+    if (scatter && n == rows) c->classes |= TD_BC(TD_BC_IDX_PERMUTATION);
+}
+
+/* The elements of region reg all finite (a sparse region: its touched pages only). */
+static inline int is_finite_region(const td_case *c, int reg) { return td_region_abs_le(c, reg, DBL_MAX); }
 
 #endif

@@ -246,6 +246,30 @@ static void gen_meta(td_producer *p, td_case *c) {
     if (nb == 1) c->classes |= TD_BC(TD_BC_ONE_PROGRAM);
 }
 
+/* Offsets beyond 2^31 (meta): MetaOut's block axis at a far stride_mn.  The first R =
+ * min(programs, TD_FAR_MAX_ROWS) programs stay, their (distinct) block ids re-ranked
+ * to 0 .. R-1 in BlockOffsets' cells they read, and MetaOut becomes R blocks at a
+ * td_far_stride over R rows (block R - 1's cells past 2^31), its other axes packed
+ * (td_far_move_param_axis), a sparse output.  MetaPre, read at i < num_heads with no
+ * stride, stays. */
+static void far_meta(td_producer *p, td_case *c) {
+    int64_t R = c->grid[0] < TD_FAR_MAX_ROWS ? c->grid[0] : TD_FAR_MAX_ROWS, m[TD_FAR_MAX_ROWS];
+    int64_t boff = c->p[PM_SBOFF].i, kvb = c->p[PM_KVB].i, H = c->p[PM_NH].i, blk = c->p[PM_BIDX].i + 1;
+    const int64_t n[4] = {R, blk, H, 2}; /* the blocks, and the slots, heads and cells up to those written */
+    static const int ps[4] = {PM_SMN, PM_SMB, PM_SMH, PM_SMD};
+    if (R < 2 || H < 1) return;
+    if (!td_far_move_param_axis(p, c, RM_OUT, 4, n, ps, 0)) return;
+    for (int64_t b = 0; b < R; b++) m[b] = fill_blk(c, RM_BO, b, boff, kvb);
+    for (int64_t b = 0; b < R; b++) { /* the rank of m[b] among the R distinct ids */
+        int64_t k = 0;
+        for (int64_t q = 0; q < R; q++) k += m[q] < m[b];
+        td_seti(c, RM_BO, (size_t)(b * boff + kvb), k);
+    }
+    c->grid[0] = (uint32_t)R;
+    c->classes &= ~TD_BC(TD_BC_ONE_PROGRAM);
+    c->classes |= TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_IDX_FIRST_LAST); /* R programs, R blocks, one each */
+}
+
 static const char *check_meta(const td_case *c) {
     const td_pval *q = c->p;
     for (int i = 0; i < NPM; i++)
@@ -320,10 +344,9 @@ const td_contract td_c_kv_cache_fill_meta = {
     .sv = TD_SV_REAL,
     .sv_note = "a copy: finite inputs, no arithmetic",
     .error_model = "a copy rounds nothing (tolerance 0 for every implementation)",
-    .classes = FILL_CLASSES,
-    /* no far hook: MetaPre is read at i < num_heads (no stride); only MetaOut's block strides could
-     * pass 2^31, which a far case could now hold as a sparse output (not done yet) */
+    .classes = FILL_CLASSES | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_meta,
+    .far = far_meta,
     .check = check_meta,
     .writes = writes_meta,
     TD_SPECS(fill_meta),

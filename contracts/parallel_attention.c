@@ -188,6 +188,13 @@ static void pa_bwd_gen(td_producer *p, td_case *c) {
                   TD_BC(TD_BC_ONE_PROGRAM); /* one invocation of the helper */
 }
 
+/* Offsets beyond 2^31 (parallel_common.h, par_bwd_far): q, k and dk at one far s_qk_h. */
+static void pa_bwd_far(td_producer *p, td_case *c) {
+    static const par_bwd_ix x = {PB_IBH, PB_IV, PB_IH, PB_SQK_H, PB_SQK_T, PB_B, PB_H, PB_T, PB_K, PB_V, PB_BV,
+                                 RB_Q, RB_K, RB_DK};
+    par_bwd_far(p, c, &x);
+}
+
 static const char *pa_bwd_check(const td_case *c) {
     for (int i = 0; i < NPB; i++)
         if (i != PB_SCALE && c->p[i].i < 0) return "parameters are Nat";
@@ -280,9 +287,9 @@ const td_contract td_c_parallel_attention_bwd_dkv = {
     .sv_note = "finite inputs |x| <= 8, T <= 65: every sum stays finite",
     .error_model = "s, ds as any-order dot products (ds: (dot + dz) scale or dot scale + dz scale), the products "
                    "one rounding each (any association), the sums over keys in any order, underflow terms",
-    .classes = PA_CLASSES,
-    /* no far hook: dk at k's s_qk_h, dv at v's s_vo_h: a far k needs a sparse dk */
+    .classes = PA_CLASSES | TD_BC(TD_BC_OFFSET_2_31),
     .gen = pa_bwd_gen,
+    .far = pa_bwd_far,
     .check = pa_bwd_check,
     .writes = pa_bwd_writes,
     TD_SPECS(pa_dkv),

@@ -185,6 +185,13 @@ static void pra_bwd_gen(td_producer *p, td_case *c) {
                   TD_BC(TD_BC_ONE_PROGRAM); /* one invocation of the helper */
 }
 
+/* Offsets beyond 2^31 (parallel_common.h, par_bwd_far): q, k and dk at one far s_qk_h. */
+static void pra_bwd_far(td_producer *p, td_case *c) {
+    static const par_bwd_ix x = {PB_IBH, PB_IV, PB_IH, PB_SQK_H, PB_SQK_T, PB_B, PB_H, PB_T, PB_K, PB_V, PB_BV,
+                                 RB_Q, RB_K, RB_DK};
+    par_bwd_far(p, c, &x);
+}
+
 static const char *pra_bwd_check(const td_case *c) {
     for (int i = 0; i < NPB; i++)
         if (i != PB_SCALE && c->p[i].i < 0) return "parameters are Nat";
@@ -285,10 +292,9 @@ const td_contract td_c_parallel_retention_bwd_dkv = {
     .sv_note = "finite inputs |x| <= 8: every sum stays finite",
     .error_model = "the flattened sum of 5-factor products in any order (gamma_{N-1}, 4 roundings each), gamma^n "
                    "as the chain of the per-step decay (exp2 / repeated products, math model), underflow terms",
-    .classes = PRA_CLASSES,
-    /* no .far: dk and dv are written at (i_bh + B*H*i) * s_qk_h / s_vo_h, the head strides q, k, v
-     * and do are read at: a far stride moves the outputs too, which must stay dense */
+    .classes = PRA_CLASSES | TD_BC(TD_BC_OFFSET_2_31),
     .gen = pra_bwd_gen,
+    .far = pra_bwd_far,
     .check = pra_bwd_check,
     .writes = pra_bwd_writes,
     TD_SPECS(pra_dkv),

@@ -264,6 +264,16 @@ static const far_contract FAR[] = {
     {"flash_attn.flash_attn_python_case1_genuine_compute_correct_general", "stride_q_head", 0, FAR_GRID1},
     {"flash_attn.flash_attn_python_case2_genuine_compute_correct_general", "stride_q_head", 0, FAR_GRID1},
     {"flash_attn.flash_attn_io_correctness", "stride_q_head", 0, FAR_GRID1},
+    /* rows chosen by an index (the index re-ranked into the rows kept), and outputs that
+     * share the far stride (sparse outputs): the output written at the program's rows */
+    {"index_select_cat.index_select_cat_fwd_kernel_correctness", "stride0", 0, "num_indices"},
+    {"index_select_bwd.index_select_cat_bwd_kernel_correctness", "stride0", 2, "num_indices"},
+    {"cache_transform_triton.prefill_cache_correctness", "cache_stride", 3, "total_length"},
+    {"kv_cache_filling.fill_quant_meta_store_io_correctness", "stride_mn", 1, NULL},
+    /* far_rows: dk's (dq's) slabs i_bh + B*H*i_v at the head stride q and k are read at */
+    {"parallel_attention.pa_bwd_dkv_exec_genuine", "s_qk_h", 5, NULL},
+    {"parallel_retention_attention.pra_bwd_dkv_exec_genuine", "s_qk_h", 4, NULL},
+    {"fused_recurrent_delta.fused_recurrent_delta_output_summary_general", "s_qk_h", 11, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -333,6 +343,13 @@ static const char *const NO_MUT[] = {
     /* nested3's two tile rows: a far stride_m is 2^31 + d, an int64 argument to Triton, so
      * r * stride_m never wraps in the original */
     "nested_loops_processing.",
+    /* the file's int32 mutant sits on a sibling contract (kv_cache_filling's meta store also
+     * forms block_off * stride in int64: the block id is loaded from an int64 tensor) */
+    "kv_cache_filling.fill_quant_meta_store_io_correctness",
+    "cache_transform_triton.prefill_cache_correctness",
+    "parallel_attention.pa_bwd_dkv_exec_genuine",
+    "parallel_retention_attention.pra_bwd_dkv_exec_genuine",
+    "fused_recurrent_delta.fused_recurrent_delta_output_summary_general",
 };
 static int no_mut(const char *id) {
     for (size_t i = 0; i < sizeof NO_MUT / sizeof NO_MUT[0]; i++) {
@@ -362,7 +379,8 @@ static int no_mut(const char *id) {
  * programs along grid axis 1 (the batch of the LoRA gemvs), the one sequence's length
  * (sgmv: seq_lens[0]), the vocabulary window vob_end_id - vob_start_id (embedding), or
  * the rows up to the one token every program reads (kv_cache_filling: SIDX + 1), or up to
- * the one cache row read (cache_transform_triton decoding: lengths[0] + 1). */
+ * the one cache row read (cache_transform_triton decoding: lengths[0] + 1), or dk's slabs
+ * cdiv(V, BV) * B * H (the backward kernels writing dk at k's head stride). */
 /* The grid axis of a contract's far rows when they are not one row per program of axis 0:
  * the heads i_bh of the chunked / recurrent kernels are grid axis 2, except
  * chunked_cumsum_fwd's batches (axis 0). */
@@ -383,8 +401,13 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
         !strcmp(f->id, "matmul_dequantize.matmul_dequantize_dequantize_exec_genuine"))
         return (td_param_i(c, "K", -1) + 7) / 8; /* int4 values packed 8 to a row of b */
     if (!strncmp(f->id, "sgmv_expand_slice.", 18)) return td_geti(c, 4, 0);
-    if (!strncmp(f->id, "kv_cache_filling.", 17)) return td_param_i(c, "SIDX", -1) + 1; /* the token read */
-    if (!strncmp(f->id, "cache_transform_triton.", 23)) return td_geti(c, 2, 0) + 1;     /* the cache row read */
+    if (!strncmp(f->id, "kv_cache_filling.fill_kv", 24)) return td_param_i(c, "SIDX", -1) + 1; /* the token read */
+    if (!strncmp(f->id, "cache_transform_triton.decoding", 31)) return td_geti(c, 2, 0) + 1; /* the cache row read */
+    if (!strcmp(f->id, "parallel_attention.pa_bwd_dkv_exec_genuine") ||
+        !strcmp(f->id, "parallel_retention_attention.pra_bwd_dkv_exec_genuine") ||
+        !strcmp(f->id, "fused_recurrent_delta.fused_recurrent_delta_output_summary_general")) /* dk's slabs */
+        return (td_param_i(c, "V", -1) + td_param_i(c, "BV", -1) - 1) / td_param_i(c, "BV", -1) *
+               td_param_i(c, "B", -1) * td_param_i(c, "H", -1);
     if (!strncmp(f->id, "embedding_triton_kernel.", 24))
         return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);
     if (!strncmp(f->id, "nested_loops_processing.", 24)) return 2; /* the tile's rows r = 0, 1 */
@@ -986,6 +1009,46 @@ static void test_restride_all(void **st) {
     td_case_free(&c);
 }
 
+/* td_far_slabs: regions of different slab counts at one stride (inputs per head, an
+ * output per head and block) land at one drawn stride, each slab bit for bit, the
+ * slab far_rows - 1 past 2^31; bad arguments leave the case as it was. */
+static void test_far_slabs(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(SM3);
+    assert_non_null(k);
+    td_case c;
+    td_case_init(&c, k);
+    c.p[0].i = 5;                              /* the stride: slabs of 3 elements, 5 apart */
+    static const int regs[] = {1, 2, 0};
+    static const int64_t slabs[] = {2, 4, 1}; /* an input of 2 heads, an output of 4 slabs, one of 1 */
+    for (int i = 0; i < 3; i++) {
+        td_case_alloc(&c, regs[i], (size_t)(5 * (slabs[i] - 1) + 3));
+        for (size_t e = 0; e < c.r[regs[i]].len; e++) td_set(&c, regs[i], e, (double)(100 * i + (int)e));
+    }
+    uint8_t bytes[16] = {0};
+    td_producer p;
+    td_prod_init(&p, bytes, sizeof bytes);
+    const int64_t many[] = {2, TD_FAR_MAX_ROWS + 1, 1}, few[] = {2, 2, 1};
+    assert_int_equal(td_far_slabs(&p, &c, 3, regs, many, 0, 3, 2), 0); /* a region of too many slabs */
+    assert_int_equal(td_far_slabs(&p, &c, 3, regs, slabs, 0, 3, 1), 0); /* far_rows < 2 */
+    assert_int_equal(td_far_slabs(&p, &c, 3, regs, few, 0, 3, 3), 0);   /* far_rows above every region's */
+    assert_int_equal(c.p[0].i, 5);
+    assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    for (int i = 0; i < 3; i++) assert_int_equal(c.r[regs[i]].mapped, 0);
+    assert_int_equal(td_far_slabs(&p, &c, 3, regs, slabs, 0, 3, 4), 1);
+    int64_t s = c.p[0].i;
+    assert_true(3 * s >= TWO31);
+    assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    for (int i = 0; i < 3; i++) {
+        assert_true(c.r[regs[i]].mapped > 0);
+        assert_int_equal(c.r[regs[i]].len, (size_t)((slabs[i] - 1) * s + 3));
+        for (int64_t sl = 0; sl < slabs[i]; sl++)
+            for (int64_t j = 0; j < 3; j++)
+                assert_true(td_get(&c, regs[i], (size_t)(sl * s + j)) == (double)(100 * i + sl * 5 + j));
+    }
+    td_case_free(&c);
+}
+
 /* td_far_heads moves every named region of a head axis to one far stride (regions
  * sharing a parameter included), copies each head's slab, and refuses interleaved heads
  * leaving the case as it was; td_far_bh_rows keeps H dividing the heads kept. */
@@ -1255,6 +1318,7 @@ static void test_far_axis_ports_and_mutants(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_heads),
+        cmocka_unit_test(test_far_slabs),
         cmocka_unit_test(test_far_checks_scan_sparse_rows),
         cmocka_unit_test(test_far_axis_moves_every_region),
         cmocka_unit_test(test_far_tier_reaches_the_class),

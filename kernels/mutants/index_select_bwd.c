@@ -24,6 +24,30 @@ static int scatter_variant(const td_abi_launch *L, int bug) {
     return 0;
 }
 
+/* The original's grad_output offset grad_output_indices[:, None] * stride0 +
+ * cols[None, :] * stride1 is int32 arithmetic (indices from tl.program_id and
+ * tl.arange, stride0 an int32 argument below 2^31); grad_source's is int64 (rows
+ * loaded from the int64 index tensor).  A wrapped read outside the buffer is an illegal
+ * address (tl_fault). */
+static int offset_int32(const td_abi_launch *L) {
+    int64_t nidx = TL_I(L, P_NIDX), ncols = TL_I(L, P_NCOLS), s0 = TL_I(L, P_S0), s1 = TL_I(L, P_S1);
+    int64_t bsi = TL_I(L, P_BSI), bsc = TL_I(L, P_BSC);
+    for (uint32_t pid0 = 0; pid0 < L->grid[0]; pid0++)
+        for (uint32_t pid1 = 0; pid1 < L->grid[1]; pid1++)
+            for (int64_t i = 0; i < bsi; i++) {
+                int64_t r = (int64_t)pid0 * bsi + i, c0 = (int64_t)pid1 * bsc, n = ncols - c0 < bsc ? ncols - c0 : bsc;
+                if (r >= nidx || n <= 0) continue;
+                int64_t base = tl_i32(r * tl_i32(s0)), row = tl_load_int(L, R_IDX, r);
+                if (tl_fault(L, R_GOUT, tl_i32(base + tl_i32(c0 * tl_i32(s1))), n, s1, pid0)) return 1;
+                for (int64_t k = 0; k < n; k++) {
+                    int64_t col = c0 + k;
+                    float g = tl_load(L, R_GOUT, tl_i32(base + tl_i32(col * tl_i32(s1))));
+                    tl_store(L, R_GSRC, row * s0 + col * s1, g, tl_f32());
+                }
+            }
+    return 0;
+}
+
 /* index_add instead of index_copy: adds to grad_source's previous contents, which the
  * contract does not zero (the "index add" the kernel's comment names) */
 static int accumulate(const td_abi_launch *L) { return scatter_variant(L, BUG_ACCUMULATE); }
@@ -40,3 +64,6 @@ TD_KERNEL(td_m_isb_index_ignored) = {ISB, "mut_index_ignored", TD_ABI_HOST, NULL
 TD_KERNEL(td_m_isb_tail_skipped) = {ISB, "mut_tail_block_skipped", TD_ABI_HOST, NULL, NULL,
                                     "grid = num_indices // BSI: the tail block of indices skipped", 7, 3, tail_skipped,
                                     NULL};
+TD_KERNEL(td_m_isb_offset_int32) = {ISB, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                    "grad_output_indices * stride0 formed in int32 (wraps beyond 2^31 elements)", 7, 3,
+                                    offset_int32, NULL};
