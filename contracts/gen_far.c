@@ -17,6 +17,13 @@ int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w) {
     return s < w ? w : s;
 }
 
+int64_t td_far_tile_stride(td_producer *p, int64_t rows, int64_t w) {
+    const int64_t two31 = (int64_t)1 << 31;
+    int64_t d = (int64_t)td_prod_u32(p, 0, 64);
+    int64_t s = rows < 2 ? two31 + d : (two31 + d + rows - 2) / (rows - 1); /* ceil */
+    return s < w ? w : s;
+}
+
 int td_far_grid2(td_producer *p, td_case *c, int reg, int in0, int in1, int out0, int out1, int64_t row) {
     int swap = c->grid[0] == 1 && c->grid[1] >= 2;
     int64_t R = swap ? c->grid[1] : c->grid[0], from = c->p[swap ? in1 : in0].i;

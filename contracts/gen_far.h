@@ -31,6 +31,13 @@ int td_far_tier(const uint8_t *data, size_t size);
  * or the least stride below 2^31 whose (rows - 1) * stride passes 2^31 + d (the stride
  * fits in int32, pid * stride does not). */
 int64_t td_far_stride(td_producer *p, int64_t rows, int64_t w);
+/* The stride of a tile axis of `rows` lanes a program always reads (rows may exceed
+ * TD_FAR_MAX_ROWS: the BLOCK_M rows of one matmul tile, 16 or more): the least stride
+ * whose (rows - 1) * stride passes 2^31 + d (d drawn), at least w.  It fits in int32, so
+ * a kernel forming row * stride in int32 wraps on the last row, and the rows span about
+ * 2^31 * rows / (rows - 1) elements whatever their count (td_far_stride's other choice,
+ * a stride of 2^31 + d, would reserve rows * 2^31).  Needs rows >= 2. */
+int64_t td_far_tile_stride(td_producer *p, int64_t rows, int64_t w);
 /* Moves region `reg` of `rows` rows of `w` elements at row stride `from` to row stride
  * `to` over a sparse mapping (the elements between the rows read as zero), keeping the
  * slack the region had after its last row.  0, or -1 (the case unchanged) when the

@@ -71,9 +71,11 @@ static void gen_with(td_producer *p, td_case *c, int interior) {
 }
 static void gen_cf(td_producer *p, td_case *c) { gen_with(p, c, 1); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, 0); }
-/* offsets beyond 2^31 (gen_far.h): the IO theorem only; the closed form's interior tiles
- * (M a multiple of BM >= 16) would need 16 rows at a stride near 2^31 */
+/* offsets beyond 2^31 (gen_far.h): the IO theorem's A rows cut to TD_FAR_MAX_ROWS
+ * (mm_far_2d); the closed form's interior tiles (M a multiple of BM >= 16) keep one row
+ * of tiles, its BM rows of A at a tile stride (mm_far_tile: the last row 2^31 in) */
 static void far_io(td_producer *p, td_case *c) { mm_far_2d(p, c, map, &d2); }
+static void far_cf(td_producer *p, td_case *c) { mm_far_tile(p, c, map, &d2); }
 
 static const char *check_common(const td_case *c, mm_shape *s) {
     const char *e = mm_check_2d(c, map, &d2, s);
@@ -122,8 +124,10 @@ const td_contract td_c_iv_dependent_matmul_cf = {
     .io_class = "Realizes_without_Rounding over TileIndex [BM,BN] (interior tiles), MemCell.of .fp16",
     .formula = "C[SCM*row + col] = fp16(sum_{k<K} A[(row%M)*SAM + k*SAK] * B[k*SBK + (col%N)*SBN])",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
-               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |
+               TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_cf,
+    .far = far_cf,
     .check = check_cf,
     IV_COMMON,
     TD_SPECS(ivdm),

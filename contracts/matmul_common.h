@@ -322,6 +322,29 @@ static inline void mm_far_2d(td_producer *p, td_case *c, const int *pmap, const 
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
+/* Offsets beyond 2^31 for launches whose tiles read all BLOCK_M rows (raw tile rows, or
+ * interior tiles: M % BM == 0): one row of tiles (M cut to min(M, BM), the grid
+ * recounted), its A rows (BM raw rows, else M) at td_far_tile_stride over a sparse
+ * region: 16 to 64 rows, the last one 2^31 elements in, the address space about 2^31
+ * elements whatever the count (mm_far_2d's TD_FAR_MAX_ROWS rows cannot form a tile of
+ * BM >= 16 rows).  Only a row-major A (stride_am at least one row's extent). */
+static inline void mm_far_tile(td_producer *p, td_case *c, const int *pmap, const mm_2d *d) {
+    mm_shape s;
+    mm_shape_get(c, pmap, &s);
+    int64_t w = (s.K - 1) * s.sak + 1; /* one row of A */
+    if (s.K <= 0 || s.sam < w || s.M < 1 || s.BM < 2) return;
+    int64_t old_rows = mm_arows(&s, d);
+    s.M = mm_min(s.M, s.BM);
+    int64_t R = mm_arows(&s, d);
+    if (R < 2 || R > old_rows) return;
+    int64_t to = td_far_tile_stride(p, R, w);
+    if (td_far_restride(c, d->ra, R, w, s.sam, to)) return;
+    s.sam = to;
+    mm_shape_put(c, pmap, &s);
+    c->grid[0] = (uint32_t)mm_cdiv(s.N, s.BN);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* The preconditions every 2-D launch shares (Nat parameters, a launchable grid,
  * regions that hold the read and write windows, a C layout whose active cells are
  * distinct across programs). */

@@ -69,9 +69,10 @@ static const char *check_io(const td_case *c) {
 
 /* Offsets beyond 2^31 (IO contract): A's rows at a stride_am near 2^31 (mm_far_2d; rows
  * load at % M), as the tutorial's offs_am[:, None] * stride_am, int32 arithmetic in
- * Triton, gets wrong.  Not the closed form: its tiles are interior (M % BM == 0 with
- * BM >= 16), so a launch of TD_FAR_MAX_ROWS rows does not meet it. */
+ * Triton, gets wrong.  The closed form's tiles are interior (M % BM == 0 with BM >= 16):
+ * one row of tiles, its BM rows of A at a tile stride (mm_far_tile). */
 static void far_io(td_producer *p, td_case *c) { mm_far_2d(p, c, map, &d2); }
+static void far_cf(td_producer *p, td_case *c) { mm_far_tile(p, c, map, &d2); }
 
 static void writes(const td_case *c, td_wset *ws) {
     mm_shape s;
@@ -100,8 +101,9 @@ static const td_intent lr_intent = {
     .io_class = "ComputeCorrect over TileIndex [BM,BN] (interior tiles), MemCell.of .fp16",                        \
     .formula = "C[SCM*row + col] = fp16(leakyrelu(sum_{k<K} A[(row%M)*SAM + k*SAK] * B[k*SBK + (col%N)*SBN]))",     \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                  \
-               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),               \
-    .gen = gen_cf, .check = check_cf, LR_COMMON, TD_SPECS(leaky_mm), .intent = &lr_intent
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |              \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                           \
+    .gen = gen_cf, .far = far_cf, .check = check_cf, LR_COMMON, TD_SPECS(leaky_mm), .intent = &lr_intent
 
 /* The IO contract's fields after its .id and .io_class */
 #define LR_IO_FIELDS                                                                                               \

@@ -81,6 +81,22 @@ static void gen_with(td_producer *p, td_case *c, int c_any) {
 }
 static void gen_cf(td_producer *p, td_case *c) { gen_with(p, c, 0); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, 1); }
+/* Offsets beyond 2^31 (gen_far.h): the one program loads the whole [BLOCK_M, BLOCK_K]
+ * block of A (no boundary check), so A's outer axis -- its BLOCK_M rows when row-major,
+ * its BLOCK_K columns when transposed (TRANS_A) -- moves whole to a stride whose last
+ * row lands 2^31 elements in (td_far_tile_stride: 16 to 64 rows, about 2^31 elements of
+ * address space).  No int32 mutant: make_block_ptr widens its strides to int64. */
+static void far(td_producer *p, td_case *c) {
+    int64_t BM = c->p[P_BM].i, BK = c->p[P_BK].i, sam = c->p[P_SAM].i, sak = c->p[P_SAK].i;
+    int row_major = sak == 1 && sam >= BK;
+    if (!row_major && !(sam == 1 && sak >= BM)) return;
+    int64_t rows = row_major ? BM : BK, w = row_major ? BK : BM;
+    int ps = row_major ? P_SAM : P_SAK;
+    int64_t to = td_far_tile_stride(p, rows, w);
+    if (td_far_restride(c, R_A, rows, w, c->p[ps].i, to)) return;
+    c->p[ps].i = to;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
 
 static const char *check_common(const td_case *c) {
     for (int i = 0; i < NP; i++)
@@ -120,8 +136,8 @@ static void writes(const td_case *c, td_wset *ws) {
 #define TMA_COMMON                                                                                                 \
     .file = "matmul_tma", .family = "matmul", .nparams = NP, .params = params, .nregions = NR, .sv = TD_SV_IEEE,  \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_STRIDE_GT_ROW) |              \
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                            \
-    .writes = writes
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),                 \
+    .far = far, .writes = writes
 #define TMA_F32                                                                                                    \
     .regions = regions_f32, .sv_note = "finite fp16 operands: the exact sum and the binary32 partial sums are finite", \
     .error_model = "exact fp16 products, pairwise tree over BLOCK_K (one tile)"

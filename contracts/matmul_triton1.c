@@ -104,10 +104,12 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                 \
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                            \
     .gen = gen, .check = check, .writes = writes
-/* no far hook (offsets beyond 2^31): the layouts are contiguous, X's row stride is K
- * (a K of 2^31 / rows elements is a 2^26-step loop) and Y's row stride NS is also Z's,
- * so a far Y row is a far Z row (Z's row stride is NS itself, no stride parameter to move alone, and a sparse
- * output of this shape is not done yet) */
+/* no far hook (offsets beyond 2^31): every row stride is a size.  X's is K (a K of
+ * 2^31 / rows elements is a 2^26-step loop); Y's and Z's is NS = n_size, which is also
+ * the launch's width (the checked launch, row blocks * cdiv(NS, N) programs, covers
+ * every column block), so a far NS is 2^31 / K / N >= 2^17 programs, whether or not Z
+ * is a sparse output; and the original's Y offsets never pass int32 (y_ptrs advances
+ * by k_block_size * n_size a step), only Z's m_offsets * n_size would. */
 
 static const td_intent mt1_intent = {
     .operation = "Z = X @ Y over K = BLOCK_K * numKBlocks",

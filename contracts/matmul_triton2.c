@@ -63,6 +63,11 @@ static void gen_with(td_producer *p, td_case *c, int c_any) {
 }
 static void gen_summary(td_producer *p, td_case *c) { gen_with(p, c, 1); }
 static void gen_io(td_producer *p, td_case *c) { gen_with(p, c, 0); }
+/* Offsets beyond 2^31 (gen_far.h): the loads read every raw row of a tile (no row
+ * mask or wrap), so one row of tiles keeps its BM rows of A, at a stride_am whose last
+ * row lands 2^31 elements in (mm_far_tile), as offs_am[:, None] * stride_am, int32 in
+ * Triton, gets wrong. */
+static void far(td_producer *p, td_case *c) { mm_far_tile(p, c, map, &d2); }
 
 static const char *check_common(const td_case *c, mm_shape *s) {
     const char *e = mm_check_2d(c, map, &d2, s);
@@ -97,7 +102,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .regions = regions, .sv = TD_SV_IEEE,                                                                           \
     .sv_note = "finite fp16 operands: the exact sum and every binary32 partial sum stay finite",                   \
     .error_model = "exact fp16 products; pairwise tree per BK tile (gamma_log2(BK)); numKBlocks sequential adds",   \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW), .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31), .far = far,              \
+    .writes = writes
 
 static const td_intent mt2_intent = {
     .operation = "C = A @ B",

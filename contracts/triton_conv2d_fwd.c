@@ -146,6 +146,55 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen_fill_as(&g, c, CV_W, 0, c->r[CV_W].len, TD_F16);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): Input's channel axis (one group of 2 to
+ * TD_FAR_MAX_ROWS channels: the last one's input_feat_offset * input_in_feat_stride is
+ * the term that passes 2^31), else its batch axis (2 batches), moved to a stride near
+ * 2^31 over a sparse region (td_far_move_param_axis: the other axes packed, every element
+ * where the new strides put it), as the kernel's input_in_feat_stride * (channel) and
+ * input_batch_stride * batch_offset, int32 in Triton, get wrong.  Weight and Output
+ * keep their layouts. */
+/* some window position (k < K, o < out) reads an input row inside [0, in) */
+static int cv_axis_reads(int64_t K, int64_t S, int64_t P, int64_t in, int64_t out) {
+    for (int64_t k = 0; k < K; k++)
+        for (int64_t o = 0; o < out; o++)
+            if (k - P + S * o >= 0 && k - P + S * o < in) return 1;
+    return 0;
+}
+static void far(td_producer *p, td_case *c) {
+    cv_dims d;
+    cv_get(c, &d);
+    /* the last batch or channel moved must be read (a window inside the input, a channel
+     * of some group), or nothing addresses the far row */
+    if (!cv_axis_reads(d.KH, d.SH, d.PH, d.IH, d.OH) || !cv_axis_reads(d.KW, d.SW, d.PW, d.IW, d.OW)) return;
+    const int64_t n[4] = {d.B, d.cin, d.IH, d.IW};
+    static const int ps[4] = {CV_IBS, CV_IIFS, CV_IHS, CV_IWS};
+    int axis = d.G == 1 && d.cin >= 2 && d.cin <= TD_FAR_MAX_ROWS && d.cin == d.IGD ? 1 : 0;
+    (void)td_far_move_param_axis(p, c, CV_IN, 4, n, ps, axis);
+}
+
+/* Input and Weight hold binary16 values; of a sparse Input (offsets beyond 2^31) only
+ * the pages written can hold anything but zeros, which binary16 holds */
+typedef struct cv_f16scan {
+    const td_case *c;
+    int reg, bad;
+} cv_f16scan;
+static void cv_f16_span(void *u, size_t lo, size_t hi) {
+    cv_f16scan *q = u;
+    size_t eb = td_fmt_get(q->c->r[q->reg].fmt)->bytes;
+    for (size_t k = lo / eb; k < hi / eb && k < q->c->r[q->reg].len && !q->bad; k++) {
+        double x = td_get(q->c, q->reg, k);
+        q->bad = !(fabs(x) <= 65504) ||
+                 td_decode(TD_F16, td_encode_f64((td_profile){TD_F16, TD_RNE, TD_OVF_SAT, false}, x)) != x;
+    }
+}
+static int cv_f16_values(const td_case *c, int reg) {
+    cv_f16scan q = {c, reg, 0};
+    size_t bytes = c->r[reg].len * td_fmt_get(c->r[reg].fmt)->bytes;
+    if (c->r[reg].mapped) td_touched_pages(c->r[reg].data, bytes, cv_f16_span, &q);
+    else cv_f16_span(&q, 0, bytes);
+    return !q.bad;
+}
+
 static const char *check(const td_case *c) {
     cv_dims d;
     cv_get(c, &d);
@@ -166,12 +215,8 @@ static const char *check(const td_case *c) {
     if (c->r[CV_OUT].len < (size_t)cv_span4(oext, d.os)) return "Output holds the write window";
     if (!cv_out_injective(&d)) return "hOutInj: the output layout keeps active lanes apart";
     for (int r = CV_IN; r <= CV_W; r++)
-        for (size_t k = 0; k < c->r[r].len; k++) {
-            double x = td_get(c, r, k);
-            if (!(fabs(x) <= 65504) || td_decode(TD_F16, td_encode_f64((td_profile){TD_F16, TD_RNE, TD_OVF_SAT, false},
-                                                                         x)) != x)
-                return "hfp16 domain: Input and Weight hold binary16 values (the fp16 cast is the identity)";
-        }
+        if (!cv_f16_values(c, r))
+            return "hfp16 domain: Input and Weight hold binary16 values (the fp16 cast is the identity)";
     return NULL;
 }
 
@@ -212,7 +257,8 @@ static const td_intent cv_intent = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |                      \
                TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) |                          \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) |                  \
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_MULTI_TILE),                   \
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_MULTI_TILE) |                  \
+               TD_BC(TD_BC_OFFSET_2_31), .far = far,                                                               \
     .gen = gen, .check = check, .writes = writes, TD_SPECS(cv), .intent = &cv_intent
 
 const td_contract td_c_triton_conv2d_fwd_cf = {

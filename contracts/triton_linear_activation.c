@@ -106,6 +106,12 @@ static void gen(td_producer *p, td_case *c) {
     if (s.K >= 3 && td_prod_u32(p, 0, 5) == 0) mm_absorb(&g, c, R_A, R_B, s.M, s.N, s.K, s.sam, s.sak, s.sbk, s.sbn);
 }
 
+/* Offsets beyond 2^31 (gen_far.h): interior tiles (M % BLOCK_M == 0, BLOCK_M >= 16), so
+ * one row of tiles keeps its BLOCK_M rows of A, at an a_m_stride whose last row lands
+ * 2^31 elements in (mm_far_tile), as m_offs[:, None] * a_m_stride, int32 in Triton, gets
+ * wrong.  C and ACT_INPUTS keep their strides (their rows are the tile's rows). */
+static void far(td_producer *p, td_case *c) { mm_far_tile(p, c, map, &d2); }
+
 static const char *check_common(const td_case *c, mm_shape *s) {
     const char *e = mm_check_2d(c, map, &d2, s);
     if (e) return e;
@@ -155,8 +161,9 @@ static void writes(const td_case *c, td_wset *ws) {
     .error_model = "exact bias seed, exact fp16 products, pairwise tree per BLOCK_K tile, numKBlocks sequential "  \
                    "adds; activation in binary32 with binary32 literals, tanh/erf per the math model",             \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                 \
-               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),              \
-    .gen = gen, .check = check, .writes = writes
+               TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) |             \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                           \
+    .gen = gen, .far = far, .check = check, .writes = writes
 
 static const td_intent intent = {
     .operation = "activation(A W^T + bias) of each cell of C[M, N] (and the saved A W^T + bias), over the K = BLOCK_K * "

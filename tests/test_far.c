@@ -1242,6 +1242,9 @@ static const far_axis_contract FAR_AXIS[] = {
     {"seed_fa1.naive_reference_correctness", 0, "stride_qb", "stride_qh", 1},
     {"seed_fa1.naive_causal_reference_correctness", 0, "stride_qb", "stride_qh", 1},
     {"seed_fa1.naive_reference_overflow", 0, "stride_qb", "stride_qh", 1},
+    /* Input's channel axis (2 to 4 channels), else its batch axis */
+    {"triton_conv2d_fwd.conv2d_output_summary", 0, "IBS", "IIFS", 0},
+    {"triton_conv2d_fwd.triton_conv2d_fwd_io_correctness", 0, "IBS", "IIFS", 0},
 };
 #define NFAR_AXIS (sizeof FAR_AXIS / sizeof FAR_AXIS[0])
 
@@ -1315,6 +1318,120 @@ static void test_far_axis_ports_and_mutants(void **st) {
     td_kernels_close(&set);
 }
 
+/* ---- contracts whose tiles read all BLOCK_M rows (or one program's whole block): a
+ * tile axis of 16 to 64 rows moved whole to td_far_tile_stride (mm_far_tile, matmul_tma).
+ * The moved stride is the larger of `stride` and `stride2` (matmul_tma moves A's rows, or
+ * its columns when A is transposed); its row count (len - 1) / stride + 1 of region `reg`
+ * may exceed TD_FAR_MAX_ROWS, the address space stays near 2^31 elements. ---- */
+static const far_axis_contract FAR_TILE[] = {
+    {"iv_dependent_matmul.iv_dependent_matmul_closed_form_correct", 0, "SAM", NULL, 0},
+    {"matmul_leakyrelu.matmul_leakyrelu_closed_form_correct", 0, "SAM", NULL, 0},
+    {"matmul_leakyrelu_fp8.matmul_leakyrelu_fp8_closed_form_correct", 0, "SAM", NULL, 0},
+    {"matmul_triton2.matmul_triton2_output_summary_general", 0, "SAM", NULL, 0},
+    {"matmul_triton2.matmul_triton2_io_correctness", 0, "SAM", NULL, 0},
+    {"triton_linear_activation.triton_linear_activation_output_summary_general", 2, "a_m_stride", NULL, 0},
+    {"triton_linear_activation.triton_linear_activation_io_correctness", 2, "a_m_stride", NULL, 0},
+    /* block pointers: make_block_ptr widens the strides to int64, no int32 mutant */
+    {"matmul_tma.matmul_tma_f32_closed_form_correct", 0, "stride_am", "stride_ak", 1},
+    {"matmul_tma.matmul_tma_f16_closed_form_correct", 0, "stride_am", "stride_ak", 1},
+    {"matmul_tma.matmul_tma_f32_io_correctness", 0, "stride_am", "stride_ak", 1},
+    {"matmul_tma.matmul_tma_f16_io_correctnessR", 0, "stride_am", "stride_ak", 1},
+};
+#define NFAR_TILE (sizeof FAR_TILE / sizeof FAR_TILE[0])
+
+static void test_far_tile_contracts_reach_the_class(void **st) {
+    (void)st;
+    for (size_t f = 0; f < NFAR_TILE; f++) {
+        const far_axis_contract *A = &FAR_TILE[f];
+        const td_contract *k = td_contract_find(A->id);
+        assert_non_null(k);
+        assert_non_null(k->far);
+        assert_true(k->classes & TD_BC(TD_BC_OFFSET_2_31));
+        int hits = 0;
+        for (uint64_t i = 0; i < 32; i++) {
+            uint8_t b[TD_FAR_MAGIC_LEN + NB];
+            char err[512];
+            td_case c;
+            far_bytes(i, b, 0);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            td_case_free(&c);
+            far_bytes(i, b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
+                hits++;
+                int64_t s = td_param_i(&c, A->stride, -1), s2 = A->stride2 ? td_param_i(&c, A->stride2, -1) : 0;
+                if (s2 > s) s = s2;
+                int64_t rows = (int64_t)(c.r[A->reg].len - 1) / s + 1;
+                assert_true((rows - 1) * s >= TWO31);
+                assert_true((rows - 2) * s < TWO31); /* the least such stride: only the last row is beyond */
+                assert_true(rows >= 16);
+                assert_true(c.r[A->reg].mapped > 0);
+                assert_true(c.r[A->reg].len > (size_t)TWO31 && c.r[A->reg].len < (size_t)(TWO31 + TWO31 / 8));
+            }
+            td_case_free(&c);
+        }
+        if (hits < 8) print_message("%s: %d far cases of 32\n", A->id, hits);
+        assert_true(hits >= 8); /* A row-major (or matmul_tma's either layout) */
+    }
+}
+
+/* td_far_tile_stride: the least stride whose (rows - 1) * stride passes 2^31 + d, d < 65,
+ * at least w, for tile axes of 16 to 64 rows. */
+static void test_far_tile_stride(void **st) {
+    (void)st;
+    for (uint64_t i = 0; i < 64; i++) {
+        uint8_t b[8];
+        td_case_bytes(11, i, b, sizeof b);
+        td_producer p;
+        td_prod_init(&p, b, sizeof b);
+        int64_t rows = 16 << (i % 3), w = i & 1 ? 64 : TWO31;
+        int64_t s = td_far_tile_stride(&p, rows, w);
+        if (w == TWO31) {
+            assert_int_equal(s, TWO31); /* a row wider than the stride: the row itself */
+            continue;
+        }
+        assert_true((rows - 1) * s >= TWO31 && (rows - 1) * s <= TWO31 + 64 + rows - 2);
+        assert_true((rows - 1) * (s - 1) < TWO31 + 64);
+    }
+}
+
+/* The correct ports pass 12 far cases each (3 of them far or more); each
+ * mut_offset_int32 fails every far case (an illegal address) and passes ordinary ones. */
+static void test_far_tile_ports_and_mutants(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    assert_non_null(cx);
+    for (size_t f = 0; f < NFAR_TILE; f++) {
+        const td_kernel *port = td_kernels_find(&set, FAR_TILE[f].id, NULL, TD_ABI_HOST);
+        const td_kernel *mut = td_kernels_find(&set, FAR_TILE[f].id, "mut_offset_int32", TD_ABI_HOST);
+        assert_non_null(port);
+        if (FAR_TILE[f].no_mut) assert_null(mut);
+        else assert_non_null(mut);
+        int far_cases = 0;
+        for (uint64_t i = 0; i < 12; i++) {
+            td_vclass w;
+            uint64_t cl;
+            assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
+            int far = (cl & TD_BC(TD_BC_OFFSET_2_31)) != 0;
+            far_cases += far;
+            if (!mut) continue;
+            assert_int_equal(run_case(cx, mut, i, 0, &w, &cl), TD_RUN_OK);
+            assert_int_equal(run_case(cx, mut, i, 1, &w, &cl), far ? TD_RUN_FINDING : TD_RUN_OK);
+            if (far) assert_int_equal(w, TD_VC_LAUNCH);
+        }
+        if (far_cases < 3) print_message("%s: %d far cases of 12\n", FAR_TILE[f].id, far_cases);
+        assert_true(far_cases >= 3);
+    }
+    assert_true(maxrss_mib() < 1024);
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_heads),
@@ -1335,6 +1452,9 @@ int main(void) {
         cmocka_unit_test(test_device_staging_of_sparse_images),
         cmocka_unit_test(test_far_axis_contracts_reach_the_class),
         cmocka_unit_test(test_far_axis_ports_and_mutants),
+        cmocka_unit_test(test_far_tile_stride),
+        cmocka_unit_test(test_far_tile_contracts_reach_the_class),
+        cmocka_unit_test(test_far_tile_ports_and_mutants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@ enum {
     P_OOFS, P_OHS, P_OWS, P_KH, P_KW, P_SH, P_SW, P_PH, P_PW, P_G, P_TF32, P_BHW, P_BIN, P_OF, P_NCB
 };
 enum { R_IN, R_W, R_OUT };
-enum { CV_OK = 0, CV_BUG_PAD_ONE_SIDE, CV_BUG_STRIDE_AS_DILATION, CV_BUG_NO_GROUP_W };
+enum { CV_OK = 0, CV_BUG_PAD_ONE_SIDE, CV_BUG_STRIDE_AS_DILATION, CV_BUG_NO_GROUP_W, CV_BUG_OFF_I32 };
 
 /* the input row (height or width) a window position reads: h - pad + stride * o */
 static int64_t cv_in_off(int64_t k, int64_t o, int64_t s, int64_t pad, int bug) {
@@ -24,8 +24,20 @@ static int64_t cv_in_off(int64_t k, int64_t o, int64_t s, int64_t pad, int bug) 
     return k - pad + s * o;
 }
 
-/* One program's window loop into acc[BHW*OF]; xb[BHW*BIN], wb[BIN*OF], prod[BIN]: scratch. */
-static void cv_program(const td_abi_launch *L, int bug, uint32_t p0, uint32_t p1, uint32_t g, float *acc, float *xb,
+/* The input offset of (b, channel ch, ih, iw).  CV_BUG_OFF_I32: each term in int32, as
+ * Triton forms them from int32 strides (input_pointer += input_batch_stride *
+ * batch_offset + input_in_feat_stride * group_pid * in_group_dim, then + the channel,
+ * height and width terms), added to the 64-bit pointer one by one. */
+static int64_t cv_in_elem(const td_abi_launch *L, int bug, int64_t b, int64_t g0, int64_t ce, int64_t ih, int64_t iw) {
+    int64_t ibs = TL_I(L, P_IBS), iifs = TL_I(L, P_IIFS), ihs = TL_I(L, P_IHS), iws = TL_I(L, P_IWS);
+    if (bug != CV_BUG_OFF_I32) return ibs * b + iifs * (g0 + ce) + ihs * ih + iws * iw;
+    int64_t base = tl_i32(tl_i32(ibs) * b + tl_i32(iifs) * g0);
+    return base + tl_i32(tl_i32(iifs) * ce) + tl_i32(tl_i32(ihs) * ih) + tl_i32(tl_i32(iws) * iw);
+}
+
+/* One program's window loop into acc[BHW*OF]; xb[BHW*BIN], wb[BIN*OF], prod[BIN]: scratch.
+ * 1 (an illegal address, the message in L->err) where a wrapped input offset leaves Input. */
+static int cv_program(const td_abi_launch *L, int bug, uint32_t p0, uint32_t p1, uint32_t g, float *acc, float *xb,
                        float *wb, float *prod) {
     int64_t BHW = TL_I(L, P_BHW), BIN = TL_I(L, P_BIN), OF = TL_I(L, P_OF), OH = TL_I(L, P_OH), OW = TL_I(L, P_OW);
     int64_t IGD = TL_I(L, P_CIN) / TL_I(L, P_G), OGD = TL_I(L, P_COUT) / TL_I(L, P_G);
@@ -41,8 +53,8 @@ static void cv_program(const td_abi_launch *L, int bug, uint32_t p0, uint32_t p1
                     for (int64_t e = 0; e < BIN; e++) {
                         int ok = b < TL_I(L, P_B) && c + e < IGD && ih >= 0 && ih < TL_I(L, P_IH) && iw >= 0 &&
                                  iw < TL_I(L, P_IW);
-                        int64_t off = TL_I(L, P_IBS) * b + TL_I(L, P_IIFS) * ((int64_t)g * IGD + c + e) +
-                                      TL_I(L, P_IHS) * ih + TL_I(L, P_IWS) * iw;
+                        int64_t off = cv_in_elem(L, bug, b, (int64_t)g * IGD, c + e, ih, iw);
+                        if (ok && bug == CV_BUG_OFF_I32 && tl_fault(L, R_IN, off, 1, 1, p0)) return 1;
                         xb[i * BIN + e] = ok ? mmh_round_f16(tl_load(L, R_IN, off)) : 0.0f;
                     }
                 }
@@ -60,6 +72,7 @@ static void cv_program(const td_abi_launch *L, int bug, uint32_t p0, uint32_t p1
                         acc[i * OF + j] += tl_sum(prod, BIN);
                     }
             }
+    return 0;
 }
 
 int td_triton_conv2d_fwd_program(const td_abi_launch *L, int bug);
@@ -71,10 +84,11 @@ int td_triton_conv2d_fwd_program(const td_abi_launch *L, int bug) {
     TL_ALLOC(L, xb, BHW * BIN);
     TL_ALLOC(L, wb, BIN * OF);
     TL_ALLOC(L, prod, BIN);
-    for (uint32_t g = 0; g < L->grid[2]; g++)
-        for (uint32_t p1 = 0; p1 < L->grid[1]; p1++)
-            for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) {
-                cv_program(L, bug, p0, p1, g, acc, xb, wb, prod);
+    int rc = 0;
+    for (uint32_t g = 0; g < L->grid[2] && !rc; g++)
+        for (uint32_t p1 = 0; p1 < L->grid[1] && !rc; p1++)
+            for (uint32_t p0 = 0; p0 < L->grid[0] && !rc; p0++) {
+                if ((rc = cv_program(L, bug, p0, p1, g, acc, xb, wb, prod))) break;
                 for (int64_t i = 0; i < BHW; i++)
                     for (int64_t j = 0; j < OF; j++) {
                         int64_t bhw = p0 * BHW + i, b = bhw / OW / OH, oh = bhw / OW % OH, ow = bhw % OW;
@@ -89,7 +103,7 @@ int td_triton_conv2d_fwd_program(const td_abi_launch *L, int bug) {
     free(xb);
     free(wb);
     free(prod);
-    return 0;
+    return rc;
 }
 
 static int conv2d_fwd(const td_abi_launch *L) { return td_triton_conv2d_fwd_program(L, CV_OK); }

@@ -27,7 +27,7 @@ static float activation(int act, float x) {
     }
 }
 
-enum { TLA_OK = 0, TLA_SAVE_AFTER_ACT, TLA_BIAS_BY_ROW };
+enum { TLA_OK = 0, TLA_SAVE_AFTER_ACT, TLA_BIAS_BY_ROW, TLA_A_OFF_I32 };
 
 int td_tla_program(const td_abi_launch *L, int bug);
 int td_tla_program(const td_abi_launch *L, int bug) {
@@ -47,7 +47,12 @@ int td_tla_program(const td_abi_launch *L, int bug) {
         int64_t group_idx = pid / width;
         int64_t group_size = grid_m - group_idx * GM < GM ? grid_m - group_idx * GM : GM;
         int64_t bm = group_idx * GM + pid % group_size, bn = (pid % width) / group_size;
-        for (int64_t i = 0; i < BM; i++) moff[i] = (bm * BM + i) % M, arow[i] = moff[i] * TL_I(L, P_SAM);
+        for (int64_t i = 0; i < BM && !rc; i++) {
+            moff[i] = (bm * BM + i) % M, arow[i] = moff[i] * TL_I(L, P_SAM);
+            if (bug == TLA_A_OFF_I32) /* m_offs[:, None] * a_m_stride in int32: wraps beyond 2^31 */
+                arow[i] = tl_i32(moff[i] * tl_i32(TL_I(L, P_SAM))), rc = tl_fault(L, R_A, arow[i], K, TL_I(L, P_SAK), pid);
+        }
+        if (rc) break;
         for (int64_t j = 0; j < BN; j++) noff[j] = (bn * BN + j) % N, bcol[j] = noff[j] * TL_I(L, P_SBN);
         memset(acc, 0, (size_t)(BM * BN) * sizeof *acc);
         if (has_bias) /* bias = tl.load(bias + n_offs, mask=n_offs < N); acc += bias[None, :] */

@@ -51,3 +51,6 @@ TD_KERNEL(td_m_iv_dependent_matmul_io_split) = {IV_IO, "mut_pid_split_by_m", TD_
 TD_KERNEL(td_m_iv_dependent_matmul_io_i32) = {IV_IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                               "A's row offset offs_am * stride_am formed in int32", 12, 3,
                                               a_offset_i32, NULL};
+TD_KERNEL(td_m_iv_dependent_matmul_cf_i32) = {IV_CF, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                              "A's row offset offs_am * stride_am formed in int32", 12, 3,
+                                              a_offset_i32, NULL};

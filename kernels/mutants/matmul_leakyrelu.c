@@ -48,3 +48,6 @@ static int a_i32(const td_abi_launch *L) {
 TD_KERNEL(td_m_matmul_leakyrelu_io_i32) = {LR_IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                         "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)", 13,
                         3, a_i32, NULL};
+TD_KERNEL(td_m_matmul_leakyrelu_cf_i32) = {LR_CF, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                        "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)", 13,
+                        3, a_i32, NULL};

@@ -37,3 +37,15 @@ TD_KERNEL(td_m_matmul_triton2_sum_colm) = {MT2_SUM, "mut_no_col_mask", TD_ABI_HO
                                            mut_col_mask, NULL};
 TD_KERNEL(td_m_matmul_triton2_io_colm) = {MT2_IO, "mut_no_col_mask", TD_ABI_HOST, NULL, NULL, COLM, 13, 3,
                                           mut_col_mask, NULL};
+/* offs_am[:, None] * stride_am in int32 (Triton's type for an int32 stride times the
+ * int32 offs_am): A's row offsets wrap beyond 2^31 elements */
+static int mut_a_i32(const td_abi_launch *L) {
+    mmh_2d g = program(L);
+    g.a_off_i32 = 1;
+    return mmh_gemm_2d(L, &g);
+}
+#define AI32 "offs_am[:, None] * stride_am formed in int32 (A's row offsets wrap beyond 2^31 elements)"
+TD_KERNEL(td_m_matmul_triton2_sum_i32) = {MT2_SUM, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, AI32, 13, 3,
+                                          mut_a_i32, NULL};
+TD_KERNEL(td_m_matmul_triton2_io_i32) = {MT2_IO, "mut_offset_int32", TD_ABI_HOST, NULL, NULL, AI32, 13, 3,
+                                         mut_a_i32, NULL};
