@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_far.h"
 #include "spec.h"
 
 static const td_profile attn2_fp16 = {TD_F16, TD_RNE, TD_OVF_INF, false};
@@ -311,6 +312,23 @@ static inline const char *attn2_ctx_check(const td_case *c, const attn2_ctx_idx 
             return "Q, K, V, Out hold every token of the sequence";
     }
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h): the head axis of Q, K, V and Out, one layout (rs, hs, 1)
+ * (the kernels form cur_head * stride_qh in Triton's int32), moved to a stride near 2^31
+ * over sparse maps (td_far_move_param_axis_all: one stride for the four, token-major
+ * layouts come apart, the tokens packed at rs = DM, Out a sparse output written at the
+ * inputs' offsets).  Every token up to the last sequence's end is copied; the grid and
+ * the metadata stay.  A case of one head has no axis to move (H <= 3 < TD_FAR_MAX_ROWS). */
+static inline void attn2_ctx_far(td_producer *p, td_case *c, const attn2_ctx_idx *ix) {
+    int64_t ntok = 1;
+    for (uint32_t b = 0; b < c->grid[0]; b++) {
+        int64_t end = td_geti(c, ix->start, b) + td_geti(c, ix->seqlen, b);
+        ntok = end > ntok ? end : ntok;
+    }
+    const int64_t n[3] = {ntok, (int64_t)c->grid[1], c->p[ix->dm].i};
+    const int ps[3] = {ix->rs, ix->hs, -1}, regs[4] = {ix->q, ix->k, ix->v, ix->out};
+    td_far_move_param_axis_all(p, c, regs, 4, 3, n, ps, 1);
 }
 
 /* writeIf pid2*BLK + i < seqlen, at (start + pid2*BLK + i)*rs + pid1*hs + d; idx = (b, h, gi, d) */
