@@ -447,6 +447,30 @@ static inline const char *attn2_ak_check(const td_case *c, const attn2_ak *k, in
     return NULL;
 }
 
+/* Offsets beyond 2^31 (gen_far.h) of the fixed launch Z*H = 8: the contracts fix Z = 2,
+ * H = 4 (the catalogue's configuration; attn2_ak_check), so the far case keeps all 8
+ * heads, more than TD_FAR_MAX_ROWS, and bounds the address space otherwise: the stride is
+ * the least one whose 7 steps pass 2^31 + d (d < 64), so off_hz * stride_qh passes 2^31
+ * for the last head only and each region spans about 2^31 elements (4 GiB of fp16
+ * address space, a page or two per head committed), not 7 * 2^31.  Such a stride fits in
+ * int32, as the kernel's q_offset = off_hz * stride_qh is formed (Triton's int32).  The
+ * n regions regs[] (slabs of w[k] elements at stride param[p_stride]: Q and Out, or Q,
+ * K, V and Out of the aligned kernel) move to it over sparse maps (an output as a sparse
+ * output), all or none. */
+static inline void attn2_ak_far(td_producer *p, td_case *c, const int *regs, const int64_t *w, int n, int p_stride) {
+    int64_t from = c->p[p_stride].i, d = (int64_t)td_prod_u32(p, 0, 64), wmax = 0;
+    for (int k = 0; k < n; k++) wmax = w[k] > wmax ? w[k] : wmax;
+    int64_t s = (((int64_t)1 << 31) + d + A2K_ZH - 2) / (A2K_ZH - 1); /* ceil: 7 * s >= 2^31 + d */
+    if (s < wmax) s = wmax;
+    for (int k = 0; k < n; k++)
+        if (td_far_restride(c, regs[k], A2K_ZH, w[k], from, s)) {
+            while (k-- > 0) (void)td_far_restride(c, regs[k], A2K_ZH, w[k], s, from); /* back, a smaller map */
+            return;
+        }
+    c->p[p_stride].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 /* write = p1*stride_qh + (p0*BM + j/HEAD)*HEAD + j%HEAD, every lane (masks True) */
 static inline void attn2_ak_writes(const td_case *c, td_wset *ws, const attn2_ak *k) {
     for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
