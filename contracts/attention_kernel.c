@@ -86,15 +86,24 @@ static void writes(const td_case *c, td_wset *ws) {
     attn2_ak_writes(c, ws, &k);
 }
 
-/* no far hook: the launch is Z*H = 8 heads (grid axis 1 = 8 > TD_FAR_MAX_ROWS), and Out shares stride_qh with Q */
+/* Offsets beyond 2^31: Q and Out (Out written at Q's q_offset = off_hz * stride_qh) at a
+ * head stride whose last head passes 2^31 (attn2_ak_far: all 8 heads kept) */
+static void far(td_producer *p, td_case *c) {
+    attn2_ak k = ak_of(c);
+    const int regs[2] = {A2K_Q, A2K_OUT};
+    const int64_t w[2] = {k.rows * k.HD, k.rows * k.HD};
+    attn2_ak_far(p, c, regs, w, 2, P_SQH);
+}
+
 #define AK_COMMON                                                                                             \
     .file = "attention_kernel", .family = "attention", .kind = "rounding", .nparams = NP, .params = params,   \
     .nregions = A2K_NR, .regions = regions, .ncasts = 1, .casts = casts, .sv = TD_SV_REAL,                     \
     .sv_note = "finite fp16 data with |q * qk_scale| < 65504; every row has all N_CTX keys (no masks)",       \
     .error_model = "base-2 online softmax in the kernel's order; in-loop fp16 roundings (q', bias, P) "        \
                    "kernel-side; the declared fp16 store",                                                    \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME), .gen = gen,        \
-    .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) |                   \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                      \
+    .gen = gen, .far = far, .check = check, .writes = writes
 
 /* ---- intent (docs/intent.md; attn2_common.h) ---- */
 static const char *intent_gap(const td_case *c) {

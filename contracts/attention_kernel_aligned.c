@@ -91,15 +91,25 @@ static void intent_writes(const td_case *c, td_wset *ws) {
 static const td_intent i_ak = {.operation = A2K_INTENT_OP, .definition = A2K_INTENT_DEF, TD_SPECS(aka_intent),
                                .gap = intent_gap, .writes = intent_writes};
 
-/* no far hook: the launch is Z*H = 8 heads (grid axis 1 = 8 > TD_FAR_MAX_ROWS), and K, V, Out share stride_qh with Q */
+/* Offsets beyond 2^31: Q, K, V and Out (q_offset = kv_offset = off_hz * stride_qh, Out
+ * at q_offset) at a head stride whose last head passes 2^31 (attn2_ak_far: all 8 heads
+ * kept); Q and Out slabs of the launch's rows, K and V of N_CTX keys */
+static void far(td_producer *p, td_case *c) {
+    attn2_ak k = ak_of(c);
+    const int regs[4] = {A2K_Q, A2K_K, A2K_V, A2K_OUT};
+    const int64_t w[4] = {k.rows * k.HD, k.BN * k.nB * k.HD, k.BN * k.nB * k.HD, k.rows * k.HD};
+    attn2_ak_far(p, c, regs, w, 4, P_SQH);
+}
+
 #define AKA_COMMON                                                                                            \
     .file = "attention_kernel_aligned", .family = "attention", .kind = "rounding", .nparams = NP,             \
     .params = params, .nregions = A2K_NR, .regions = regions, .ncasts = 1, .casts = casts, .sv = TD_SV_REAL,  \
     .sv_note = "finite fp16 data, |q * qk_scale| < 65504 and fp16 scores; every row has all N_CTX keys",      \
     .error_model = "base-2 online softmax in the kernel's order; fp16 q', fp16-accumulated q.k, fp16 bias "   \
                    "add, P to fp16 (kernel-side); the declared fp16 store",                                   \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME), .gen = gen,        \
-    .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) |                   \
+               TD_BC(TD_BC_OFFSET_2_31),                                                                      \
+    .gen = gen, .far = far, .check = check, .writes = writes
 
 const td_contract td_c_attention_kernel_aligned = {
     .id = "attention_kernel_aligned.attention_kernel_aligned_output_summary_general",

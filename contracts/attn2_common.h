@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_far.h"
 #include "spec.h"
 
 static const td_profile attn2_fp16 = {TD_F16, TD_RNE, TD_OVF_INF, false};
@@ -313,6 +314,23 @@ static inline const char *attn2_ctx_check(const td_case *c, const attn2_ctx_idx 
     return NULL;
 }
 
+/* Offsets beyond 2^31 (gen_far.h): the head axis of Q, K, V and Out, one layout (rs, hs, 1)
+ * (the kernels form cur_head * stride_qh in Triton's int32), moved to a stride near 2^31
+ * over sparse maps (td_far_move_param_axis_all: one stride for the four, token-major
+ * layouts come apart, the tokens packed at rs = DM, Out a sparse output written at the
+ * inputs' offsets).  Every token up to the last sequence's end is copied; the grid and
+ * the metadata stay.  A case of one head has no axis to move (H <= 3 < TD_FAR_MAX_ROWS). */
+static inline void attn2_ctx_far(td_producer *p, td_case *c, const attn2_ctx_idx *ix) {
+    int64_t ntok = 1;
+    for (uint32_t b = 0; b < c->grid[0]; b++) {
+        int64_t end = td_geti(c, ix->start, b) + td_geti(c, ix->seqlen, b);
+        ntok = end > ntok ? end : ntok;
+    }
+    const int64_t n[3] = {ntok, (int64_t)c->grid[1], c->p[ix->dm].i};
+    const int ps[3] = {ix->rs, ix->hs, -1}, regs[4] = {ix->q, ix->k, ix->v, ix->out};
+    td_far_move_param_axis_all(p, c, regs, 4, 3, n, ps, 1);
+}
+
 /* writeIf pid2*BLK + i < seqlen, at (start + pid2*BLK + i)*rs + pid1*hs + d; idx = (b, h, gi, d) */
 static inline void attn2_ctx_writes(const td_case *c, td_wset *ws, const attn2_ctx_idx *ix) {
     int64_t rs = c->p[ix->rs].i, hs = c->p[ix->hs].i, BLK = c->p[ix->blk].i, DM = c->p[ix->dm].i;
@@ -427,6 +445,30 @@ static inline const char *attn2_ak_check(const td_case *c, const attn2_ak *k, in
     if ((A2K_ZH - 1) * k->sb0h + (rows - 1) * k->sb0m + col >= (int64_t)c->r[A2K_B0].len)
         return "B0 holds every row's bias";
     return NULL;
+}
+
+/* Offsets beyond 2^31 (gen_far.h) of the fixed launch Z*H = 8: the contracts fix Z = 2,
+ * H = 4 (the catalogue's configuration; attn2_ak_check), so the far case keeps all 8
+ * heads, more than TD_FAR_MAX_ROWS, and bounds the address space otherwise: the stride is
+ * the least one whose 7 steps pass 2^31 + d (d < 64), so off_hz * stride_qh passes 2^31
+ * for the last head only and each region spans about 2^31 elements (4 GiB of fp16
+ * address space, a page or two per head committed), not 7 * 2^31.  Such a stride fits in
+ * int32, as the kernel's q_offset = off_hz * stride_qh is formed (Triton's int32).  The
+ * n regions regs[] (slabs of w[k] elements at stride param[p_stride]: Q and Out, or Q,
+ * K, V and Out of the aligned kernel) move to it over sparse maps (an output as a sparse
+ * output), all or none. */
+static inline void attn2_ak_far(td_producer *p, td_case *c, const int *regs, const int64_t *w, int n, int p_stride) {
+    int64_t from = c->p[p_stride].i, d = (int64_t)td_prod_u32(p, 0, 64), wmax = 0;
+    for (int k = 0; k < n; k++) wmax = w[k] > wmax ? w[k] : wmax;
+    int64_t s = (((int64_t)1 << 31) + d + A2K_ZH - 2) / (A2K_ZH - 1); /* ceil: 7 * s >= 2^31 + d */
+    if (s < wmax) s = wmax;
+    for (int k = 0; k < n; k++)
+        if (td_far_restride(c, regs[k], A2K_ZH, w[k], from, s)) {
+            while (k-- > 0) (void)td_far_restride(c, regs[k], A2K_ZH, w[k], s, from); /* back, a smaller map */
+            return;
+        }
+    c->p[p_stride].i = s;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 /* write = p1*stride_qh + (p0*BM + j/HEAD)*HEAD + j%HEAD, every lane (masks True) */

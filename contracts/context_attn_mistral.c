@@ -109,9 +109,12 @@ static const char *check_io(const td_case *c) {
 }
 static void writes_g(const td_case *c, td_wset *ws) { attn2_ctx_writes(c, ws, &ix_g); }
 static void writes_io(const td_case *c, td_wset *ws) { attn2_ctx_writes(c, ws, &ix_io); }
+static void far_g(td_producer *p, td_case *c) { attn2_ctx_far(p, c, &ix_g); }
+static void far_io(td_producer *p, td_case *c) { attn2_ctx_far(p, c, &ix_io); }
 
 #define MISTRAL_CLASSES                                                                                        \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED) |    \
+     TD_BC(TD_BC_OFFSET_2_31))
 #define MISTRAL_SV                                                                                             \
     "sw >= 1: every active row attends its own token; masked (-1e9) weights are binary32's exact 0 and the "   \
     "kernel's guards (m_ij == -1e9 -> 0, l == 0 -> 1e-9) are modelled for rows whose window starts past a KV block"
@@ -139,8 +142,7 @@ const td_contract td_c_ctx_mistral = {
                    "(kernel-side roundings)",
     .classes = MISTRAL_CLASSES,
     .gen = gen_g,
-    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
-     * an input is one in the dense Out too (2^31 elements committed) */
+    .far = far_g,
     .check = check_g,
     .writes = writes_g,
     TD_SPECS(mistral),
@@ -166,8 +168,7 @@ const td_contract td_c_ctx_mistral_io = {
                    "declared fp16 store",
     .classes = MISTRAL_CLASSES,
     .gen = gen_io,
-    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
-     * an input is one in the dense Out too (2^31 elements committed) */
+    .far = far_io,
     .check = check_io,
     .writes = writes_io,
     TD_SPECS(mistral_io),

@@ -67,9 +67,12 @@ static void shape_io(td_producer *p, td_case *c, const td_shape *s) { attn2_ctx_
 static const char *check_g(const td_case *c) { return attn2_ctx_check(c, &ix_g); }
 static const char *check_io(const td_case *c) { return attn2_ctx_check(c, &ix_io); }
 static void writes(const td_case *c, td_wset *ws) { attn2_ctx_writes(c, ws, &ix_g); }
+static void far_g(td_producer *p, td_case *c) { attn2_ctx_far(p, c, &ix_g); }
+static void far_io(td_producer *p, td_case *c) { attn2_ctx_far(p, c, &ix_io); }
 
 #define NOPAD_CLASSES                                                                                          \
-    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED))
+    (TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_FULLY_MASKED) |    \
+     TD_BC(TD_BC_OFFSET_2_31))
 
 /* ---- intents (docs/intent.md) ---- */
 #define CAN_OP "causal scaled dot-product attention softmax(q k^T * sm_scale + causal mask) v of each token of each sequence over the sequence's tokens"
@@ -95,8 +98,7 @@ const td_contract td_c_ctx_nopad = {
                    "(kernel-side), P.V sum, the fp16 store (kernel-side)",
     .classes = NOPAD_CLASSES,
     .gen = gen_g,
-    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
-     * an input is one in the dense Out too (2^31 elements committed) */
+    .far = far_g,
     .gen_shape = shape_g,
     .check = check_g,
     .writes = writes,
@@ -124,8 +126,7 @@ const td_contract td_c_ctx_nopad_io = {
                    "(kernel-side), P.V sum; the declared fp16 store",
     .classes = NOPAD_CLASSES,
     .gen = gen_io,
-    /* no .far: one layout (rs, hs, 1) addresses Q, K, V and Out, so an offset past 2^31 in
-     * an input is one in the dense Out too (2^31 elements committed) */
+    .far = far_io,
     .gen_shape = shape_io,
     .check = check_io,
     .writes = writes,

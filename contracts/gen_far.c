@@ -97,22 +97,20 @@ static int64_t far_off(int nd, const int64_t *i, const int64_t *st) {
     return o;
 }
 
-int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, int64_t *st, int axis) {
-    if (nd < 1 || nd > 4 || axis < 0 || axis >= nd || n[axis] < 2 || n[axis] > TD_FAR_MAX_ROWS) return 0;
-    int64_t ns[4], w = 1, total = 1;
-    for (int k = nd - 1; k >= 0; k--) {
-        if (n[k] < 1) return 0;
-        total *= n[k];
-        if (k != axis) ns[k] = w, w *= n[k];
-    }
-    ns[axis] = td_far_stride(p, n[axis], w);
+/* Copies region `reg`, an nd-dimensional tensor of dims n[] at strides st[], into a
+ * sparse mapping of `len` elements at strides ns[] (every element); 0, or -1 (the
+ * region unchanged) when the address space cannot be reserved. */
+static int far_copy_axes(td_case *c, int reg, int nd, const int64_t *n, const int64_t *st, const int64_t *ns,
+                         int64_t len) {
+    int64_t total = 1;
+    for (int k = 0; k < nd; k++) total *= n[k];
     td_region old = c->r[reg];
     unsigned eb = td_fmt_get(old.fmt)->bytes;
     c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
-    uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)((n[axis] - 1) * ns[axis] + w));
+    uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)len);
     if (!d) {
         c->r[reg] = old;
-        return 0;
+        return -1;
     }
     int64_t i[4] = {0, 0, 0, 0};
     for (int64_t e = 0; e < total; e++) {
@@ -120,6 +118,27 @@ int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t 
         for (int k = nd - 1; k >= 0 && ++i[k] == n[k]; k--) i[k] = 0; /* the next index, row-major */
     }
     td_region_release(&old);
+    return 0;
+}
+
+/* The strides td_far_move_axis moves to: the other axes packed in their order (the last
+ * contiguous), axis `axis` at a td_far_stride; the elements they span, or 0 when the
+ * shape is not one it moves. */
+static int64_t far_axis_strides(td_producer *p, int nd, const int64_t *n, int axis, int64_t *ns) {
+    if (nd < 1 || nd > 4 || axis < 0 || axis >= nd || n[axis] < 2 || n[axis] > TD_FAR_MAX_ROWS) return 0;
+    int64_t w = 1;
+    for (int k = nd - 1; k >= 0; k--) {
+        if (n[k] < 1) return 0;
+        if (k != axis) ns[k] = w, w *= n[k];
+    }
+    ns[axis] = td_far_stride(p, n[axis], w);
+    return (n[axis] - 1) * ns[axis] + w;
+}
+
+int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, int64_t *st, int axis) {
+    int64_t ns[4];
+    int64_t len = far_axis_strides(p, nd, n, axis, ns);
+    if (!len || far_copy_axes(c, reg, nd, n, st, ns, len)) return 0;
     memcpy(st, ns, (size_t)nd * sizeof *st);
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
     return 1;
@@ -135,6 +154,28 @@ int td_far_move_param_axis(td_producer *p, td_case *c, int reg, int nd, const in
     if (!td_far_move_axis(p, c, reg, nd, n, s, axis)) return 0;
     for (int k = 0; k < nd; k++)
         if (ps[k] >= 0) c->p[ps[k]].i = s[k];
+    return 1;
+}
+
+int td_far_move_param_axis_all(td_producer *p, td_case *c, const int *regs, int nregs, int nd, const int64_t *n,
+                               const int *ps, int axis) {
+    int64_t s[4], ns[4], span = 1;
+    if (nregs < 1 || nregs > TD_MAX_REGIONS || nd < 1 || nd > 4 || axis < 0 || axis >= nd) return 0;
+    for (int k = 0; k < nd; k++) {
+        if (ps[k] < 0 && (k != nd - 1 || k == axis)) return 0;
+        s[k] = ps[k] >= 0 ? c->p[ps[k]].i : 1;
+        if (n[k] >= 1) span += (n[k] - 1) * s[k];
+    }
+    int64_t len = far_axis_strides(p, nd, n, axis, ns);
+    if (!len) return 0;
+    for (int r = 0; r < nregs; r++)
+        if (far_copy_axes(c, regs[r], nd, n, s, ns, len)) {
+            while (r-- > 0) (void)far_copy_axes(c, regs[r], nd, n, ns, s, span); /* back: a smaller map */
+            return 0;
+        }
+    for (int k = 0; k < nd; k++)
+        if (ps[k] >= 0) c->p[ps[k]].i = ns[k];
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
     return 1;
 }
 

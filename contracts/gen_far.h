@@ -89,6 +89,15 @@ int td_far_move_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t 
  * ps[k] < 0 (an axis the kernel steps by 1 without a stride parameter: only the last
  * one, never the moved one); the new strides are written back to the parameters. */
 int td_far_move_param_axis(td_producer *p, td_case *c, int reg, int nd, const int64_t *n, const int *ps, int axis);
+/* td_far_move_param_axis of the nregs regions regs[] laid out alike (one set of stride
+ * parameters: Q, K, V and the Out written at their offsets, whose layout
+ * (token, head, dim) may interleave the moved axis): ONE far stride drawn, every region
+ * moved to the same strides (an output as a sparse output: engine/harness.c judges it
+ * over its write pages), the parameters written back.  1 when every region moved
+ * (offset-2^31 and stride-gt-row added); 0 otherwise, the parameters unchanged (regions
+ * already moved go back to them, perhaps as a smaller sparse map). */
+int td_far_move_param_axis_all(td_producer *p, td_case *c, const int *regs, int nregs, int nd, const int64_t *n,
+                               const int *ps, int axis);
 /* One read-only region of a head (batch) axis: program i reads `w` elements of region
  * `reg` from i * param[stride] on (several regions may share one stride parameter). */
 typedef struct td_far_reg {

@@ -138,8 +138,7 @@ static const char *e_check(const td_case *c) {
             if (!(fabs(l) >= 0x1p-60 && fabs(l) <= 0x1p60)) return "LPre nonzero (2^-60 <= |l| <= 2^60) on stored rows";
         }
     }
-    for (size_t i = 0; i < c->r[E_ACC].len; i++)
-        if (!(fabs(td_get(c, E_ACC, i)) <= 0x1p60)) return "|AccPre| <= 2^60 (finite quotients)";
+    if (!td_region_abs_le(c, E_ACC, 0x1p60)) return "|AccPre| <= 2^60 (finite quotients)"; /* sparse: its pages */
     /* hOutInj: td_gen_layout's mixed radix is injective; the harness checks the write set */
     return NULL;
 }
@@ -159,6 +158,18 @@ static void e_writes(const td_case *c, td_wset *ws) {
     }
 }
 
+/* Offsets beyond 2^31 (gen_far.h): AccPre and Out (one layout: Out written at AccPre's
+ * qo_offset = off_hz // H * stride_qz + off_hz % H * stride_qh, int32 in the kernel) move
+ * their batch axis, or with one batch their head axis, to one stride near 2^31 over sparse
+ * maps (td_far_move_param_axis_all: the other axes packed, Out a sparse output).  Z <= 3
+ * and H <= 3 stay below TD_FAR_MAX_ROWS, so the launch, LPre and Seqlens are unchanged. */
+static void e_far(td_producer *p, td_case *c) {
+    int64_t h = EI(c, E_H), z = (int64_t)c->grid[1] / h;
+    const int64_t n[4] = {z, h, (int64_t)c->grid[0] * EI(c, E_BM), EI(c, E_BD)};
+    const int ps[4] = {E_SQZ, E_SQH, E_SOM, E_SOK}, regs[2] = {E_ACC, E_OUT};
+    td_far_move_param_axis_all(p, c, regs, 2, 4, n, ps, z >= 2 ? 0 : 1);
+}
+
 const td_contract td_c_mixed_sparse_attention_epilogue_io = {
     .id = "mixed_sparse_attention.mixed_sparse_attention_epilogue_io_correctness",
     .file = "mixed_sparse_attention",
@@ -175,8 +186,8 @@ const td_contract td_c_mixed_sparse_attention_epilogue_io = {
                TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_SPECIAL) |
                TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_SEQ_EMPTY) | TD_BC(TD_BC_SEQ_SINGLE) |
-               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END),
-    /* no far hook: Out is written at AccPre's qo_offset (stride_qz, stride_qh): a far AccPre needs a sparse Out */
+               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = e_far,
     .gen = e_gen,
     .check = e_check,
     .writes = e_writes,

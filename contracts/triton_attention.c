@@ -165,7 +165,9 @@ const td_contract td_c_triton_attention_bwd_pre = {
                    "the row in any order, or the sum of Out*DO divided once (N(either)); NewDO fp16 store cast",
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL),
-    /* no far hook: rows addressed by r * D_HEAD, a count bounded small */
+    /* no far hook: every region is addressed densely (r * D_HEAD + d, r = pid * BLOCK_M + i over
+     * every program, no stride parameter), so an offset past 2^31 needs 2^31 elements of work
+     * (a flat launch of the large tier), not a stride over sparse memory */
     .gen = gen_pre,
     .check = check_pre,
     .writes = writes_pre,
@@ -332,14 +334,31 @@ static const td_intent i_fwd = {
     TD_SPECS(ta_fwd_intent),
 };
 
-/* no far hook (forward): Q, K, V and Out at off_hz * stride_qh_2d (one stride): a far Q needs a sparse Out */
+/* Offsets beyond 2^31 (gen_far.h): the head axis (grid axis 1, Z*H <= 3 programs) of Q, K,
+ * V and Out, which share the (D0, BLOCK_DMODEL) view and the head offset off_hz *
+ * stride_qh_2d, moved to one stride near 2^31 (a multiple of BLOCK_DMODEL, as the 2-D view
+ * needs) over sparse maps (td_far_restride_all; Out a sparse output written at the
+ * inputs' offsets).  D0 grows with it (the slack rows after the last head kept), stride_qz
+ * stays H * stride_qh; L and M (pid1 * N_CTX + row) stay dense. */
+static void far_fwd(td_producer *p, td_case *c) {
+    int64_t nbh = c->grid[1], bd = TF_P(c, F_BD), from = TF_P(c, F_SQH), w = TF_P(c, F_NCTX) * bd;
+    static const int regs[4] = {FR_Q, FR_K, FR_V, FR_OUT};
+    if (nbh < 2 || nbh > TD_FAR_MAX_ROWS) return;
+    int64_t s = td_far_stride(p, nbh, w);
+    s = (s + bd - 1) / bd * bd;
+    if (td_far_restride_all(c, regs, 4, nbh, w, from, s)) return;
+    TF_P(c, F_SQH) = s, TF_P(c, F_SQZ) = TF_P(c, F_H) * s;
+    TF_P(c, F_D0) += (nbh - 1) * ((s - from) / bd);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 #define TF_COMMON                                                                                                   \
     .file = "triton_attention", .family = "attention", .nparams = F_NP, .params = params_fwd, .nregions = FR_NR,   \
     .regions = regions_fwd, .ncasts = FC_NC, .casts = casts_fwd, .sv = TD_SV_REAL, .gen = gen_fwd,                 \
-    .check = check_fwd, .writes = writes_fwd, TD_SPECS(ta_fwd), .intent = &i_fwd,                                   \
+    .check = check_fwd, .writes = writes_fwd, TD_SPECS(ta_fwd), .intent = &i_fwd, .far = far_fwd,                  \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                  \
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) |                \
-               TD_BC(TD_BC_VALUES_SPECIAL),                                                                         \
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),                                              \
     .sv_note = "finite inputs, bounded scores; key 0 is kept in every row, so l >= 1 (no 0/0)",                    \
     .error_model = "FlashAttention-1 online softmax in kernel order: binary32 dot * sc, expf budget, tree row sum " \
                    "+ l_prev, 1/l, p*l_rcp, acc*(l_prev*l_rcp) + P.V, fp16 P (any scale; any KV blocking), fp16 "  \
@@ -559,7 +578,9 @@ const td_contract td_c_triton_attention_bwd = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) |
                TD_BC(TD_BC_VALUES_SPECIAL),
-    /* no far hook: Q, K, V, DO and the outputs DQ, DK, DV at one base: a far Q needs sparse outputs */
+    /* no far hook: Q, K, V, DO and DQ, DK, DV at one base (stride_qz_2d, stride_qh_2d): a far Q
+     * moves DQ too, an in-out region (the launcher's zeros, read and written back), which the
+     * harness never holds sparse (only TD_R_OUT outputs are) */
     .gen = gen_bwd,
     .check = check_bwd,
     .writes = writes_bwd,

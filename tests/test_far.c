@@ -274,6 +274,15 @@ static const far_contract FAR[] = {
     {"parallel_attention.pa_bwd_dkv_exec_genuine", "s_qk_h", 5, NULL},
     {"parallel_retention_attention.pra_bwd_dkv_exec_genuine", "s_qk_h", 4, NULL},
     {"fused_recurrent_delta.fused_recurrent_delta_output_summary_general", "s_qk_h", 11, NULL},
+    /* prefill attentions of one layout (rs, hs, 1) for Q, K, V and Out: the head axis of the
+     * four (Out a sparse output); the tutorial's v1 forward: Q, K, V, Out at off_hz *
+     * stride_qh_2d */
+    {"context_attn_nopad.context_attn_nopad_output_summary_general", "hs", 0, FAR_GRID1},
+    {"context_attn_nopad.context_attn_nopad_io_correctness", "hs", 0, FAR_GRID1},
+    {"context_attn_mistral.context_attn_mistral_genuine_output_summary_general", "hs", 0, FAR_GRID1},
+    {"context_attn_mistral.context_attn_mistral_io_correctness", "hs", 0, FAR_GRID1},
+    {"triton_attention.triton_attention_forward_output_summary_general", "stride_qh", 0, FAR_GRID1},
+    {"triton_attention.triton_attention_forward_io_correctness", "stride_qh", 0, FAR_GRID1},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -350,6 +359,10 @@ static const char *const NO_MUT[] = {
     "parallel_attention.pa_bwd_dkv_exec_genuine",
     "parallel_retention_attention.pra_bwd_dkv_exec_genuine",
     "fused_recurrent_delta.fused_recurrent_delta_output_summary_general",
+    /* the v1 forward's block pointers: the element offset (off_hz * stride_qh_2d + row) *
+     * stride_qm is formed in int64 (make_block_ptr's int64 strides); the 2-D row index
+     * off_hz * stride_qh_2d stays below 2^31 for BLOCK_DMODEL >= 2 */
+    "triton_attention.",
 };
 static int no_mut(const char *id) {
     for (size_t i = 0; i < sizeof NO_MUT / sizeof NO_MUT[0]; i++) {
@@ -1236,6 +1249,8 @@ static const far_axis_contract FAR_AXIS[] = {
     {"block_sparse_attn.block_sparse_attn_output_stores_io_correctnessR", 0, "stride_acc_b", "stride_acc_h", 1},
     {"block_sparse_attn.block_sparse_attn_output_closed_form_summary_general", 2, "skb", NULL, 0},
     {"mixed_sparse_attention.mixed_sparse_attention_output_closed_form_summary_general", 1, "stride_kz", "stride_kh", 0},
+    /* AccPre and Out (one layout); the file's int32 mutant sits on the closed form */
+    {"mixed_sparse_attention.mixed_sparse_attention_epilogue_io_correctness", 0, "stride_qz", "stride_qh", 1},
     {"parallel_attention.pa_fwd_o_exec_genuine", 0, "s_qk_h", NULL, 0},
     {"seed_fa1.fa1_boundaryD_refines_naive_reference_exec_views", 0, "stride_qb", "stride_qh", 1},
     {"seed_fa1.fa1_causal_boundaryD_refines_naive_reference_exec_views", 0, "stride_qb", "stride_qh", 1},
@@ -1432,6 +1447,102 @@ static void test_far_tile_ports_and_mutants(void **st) {
     td_kernels_close(&set);
 }
 
+/* ---- the fixed launch of Z*H = 8 heads (attention_kernel[_aligned], whose contracts
+ * configure Z = 2, H = 4): a far case keeps all 8 heads, more than TD_FAR_MAX_ROWS, at the
+ * least head stride whose 7 steps pass 2^31 (an int32 stride: region Q spans about 2^31
+ * elements, not 7 * 2^31).  Every far input reaches the class, the ports pass, and
+ * mut_offset_int32 (q_offset = off_hz * stride_qh in int32) fails every far case with an
+ * illegal address and passes the ordinary ones. ---- */
+static const char *const FAR_8HEADS[] = {
+    "attention_kernel.attention_kernel_genuine_output_compute_correct_general",
+    "attention_kernel.attention_kernel_io_correctness",
+    "attention_kernel_aligned.attention_kernel_aligned_output_summary_general",
+    "attention_kernel_aligned.attention_kernel_aligned_io_correctness",
+};
+static void test_far_eight_heads(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[512];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    assert_non_null(cx);
+    for (size_t f = 0; f < sizeof FAR_8HEADS / sizeof FAR_8HEADS[0]; f++) {
+        const td_contract *k = td_contract_find(FAR_8HEADS[f]);
+        const td_kernel *port = td_kernels_find(&set, FAR_8HEADS[f], NULL, TD_ABI_HOST);
+        const td_kernel *mut = td_kernels_find(&set, FAR_8HEADS[f], "mut_offset_int32", TD_ABI_HOST);
+        assert_non_null(k), assert_non_null(port), assert_non_null(mut);
+        assert_non_null(k->far);
+        assert_true(k->classes & TD_BC(TD_BC_OFFSET_2_31));
+        for (uint64_t i = 0; i < 12; i++) {
+            uint8_t b[TD_FAR_MAGIC_LEN + NB];
+            td_case c;
+            far_bytes(i, b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            int64_t s = td_param_i(&c, "stride_qh", -1);
+            assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            assert_int_equal(c.grid[1], 8);
+            assert_true(7 * s >= TWO31 && 6 * s < TWO31); /* the last head alone past 2^31 */
+            assert_true(c.r[0].mapped > 0);
+            assert_true(c.r[0].len > (size_t)TWO31 && c.r[0].len < (size_t)TWO31 + 4096);
+            td_case_free(&c);
+            far_bytes(i, b, 0);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            td_case_free(&c);
+            td_vclass w;
+            uint64_t cl;
+            assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
+            assert_int_equal(run_case(cx, mut, i, 0, &w, &cl), TD_RUN_OK);
+            assert_int_equal(run_case(cx, mut, i, 1, &w, &cl), TD_RUN_FINDING);
+            assert_int_equal(w, TD_VC_LAUNCH);
+        }
+    }
+    assert_true(maxrss_mib() < 1024);
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
+/* td_far_move_param_axis_all: Q, K, V and an output laid out alike at token-major strides
+ * (token 7, head 3, dim 1: the heads interleave) move their head axis to ONE far stride,
+ * every element where the new strides put it, the parameters written back once; one head
+ * (nothing to move) or an implicit stride on the moved axis leaves the case unchanged. */
+static void test_far_move_param_axis_all(void **st) {
+    (void)st;
+    td_case c;
+    memset(&c, 0, sizeof c);
+    const int regs[3] = {0, 1, 2}, ps[3] = {0, 1, -1};
+    for (int r = 0; r < 3; r++) {
+        c.r[r].fmt = TD_F32;
+        float *x = td_case_alloc(&c, r, 4 * 7 + 1 * 3 + 2 + 1); /* 5 tokens, 2 heads, 3 dims, padded rows */
+        for (int e = 0; e < 4 * 7 + 6; e++) x[e] = (float)(100 * r + e);
+    }
+    c.p[0].i = 7, c.p[1].i = 3;
+    uint8_t bytes[8] = {2, 7, 1, 8, 2, 8, 1, 8};
+    td_producer p;
+    td_prod_init(&p, bytes, sizeof bytes);
+    const int64_t one[3] = {5, 1, 3}, n[3] = {5, 2, 3};
+    assert_int_equal(td_far_move_param_axis_all(&p, &c, regs, 3, 3, one, ps, 1), 0);
+    const int implicit[3] = {0, -1, 1};
+    assert_int_equal(td_far_move_param_axis_all(&p, &c, regs, 3, 3, n, implicit, 1), 0);
+    assert_int_equal(c.p[0].i, 7), assert_int_equal(c.p[1].i, 3);
+    assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+    assert_int_equal(td_far_move_param_axis_all(&p, &c, regs, 3, 3, n, ps, 1), 1);
+    int64_t rs = c.p[0].i, hs = c.p[1].i;
+    assert_int_equal(rs, 3); /* the tokens packed, dims contiguous */
+    assert_true(hs >= TWO31);
+    assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31) && c.classes & TD_BC(TD_BC_STRIDE_GT_ROW));
+    for (int r = 0; r < 3; r++) {
+        const float *y = c.r[r].data;
+        assert_true(c.r[r].mapped > 0);
+        assert_int_equal(c.r[r].len, (size_t)(hs + 15));
+        for (int64_t t = 0; t < 5; t++)
+            for (int64_t h = 0; h < 2; h++)
+                for (int64_t d = 0; d < 3; d++) assert_true(y[t * rs + h * hs + d] == (float)(100 * r + t * 7 + h * 3 + d));
+    }
+    td_case_free(&c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_heads),
@@ -1455,6 +1566,8 @@ int main(void) {
         cmocka_unit_test(test_far_tile_stride),
         cmocka_unit_test(test_far_tile_contracts_reach_the_class),
         cmocka_unit_test(test_far_tile_ports_and_mutants),
+        cmocka_unit_test(test_far_move_param_axis_all),
+        cmocka_unit_test(test_far_eight_heads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

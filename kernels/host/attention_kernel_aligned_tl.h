@@ -10,7 +10,7 @@
 
 enum { P_SM, P_SQH, P_SB0H, P_BM, P_BN, P_HD, P_BLS, P_SB0M, P_NB, NP };
 enum { R_Q, R_K, R_V, R_B0, R_OUT, NR };
-enum { BUG_LAST_BLOCK = 1, BUG_BIAS_SCALED, BUG_L_NOT_RESCALED };  /* 0: no bug */
+enum { BUG_LAST_BLOCK = 1, BUG_BIAS_SCALED, BUG_L_NOT_RESCALED, BUG_OFFSET_I32 };  /* 0: no bug */
 static inline int attention_kernel_aligned_program(const td_abi_launch *L, int bug) {
     int64_t BM = TL_I(L, P_BM), BN = TL_I(L, P_BN), D = TL_I(L, P_HD), BLS = TL_I(L, P_BLS);
     int64_t N_CTX = BN * TL_I(L, P_NB), sb0m = TL_I(L, P_SB0M);
@@ -27,6 +27,13 @@ static inline int attention_kernel_aligned_program(const td_abi_launch *L, int b
     for (uint32_t start_m = 0; start_m < L->grid[0]; start_m++)
         for (uint32_t off_hz = 0; off_hz < L->grid[1]; off_hz++) {
             int64_t q_offset = off_hz * TL_I(L, P_SQH), kv_offset = q_offset; /* all strides stride_qh */
+            if (bug == BUG_OFFSET_I32) { /* q_offset = off_hz * stride_qh in Triton's int32: wraps past 2^31 */
+                q_offset = tl_i32(off_hz * tl_i32(TL_I(L, P_SQH)));
+                if (tl_fault(L, R_Q, q_offset + start_m * BM * D, BM * D, 1, off_hz)) {
+                    free(q), free(qk), free(p), free(acc), free(m_i), free(l_i), free(b1);
+                    return 1; /* an illegal address: the launch fails */
+                }
+            }
             int64_t b_offset = off_hz * TL_I(L, P_SB0H);
             for (int64_t i = 0; i < BM; i++) m_i[i] = -INFINITY, l_i[i] = 0.0f;
             for (int64_t i = 0; i < BM * D; i++) acc[i] = 0.0f;

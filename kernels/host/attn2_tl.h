@@ -27,4 +27,25 @@ static inline td_profile attn2_store_prof(const td_abi_launch *L, int reg) { ret
 static inline float attn2_hadd(float a, float b) { return attn2_rn16(a + b); }
 static inline float attn2_hmul(float a, float b) { return attn2_rn16(a * b); }
 
+/* The q tile of a context attention with the shared layout (rs, hs, 1) (context_attn_nopad
+ * / _mistral): q[i, d] = Q[(start + block_start + i)*rs + h*hs + d] for rows below seqlen,
+ * 0 past it.  int32 (their mut_offset_int32): the offset as Triton's int32 arithmetic
+ * leaves it (rows, head and strides int32, tl_i32), which past 2^31 elements wraps; an
+ * offset outside the region fails the launch (tl_fault: returns 1, the message in L->err). */
+static inline int attn2_ctx_load_q(const td_abi_launch *L, int reg, float *q, int64_t BM, int64_t D, int64_t start,
+                                   int64_t block_start, int64_t seqlen, int64_t rs, int64_t h, int64_t hs,
+                                   int int32, uint32_t pid) {
+    for (int64_t i = 0; i < BM; i++)
+        for (int64_t d = 0; d < D; d++) {
+            int64_t row = start + block_start + i, off = row * rs + h * hs + d;
+            if (block_start + i >= seqlen) {
+                q[i * D + d] = 0.0f;
+                continue;
+            }
+            if (int32 && tl_fault(L, reg, off = tl_i32(row * tl_i32(rs) + h * tl_i32(hs) + d), 1, 1, pid)) return 1;
+            q[i * D + d] = tl_load(L, reg, off);
+        }
+    return 0;
+}
+
 #endif

@@ -12,7 +12,7 @@ enum { G_SM, G_RS, G_HS, G_BLK, G_DM, G_SW, G_NP };
 enum { I_SM, I_RS, I_HS, I_SW, I_BLK, I_DM, I_NT, I_NP };
 enum { R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT, NR };
 typedef struct { int sm, rs, hs, blk, dm, sw; } pix;
-enum { BUG_WINDOW = 1, BUG_NO_GUARD, BUG_ACC_NOT_RESCALED };  /* 0: no bug */
+enum { BUG_WINDOW = 1, BUG_NO_GUARD, BUG_ACC_NOT_RESCALED, BUG_OFFSET_I32 };  /* 0: no bug */
 static inline int context_attn_mistral_program(const td_abi_launch *L, pix x, int bug) {
     int64_t rs = TL_I(L, x.rs), hs = TL_I(L, x.hs), BM = TL_I(L, x.blk), BN = BM, D = TL_I(L, x.dm);
     int64_t sliding_window = TL_I(L, x.sw), kv_group_num = 1;
@@ -33,10 +33,10 @@ static inline int context_attn_mistral_program(const td_abi_launch *L, pix x, in
                 int64_t kvh = h / kv_group_num;
                 int64_t seqlen = tl_load_int(L, R_SEQLEN, b), start = tl_load_int(L, R_START, b);
                 int64_t block_start = BM * sm;
-                for (int64_t i = 0; i < BM; i++)
-                    for (int64_t d = 0; d < D; d++)
-                        q[i * D + d] = block_start + i < seqlen ? tl_load(L, R_Q, (start + block_start + i) * rs + h * hs + d)
-                                                                : 0.0f;
+                if (attn2_ctx_load_q(L, R_Q, q, BM, D, start, block_start, seqlen, rs, h, hs, bug == BUG_OFFSET_I32, h)) {
+                    free(q), free(k), free(v), free(qk), free(p), free(acc), free(m_i), free(l_i);
+                    return 1; /* an illegal address: the launch fails */
+                }
                 for (int64_t i = 0; i < BM; i++) m_i[i] = -INFINITY, l_i[i] = 0.0f;
                 for (int64_t i = 0; i < BM * D; i++) acc[i] = 0.0f;
                 int64_t block_mask = block_start < seqlen ? 1 : 0;

@@ -10,7 +10,7 @@
 
 enum { P_SM, P_RS, P_HS, P_BLK, P_DM, P_NT, NP };
 enum { R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT, NR };
-enum { BUG_DIAGONAL = 1, BUG_SCALE_TWICE, BUG_LAST_BLOCK };  /* 0: no bug */
+enum { BUG_DIAGONAL = 1, BUG_SCALE_TWICE, BUG_LAST_BLOCK, BUG_OFFSET_I32 };  /* 0: no bug */
 static inline int context_attn_nopad_program(const td_abi_launch *L, int bug) {
     int64_t rs = TL_I(L, P_RS), hs = TL_I(L, P_HS), BM = TL_I(L, P_BLK), BN = BM, D = TL_I(L, P_DM);
     float sm_scale = TL_R(L, P_SM);
@@ -29,10 +29,10 @@ static inline int context_attn_nopad_program(const td_abi_launch *L, int bug) {
             for (uint32_t sm = 0; sm < L->grid[2]; sm++) {
                 int64_t seqlen = tl_load_int(L, R_SEQLEN, b), start = tl_load_int(L, R_START, b);
                 int64_t block_start = BM * sm;
-                for (int64_t i = 0; i < BM; i++)
-                    for (int64_t d = 0; d < D; d++)
-                        q[i * D + d] = block_start + i < seqlen ? tl_load(L, R_Q, (start + block_start + i) * rs + h * hs + d)
-                                                                : 0.0f;
+                if (attn2_ctx_load_q(L, R_Q, q, BM, D, start, block_start, seqlen, rs, h, hs, bug == BUG_OFFSET_I32, h)) {
+                    free(q), free(k), free(v), free(qk), free(p), free(acc), free(m_i), free(l_i);
+                    return 1; /* an illegal address: the launch fails */
+                }
                 for (int64_t i = 0; i < BM; i++) m_i[i] = -INFINITY, l_i[i] = 0.0f;
                 for (int64_t i = 0; i < BM * D; i++) acc[i] = 0.0f;
                 int64_t block_mask = block_start < seqlen ? 1 : 0;

@@ -17,3 +17,13 @@ TD_KERNEL(td_m_aka_io_last) = {IO, "mut_last_kv_block_dropped", TD_ABI_HOST, "st
                                last_block, NULL};
 TD_KERNEL(td_m_aka_io_l) = {IO, "mut_l_not_rescaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                             "running max moves but l_i is not multiplied by alpha", NP, NR, l_not_rescaled, NULL};
+
+/* q_offset = off_hz * stride_qh in Triton's int32 (the original's arithmetic): wraps once
+ * the last head sits 2^31 elements in (far cases) */
+static int offset_int32(const td_abi_launch *L) { return attention_kernel_aligned_program(L, BUG_OFFSET_I32); }
+TD_KERNEL(td_m_aka_i32) = {G, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                           "off_hz * stride_qh formed in int32 (wraps beyond 2^31 elements)", NP, NR, offset_int32,
+                           NULL};
+TD_KERNEL(td_m_aka_io_i32) = {IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                              "off_hz * stride_qh formed in int32 (wraps beyond 2^31 elements)", NP, NR, offset_int32,
+                              NULL};

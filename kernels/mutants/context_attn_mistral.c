@@ -18,3 +18,14 @@ TD_KERNEL(td_m_mistral_io_window) = {IO, "mut_window_off_by_one", TD_ABI_HOST, "
 TD_KERNEL(td_m_mistral_io_rescale) = {IO, "mut_acc_not_rescaled", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                       "acc not multiplied by acc_scale when the running max or l moves", I_NP, NR,
                                       rescale_io, NULL};
+
+/* the Q offset (start + offs_m) * stride_qbs + cur_head * stride_qh in Triton's int32 (the
+ * original's arithmetic for int32 strides): wraps once a head sits 2^31 elements in (far cases) */
+static int offset_int32_g(const td_abi_launch *L) { return context_attn_mistral_program(L, PG, BUG_OFFSET_I32); }
+static int offset_int32_io(const td_abi_launch *L) { return context_attn_mistral_program(L, PI, BUG_OFFSET_I32); }
+TD_KERNEL(td_m_mistral_i32) = {G, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                               "cur_head * stride_qh formed in int32 (wraps beyond 2^31 elements)", G_NP, NR,
+                               offset_int32_g, NULL};
+TD_KERNEL(td_m_mistral_io_i32) = {IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                  "cur_head * stride_qh formed in int32 (wraps beyond 2^31 elements)", I_NP, NR,
+                                  offset_int32_io, NULL};

@@ -16,3 +16,13 @@ TD_KERNEL(td_m_nopad_io_block) = {IO, "mut_diagonal_block_dropped", TD_ABI_HOST,
                                   last_block, NULL};
 TD_KERNEL(td_m_nopad_io_diag) = {IO, "mut_causal_diagonal", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
                                  "causal mask offs_m > key: the diagonal is masked off by one", NP, NR, diagonal, NULL};
+
+/* the Q offset (start + offs_m) * stride_qbs + cur_head * stride_qh in Triton's int32 (the
+ * original's arithmetic for int32 strides): wraps once a head sits 2^31 elements in (far cases) */
+static int offset_int32(const td_abi_launch *L) { return context_attn_nopad_program(L, BUG_OFFSET_I32); }
+TD_KERNEL(td_m_ctx_nopad_i32) = {G, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                             "cur_head * stride_qh formed in int32 (wraps beyond 2^31 elements)", NP - 1, NR,
+                             offset_int32, NULL};
+TD_KERNEL(td_m_ctx_nopad_io_i32) = {IO, "mut_offset_int32", TD_ABI_HOST, "store=fp16:rne:inf", NULL,
+                                "cur_head * stride_qh formed in int32 (wraps beyond 2^31 elements)", NP, NR,
+                                offset_int32, NULL};
