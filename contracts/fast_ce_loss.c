@@ -186,19 +186,22 @@ static void writes_chunked(const td_case *c, td_wset *ws) {
 }
 
 /* Offsets beyond 2^31 (gen_far.h): up to TD_FAR_MAX_ROWS rows of logits (VOCAB_SIZE
- * wide: the label's gather may read past the tile) at a logits_row_stride near 2^31
- * over a sparse region, as unsloth's kernel formed row_idx * logits_row_stride in int32
- * before it cast to int64; labels and outputs follow the rows kept. */
-static void far(td_producer *p, td_case *c) {
-    int64_t R = c->grid[0], V = c->p[P_V].i;
+ * wide: the label's gather may read past the tile, the chunks cover the row) at a
+ * logits_row_stride near 2^31 over a sparse region, as unsloth's kernels formed
+ * row_idx * logits_row_stride in int32 before they cast to int64; labels and outputs
+ * follow the rows kept (the chunked launch keeps its N_CHUNKS programs per row). */
+static void far_rows(td_producer *p, td_case *c, int p_v, int p_stride) {
+    int64_t R = c->grid[0], V = c->p[p_v].i;
     if (R < 2 || V <= 0) return;
     if (R > TD_FAR_MAX_ROWS) R = TD_FAR_MAX_ROWS;
     int64_t s = td_far_stride(p, R, V);
-    if (td_far_restride(c, R_LOGITS, R, V, c->p[P_STRIDE].i, s)) return;
+    if (td_far_restride(c, R_LOGITS, R, V, c->p[p_stride].i, s)) return;
     c->grid[0] = (uint32_t)R;
-    c->p[P_STRIDE].i = s;
+    c->p[p_stride].i = s;
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
+static void far(td_producer *p, td_case *c) { far_rows(p, c, P_V, P_STRIDE); }
+static void far_chunked(td_producer *p, td_case *c) { far_rows(p, c, PC_V, PC_STRIDE); }
 
 #define FCE_COMMON                                                                                                \
     .file = "fast_ce_loss", .family = "loss", .kind = "exact", .nregions = NR, .regions = regions,               \
@@ -253,8 +256,9 @@ const td_contract td_c_fast_ce_chunked = {
                "kernel's branch, dead in the Lean model); LOGIT_SCALE > 0 when scaling; |logits| <= 2^40",
     .error_model = "max-shifted log-sum-exp over chunk 0 (tl.sum tree, exp/log budgets); -1.0*x is exact",
     .gen = gen_chunked,
+    .far = far_chunked,
     .check = check_chunked,
     .writes = writes_chunked,
-    FCE_COMMON,
+    FCE_COMMON | TD_BC(TD_BC_OFFSET_2_31),
     TD_SPECS(fce_chunked),
 };

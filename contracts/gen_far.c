@@ -271,3 +271,30 @@ int td_far_slabs(td_producer *p, td_case *c, int n, const int *regs, const int64
     c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
     return 1;
 }
+
+int td_far_reslab(td_case *c, const int *regs, int n, int64_t rows_old, int64_t rows, int64_t w, int64_t from,
+                  int64_t to) {
+    td_region old[TD_MAX_REGIONS];
+    if (n < 1 || n > TD_MAX_REGIONS || rows < 2 || rows > rows_old || w <= 0 || w > from || to < w) return -1;
+    for (int k = 0; k < n; k++)
+        if ((int64_t)c->r[regs[k]].len < rows_old * from) return -1;
+    for (int k = 0; k < n; k++) { /* every new map first: a failure leaves every region as it was */
+        old[k] = c->r[regs[k]];
+        c->r[regs[k]].data = NULL, c->r[regs[k]].mapped = 0, c->r[regs[k]].len = 0;
+        if (!td_case_alloc_sparse(c, regs[k], (size_t)(rows * to + ((int64_t)old[k].len - rows_old * from)))) {
+            c->r[regs[k]] = old[k];
+            while (k-- > 0) td_region_release(&c->r[regs[k]]), c->r[regs[k]] = old[k];
+            return -1;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        unsigned eb = td_fmt_get(old[k].fmt)->bytes;
+        uint8_t *d = c->r[regs[k]].data;
+        const uint8_t *s = old[k].data;
+        size_t slack = old[k].len - (size_t)(rows_old * from);
+        for (int64_t r = 0; r < rows; r++) memcpy(d + (size_t)(r * to) * eb, s + (size_t)(r * from) * eb, (size_t)w * eb);
+        if (slack) memcpy(d + (size_t)(rows * to) * eb, s + (size_t)(rows_old * from) * eb, slack * eb);
+        td_region_release(&old[k]);
+    }
+    return 0;
+}

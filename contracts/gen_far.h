@@ -151,6 +151,20 @@ int td_far_axis(td_producer *p, td_case *c, int n, const int reg[], const int st
  * it was) otherwise. */
 int td_far_slabs(td_producer *p, td_case *c, int n, const int *regs, const int64_t *rows, int p_stride, int64_t w,
                  int64_t far_rows);
+/* Moves the outer axis of the read-only or output regions regs[0..n) (n <= TD_MAX_REGIONS),
+ * tensors laid out whole without a stride parameter (slab m at m * from, the region
+ * holding all rows_old slabs, len >= rows_old * from, the rest slack): an [M, N, K]
+ * tensor whose kernel forms m * N * K, where a far case enlarges N (its tile reads a
+ * fixed prefix of each slab) so that slab 1..rows-1 sits 2^31 elements or more in.
+ * Keeps the first `rows` slabs (2 <= rows <= rows_old), copies the first w elements of
+ * each (w <= from: the prefix the kernel reads) to slab stride `to` (>= w) over a sparse
+ * mapping of rows * to + slack elements (every slab whole again, so the region still
+ * holds the whole tensor; the slack after the tensor kept, the rest reads as zero).
+ * All or nothing: 0 when every region moved, -1 (the case unchanged) when the
+ * arguments do not fit or the address space cannot be reserved.  The caller sets the
+ * slab length (to) in its size parameters and cuts its grid to the rows kept. */
+int td_far_reslab(td_case *c, const int *regs, int n, int64_t rows_old, int64_t rows, int64_t w, int64_t from,
+                  int64_t to);
 /* Rows a far case keeps: at most 4 (each row beyond the first may sit 2^31 elements
  * further: 4 rows of binary32 reserve up to 24 GiB of address space, commit a few
  * pages). */

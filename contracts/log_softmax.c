@@ -41,6 +41,7 @@
  * exp(out) * scale is finite.
  */
 #include "softmax_common.h"
+#include "gen_far.h"
 
 enum { P_M, P_N, P_K, P_BM, P_BN, NP };
 enum { RF_OUT, RF_IN, NRF };
@@ -155,10 +156,34 @@ static const td_intent intent_bwd = {
     TD_SPECS(intent_bwd),
 };
 
-/* .far: none -- no stride parameter: row m sits at m * N * K, and the regions hold the whole M x N x K
- * tensor (check_common: M * N * K <= len), so a row offset near 2^31 needs N * K (N the reduced length)
- * near 2^31 / (M - 1) over a region of M * N * K elements: not td_far_rows' (rows - 1) * stride + w
- * region; not done yet (the kernel forms m_offset * N * K in int32: a mutant would fit) */
+/* Offsets beyond 2^31 (gen_far.h): row m sits at m * N * K (no stride parameter) and
+ * the regions hold the whole M x N x K tensor, so a far case keeps up to
+ * TD_FAR_MAX_ROWS - 1 rows and enlarges N, the reduced length, until row 1 (or the last)
+ * starts 2^31 elements or more in, as FlagGems' m_offset * N * K (int32 in Triton)
+ * gets wrong: the tile reads BLOCK_N columns of N, so BLOCK_N first becomes the largest
+ * power of two <= N (then <= the new N: hOutInj holds), and the columns n < BLOCK_N of
+ * each row move (td_far_reslab: every region at once, the output a sparse output; the
+ * rest of a row reads as zero and is never read). */
+static void far_rows(td_producer *p, td_case *c, const int *regs, int n) {
+    int64_t M = c->p[P_M].i, N = c->p[P_N].i, K = c->p[P_K].i, BM = c->p[P_BM].i, t = c->p[P_BN].i;
+    if (M < 2 || N <= 0 || K <= 0 || BM <= 0 || t <= 0 || (int64_t)c->grid[1] != K) return;
+    int64_t R = M < TD_FAR_MAX_ROWS - 1 ? M : TD_FAR_MAX_ROWS - 1; /* 3 whole rows: <= 24 GiB reserved */
+    while (t > N) t /= 2;
+    int64_t s = td_far_stride(p, R, t * K), N2 = (s + K - 1) / K; /* the row N2 * K >= s */
+    if (td_far_reslab(c, regs, n, M, R, t * K, N * K, N2 * K)) return;
+    c->p[P_M].i = R, c->p[P_N].i = N2, c->p[P_BN].i = t;
+    c->grid[0] = (uint32_t)((R + BM - 1) / BM);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | (R % BM ? TD_BC(TD_BC_FULLY_MASKED) : 0);
+}
+static void far_fwd(td_producer *p, td_case *c) {
+    static const int regs[NRF] = {RF_OUT, RF_IN};
+    far_rows(p, c, regs, NRF);
+}
+static void far_bwd(td_producer *p, td_case *c) {
+    static const int regs[NRB] = {RB_OUT, RB_OG, RB_IG};
+    far_rows(p, c, regs, NRB);
+}
+
 const td_contract td_c_log_softmax = {
     .id = "log_softmax.log_softmax_kernel_correctness",
     .file = "log_softmax",
@@ -175,8 +200,9 @@ const td_contract td_c_log_softmax = {
     .sv_note = "the kernel takes log of the quotient: x - max < -103.9 gives exp(.)/sum = 0 and log(0) = -inf "
                "(the real value is finite); accepted where the model's quotient may be 0",
     .error_model = "tile softmax as the kernel evaluates it (exact max, sub, exp, pairwise-tree sum, div), then log",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_fwd,
+    .far = far_fwd,
     .check = check_fwd,
     .writes = writes_fwd,
     TD_SPECS(log_softmax_fwd),
@@ -197,8 +223,9 @@ const td_contract td_c_log_softmax_bwd = {
     .sv = TD_SV_REAL,
     .sv_note = "out <= 40, |out_grad| <= 2^20: every intermediate finite; masked lanes load 0 (undef = 0)",
     .error_model = "pairwise-tree sum of the row's out_grad, exp, mul, sub: each one binary32 rounding or budget",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen_bwd,
+    .far = far_bwd,
     .check = check_bwd,
     .writes = writes_bwd,
     TD_SPECS(log_softmax_bwd),

@@ -26,6 +26,10 @@
  * magnitude; all-negative rows (where a 0.0 padding would win) and repeated maxima are
  * drawn.
  */
+#include <float.h>
+#include <stdint.h>
+
+#include "gen_far.h"
 #include "reduce_common.h"
 
 enum { P1_M, P1_BLOCK, NP1 };
@@ -116,8 +120,8 @@ static const char *check(const td_case *c) {
     if (c->grid[0] != (uint64_t)((M + BM - 1) / BM) || c->grid[1] != (uint64_t)K) return "grid = (cdiv(M, BLOCK_M), K)";
     if (c->r[R_INP].len < (size_t)(M * N * K)) return "inp holds the [M, N, K] tensor";
     if (c->r[R_VAL].len < (size_t)(M * K) || c->r[R_IDX].len < (size_t)(M * K)) return "outputs hold M * K";
-    for (size_t e = 0; e < c->r[R_INP].len; e++)
-        if (!isfinite(td_get(c, R_INP, e))) return "inp holds real (finite) values";
+    if (!td_region_abs_le(c, R_INP, DBL_MAX)) /* finite; of a far case's sparse inp only its written pages */
+        return "inp holds real (finite) values";
     return NULL; /* hOutInj: (pid0*BLOCK_M + i)*K + pid1 is injective for K >= 1; hOutRegions: two regions */
 }
 
@@ -136,8 +140,30 @@ static void writes(const td_case *c, td_wset *ws) {
             }
 }
 
-/* .far: none -- the kernels type M, N, K as tl.int32 (max_kernel_1 reads pid*BLOCK_SIZE + i < M), and
- * max_kernel launches one program per k < K over a dense [M, N, K] tensor with a dense output. */
+/* Offsets beyond 2^31 (gen_far.h) of max_kernel: row m sits at m * N * K (no stride
+ * parameter; inp holds the whole [M, N, K] tensor), so a far case keeps up to
+ * TD_FAR_MAX_ROWS - 1 rows and enlarges N, the reduced length, until the last row starts
+ * 2^31 elements or more in: M, N, K are tl.int32 in the kernel's signature, each below
+ * 2^31, but m_offset * N * K is formed in int32 and wraps (the original's own bug
+ * beyond 2^31 elements; the contract's offset is over Nat).  N stays an int32 (R = 2
+ * rows of K = 1 column cannot pass 2^31: no far case).  The tile reads BLOCK_N columns
+ * of N, so BLOCK_N first becomes the largest power of two <= N, and the columns
+ * n < BLOCK_N of each row move (td_far_reslab: sparse; the outputs at m*K + k stay
+ * dense). */
+static void far_k(td_producer *p, td_case *c) {
+    static const int reg[1] = {R_INP};
+    int64_t M = c->p[P_M].i, N = c->p[P_N].i, K = c->p[P_K].i, BM = c->p[P_BM].i, t = c->p[P_BN].i;
+    if (M < 2 || N <= 0 || K <= 0 || BM <= 0 || t <= 0) return;
+    int64_t R = M < TD_FAR_MAX_ROWS - 1 ? M : TD_FAR_MAX_ROWS - 1, d = td_prod_u32(p, 0, 64); /* <= 24 GiB */
+    while (t > N) t /= 2;
+    int64_t N2 = (((int64_t)1 << 31) + d + (R - 1) * K - 1) / ((R - 1) * K); /* (R-1) * N2 * K >= 2^31 + d */
+    if (N2 > INT32_MAX || td_far_reslab(c, reg, 1, M, R, t * K, N * K, N2 * K)) return;
+    c->p[P_M].i = R, c->p[P_N].i = N2, c->p[P_BN].i = t;
+    c->grid[0] = (uint32_t)((R + BM - 1) / BM);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | (R % BM ? TD_BC(TD_BC_FULLY_MASKED) : 0);
+}
+
+/* .far of max_kernel_1: none -- it reads pid*BLOCK_SIZE + i < M with M a tl.int32 (every offset below 2^31). */
 const td_contract td_c_max_kernel_1 = {
     .id = "max_reduction.max_kernel_1_io_correctness",
     .file = "max_reduction",
@@ -187,8 +213,9 @@ const td_contract td_c_max_kernel = {
     .sv_note = "N = 0 (every lane masked): the kernel stores -inf and index 0, Lean's unbotD says value 0: the oracle "
                "follows the kernel",
     .error_model = "maximum and first argmax are exact (tolerance 0)",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far_k,
     .check = check,
     .writes = writes,
     TD_SPECS(maxk),

@@ -188,6 +188,34 @@ static void writes_non_inner_reg(const td_case *c, td_wset *ws, int reg) {
 }
 static void writes_non_inner(const td_case *c, td_wset *ws) { writes_non_inner_reg(c, ws, RF_OUT); }
 
+/* Offsets beyond 2^31 (gen_far.h) of the non-inner forms: batch p0 sits at p0 * N * K
+ * (no stride parameter) and the regions hold the whole M x N x K tensor, so a far case
+ * keeps up to TD_FAR_MAX_ROWS - 1 batches and enlarges N, the reduced length, until batch 1
+ * (or the last) starts 2^31 elements or more in, as FlagGems' pid_m * N * K (int32 in
+ * Triton) gets wrong.  The tile reads TILE_N rows n of N, so TILE_N first becomes the
+ * largest power of two <= N (then <= the new N), and each batch's rows n < TILE_N
+ * (t * K elements) move (td_far_reslab: every region at once, the output a sparse
+ * output; the rest of a batch reads as zero and is never read). */
+static void far_non_inner(td_producer *p, td_case *c, const int *regs, int n) {
+    int64_t M = c->grid[0], N = c->p[PN_N].i, K = c->p[PN_K].i, t = c->p[PN_TILE_N].i;
+    if (M < 2 || N <= 0 || K <= 0 || t <= 0) return;
+    int64_t R = M < TD_FAR_MAX_ROWS - 1 ? M : TD_FAR_MAX_ROWS - 1; /* 3 whole rows: <= 24 GiB reserved */
+    while (t > N) t /= 2;
+    int64_t s = td_far_stride(p, R, t * K), N2 = (s + K - 1) / K; /* the batch N2 * K >= s */
+    if (td_far_reslab(c, regs, n, M, R, t * K, N * K, N2 * K)) return;
+    c->p[PN_N].i = N2, c->p[PN_TILE_N].i = t;
+    c->grid[0] = (uint32_t)R;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31);
+}
+static void far_fwd_non_inner(td_producer *p, td_case *c) {
+    static const int regs[NRF] = {RF_OUT, RF_IN};
+    far_non_inner(p, c, regs, NRF);
+}
+static void far_bwd_non_inner(td_producer *p, td_case *c) {
+    static const int regs[NRB] = {RB_OUT, RB_OG, RB_IG};
+    far_non_inner(p, c, regs, NRB);
+}
+
 /* ---- backward values: out like a softmax output (in [0, 1]) or from the menu (|out|
  * <= 2^10), out_grad from the menu (|g| <= 2^20) ---- */
 static void fill_bwd(td_producer *p, td_case *c) {
@@ -247,6 +275,26 @@ static void writes_bwd_inner(const td_case *c, td_wset *ws) {
                 td_wset_add(ws, &l);
             }
         }
+}
+
+/* Offsets beyond 2^31 (gen_far.h) of the inner backward: row m at m * N (no stride
+ * parameter; the regions hold the whole M x N tensor), so a far case keeps up to
+ * TD_FAR_MAX_ROWS - 1 rows and enlarges N until row 1 (or the last) starts 2^31 elements
+ * or more in, as FlagGems' offsets_m[:, None] * N (int32 in Triton) gets wrong; TILE_N
+ * first becomes the largest power of two <= N (hOffInj then holds: TILE_N <= the new
+ * N), and the columns c < TILE_N of each row move (td_far_reslab, every region; in_grad
+ * a sparse output).  The programs follow the rows kept: cdiv(rows, TILE_M). */
+static void far_bwd_inner(td_producer *p, td_case *c) {
+    static const int regs[NRB] = {RB_OUT, RB_OG, RB_IG};
+    int64_t M = c->p[PB_M].i, N = c->p[PB_N].i, TM = c->p[PB_TILE_M].i, t = c->p[PB_TILE_N].i;
+    if (M < 2 || N <= 0 || TM <= 0 || t <= 0) return;
+    int64_t R = M < TD_FAR_MAX_ROWS - 1 ? M : TD_FAR_MAX_ROWS - 1; /* 3 whole rows: <= 24 GiB reserved */
+    while (t > N) t /= 2;
+    int64_t s = td_far_stride(p, R, t);
+    if (td_far_reslab(c, regs, NRB, M, R, t, N, s)) return;
+    c->p[PB_M].i = R, c->p[PB_N].i = s, c->p[PB_TILE_N].i = t;
+    c->grid[0] = (uint32_t)((R + TM - 1) / TM);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | (R % TM ? TD_BC(TD_BC_FULLY_MASKED) : 0);
 }
 
 /* non-inner backward: the forward's tiles */
@@ -332,10 +380,8 @@ const td_contract td_c_flaggems_non_inner = {
     .sv = TD_SV_REAL,
     .sv_note = FWD_NOTE,
     .error_model = "column softmax as the kernel evaluates it: exact max, sub, exp, pairwise-tree sum over n, div",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
-    /* .far: none -- the batch stride is N * K (no stride parameter): 2^31 needs N or K near 2^31, which
-     * spreads every n-row of a tile (n * K) or the reduced axis itself, not a row move */
-    .gen = gen_non_inner, .check = check_non_inner, .writes = writes_non_inner,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen_non_inner, .far = far_fwd_non_inner, .check = check_non_inner, .writes = writes_non_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_non_inner), .intent = &intent_fwd_non_inner,
 };
 
@@ -348,10 +394,8 @@ const td_contract td_c_flaggems_bwd_inner = {
     .sv = TD_SV_REAL,
     .sv_note = BWD_NOTE,
     .error_model = "products, pairwise-tree sum over the row, sub, mul: each one binary32 rounding",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
-    /* .far: none -- the regions hold the whole M x N tensor (M * N <= len, the catalogue's form), so a
-     * row stride N near 2^31 is a dense 2^31-element tensor per row, not a sparse far row */
-    .gen = gen_bwd_inner, .check = check_bwd_inner, .writes = writes_bwd_inner,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen_bwd_inner, .far = far_bwd_inner, .check = check_bwd_inner, .writes = writes_bwd_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_bwd_inner), .intent = &intent_bwd_inner,
 };
 
@@ -364,8 +408,7 @@ const td_contract td_c_flaggems_bwd_non_inner = {
     .sv = TD_SV_REAL,
     .sv_note = BWD_NOTE,
     .error_model = "products, pairwise-tree sum over n, sub, mul: each one binary32 rounding",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
-    /* .far: none -- the forward non-inner's layout (batch stride N * K, no stride parameter) */
-    .gen = gen_bwd_non_inner, .check = check_bwd_non_inner, .writes = writes_bwd_non_inner,
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
+    .gen = gen_bwd_non_inner, .far = far_bwd_non_inner, .check = check_bwd_non_inner, .writes = writes_bwd_non_inner,
     FLAGGEMS_COMMON, TD_SPECS(fg_bwd_non_inner), .intent = &intent_bwd_non_inner,
 };

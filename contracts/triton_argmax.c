@@ -225,8 +225,10 @@ static const td_intent intent_a1 = {
 };
 
 /* .far: none -- argmax_kernel_1 reads pid*BLOCK_SIZE + i < M with the int32 index (check1: grid * B < 2^31);
- * kernel_2 reads mid_size cells; the dim kernel launches one program per k < K over a dense [M, N, K]
- * tensor, so an offset beyond 2^31 needs M*N*K > 2^31 cells launched and a dense out_index of M*K. */
+ * kernel_2 reads mid_size cells; the dim kernel reads all N <= BLOCK_N columns of a row (hNle: no
+ * enlarging N under a fixed tile, as max_reduction's far hook does), so m * N * K past 2^31 over
+ * TD_FAR_MAX_ROWS rows needs N * K near 2^29: a tile of 2^29 lanes or 2^29 / N programs along K, each
+ * writing a dense out_index cell (the large tier's sizes, not a sparse far row). */
 const td_contract td_c_argmax1_value = {
     .id = "triton_argmax.argmax_kernel_1_value_compute_correct",
     .io_class = "ComputeCorrect (scalar write mid_value[pid]; mid_index scratch)",

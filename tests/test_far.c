@@ -283,6 +283,18 @@ static const far_contract FAR[] = {
     {"context_attn_mistral.context_attn_mistral_io_correctness", "hs", 0, FAR_GRID1},
     {"triton_attention.triton_attention_forward_output_summary_general", "stride_qh", 0, FAR_GRID1},
     {"triton_attention.triton_attention_forward_io_correctness", "stride_qh", 0, FAR_GRID1},
+    /* more rows of one stride (the chunked cross entropy's logits; Mean and its source) */
+    {"fast_ce_loss.chunked_cross_entropy_forward_output_summary", "logits_row_stride", 0, NULL},
+    {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctness", "Mean_row_stride", 0, NULL},
+    {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR", "Mean_row_stride", 1, NULL},
+    /* whole [M, N, K] tensors without a stride parameter (td_far_reslab): row m at
+     * m * N * K, N enlarged (far_stride: N * K) */
+    {"log_softmax.log_softmax_kernel_correctness", "N", 1, "M"},
+    {"log_softmax.log_softmax_backward_kernel_correctness", "N", 2, "M"},
+    {"softmax_flaggems.softmax_kernel_non_inner_one_tile_compute_correct", "N", 1, NULL},
+    {"softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct", "N", 2, "M"},
+    {"softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct", "N", 0, NULL},
+    {"max_reduction.max_kernel_output_summary", "N", 0, "M"},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -363,6 +375,14 @@ static const char *const NO_MUT[] = {
      * stride_qm is formed in int64 (make_block_ptr's int64 strides); the 2-D row index
      * off_hz * stride_qh_2d stays below 2^31 for BLOCK_DMODEL >= 2 */
     "triton_attention.",
+    /* the io face of the same store slice carries it */
+    "layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR",
+    /* the file's int32 mutants sit on the inner forward (softmax_flaggems) and on the
+     * forward (log_softmax): these form their row offsets the same way */
+    "softmax_flaggems.softmax_kernel_non_inner_one_tile_compute_correct",
+    "softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct",
+    "softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct",
+    "log_softmax.log_softmax_backward_kernel_correctness",
 };
 static int no_mut(const char *id) {
     for (size_t i = 0; i < sizeof NO_MUT / sizeof NO_MUT[0]; i++) {
@@ -431,6 +451,11 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
 /* The row stride of a far case of FAR[f]: its parameter, or (stride NULL) the distance
  * between the first two segments' starts (var_len_copy: old_a_start, region 0). */
 static int64_t far_stride(const far_contract *f, const td_case *c) {
+    static const char *const nk[] = {"log_softmax.", "softmax_flaggems.softmax_kernel_non_inner",
+                                     "softmax_flaggems.softmax_backward_kernel_non_inner", "max_reduction."};
+    for (size_t i = 0; i < sizeof nk / sizeof nk[0]; i++)
+        if (!strncmp(f->id, nk[i], strlen(nk[i])))
+            return td_param_i(c, "N", -1) * td_param_i(c, "K", -1); /* row m at m * N * K */
     return f->stride ? td_param_i(c, f->stride, -1) : td_geti(c, 0, 1) - td_geti(c, 0, 0);
 }
 
@@ -630,6 +655,39 @@ static void test_far_rows_n(void **st) {
         td_case_free(&c);
     }
     assert_true(moved >= 8);
+}
+
+/* td_far_reslab: two regions of 3 whole slabs of 10 (and 2, 0 elements of slack): the
+ * first 2 slabs' first 4 elements land at slab stride 2^31, every slab whole again (len
+ * = 2 * 2^31 + slack, the slack copied), the gaps read zero; arguments that do not fit
+ * and a map that cannot be reserved leave both regions as they were. */
+static void test_far_reslab(void **st) {
+    (void)st;
+    td_case c;
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = c.r[1].fmt = TD_F32;
+    float *x = td_case_alloc(&c, 0, 32), *y = td_case_alloc(&c, 1, 30);
+    for (int e = 0; e < 32; e++) x[e] = (float)(e + 1);
+    for (int e = 0; e < 30; e++) y[e] = (float)(100 + e);
+    static const int regs[2] = {0, 1};
+    assert_int_equal(td_far_reslab(&c, regs, 2, 3, 2, 11, 10, TWO31), -1); /* w > from */
+    assert_int_equal(td_far_reslab(&c, regs, 2, 3, 4, 4, 10, TWO31), -1);  /* more rows than the tensor */
+    assert_int_equal(td_far_reslab(&c, regs, 2, 4, 2, 4, 10, TWO31), -1);  /* region 1 < 4 slabs */
+    assert_int_equal(td_far_reslab(&c, regs, 2, 3, 2, 4, 10, (int64_t)1 << 60), -1); /* no address space */
+    assert_ptr_equal(c.r[0].data, x);
+    assert_ptr_equal(c.r[1].data, y);
+    assert_int_equal(c.r[0].len, 32);
+    assert_int_equal(td_far_reslab(&c, regs, 2, 3, 2, 4, 10, TWO31), 0);
+    for (int k = 0; k < 2; k++) {
+        const float *d = c.r[k].data;
+        assert_true(c.r[k].mapped > 0);
+        assert_int_equal(c.r[k].len, (size_t)(2 * TWO31 + (k ? 0 : 2)));
+        for (int64_t r = 0; r < 2; r++)
+            for (int64_t e = 0; e < 4; e++) assert_true(d[r * TWO31 + e] == (float)(k ? 100 + r * 10 + e : r * 10 + e + 1));
+        assert_true(d[4] == 0.0f && d[TWO31 + 4] == 0.0f && d[TWO31 - 1] == 0.0f);
+    }
+    assert_true(((const float *)c.r[0].data)[2 * TWO31] == 31.0f && ((const float *)c.r[0].data)[2 * TWO31 + 1] == 32.0f);
+    td_case_free(&c);
 }
 
 /* Case i of a campaign: every 16th case of a contract with a far hook is far. */
@@ -1553,6 +1611,7 @@ int main(void) {
         cmocka_unit_test(test_far_rows_n),
         cmocka_unit_test(test_campaign_far_cases),
         cmocka_unit_test(test_far_move_rows),
+        cmocka_unit_test(test_far_reslab),
         cmocka_unit_test(test_far_move_axis),
         cmocka_unit_test(test_far_move_param_axis),
         cmocka_unit_test(test_int32_offset_mutants_killed),

@@ -62,7 +62,7 @@ static int fwd_no_max_shift(const td_abi_launch *L) { return forward_bug(L, FWD_
  * tier's rows past 2^31 elements (contracts/gen_far.h) */
 static int fwd_offset_int32(const td_abi_launch *L) { return forward_bug(L, FWD_OFFSET_I32); }
 
-enum { CH_FULL_LOSS, CH_LSE_OFFSET };
+enum { CH_FULL_LOSS, CH_LSE_OFFSET, CH_OFFSET_I32 };
 
 static int chunked_bug(const td_abi_launch *L, int bug) {
     int64_t V = TL_I(L, PC_V), chunks = TL_I(L, PC_NCHUNKS), stride = TL_I(L, PC_STRIDE), B = TL_I(L, PC_N) + 1;
@@ -74,6 +74,13 @@ static int chunked_bug(const td_abi_launch *L, int bug) {
     for (uint32_t row = 0; row < L->grid[0]; row++)
         for (uint32_t chunk = 0; chunk < L->grid[1]; chunk++) {
             int64_t base = (int64_t)row * stride;
+            if (bug == CH_OFFSET_I32) { /* logits_ptr += row_idx * logits_row_stride, in int32 */
+                base = tl_i32((int64_t)row * tl_i32(stride));
+                if (tl_fault(L, R_LOGITS, base, V, 1, row)) {
+                    free(z), free(e);
+                    return 1;
+                }
+            }
             int32_t label = (int32_t)tl_load_int(L, R_LABELS, row);
             for (int64_t j = 0; j < B; j++) {
                 int64_t col = (int64_t)chunk * B + j;
@@ -99,6 +106,8 @@ static int chunked_bug(const td_abi_launch *L, int bug) {
 }
 static int ch_full_loss(const td_abi_launch *L) { return chunked_bug(L, CH_FULL_LOSS); }
 static int ch_lse_offset(const td_abi_launch *L) { return chunked_bug(L, CH_LSE_OFFSET); }
+/* the row offset in int32 (as fwd_offset_int32): the far tier's rows past 2^31 elements */
+static int ch_offset_int32(const td_abi_launch *L) { return chunked_bug(L, CH_OFFSET_I32); }
 
 TD_KERNEL(td_m_fast_ce_masked_label) = {"fast_ce_loss.cross_entropy_forward_correctness", "mut_ignore_masked_load",
                                         TD_ABI_HOST, NULL, "libm",
@@ -118,3 +127,7 @@ TD_KERNEL(td_m_fast_ce_ch_offset) = {"fast_ce_loss.chunked_cross_entropy_forward
 TD_KERNEL(td_m_fast_ce_i32) = {"fast_ce_loss.cross_entropy_forward_correctness", "mut_offset_int32", TD_ABI_HOST, NULL,
                               "libm", "row_idx * logits_row_stride computed in int32 (wraps beyond 2^31 elements)", 6, 4,
                               fwd_offset_int32, NULL};
+TD_KERNEL(td_m_fast_ce_ch_i32) = {"fast_ce_loss.chunked_cross_entropy_forward_output_summary", "mut_offset_int32",
+                                 TD_ABI_HOST, NULL, "libm",
+                                 "row_idx * logits_row_stride computed in int32 (wraps beyond 2^31 elements)", 7, 4,
+                                 ch_offset_int32, NULL};

@@ -70,6 +70,19 @@ static int stores_ftz(const td_abi_launch *L) {
     return 0;
 }
 
+/* Mean_ptr += row_idx * Mean_row_stride in int32 (Triton's program id and a stride below
+ * 2^31), RSTD likewise: the far tier's cells past 2^31 elements (contracts/gen_far.h) */
+static int stores_offset_int32(const td_abi_launch *L) {
+    int64_t ms = TL_I(L, PS_MS), rs = TL_I(L, PS_RS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t mo = tl_i32((int64_t)pid * tl_i32(ms)), ro = tl_i32((int64_t)pid * tl_i32(rs));
+        if (tl_fault(L, RS_MEANPRE, mo, 1, 1, pid) || tl_fault(L, RS_RSTDPRE, ro, 1, 1, pid)) return 1;
+        tl_store(L, RS_MEAN, mo, tl_load(L, RS_MEANPRE, mo), tl_f32());
+        tl_store(L, RS_RSTD, ro, tl_load(L, RS_RSTDPRE, ro), tl_f32());
+    }
+    return 0;
+}
+
 #define LIGER_FWD "layer_norm_liger.layer_norm_liger_forward_output_summary"
 TD_KERNEL(td_m_liger_no_eps) = {LIGER_FWD, "mut_rsqrt_without_eps", TD_ABI_HOST, NULL, "libm",
                                 "rstd = rsqrt(var): eps left out", 9, 6, no_eps, NULL};
@@ -84,3 +97,7 @@ TD_KERNEL(td_m_liger_stores_stride) = {"layer_norm_liger.layer_norm_liger_scalar
 TD_KERNEL(td_m_liger_stores_ftz) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR",
                                     "mut_store_ftz", TD_ABI_HOST, "store=fp32:rne:inf", NULL,
                                     "the store flushes subnormal statistics to zero", 2, 4, stores_ftz, NULL};
+TD_KERNEL(td_m_liger_stores_i32) = {"layer_norm_liger.layer_norm_liger_scalar_stores_io_correctness",
+                                   "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                   "row_idx * Mean_row_stride computed in int32 (wraps beyond 2^31 elements)", 2, 4,
+                                   stores_offset_int32, NULL};

@@ -28,6 +28,34 @@ static int fwd_variant(const td_abi_launch *L, int nomax, int stride_nk) {
 static int fwd_no_max(const td_abi_launch *L) { return fwd_variant(L, 1, 0); }
 static int fwd_row_stride(const td_abi_launch *L) { return fwd_variant(L, 0, 1); }
 
+/* Forward with the row offset m_offset * N * K formed in int32 (FlagGems' offset, int32 in
+ * Triton for N, K < 2^31): a far case's wrapped offset faults the launch
+ * (contracts/gen_far.h). */
+static int fwd_offset_int32(const td_abi_launch *L) {
+    int64_t M = TL_I(L, P_M), N = TL_I(L, P_N), K = TL_I(L, P_K), BM = TL_I(L, P_BM), BN = TL_I(L, P_BN);
+    int64_t w = N < BN ? N : BN;
+    float *t;
+    TL_ALLOC(L, t, BN);
+    for (uint32_t p0 = 0; p0 < L->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < L->grid[1]; p1++)
+            for (int64_t r = 0; r < BM; r++) {
+                int64_t m = (int64_t)p0 * BM + r;
+                int64_t base = tl_i32(tl_i32(tl_i32(m * tl_i32(N)) * tl_i32(K)) + p1);
+                if (m < M && w > 0 && (tl_fault(L, RF_IN, base, w, K, p0) || tl_fault(L, RF_OUT, base, w, K, p0))) {
+                    free(t);
+                    return 1;
+                }
+                sm_load_tile(L, RF_IN, base, K, m < M ? N : 0, BN, -INFINITY, t);
+                float mx = tl_max(t, BN);
+                for (int64_t n = 0; n < BN; n++) t[n] = expf(t[n] - mx);
+                float s = tl_sum(t, BN);
+                for (int64_t n = 0; n < BN && n < N && m < M; n++)
+                    tl_store(L, RF_OUT, base + n * K, logf(t[n] / s), tl_f32());
+            }
+    free(t);
+    return 0;
+}
+
 /* Backward with the softmax VJP's product: g - out * scale (out taken as
  * probabilities, exp forgotten). */
 static int bwd_exp_forgotten(const td_abi_launch *L) {
@@ -67,3 +95,6 @@ TD_KERNEL(td_m_log_softmax_bwd_noexp) = {"log_softmax.log_softmax_backward_kerne
                                          "in_grad = out_grad - out * scale (the softmax VJP's product, exp(out) "
                                          "forgotten)",
                                          5, 3, bwd_exp_forgotten, NULL};
+TD_KERNEL(td_m_log_softmax_i32) = {"log_softmax.log_softmax_kernel_correctness", "mut_offset_int32", TD_ABI_HOST,
+                                   NULL, NULL, "m_offset * N * K computed in int32 (wraps beyond 2^31 elements)", 5, 2,
+                                   fwd_offset_int32, NULL};
