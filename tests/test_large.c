@@ -208,6 +208,8 @@ static void test_large_per_program(void **st) {
         uint64_t g0 = o.grid[0], G = c.grid[0], B = (uint64_t)c.p[2].i, hit = 0;
         assert_true(G > g0 && c.r[1].mapped > 0 && !(c.large_regs >> 1 & 1));
         assert_int_equal(c.r[1].len, G + (o.r[1].len - g0));
+        /* no count, no row mask (p_n < 0): x and output hold every row of the grid */
+        assert_true(c.r[0].len >= G * B && c.r[2].len >= G * B && G * B > TWO31);
         /* the rows of the windows and two on either side, then every 4093rd row */
         for (int pass = 0; pass < 2; pass++)
             for (int v = 0; v < (pass ? 1 : c.nwin); v++) {
