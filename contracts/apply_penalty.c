@@ -195,5 +195,8 @@ const td_contract td_c_apply_penalty = {
     .gen = gen,
     .check = check,
     .writes = writes,
+    /* no large hook: not a flat launch (lanes are token ids scattered in row pid0 * stride_logit_b, the ids of
+     * row b found through the prefix sum p_cumsum_seq_len); 2^31 logits in rows of vocab needs a prefix sum
+     * consistent over 2^31 / vocab rows, which the tier's zero-reading stretches break (it would decrease). */
     TD_SPECS(apply_penalty),
 };

@@ -25,6 +25,7 @@
  * Lean has no sign precondition); |state_x| up to 2^17, so the product may exceed
  * fp16's 65504: the store then gives +-inf (TD_SV_IEEE). */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_INV, P_N, P_BLOCK, P_P2, NP };
 enum { R_X, R_STATE, R_OUT, NR };
@@ -103,19 +104,56 @@ static const char *check(const td_case *c) {
     if (G < 1 || c->grid[1] != 1 || c->grid[2] != 1) return "grid = (rows,)";
     if (c->r[R_X].len < (size_t)(G * B) || c->r[R_OUT].len < (size_t)(G * B)) return "x and output hold rows*BLOCK_SIZE";
     if (c->r[R_STATE].len < (size_t)G) return "state_x holds one value per row";
+    if (c->nwin) { /* a large case: the windows' rows and the slack; every other entry reads 0 */
+        for (int w = 0; w < c->nwin; w++)
+            for (uint64_t r = c->win[w].lo / (uint64_t)B; r < (uint64_t)G && r * (uint64_t)B < c->win[w].hi; r++)
+                if (!isfinite(td_get(c, R_STATE, r))) return "state_x holds real (finite) values";
+        for (size_t e = (size_t)G; e < c->r[R_STATE].len; e++)
+            if (!isfinite(td_get(c, R_STATE, e))) return "state_x holds real (finite) values";
+        return NULL;
+    }
     for (size_t e = 0; e < c->r[R_STATE].len; e++)
         if (!isfinite(td_get(c, R_STATE, e))) return "state_x holds real (finite) values";
     return NULL;
 }
 
+static void write_row(td_wset *ws, uint32_t pid, int64_t B, int64_t n) {
+    for (int64_t j = 0; j < n; j++) {
+        td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)((int64_t)pid * B + j), .pid = {pid, 0, 0},
+                      .j = (uint64_t)j, .idx = {pid, j}};
+        td_wset_add(ws, &l);
+    }
+}
+
+/* Every row's first min(BLOCK_SIZE, P2) lanes; a large case: the rows of its windows
+ * (whole programs), the others counted, not judged. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t B = c->p[P_BLOCK].i, P2 = c->p[P_P2].i, n = B < P2 ? B : P2;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
-        for (int64_t j = 0; j < n; j++) {
-            td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)((int64_t)pid * B + j), .pid = {pid, 0, 0},
-                          .j = (uint64_t)j, .idx = {pid, j}};
-            td_wset_add(ws, &l);
-        }
+    if (c->nwin) {
+        uint64_t kept = 0;
+        for (int w = 0; w < c->nwin; w++)
+            for (uint64_t r = c->win[w].lo / (uint64_t)B; r < c->grid[0] && r * (uint64_t)B < c->win[w].hi; r++, kept++)
+                write_row(ws, (uint32_t)r, B, n);
+        ws->dropped += (c->grid[0] - kept) * (uint64_t)n;
+        return;
+    }
+    for (uint32_t pid = 0; pid < c->grid[0]; pid++) write_row(ws, pid, B, n);
+}
+
+/* The large tier (gen_large.h): rows * BLOCK_SIZE = 2^31 + d elements of x and output
+ * (the wrapper's rows and BLOCK_SIZE = x.shape[1] are Python ints and n_elements is
+ * untyped, so nothing bounds them below 2^31), BLOCK_SIZE a power of two 64 .. 1024
+ * (then the host's P2 is BLOCK_SIZE; the ordinary case's P2 below or above its row
+ * keeps that relation), and state_x one entry per row (td_large_per_program). */
+static void large(td_producer *p, td_case *c) {
+    static const int big[2] = {R_X, R_OUT};
+    uint64_t g0 = c->grid[0];
+    int64_t B0 = c->p[P_BLOCK].i, P20 = c->p[P_P2].i;
+    if (td_flat_large(p, c, -1, P_BLOCK, big, 2) != 0) return;
+    int64_t B = c->p[P_BLOCK].i;
+    c->p[P_P2].i = P20 < B0 ? B / 2 : P20 > next_pow2(B0) ? B * (P20 / next_pow2(B0)) : B;
+    c->p[P_N].i = (int64_t)c->grid[0] * B;
+    (void)td_large_per_program(c, R_STATE, P_BLOCK, g0);
 }
 
 static const td_intent intent = {
@@ -150,6 +188,7 @@ const td_contract td_c_dequantize_rowwise = {
     .gen = gen,
     .check = check,
     .writes = writes,
+    .large = large,
     TD_SPECS(dq),
     .intent = &intent,
 };

@@ -90,6 +90,7 @@ const td_contract td_c_geglu_tanh_bwd = {
     .gen = gen_bwd, /* .far: none -- A and B are written in place: an in-out region cannot be sparse */
     .check = check_bwd,
     .writes = writes_bwd,
+    .large = large_bwd, /* (the large tier holds in-out regions: windows of the initial contents) */
     GEGLU_COMMON,
     TD_SPECS(geglu_bwd),
     .intent = &intent_b,

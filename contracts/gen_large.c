@@ -73,7 +73,11 @@ static uint64_t large_classes(uint64_t classes, uint64_t d, uint64_t B) {
 }
 
 int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *regs, int nregs) {
-    uint64_t n0 = (uint64_t)c->p[p_n].i;
+    /* p_n < 0: no count parameter, the grid's grid[0] * BLOCK elements unmasked (the
+     * values repeat what every region holds: fewer for rows narrower than BLOCK) */
+    uint64_t n0 = p_n >= 0 ? (uint64_t)c->p[p_n].i : (uint64_t)c->grid[0] * (uint64_t)c->p[p_block].i;
+    for (int r = 0; r < nregs && p_n < 0; r++)
+        if (c->r[regs[r]].len < n0) n0 = c->r[regs[r]].len;
     if (n0 == 0 || nregs > 32) return -1;
     for (int r = 0; r < nregs; r++)
         if (c->r[regs[r]].len < n0) return -1;
@@ -86,6 +90,7 @@ int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *r
     case 3: d = B + 1; break;
     default: d = td_prod_u32(p, 1, 1u << 20); break;
     }
+    if (p_n < 0) d = (d + B - 1) / B * B; /* unmasked: the grid covers exactly n */
     uint64_t n = TWO31 + d, G = (n + B - 1) / B;
     uint64_t len = n + (td_prod_bool(p) ? td_prod_u32(p, 1, (uint32_t)B) : 0);
     td_window w[TD_MAX_WINDOWS];
@@ -99,7 +104,7 @@ int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *r
         }
     }
     for (int r = 0; r < nregs; r++) td_region_release(&old[r]);
-    c->p[p_n].i = (int64_t)n;
+    if (p_n >= 0) c->p[p_n].i = (int64_t)n;
     c->p[p_block].i = (int64_t)B;
     c->grid[0] = (uint32_t)G;
     c->grid[1] = c->grid[2] = 1;
@@ -107,5 +112,23 @@ int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *r
     c->nwin = nw;
     memcpy(c->win, w, (size_t)nw * sizeof *w);
     c->classes = large_classes(c->classes, d, B);
+    return 0;
+}
+
+int td_large_per_program(td_case *c, int reg, int p_block, uint64_t g0) {
+    td_region old = c->r[reg];
+    uint64_t G = c->grid[0], B = (uint64_t)c->p[p_block].i;
+    if (g0 == 0 || old.len < g0 || B == 0) return -1;
+    unsigned eb = td_fmt_get(old.fmt)->bytes;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    uint8_t *d = td_case_alloc_sparse(c, reg, (size_t)(G + (old.len - g0)));
+    if (!d) {
+        c->r[reg] = old;
+        return -1;
+    }
+    for (int w = 0; w < c->nwin; w++) /* the programs whose lanes the window holds */
+        for (uint64_t pid = c->win[w].lo / B; pid < G && pid * B < c->win[w].hi; pid++)
+            memcpy(d + pid * eb, (const uint8_t *)old.data + (pid % g0) * eb, eb);
+    td_region_release(&old);
     return 0;
 }

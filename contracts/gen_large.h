@@ -37,8 +37,23 @@ int td_large_tier(const uint8_t *data, size_t size);
 /* The large hook of a flat launch (gen.h's td_flat_*: lane (pid, j) addresses
  * pid * BLOCK + j in every region, mask < n, grid cdiv(n, BLOCK)): parameters p_n and
  * p_block, regions regs[0..nregs).  0, or -1 with the case unchanged (no address
- * space, or an empty case: nothing to repeat). */
+ * space, or an empty case: nothing to repeat).  p_n < 0: a launch without a count
+ * (grid * BLOCK elements, no mask): d is rounded up to a multiple of BLOCK so that the
+ * grid covers exactly the n = 2^31 + d elements, and no parameter holds n; the windows
+ * repeat the first grid[0] * BLOCK elements, or as many as the shortest region holds
+ * (a row launch whose rows were narrower than BLOCK). */
 int td_flat_large(td_producer *p, td_case *c, int p_n, int p_block, const int *regs, int nregs);
+
+/* A region of one entry per program that the kernel READS (a row's state, a block's
+ * scale: entry pid), after td_flat_large moved the case (grid[0] = G programs of
+ * p_block lanes; before, g0 programs): moved to a sparse mapping of G entries plus the
+ * old region's entries past g0 (its slack, reading zero), where entry pid of every
+ * program a window touches holds what entry pid mod g0 held and every other entry
+ * reads zero (so zero must lie in the entry's domain).  An input only: the write set
+ * filters lanes by element windows, so an output written once per program would be
+ * judged at all of its G lanes.  0, or -1 with the region unchanged (no address
+ * space: the case then fails its check, the region being shorter than the grid). */
+int td_large_per_program(td_case *c, int reg, int p_block, uint64_t g0);
 
 /* The next element at or after i of region reg that a scan of a case must read: i
  * itself in an ordinary case or a region the tier did not move, else the first element

@@ -14,6 +14,7 @@
  */
 #include "elementwise_common.h"
 #include "gen_far.h"
+#include "gen_large.h"
 
 enum { P_STRIDE, P_NCOLS, P_BLOCK, NP };
 enum { R_A, R_B, R_C, NR };             /* forward */
@@ -75,12 +76,46 @@ static void far_fwd(td_producer *p, td_case *c) {
     td_far_rows(p, c, regs, NR, P_STRIDE, n < B ? n : B);
 }
 
+/* The large tier (gen_large.h) for the backward: rows * n_cols = 2^31 + d elements of
+ * DC, A and B as contiguous rows of n_cols = stride = BLOCK_SIZE (a power of two 64 ..
+ * 1024, what the wrapper's calculate_settings gives such a row; nothing in the wrapper
+ * bounds rows * n_cols below 2^31), so the launch is flat: lane (pid, j) at
+ * pid * BLOCK + j.  A and B are in place: their windows hold the initial contents, the
+ * rest of each image is the tier's shared buffer.  The originals widen the program id
+ * to int64 before pid * stride; a kernel that does not wraps past 2^31 elements
+ * (mut_large_offset_int32). */
+static void large_bwd(td_producer *p, td_case *c) {
+    static const int regs[] = {R_DC, R_BA, R_BB};
+    if (td_flat_large(p, c, -1, P_BLOCK, regs, NR) != 0) return;
+    c->p[P_STRIDE].i = c->p[P_NCOLS].i = c->p[P_BLOCK].i;
+    c->classes &= ~TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
+/* A large case (stride = n_cols = BLOCK, a row per program): the rows of its windows,
+ * both outputs of each lane in turn as ew_rows_writes gives them; the others counted. */
+static void writes_bwd_large(const td_case *c, td_wset *ws) {
+    uint64_t B = (uint64_t)c->p[P_BLOCK].i, G = c->grid[0], kept = 0;
+    for (int w = 0; w < c->nwin; w++)
+        for (uint64_t r = c->win[w].lo / B; r < G && r * B < c->win[w].hi; r++, kept++)
+            for (uint64_t j = 0; j < B; j++)
+                for (int o = 0; o < 2; o++) {
+                    td_olane l = {.o = (uint32_t)o, .region = (uint32_t)(o ? R_BB : R_BA), .off = r * B + j,
+                                  .pid = {(uint32_t)r, 0, 0}, .j = j, .idx = {(int64_t)r, (int64_t)j}};
+                    td_wset_add(ws, &l);
+                }
+    ws->dropped += (G - kept) * B * 2;
+}
+
 static void writes_fwd(const td_case *c, td_wset *ws) {
     const int outs[1] = {R_C};
     const int64_t st[1] = {c->p[P_STRIDE].i};
     ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 1, outs, st);
 }
 static void writes_bwd(const td_case *c, td_wset *ws) {
+    if (c->nwin) {
+        writes_bwd_large(c, ws);
+        return;
+    }
     const int outs[2] = {R_BA, R_BB};
     const int64_t st[2] = {c->p[P_STRIDE].i, c->p[P_STRIDE].i};
     ew_rows_writes(c, ws, c->p[P_NCOLS].i, c->p[P_BLOCK].i, 2, outs, st);

@@ -232,6 +232,9 @@ const td_contract td_c_per_block_int8 = {
     .gen = gen,
     .check = check,
     .writes = writes,
+    /* no large hook: Scale is an OUTPUT of one entry per program (off_b * scale_stride + off_blk); a large case
+     * has up to 2^25 blocks, and the tier's windows (element ranges, c->win) do not restrict a per-program
+     * output, so every block's scale would be judged.  td_large_per_program holds per-program inputs only. */
     TD_SPECS(pbi),
     .intent = &intent,
 };

@@ -109,8 +109,10 @@ const td_contract td_c_masked_select = {
     .error_model = "a copy of a binary32 element: bit-exact (tolerance 0)",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_MASK_PATTERN) | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen,
-    /* no large hook: out is addressed by prefix_sum, a scan over every element (windows of repeated values
-     * would break the prefix-sum precondition; a consistent one costs 2^31 elements) */
+    /* no large hook: select_mask and prefix_sum are metadata regions, which the harness never maps sparse
+     * (engine/harness.c, image_alloc: read-only data and outputs only), so a 2^31-element case would commit
+     * 2^31 x 9 bytes of them; and prefix_sum must be the cumsum at every element, which the tier's zero-reading
+     * stretches allow only if nothing is selected before the last window */
     .check = check,
     .writes = writes,
     TD_SPECS(masked_select),

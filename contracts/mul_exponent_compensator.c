@@ -27,6 +27,7 @@
 #include <math.h>
 
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_BLOCK, NP };
 enum { R_SRC, R_DST, NR };
@@ -36,6 +37,7 @@ enum { R_SRC, R_DST, NR };
 
 static const td_param_decl params[NP] = {{"BLOCK_SIZE", TD_P_INT}};
 static const td_region_decl regions[NR] = {{"src", TD_F32, TD_R_IN}, {"dst", TD_F32, TD_R_OUT}};
+static const int all_regs[NR] = {R_SRC, R_DST};
 
 /* Every binary32 x with |x| < 2^16: the largest is (2 - 2^-23) 2^15. */
 #define MEC_BOUND 0x1.fffffep15
@@ -62,22 +64,35 @@ static const char *check(const td_case *c) {
     if (B <= 0) return "hB: 0 < B";
     if ((int64_t)c->r[R_SRC].len < n) return "src holds every program's tile (read = pid * B, no mask)";
     if ((int64_t)c->r[R_DST].len < n) return "dst holds every program's tile (write = pid * B, no mask)";
-    for (int64_t i = 0; i < n; i++)
+    /* (a large case: its windows; every other element reads 0, in the domain) */
+    for (uint64_t i = td_large_next(c, R_SRC, 0); i < (uint64_t)n; i = td_large_next(c, R_SRC, i + 1))
         if (!(fabs(td_get(c, R_SRC, (size_t)i)) <= MEC_BOUND)) return "domain: |x| < 2^16 (x * 2^112 finite)";
     return NULL;
 }
 
-/* Unmasked: every lane j < B of every program. */
-static void writes(const td_case *c, td_wset *ws) {
-    int64_t B = c->p[P_BLOCK].i;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
-        for (int64_t j = 0; j < B; j++) {
-            int64_t off = (int64_t)pid * B + j;
-            td_olane l = {.o = 0, .region = R_DST, .off = (uint64_t)off, .pid = {pid, 0, 0}, .j = (uint64_t)j,
-                          .idx = {off}};
-            td_wset_add(ws, &l);
-        }
+static void write_lane(td_wset *ws, uint64_t off, uint64_t B) {
+    td_olane l = {.o = 0, .region = R_DST, .off = off, .pid = {(uint32_t)(off / B), 0, 0}, .j = off % B,
+                  .idx = {(int64_t)off}};
+    td_wset_add(ws, &l);
 }
+
+/* Unmasked: every lane j < B of every program.  A large case: the lanes of its windows
+ * (whole programs, the grid covers exactly G * B), the others counted, not judged. */
+static void writes(const td_case *c, td_wset *ws) {
+    uint64_t B = (uint64_t)c->p[P_BLOCK].i, n = (uint64_t)c->grid[0] * B, kept = 0;
+    if (c->nwin) {
+        for (int w = 0; w < c->nwin; w++)
+            for (uint64_t off = c->win[w].lo; off < c->win[w].hi && off < n; off++, kept++) write_lane(ws, off, B);
+        ws->dropped += n - kept;
+        return;
+    }
+    for (uint64_t off = 0; off < n; off++) write_lane(ws, off, B);
+}
+
+/* The large tier (gen_large.h): 2^31 + d elements of src and dst, d a multiple of
+ * BLOCK_SIZE (the wrapper launches src.shape[0] // BLOCK_SIZE programs, no count and no
+ * mask; src.shape[0] is a Python int, not a tl.int32). */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, -1, P_BLOCK, all_regs, NR); }
 
 static const td_intent intent = {
     .operation = "x * 2^112 for each element (the fp8 exponent compensation)",
@@ -102,9 +117,9 @@ const td_contract td_c_mul_exponent_compensator = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
     .gen = gen,
-    /* no large hook: no count parameter (grid * BLOCK_SIZE elements, unmasked); not a td_flat_* launch */
     .check = check,
     .writes = writes,
+    .large = large,
     TD_SPECS(mec),
     .intent = &intent,
 };

@@ -17,6 +17,7 @@
  * equals 0).  Exact: tolerance 0.
  */
 #include "elementwise_common.h"
+#include "gen_large.h"
 
 enum { P_N, P_BLOCK, NP };
 enum { R_X, R_OUT, NR };
@@ -49,6 +50,13 @@ static void writes(const td_case *c, td_wset *ws) {
         td_wset_add(ws, &l);
     }
 }
+
+/* The large tier (gen_large.h): N = 2^31 + d elements of x and out (N is a constexpr
+ * int, not a tl.int32, and the wrapper passes out.numel()).  Only program 0 stores, but
+ * every program loads its tile of x: a kernel forming pid * block_size + j in int32
+ * loads from a wrapped, negative offset past 2^31 elements (an illegal address); the
+ * windows' out cells past program 0 must keep the sentinel. */
+static void large(td_producer *p, td_case *c) { (void)td_flat_large(p, c, P_N, P_BLOCK, all_regs, NR); }
 
 /* The intent writes every one of the N elements (torch.relu is elementwise over the
  * whole tensor), where the contract's writeMask keeps program 0's lanes only. */
@@ -84,9 +92,9 @@ const td_contract td_c_relu_triton_kernel = {
     .error_model = "max(0, x) is exact in binary32 (tolerance 0)",
     .classes = EW_BCLASSES_FLAT,
     .gen = gen,
-    /* no large hook: only program 0 stores (writeMask pid = 0), so no lane past 2^31 is ever written or judged */
     .check = check,
     .writes = writes,
+    .large = large,
     TD_SPECS(relu),
     .intent = &intent,
 };

@@ -176,6 +176,9 @@ const td_contract td_c_quantize_rowwise = {
     .gen = gen,
     .check = check,
     .writes = writes,
+    /* no large hook: output_maxs is an OUTPUT of one entry per program (write2 = pid); a large case has up
+     * to 2^25 rows, and the tier's windows (element ranges, c->win) do not restrict a per-program output, so
+     * every row's max would be judged (a row max each).  td_large_per_program holds per-program inputs only. */
     TD_SPECS(qr),
     .intent = &intent,
 };

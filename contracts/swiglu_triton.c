@@ -84,6 +84,7 @@ const td_contract td_c_swiglu_triton_bwd = {
     .gen = gen_bwd, /* .far: none -- A and B are written in place: an in-out region cannot be sparse */
     .check = check_bwd,
     .writes = writes_bwd,
+    .large = large_bwd, /* (the large tier holds in-out regions: windows of the initial contents) */
     SWIGLU_TRITON_COMMON,
     TD_SPECS(swiglu_bwd),
     .intent = &intent_b,

@@ -64,6 +64,7 @@ const td_contract td_c_vector_addition = {
     .error_model = "one binary32 addition of exact inputs: |RN32(x+y) - (x+y)| (bit-exact)",
     .classes = EW_BCLASSES_FLAT,
     .gen = gen,
+    /* no large hook: n_elements : tl.int32 in the original (the count itself cannot pass 2^31) */
     .check = check,
     .writes = writes,
     TD_SPECS(add),

@@ -6,8 +6,8 @@
  * and the int32-offset mutant survives the default tier.
  * `test_large --run` (label "large", out of the default CI: each case runs a kernel over
  * 2^31+ elements, seconds each): the ports pass large cases (out of place and in
- * place), the int32-offset mutants (add_example's, kldiv_compute's) die on them by an
- * illegal address, a skipped last
+ * place), the int32-offset mutants (add_example's, kldiv_compute's and those of I32_MUT)
+ * die on them by an illegal address, a skipped last
  * program is seen in the last window, and the process commits little memory. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,9 +28,12 @@ const td_abi_table *td_builtin_host_table(void);
 #define ADD "add_example.add_kernel_correctness"
 #define MUL2_INPLACE "triton_mul2.mul2_inplace_kernel_correctness"
 #define KL "kldiv_compute.kldivergence_kernel_correctness"
+#define DQ "dequantize_rowwise.dequantize_rowwise_correctness"
+#define GEGLU_BWD "geglu_tanh_triton.geglu_tanh_backward_kernel_correctness"
+#define SWIGLU_BWD "swiglu_triton.swiglu_backward_kernel_correctness"
 typedef struct large_contract {
     const char *id;
-    int p_n, p_block; /* its count and block parameters */
+    int p_n, p_block; /* its count and block parameters (p_n < 0: none, grid * BLOCK elements) */
     unsigned regs;    /* the regions the tier moves (bit r: region r) */
 } large_contract;
 static const large_contract LARGE[] = {
@@ -48,6 +51,31 @@ static const large_contract LARGE[] = {
     {"quantize_global.quantize_global_correctness", 0, 1, 5u},
 };
 #define NLARGE (sizeof LARGE / sizeof LARGE[0])
+/* More contracts of the tier, decoded from 2 inputs each (the test's time stays small) */
+static const large_contract LARGE_FEW[] = {
+    {"relu_triton_kernel.relu_kernel_correctness", 0, 1, 3u},
+    {"mul_exponent_compensator.mul_kernel_correctness", -1, 0, 3u}, /* no count: grid * BLOCK elements */
+    {DQ, -1, 2, 5u},                                                  /* x, output (state_x: per program) */
+    {GEGLU_BWD, -1, 2, 7u},                                           /* rows of n_cols = stride = BLOCK */
+    {SWIGLU_BWD, -1, 2, 7u},
+};
+#define NLARGE_FEW (sizeof LARGE_FEW / sizeof LARGE_FEW[0])
+/* Contracts whose mut_large_offset_int32 survives ordinary cases and dies on large case
+ * `i` (add_example's and kldiv_compute's are checked in more detail below); `port`: the
+ * port is run on it too (a port's large case takes 30 s to minutes: one such run keeps
+ * the --run test's time within a third more; `tilediff run ID --large` runs the others). */
+static const struct {
+    const char *id;
+    uint64_t i;
+    int port;
+} I32_MUT[] = {
+    {"relu_triton_kernel.relu_kernel_correctness", 1, 0},
+    {"mul_exponent_compensator.mul_kernel_correctness", 2, 1},
+    {DQ, 3, 0},
+    {GEGLU_BWD, 4, 0},
+    {SWIGLU_BWD, 5, 0},
+};
+#define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
 static void large_bytes(uint64_t i, uint8_t *b, size_t n, int large) {
     memcpy(b, large ? TD_LARGE_MAGIC : "notbig!!", TD_LARGE_MAGIC_LEN);
@@ -65,11 +93,12 @@ static int covered(const td_case *c, uint64_t lo, uint64_t hi) {
  * 2^31-boundary programs; the same bytes without the magic decode to an ordinary case. */
 static void test_large_cases_decode(void **st) {
     (void)st;
-    for (size_t f = 0; f < NLARGE; f++) {
-        const td_contract *k = td_contract_find(LARGE[f].id);
+    for (size_t t = 0; t < NLARGE + NLARGE_FEW; t++) {
+        const large_contract *L = t < NLARGE ? &LARGE[t] : &LARGE_FEW[t - NLARGE];
+        const td_contract *k = td_contract_find(L->id);
         assert_non_null(k);
         assert_non_null(k->large);
-        for (uint64_t i = 0; i < 8; i++) {
+        for (uint64_t i = 0; i < (t < NLARGE ? 8u : 2u); i++) {
             uint8_t b[64];
             char err[512];
             td_case c;
@@ -79,8 +108,10 @@ static void test_large_cases_decode(void **st) {
             td_case_free(&c);
             large_bytes(i, b, sizeof b, 1);
             assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
-            uint64_t n = (uint64_t)c.p[LARGE[f].p_n].i, B = (uint64_t)c.p[LARGE[f].p_block].i, G = c.grid[0];
-            int r0 = __builtin_ctz(LARGE[f].regs); /* a region the tier moves */
+            uint64_t B = (uint64_t)c.p[L->p_block].i, G = c.grid[0];
+            uint64_t n = L->p_n >= 0 ? (uint64_t)c.p[L->p_n].i : G * B;
+            /* (p_n < 0, unmasked: n = G * B, so the regions' len >= n below fails unless d is a multiple of B) */
+            int r0 = __builtin_ctz(L->regs); /* a region the tier moves */
             assert_true(n > TWO31 && n <= TWO31 + (1u << 20));
             assert_true(B >= 64 && B <= 1024 && G == (n + B - 1) / B);
             assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
@@ -90,9 +121,9 @@ static void test_large_cases_decode(void **st) {
             uint64_t len = c.r[r0].len; /* (windows end at the region's end: n = 2^31 + 1, no slack) */
             assert_true(covered(&c, TWO31 - B, TWO31 + B < len ? TWO31 + B : len)); /* either side of 2^31 */
             assert_true(covered(&c, (G - 1) * B, c.r[r0].len)); /* the last program and the slack */
-            assert_int_equal(c.large_regs, LARGE[f].regs);
+            assert_int_equal(c.large_regs, L->regs);
             for (int r = 0; r < k->nregions; r++)
-                if (LARGE[f].regs >> r & 1) assert_true(c.r[r].mapped > 0 && c.r[r].len >= n);
+                if (L->regs >> r & 1) assert_true(c.r[r].mapped > 0 && c.r[r].len >= n);
             td_case_free(&c);
         }
     }
@@ -160,6 +191,44 @@ static void test_large_next(void **st) {
     td_case_free(&c);
 }
 
+/* td_large_per_program (dequantize_rowwise's state_x, one entry per row): G entries plus
+ * the old slack, entry r of every row a window touches holding the ordinary case's
+ * entry r mod g0, the others zero (a sparse mapping: nothing committed for them). */
+static void test_large_per_program(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(DQ);
+    for (uint64_t i = 0; i < 8; i++) {
+        uint8_t b[64];
+        char err[512];
+        td_case o, c;
+        large_bytes(i, b, sizeof b, 0);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
+        large_bytes(i, b, sizeof b, 1);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        uint64_t g0 = o.grid[0], G = c.grid[0], B = (uint64_t)c.p[2].i, hit = 0;
+        assert_true(G > g0 && c.r[1].mapped > 0 && !(c.large_regs >> 1 & 1));
+        assert_int_equal(c.r[1].len, G + (o.r[1].len - g0));
+        /* no count, no row mask (p_n < 0): x and output hold every row of the grid */
+        assert_true(c.r[0].len >= G * B && c.r[2].len >= G * B && G * B > TWO31);
+        /* the rows of the windows and two on either side, then every 4093rd row */
+        for (int pass = 0; pass < 2; pass++)
+            for (int v = 0; v < (pass ? 1 : c.nwin); v++) {
+                uint64_t lo = pass ? 0 : c.win[v].lo / B, hi = pass ? G : c.win[v].hi / B + 3;
+                for (uint64_t r = lo < 2 ? 0 : lo - 2; r < hi && r < G; r += pass ? 4093 : 1) {
+                    int in = 0;
+                    for (int w = 0; w < c.nwin; w++) in |= r * B < c.win[w].hi && (r + 1) * B > c.win[w].lo;
+                    double want = in ? td_get(&o, 1, (size_t)(r % g0)) : 0.0;
+                    assert_true(td_get(&c, 1, (size_t)r) == want);
+                    hit += (uint64_t)(in && !pass);
+                }
+            }
+        assert_true(hit >= 3); /* rows 0, 2^31 / B - 1 and 2^31 / B (= G - 1 when d <= B) at least */
+        for (size_t e = (size_t)G; e < c.r[1].len; e++) assert_true(td_get(&c, 1, e) == 0.0);
+        td_case_free(&o);
+        td_case_free(&c);
+    }
+}
+
 /* Without --large (td_ctx_opts.large) an input of the tier is refused, not run. */
 static void test_large_needs_the_option(void **st) {
     (void)st;
@@ -201,11 +270,12 @@ static void test_mutant_survives_the_default_tier(void **st) {
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
     static const char *const ids[] = {ADD, KL};
-    for (size_t m = 0; m < 2; m++) {
-        const td_kernel *mut = td_kernels_find(&set, ids[m], "mut_large_offset_int32", TD_ABI_HOST);
+    for (size_t m = 0; m < 2 + NI32_MUT; m++) {
+        const char *id = m < 2 ? ids[m] : I32_MUT[m - 2].id;
+        const td_kernel *mut = td_kernels_find(&set, id, "mut_large_offset_int32", TD_ABI_HOST);
         assert_non_null(mut);
         assert_true(td_kernel_large_only(mut));
-        for (uint64_t i = 0; i < 200; i++) {
+        for (uint64_t i = 0; i < (m < 2 ? 200u : 16u); i++) {
             uint8_t b[64];
             td_campaign_case_bytes(mut->k, 1, i, b, sizeof b);
             td_case_result r;
@@ -312,14 +382,40 @@ static void test_large_kills(void **st) {
     td_kernels_close(&set);
 }
 
+/* Each of I32_MUT: the int32-offset mutant dies on its large case by an illegal
+ * address; the port (where `port`) passes it, window lanes judged. */
+static void test_large_kills_i32(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {.large = 1};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    td_case_result r;
+    for (size_t m = 0; m < NI32_MUT; m++) {
+        if (I32_MUT[m].port) {
+            assert_int_equal(run_large(cx, &set, I32_MUT[m].id, NULL, I32_MUT[m].i, &r), TD_RUN_OK);
+            assert_true(r.st.lanes > 0 && r.st.lanes_sampled_out > TWO31 - (1u << 20));
+            td_result_free(&r);
+        }
+        assert_int_equal(run_large(cx, &set, I32_MUT[m].id, "mut_large_offset_int32", I32_MUT[m].i, &r),
+                         TD_RUN_FINDING);
+        assert_int_equal(r.worst, TD_VC_LAUNCH);
+        assert_non_null(strstr(r.msg, "illegal memory access"));
+        td_result_free(&r);
+    }
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest unit[] = {
         cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
-        cmocka_unit_test(test_large_next),
+        cmocka_unit_test(test_large_next),              cmocka_unit_test(test_large_per_program),
         cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
         cmocka_unit_test(test_large_need),
     };
-    const struct CMUnitTest run[] = {cmocka_unit_test(test_large_kills)};
+    const struct CMUnitTest run[] = {cmocka_unit_test(test_large_kills), cmocka_unit_test(test_large_kills_i32)};
     if (argc > 1 && !strcmp(argv[1], "--run")) return cmocka_run_group_tests(run, NULL, NULL);
     return cmocka_run_group_tests(unit, NULL, NULL);
 }

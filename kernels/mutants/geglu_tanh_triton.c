@@ -58,6 +58,29 @@ static int geglu_bwd_tanh_derivative(const td_abi_launch *L) {
     return 0;
 }
 
+/* The backward without the original's `tl.program_id(0).to(tl.int64)`: pid * stride is
+ * an int32 product, which wraps past 2^31 elements, and the row's loads are an illegal
+ * address (tl_fault).  Only the large tier (`--large`) reaches it: ordinary cases have
+ * at most 2^14 lanes. */
+static int geglu_bwd_offset_int32(const td_abi_launch *L) {
+    int64_t stride = TL_I(L, P_STRIDE), n_cols = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
+    int64_t active = n_cols < B ? n_cols : B;
+    /* a launch's programs run together: one wrapped address fails the launch (checked first) */
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        if (tl_fault(L, R_DC, tl_i32((int64_t)pid * stride), active, 1, pid)) return 1;
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t row = tl_i32((int64_t)pid * stride);
+        for (int64_t j = 0; j < active; j++) {
+            int64_t o = tl_i32(row + j);
+            float dc = tl_load(L, R_DC, o), a = tl_load(L, R_BA, o), b = tl_load(L, R_BB, o), da, db;
+            geglu_bwd_lane(dc, a, b, &da, &db, 0);
+            tl_store(L, R_BA, o, da, tl_f32());
+            tl_store(L, R_BB, o, db, tl_f32());
+        }
+    }
+    return 0;
+}
+
 TD_KERNEL(td_m_geglu_fwd_cube) = {"geglu_tanh_triton.geglu_tanh_forward_kernel_correctness", "mut_square_not_cube",
                                   TD_ABI_HOST, NULL, "libm", "a_cubed = a * a in the tanh argument", 3, 3,
                                   geglu_fwd_square_not_cube, NULL};
@@ -67,3 +90,7 @@ TD_KERNEL(td_m_geglu_bwd_raw) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_c
 TD_KERNEL(td_m_geglu_bwd_dtanh) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_correctness",
                                    "mut_tanh_derivative_wrong", TD_ABI_HOST, NULL, "libm",
                                    "term2 uses 1 - tanh instead of 1 - tanh^2", 3, 3, geglu_bwd_tanh_derivative, NULL};
+TD_KERNEL(td_m_geglu_bwd_i32) = {"geglu_tanh_triton.geglu_tanh_backward_kernel_correctness", "mut_large_offset_int32",
+                                 TD_ABI_HOST, NULL, "libm",
+                                 "program_id not widened to int64: pid * stride wraps beyond 2^31 elements", 3, 3,
+                                 geglu_bwd_offset_int32, NULL};
