@@ -1321,16 +1321,20 @@ static const far_axis_contract FAR_AXIS[] = {
 };
 #define NFAR_AXIS (sizeof FAR_AXIS / sizeof FAR_AXIS[0])
 
-static void test_far_axis_contracts_reach_the_class(void **st) {
-    (void)st;
-    for (size_t f = 0; f < NFAR_AXIS; f++) {
-        const far_axis_contract *A = &FAR_AXIS[f];
+/* Every contract of table T (n rows) has a far hook and the class; ordinary bytes never
+ * reach it, and of `inputs` far inputs at least `least` do, each moving region `reg`'s
+ * axis to the larger of the two strides.  An axis table (tile = 0) keeps 2 to
+ * TD_FAR_MAX_ROWS rows; a tile table (tile = 1) keeps 16 or more at the least stride whose
+ * last row alone passes 2^31, so the region spans less than 2^31 + 2^28 elements. */
+static void far_table_reaches(const far_axis_contract *T, size_t n, int tile, uint64_t inputs, int least) {
+    for (size_t f = 0; f < n; f++) {
+        const far_axis_contract *A = &T[f];
         const td_contract *k = td_contract_find(A->id);
         assert_non_null(k);
         assert_non_null(k->far);
         assert_true(k->classes & TD_BC(TD_BC_OFFSET_2_31));
         int hits = 0;
-        for (uint64_t i = 0; i < 64; i++) {
+        for (uint64_t i = 0; i < inputs; i++) {
             uint8_t b[TD_FAR_MAGIC_LEN + NB];
             char err[512];
             td_case c;
@@ -1346,31 +1350,36 @@ static void test_far_axis_contracts_reach_the_class(void **st) {
                 if (s2 > s) s = s2;
                 int64_t rows = (int64_t)(c.r[A->reg].len - 1) / s + 1;
                 assert_true((rows - 1) * s >= TWO31);
-                assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
                 assert_true(c.r[A->reg].mapped > 0);
                 assert_true(c.r[A->reg].len > (size_t)TWO31);
+                if (!tile) assert_true(rows >= 2 && rows <= TD_FAR_MAX_ROWS);
+                else {
+                    assert_true((rows - 2) * s < TWO31); /* the least such stride: only the last row is beyond */
+                    assert_true(rows >= 16);
+                    assert_true(c.r[A->reg].len < (size_t)(TWO31 + TWO31 / 8));
+                }
             }
             td_case_free(&c);
         }
-        assert_true(hits >= 16); /* most far inputs have two batches or heads */
+        if (hits < least) print_message("%s: %d far cases of %d\n", A->id, hits, (int)inputs);
+        assert_true(hits >= least);
     }
 }
 
-/* The correct ports pass 12 far cases each (3 of them far or more); each
+/* The correct ports of table T pass 12 far cases each (3 of them far or more); each
  * mut_offset_int32 fails every far case (an illegal address) and passes ordinary ones. */
-static void test_far_axis_ports_and_mutants(void **st) {
-    (void)st;
+static void far_table_ports_and_mutants(const far_axis_contract *T, size_t n) {
     td_kernel_set set;
     char err[256];
     assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
     td_ctx_opts o = {0};
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     assert_non_null(cx);
-    for (size_t f = 0; f < NFAR_AXIS; f++) {
-        const td_kernel *port = td_kernels_find(&set, FAR_AXIS[f].id, NULL, TD_ABI_HOST);
-        const td_kernel *mut = td_kernels_find(&set, FAR_AXIS[f].id, "mut_offset_int32", TD_ABI_HOST);
+    for (size_t f = 0; f < n; f++) {
+        const td_kernel *port = td_kernels_find(&set, T[f].id, NULL, TD_ABI_HOST);
+        const td_kernel *mut = td_kernels_find(&set, T[f].id, "mut_offset_int32", TD_ABI_HOST);
         assert_non_null(port);
-        if (FAR_AXIS[f].no_mut) assert_null(mut);
+        if (T[f].no_mut) assert_null(mut);
         else assert_non_null(mut);
         int far_cases = 0;
         for (uint64_t i = 0; i < 12; i++) {
@@ -1384,11 +1393,23 @@ static void test_far_axis_ports_and_mutants(void **st) {
             assert_int_equal(run_case(cx, mut, i, 1, &w, &cl), far ? TD_RUN_FINDING : TD_RUN_OK);
             if (far) assert_int_equal(w, TD_VC_LAUNCH);
         }
+        if (far_cases < 3) print_message("%s: %d far cases of 12\n", T[f].id, far_cases);
         assert_true(far_cases >= 3);
     }
     assert_true(maxrss_mib() < 1024);
     td_ctx_free(cx);
     td_kernels_close(&set);
+}
+
+/* most far inputs have two batches or heads */
+static void test_far_axis_contracts_reach_the_class(void **st) {
+    (void)st;
+    far_table_reaches(FAR_AXIS, NFAR_AXIS, 0, 64, 16);
+}
+
+static void test_far_axis_ports_and_mutants(void **st) {
+    (void)st;
+    far_table_ports_and_mutants(FAR_AXIS, NFAR_AXIS);
 }
 
 /* ---- contracts whose tiles read all BLOCK_M rows (or one program's whole block): a
@@ -1412,41 +1433,10 @@ static const far_axis_contract FAR_TILE[] = {
 };
 #define NFAR_TILE (sizeof FAR_TILE / sizeof FAR_TILE[0])
 
+/* A row-major A (or matmul_tma's either layout) in a quarter of the far inputs at least */
 static void test_far_tile_contracts_reach_the_class(void **st) {
     (void)st;
-    for (size_t f = 0; f < NFAR_TILE; f++) {
-        const far_axis_contract *A = &FAR_TILE[f];
-        const td_contract *k = td_contract_find(A->id);
-        assert_non_null(k);
-        assert_non_null(k->far);
-        assert_true(k->classes & TD_BC(TD_BC_OFFSET_2_31));
-        int hits = 0;
-        for (uint64_t i = 0; i < 32; i++) {
-            uint8_t b[TD_FAR_MAGIC_LEN + NB];
-            char err[512];
-            td_case c;
-            far_bytes(i, b, 0);
-            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
-            assert_false(c.classes & TD_BC(TD_BC_OFFSET_2_31));
-            td_case_free(&c);
-            far_bytes(i, b, 1);
-            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
-            if (c.classes & TD_BC(TD_BC_OFFSET_2_31)) {
-                hits++;
-                int64_t s = td_param_i(&c, A->stride, -1), s2 = A->stride2 ? td_param_i(&c, A->stride2, -1) : 0;
-                if (s2 > s) s = s2;
-                int64_t rows = (int64_t)(c.r[A->reg].len - 1) / s + 1;
-                assert_true((rows - 1) * s >= TWO31);
-                assert_true((rows - 2) * s < TWO31); /* the least such stride: only the last row is beyond */
-                assert_true(rows >= 16);
-                assert_true(c.r[A->reg].mapped > 0);
-                assert_true(c.r[A->reg].len > (size_t)TWO31 && c.r[A->reg].len < (size_t)(TWO31 + TWO31 / 8));
-            }
-            td_case_free(&c);
-        }
-        if (hits < 8) print_message("%s: %d far cases of 32\n", A->id, hits);
-        assert_true(hits >= 8); /* A row-major (or matmul_tma's either layout) */
-    }
+    far_table_reaches(FAR_TILE, NFAR_TILE, 1, 32, 8);
 }
 
 /* td_far_tile_stride: the least stride whose (rows - 1) * stride passes 2^31 + d, d < 65,
@@ -1469,40 +1459,9 @@ static void test_far_tile_stride(void **st) {
     }
 }
 
-/* The correct ports pass 12 far cases each (3 of them far or more); each
- * mut_offset_int32 fails every far case (an illegal address) and passes ordinary ones. */
 static void test_far_tile_ports_and_mutants(void **st) {
     (void)st;
-    td_kernel_set set;
-    char err[256];
-    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
-    td_ctx_opts o = {0};
-    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
-    assert_non_null(cx);
-    for (size_t f = 0; f < NFAR_TILE; f++) {
-        const td_kernel *port = td_kernels_find(&set, FAR_TILE[f].id, NULL, TD_ABI_HOST);
-        const td_kernel *mut = td_kernels_find(&set, FAR_TILE[f].id, "mut_offset_int32", TD_ABI_HOST);
-        assert_non_null(port);
-        if (FAR_TILE[f].no_mut) assert_null(mut);
-        else assert_non_null(mut);
-        int far_cases = 0;
-        for (uint64_t i = 0; i < 12; i++) {
-            td_vclass w;
-            uint64_t cl;
-            assert_int_equal(run_case(cx, port, i, 1, &w, &cl), TD_RUN_OK);
-            int far = (cl & TD_BC(TD_BC_OFFSET_2_31)) != 0;
-            far_cases += far;
-            if (!mut) continue;
-            assert_int_equal(run_case(cx, mut, i, 0, &w, &cl), TD_RUN_OK);
-            assert_int_equal(run_case(cx, mut, i, 1, &w, &cl), far ? TD_RUN_FINDING : TD_RUN_OK);
-            if (far) assert_int_equal(w, TD_VC_LAUNCH);
-        }
-        if (far_cases < 3) print_message("%s: %d far cases of 12\n", FAR_TILE[f].id, far_cases);
-        assert_true(far_cases >= 3);
-    }
-    assert_true(maxrss_mib() < 1024);
-    td_ctx_free(cx);
-    td_kernels_close(&set);
+    far_table_ports_and_mutants(FAR_TILE, NFAR_TILE);
 }
 
 /* ---- the fixed launch of Z*H = 8 heads (attention_kernel[_aligned], whose contracts
