@@ -8,8 +8,8 @@
  * default tier.
  * `test_large --run` (label "large", out of the default CI: each case runs a kernel over
  * 2^31+ elements, seconds each): the ports pass large cases (out of place and in
- * place), the int32-offset mutants
- * (add_example's, kldiv_compute's) die on them by an
+ * place, and a launch of row-blocks: mean_reduction), the int32-offset mutants
+ * (add_example's, kldiv_compute's, mean_reduction's) die on them by an
  * illegal address, a skipped last
  * program is seen in the last window, and the process commits little memory. */
 #include <setjmp.h>
@@ -165,6 +165,7 @@ static void test_large_next(void **st) {
 
 /* ---- launches of row-blocks (td_rows_large) ---- */
 #define LSE "logsumexp_fwd.logsumexp_fwd_kernel_correctness"
+#define MEAN "mean_reduction.mean_dim_kernel_output_summary"
 typedef struct rows_contract {
     const char *id;
     int axis;       /* the grid axis of the row-blocks */
@@ -175,6 +176,7 @@ typedef struct rows_contract {
 } rows_contract;
 static const rows_contract ROWS[] = {
     {LSE, 0, -1, 0, 3u, 0},
+    {MEAN, 0, 0, 0, 3u, 1},
     {"mean_reduction.mean_dim_kernel_io_correctness", 0, 0, 0, 3u, 1},
     {"chunk_cumsum_kernel.chunk_cumsum_scalar_output_summary_general", 0, -1, 0, 3u, 0},
     {"chunk_cumsum_kernel.chunk_cumsum_scalar_io_correctness", 0, -1, 0, 3u, 0},
@@ -356,7 +358,7 @@ static void test_mutant_survives_the_default_tier(void **st) {
     td_ctx_opts o = {0};
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
-    static const char *const ids[] = {ADD, KL, LSE};
+    static const char *const ids[] = {ADD, KL, LSE, MEAN};
     for (size_t m = 0; m < sizeof ids / sizeof ids[0]; m++) {
         const td_kernel *mut = td_kernels_find(&set, ids[m], "mut_large_offset_int32", TD_ABI_HOST);
         assert_non_null(mut);
@@ -462,6 +464,17 @@ static void test_large_kills(void **st) {
     td_result_free(&r);
     /* a skipped last program: its lanes in the last window still hold the sentinel */
     assert_int_equal(run_large(cx, &set, ADD, "mut_last_program_skipped", 2, &r), TD_RUN_FINDING);
+    td_result_free(&r);
+    /* a launch of row-blocks (X rows of N, Mean rows of one cell: each region's windows in
+     * its own elements): the port passes, every window row judged, the other rows counted;
+     * the int32-offset mutant dies on the rows past 2^31 / N */
+    assert_int_equal(run_large(cx, &set, MEAN, NULL, 0, &r), TD_RUN_OK);
+    assert_true(r.st.lanes > 0 && r.st.lanes_sampled_out > 0);
+    assert_true(r.st.classes & TD_BC(TD_BC_OFFSET_2_31));
+    td_result_free(&r);
+    assert_int_equal(run_large(cx, &set, MEAN, "mut_large_offset_int32", 0, &r), TD_RUN_FINDING);
+    assert_int_equal(r.worst, TD_VC_LAUNCH);
+    assert_non_null(strstr(r.msg, "illegal memory access"));
     td_result_free(&r);
     /* in place: the windows hold the initial contents, the kernel doubles them */
     assert_int_equal(run_large(cx, &set, MUL2_INPLACE, NULL, 1, &r), TD_RUN_OK);
