@@ -359,7 +359,8 @@ static void test_mutant_survives_the_default_tier(void **st) {
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
     static const char *const ids[] = {ADD, KL, LSE, MEAN,
-                                      "chunk_cumsum_kernel.chunk_cumsum_scalar_output_summary_general"};
+                                      "chunk_cumsum_kernel.chunk_cumsum_scalar_output_summary_general",
+                                      "reversed_cumsum_scalar.reversed_cumsum_scalar_output_summary_general"};
     for (size_t m = 0; m < sizeof ids / sizeof ids[0]; m++) {
         const td_kernel *mut = td_kernels_find(&set, ids[m], "mut_large_offset_int32", TD_ABI_HOST);
         assert_non_null(mut);
