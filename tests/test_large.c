@@ -207,7 +207,7 @@ static void test_rows_cases_decode(void **st) {
         const td_contract *k = td_contract_find(ROWS[f].id);
         assert_non_null(k);
         assert_non_null(k->large);
-        for (uint64_t i = 0; i < 8; i++) {
+        for (uint64_t i = 0; i < 4; i++) {
             uint8_t b[64];
             char err[512];
             td_case c, o;
@@ -358,14 +358,13 @@ static void test_mutant_survives_the_default_tier(void **st) {
     td_ctx_opts o = {0};
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
-    static const char *const ids[] = {ADD, KL, LSE, MEAN,
-                                      "chunk_cumsum_kernel.chunk_cumsum_scalar_output_summary_general",
-                                      "reversed_cumsum_scalar.reversed_cumsum_scalar_output_summary_general"};
+    /* (the row-block launches' mutants: fewer cases, keeping the unit run cheap) */
+    static const char *const ids[] = {ADD, KL, LSE, MEAN};
     for (size_t m = 0; m < sizeof ids / sizeof ids[0]; m++) {
         const td_kernel *mut = td_kernels_find(&set, ids[m], "mut_large_offset_int32", TD_ABI_HOST);
         assert_non_null(mut);
         assert_true(td_kernel_large_only(mut));
-        for (uint64_t i = 0; i < 200; i++) {
+        for (uint64_t i = 0; i < (m < 2 ? 200u : 64u); i++) {
             uint8_t b[64];
             td_campaign_case_bytes(mut->k, 1, i, b, sizeof b);
             td_case_result r;
