@@ -309,7 +309,7 @@ static void summary_text(td_cli *cli, const td_kernel *kern, const run_state *s)
                st->lanes_undefined);
     if (st->lanes_sampled_out)
         printf("  %" PRIu64 " lanes of the large tier's launches were not judged (outside its windows: the first, last"
-               " and 2^31-boundary programs and 3 sampled ones)\n",
+               " and 2^31-boundary programs or row-blocks and a few sampled ones)\n",
                st->lanes_sampled_out);
     char why[256];
     if (st->cases_not_covered)

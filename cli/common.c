@@ -232,7 +232,7 @@ int td_cli_large_statement(const td_cli *c, const char *pattern) {
         if (need.commit > most.commit) most.commit = need.commit;
     }
     if (!n) {
-        fprintf(stderr, "tilediff %s: --large: no contract matching '%s' has a large tier (flat launches of more than "
+        fprintf(stderr, "tilediff %s: --large: no contract matching '%s' has a large tier (flat launches or dense rows of more than "
                         "2^31 elements; tilediff list -v says which)\n", c->cmd, pattern);
         return TD_EXIT_USAGE;
     }

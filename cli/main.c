@@ -31,11 +31,12 @@ typedef struct {
 
 /* the large tier (contracts/gen_large.h) */
 #define LARGE_OPT                                                                                              \
-    "  --large               also cases of more than 2^31 elements (flat launches; every 16th case, at\n"      \
-    "                        i % 16 == 7): the kernel runs over every element (seconds per case), the oracle\n" \
-    "                        judges the first, last and 2^31-boundary programs and 3 sampled ones; tens of\n"  \
-    "                        GiB of address space reserved, a few hundred MiB committed (stated before the\n"  \
-    "                        run; exit 2 when the machine lacks it); host backend only\n"
+    "  --large               also cases of more than 2^31 elements (flat launches, dense rows; every 16th\n"   \
+    "                        case, at i % 16 == 7): the kernel runs over every element (seconds per case), the\n" \
+    "                        oracle judges the first, last and 2^31-boundary programs (or row-blocks) and a\n" \
+    "                        few sampled ones; tens of GiB of address space reserved, a few hundred MiB\n"    \
+    "                        committed (stated before the run; exit 2 when the machine lacks it); host\n"     \
+    "                        backend only\n"
 
 static const td_command commands[] = {
     {"list", td_cmd_list, "list [--family F] [-v]                     contracts, kernel files, dtypes, backends",

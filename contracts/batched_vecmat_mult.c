@@ -28,6 +28,7 @@
  * Special values: finite binary32 operands |x| <= 2^40: every product and partial
  * sum is finite.
  */
+#include "gen_large.h"
 #include "matmul_common.h"
 
 enum { P_DM, P_DN, P_BM, P_BN, P_BK, P_NKB, NP };
@@ -92,10 +93,13 @@ static const char *check_io(const td_case *c) {
     return NULL;
 }
 
+/* A large case: the row-blocks (m_index) of its windows; the others' lanes only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t dn = c->p[P_DN].i, BM = c->p[P_BM].i, BN = c->p[P_BN].i, K = c->p[P_BK].i * c->p[P_NKB].i;
-    for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
-        for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+    uint64_t seen = 0;
+    for (uint32_t p0 = (uint32_t)td_large_row_next(c, 0); p0 < c->grid[0];
+         p0 = (uint32_t)td_large_row_next(c, (uint64_t)p0 + 1), seen++)
+        for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
             for (int64_t i = 0; i < BM; i++)
                 for (int64_t j = 0; j < BN; j++) {
                     int64_t m = p0 * BM + i, n = p1 * BN + j;
@@ -103,11 +107,32 @@ static void writes(const td_case *c, td_wset *ws) {
                                   .j = (uint64_t)(i * BN + j), .idx = {m * K, (m * dn + n) * K, m, n}};
                     td_wset_add(ws, &l);
                 }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * c->grid[1] * (uint64_t)(BM * BN);
+}
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / (BLOCK_M * dim_n * K)
+ * programs along m, so B's row offset m * dim_n * dim_k passes 2^31 (dim_m, dim_n,
+ * dim_k unannotated ints, their products int32 in the original; Lean's are Nat).
+ * Row-block m_index is BLOCK_M rows: [BLOCK_M, K] of A, [BLOCK_M, dim_n, K] of B,
+ * [BLOCK_M, dim_n] of the output.  A row-block of B under TD_ROWS_LARGE_MIN_LEN
+ * elements gets more K blocks (numKBlocks), the drawn values first and zeros after. */
+static void large(td_producer *p, td_case *c) {
+    int64_t BM = c->p[P_BM].i, dn = c->p[P_DN].i, BK = c->p[P_BK].i, T0 = c->p[P_NKB].i, T = T0;
+    if (BM * dn * BK * T < TD_ROWS_LARGE_MIN_LEN) T = (TD_ROWS_LARGE_MIN_LEN + BM * dn * BK - 1) / (BM * dn * BK);
+    uint64_t K0 = (uint64_t)(BK * T0), K = (uint64_t)(BK * T), bm = (uint64_t)BM, n = (uint64_t)dn;
+    td_rows_region rr[3] = {{R_A, bm * K, bm * K0}, {R_B, bm * n * K, bm * n * K0}, {R_OUT, bm * n, 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, 3, &R) != 0) return;
+    c->p[P_NKB].i = T;
+    c->p[P_DM].i = (int64_t)(R * bm);
+    c->grid[0] = (uint32_t)R;
+    c->classes &= ~TD_BC(TD_BC_SINGLE_LANE);
+    if (T > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
 }
 
 /* no far hook (offsets beyond 2^31): no stride parameters; B's row offset m * dim_n * K
  * passes 2^31 only with dim_n (also the output's row length: 2^31 output elements) or K
- * (a 2^26-step loop) that large */
+ * (a 2^26-step loop) that large, or with dim_m that large: the large tier's (`large`) */
 #define BV_COMMON                                                                                                  \
     .file = "batched_vecmat_mult", .family = "matmul", .nparams = NP, .params = params, .nregions = NR,           \
     .regions = regions, .sv = TD_SV_IEEE,                                                                           \
@@ -116,7 +141,7 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |                \
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) |                \
                TD_BC(TD_BC_VALUES_LARGE),                                                                           \
-    .gen = gen, .writes = writes
+    .gen = gen, .large = large, .writes = writes
 
 static const td_intent mm_intent = {
     .operation = "out[m, n] = sum_k A[m, k] B[m, n, k]: each batch row times its own matrix",

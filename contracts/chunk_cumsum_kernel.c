@@ -44,6 +44,7 @@
  * binary16), so TD_SV_REAL.
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_T, P_BT, NP };
 enum { R_S, R_O, NR };
@@ -104,10 +105,11 @@ static const char *check(const td_case *c) {
     if (T < 0) return "T : Nat";
     if (rows < 1 || c->grid[1] != 1 || c->grid[2] != 1) return "grid = (B*H,)";
     if (c->r[R_S].len < (size_t)(rows * T) || c->r[R_O].len < (size_t)(rows * T)) return "S and O hold B*H rows of T";
-    for (int64_t r = 0; r < rows; r++) {
+    /* (a large case: the rows of its windows; every other row reads 0) */
+    for (uint64_t r = td_large_row_next(c, 0); r < (uint64_t)rows; r = td_large_row_next(c, r + 1)) {
         double mag = 0;
         for (int64_t m = 0; m < T; m++) {
-            double x = td_get(c, R_S, (size_t)(r * T + m));
+            double x = td_get(c, R_S, (size_t)(r * (uint64_t)T + (uint64_t)m));
             if (!isfinite(x)) return "S holds real (finite) values";
             mag += fabs(x);
         }
@@ -116,15 +118,34 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
-/* One lane per in-row step: chunk t, lane j, flat index i = t*BT + j < T. */
+/* One lane per in-row step: chunk t, lane j, flat index i = t*BT + j < T.  A large
+ * case: the rows of its windows; the other rows' lanes only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t T = c->p[P_T].i, BT = c->p[P_BT].i;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
+    uint64_t seen = 0;
+    for (uint64_t pid = td_large_row_next(c, 0); pid < c->grid[0]; pid = td_large_row_next(c, pid + 1), seen++)
         for (int64_t i = 0; i < T; i++) {
-            td_olane l = {.o = 0, .region = R_O, .off = (uint64_t)((int64_t)pid * T + i), .pid = {pid, 0, 0},
-                          .t = (uint32_t)(i / BT), .j = (uint64_t)(i % BT), .idx = {pid, i}};
+            td_olane l = {.o = 0, .region = R_O, .off = pid * (uint64_t)T + (uint64_t)i, .pid = {(uint32_t)pid, 0, 0},
+                          .t = (uint32_t)(i / BT), .j = (uint64_t)(i % BT), .idx = {(int64_t)pid, i}};
             td_wset_add(ws, &l);
         }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)T;
+}
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / T rows (B*H), so
+ * s + i_bh * T passes 2^31 (i_bh is an int32 program id, T a constexpr: nothing in
+ * the signature bounds B*H*T, and Lean's are Nat).  The row-blocks are rows of T in
+ * S and O.  A row shorter than TD_ROWS_LARGE_MIN_LEN is lengthened to that many
+ * steps, the new ones zero (finite, and the binary16 row sum of |S| unchanged). */
+static void large(td_producer *p, td_case *c) {
+    int64_t T0 = c->p[P_T].i, T = T0 < TD_ROWS_LARGE_MIN_LEN ? TD_ROWS_LARGE_MIN_LEN : T0, BT = c->p[P_BT].i;
+    td_rows_region rr[2] = {{R_S, (uint64_t)T, (uint64_t)T0}, {R_O, (uint64_t)T, 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, 2, &R) != 0) return;
+    c->p[P_T].i = T;
+    c->grid[0] = (uint32_t)R;
+    if (T != T0) c->classes &= ~(TD_BCLASSES_TILED | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE));
+    ccs_mark(T, BT, (int64_t)R, &c->classes);
 }
 
 #define CCS_CLASSES                                                                                            \
@@ -133,8 +154,8 @@ static void writes(const td_case *c, td_wset *ws) {
     .file = "chunk_cumsum_kernel", .family = "scan", .nparams = NP, .nregions = NR, .sv = TD_SV_REAL,          \
     .sv_note = "finite inputs bounded so that every prefix sum is finite in the output format",              \
     /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an \
-     * offset >= 2^31 needs a dense output of 2^31 elements, not a far stride (offset-2^31 not reached) */ \
-    .classes = CCS_CLASSES, .gen = gen, .check = check, .writes = writes
+     * offset >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of T) */ \
+    .classes = CCS_CLASSES, .gen = gen, .large = large, .check = check, .writes = writes
 
 static const td_intent intent = {
     .operation = "the inclusive cumulative sum of each row of s[B*H, T] along time",

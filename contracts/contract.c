@@ -40,7 +40,8 @@ static int in_windows(const td_window *w, int n, uint64_t off) {
 }
 
 void td_wset_add(td_wset *ws, const td_olane *l) {
-    if (ws->nwin && l->region < 32 && (ws->win_regs >> l->region & 1) && !in_windows(ws->win, ws->nwin, l->off)) {
+    uint64_t u = ws->win_unit && l->region < TD_MAX_REGIONS && ws->win_unit[l->region] ? ws->win_unit[l->region] : 1;
+    if (ws->nwin && l->region < 32 && (ws->win_regs >> l->region & 1) && !in_windows(ws->win, ws->nwin, l->off / u)) {
         ws->dropped++;
         return;
     }

@@ -151,7 +151,18 @@ typedef struct td_case {
     uint32_t large_regs;
     int nwin;
     td_window win[TD_MAX_WINDOWS];
+    /* the unit of the windows in region i: win[w] covers its elements [lo * u, hi * u)
+     * with u = win_unit[i], 0 meaning 1 (a flat launch: the windows are elements of every
+     * region alike; a launch of row-blocks, td_rows_large: they are row-blocks, each
+     * region with its own row length) */
+    uint64_t win_unit[TD_MAX_REGIONS];
 } td_case;
+
+/* The elements [lo, hi) of region i that window w of case c covers. */
+static inline td_window td_case_window(const td_case *c, int i, int w) {
+    uint64_t u = c->win_unit[i] ? c->win_unit[i] : 1;
+    return (td_window){c->win[w].lo * u, c->win[w].hi * u};
+}
 
 /* One active output lane of the write set. */
 typedef struct td_olane {
@@ -174,6 +185,7 @@ typedef struct td_wset {
     int nwin;
     const td_window *win;
     uint64_t dropped;
+    const uint64_t *win_unit; /* td_case.win_unit of the windows' case; NULL: units are elements */
 } td_wset;
 void td_wset_add(td_wset *ws, const td_olane *l);
 /* Sorts the lanes by (region, off): a radix sort of compact keys (region * span + off),

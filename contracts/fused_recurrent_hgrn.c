@@ -32,6 +32,7 @@
  * state stays below 8 * 4095 * e^8, far inside binary32.
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_USE_INIT, P_STORE_FINAL, P_IT, P_T, P_D, P_BD, NP };
 enum { R_X, R_G, R_O, R_H0, R_HT, R_DX, R_DG, R_DO, R_BHPREV, R_DHPREV, NR };
@@ -114,14 +115,19 @@ static const char *check(const td_case *c) {
     size_t n = (size_t)c->grid[1] * (size_t)(T * D), nh = (size_t)c->grid[1] * (size_t)D;
     for (int r = 0; r < NR; r++)
         if (c->r[r].len < ((r == R_H0 || r == R_HT || r == R_BHPREV) ? nh : n)) return "regions hold [B*H, T, D] / [B*H, D]";
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(td_get(c, R_G, i)) || fabs(td_get(c, R_G, i)) > 1 + 0x1p-9) return "gates finite, |g| <= 1 + 2^-9";
+    /* (a large case: its window rows; every other gate reads 0) */
+    for (uint64_t i = td_large_next(c, R_G, 0); i < n; i = td_large_next(c, R_G, i + 1))
+        if (!isfinite(td_get(c, R_G, (size_t)i)) || fabs(td_get(c, R_G, (size_t)i)) > 1 + 0x1p-9)
+            return "gates finite, |g| <= 1 + 2^-9";
     return NULL;
 }
 
+/* A large case: the heads (i_bh) of its windows; the other heads' lanes only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t T = c->p[P_T].i, D = c->p[P_D].i, BD = c->p[P_BD].i;
-    for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+    uint64_t seen = 0;
+    for (uint32_t p1 = (uint32_t)td_large_row_next(c, 0); p1 < c->grid[1];
+         p1 = (uint32_t)td_large_row_next(c, (uint64_t)p1 + 1), seen++)
         for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
             for (int64_t i = 0; i < BD; i++) {
                 int64_t d = p0 * BD + i;
@@ -141,7 +147,34 @@ static void writes(const td_case *c, td_wset *ws) {
                     td_wset_add(ws, &l);
                 }
             }
+    if (c->nwin) ws->dropped += (c->grid[1] - seen) * (uint64_t)D * (uint64_t)(3 * T + (c->p[P_STORE_FINAL].i != 0));
 }
+
+/* The large tier (gen_large.h, td_rows_large) of both launches: more than 2^31 / (T*D)
+ * heads (B*H), so i_bh * T * D passes 2^31 (i_bh an int32 program id, T and D
+ * constexprs: nothing in the signature bounds B*H*T*D; Lean's are Nat).  Row-block
+ * i_bh is [T, D] of the sequence regions and [D] of the state ones (heads of the
+ * summary's H0, Ht, BHPrev; none in bwd_dx).  A head of fewer than
+ * TD_ROWS_LARGE_MIN_LEN elements is lengthened in time (T, i_t kept), the new steps
+ * zero (gates 0 are gates). */
+static void hgrn_large(td_producer *p, td_case *c, int p_t, int p_d, int nr, int dx) {
+    int64_t T0 = c->p[p_t].i, D = c->p[p_d].i, T = T0;
+    if (T * D < TD_ROWS_LARGE_MIN_LEN) T = (TD_ROWS_LARGE_MIN_LEN + D - 1) / D;
+    td_rows_region rr[NR];
+    for (int r = 0; r < nr; r++) {
+        int state = !dx && (r == R_H0 || r == R_HT || r == R_BHPREV);
+        uint64_t len = (uint64_t)(state ? D : T * D), len0 = (uint64_t)(state ? D : T0 * D);
+        rr[r] = (td_rows_region){r, len, c->k->regions[r].role == TD_R_IN ? len0 : 0};
+    }
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[1], rr, nr, &R) != 0) return;
+    c->p[p_t].i = T;
+    c->grid[1] = (uint32_t)R;
+    if (T != T0) c->classes &= ~(TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE));
+    if (T > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+}
+static void large(td_producer *p, td_case *c) { hgrn_large(p, c, P_T, P_D, NR, 0); }
+static void large_dx(td_producer *p, td_case *c) { hgrn_large(p, c, PD_T, PD_D, NRD, 1); }
 
 /* ---- bwd_dx: one backward time step ---- */
 static void gen_dx(td_producer *p, td_case *c) {
@@ -168,13 +201,15 @@ static const char *check_dx(const td_case *c) {
 }
 static void writes_dx(const td_case *c, td_wset *ws) {
     int64_t T = c->p[PD_T].i, D = c->p[PD_D].i, BD = c->p[PD_BD].i, it = c->p[PD_IT].i;
-    for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
+    uint64_t seen = 0; /* (a large case: the heads of its windows; the others only counted) */
+    for (uint64_t p1 = td_large_row_next(c, 0); p1 < c->grid[1]; p1 = td_large_row_next(c, p1 + 1), seen++)
         for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
             for (int64_t i = 0; i < BD && p0 * BD + i < D; i++) {
-                td_olane l = {.region = RD_DX, .off = (uint64_t)((p1 * T + it) * D + p0 * BD + i), .pid = {p0, p1, 0},
-                              .j = (uint64_t)i};
+                td_olane l = {.region = RD_DX, .off = (p1 * (uint64_t)T + (uint64_t)it) * (uint64_t)D + p0 * BD + i,
+                              .pid = {p0, (uint32_t)p1, 0}, .j = (uint64_t)i};
                 td_wset_add(ws, &l);
             }
+    if (c->nwin) ws->dropped += (c->grid[1] - seen) * (uint64_t)D;
 }
 
 /* The intent (contracts/fused_recurrent_hgrn.spec.h): flash-linear-attention's
@@ -208,8 +243,9 @@ const td_contract td_c_fused_recurrent_hgrn_summary = {
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) |
                TD_BC(TD_BC_VALUES_SPECIAL),
     /* no .far: every region is addressed by i_bh * T * D + t * D + d (sizes only, shared with the
-     * outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
+     * outputs): an offset >= 2^31 needs dense outputs of 2^31 elements: the large tier's (`large`) */
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(hgrn_summary),
@@ -232,8 +268,9 @@ const td_contract td_c_fused_recurrent_hgrn_bwd_dx = {
     .error_model = "one binary32 addition: half an ulp of the sum (exact when representable)",
     .classes = TD_BCLASSES_TILED,
     /* no .far: every region is addressed by i_bh * T * D + t * D + d (sizes only, shared with the
-     * outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
+     * outputs): an offset >= 2^31 needs dense outputs of 2^31 elements: the large tier's (`large`) */
     .gen = gen_dx,
+    .large = large_dx,
     .check = check_dx,
     .writes = writes_dx,
     TD_SPECS(hgrn_dx_step),

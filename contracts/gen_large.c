@@ -132,3 +132,90 @@ int td_large_per_program(td_case *c, int reg, int p_block, uint64_t g0) {
     td_region_release(&old);
     return 0;
 }
+
+/* ---- launches of row-blocks (gen_large.h: td_rows_large) ---- */
+
+/* The windows of R row-blocks, the widest L elements long, in rows: sorted, merged. */
+static int rows_windows(td_producer *p, uint64_t R, uint64_t L, td_window *w) { /* (TD_MAX_WINDOWS >= 7) */
+    int nw = 0;
+    w[nw++] = (td_window){0, 1};                                      /* the first row-block */
+    w[nw++] = (td_window){(TWO31 - 1) / L, (TWO31 - 1) / L + 1};      /* element 2^31 - 1 ... */
+    w[nw++] = (td_window){TWO31 / L, TWO31 / L + 1};                  /* ... and 2^31 of the widest */
+    w[nw++] = (td_window){(TWO31 + L - 1) / L, (TWO31 + L - 1) / L + 1}; /* the first starting past it */
+    w[nw++] = (td_window){R - 1, R};                                  /* the last */
+    for (int k = 0; k < 2 && R > 2; k++) {                            /* a sample of the interior */
+        uint64_t r = 1 + td_prod_u32(p, 0, (uint32_t)(R - 3));
+        w[nw++] = (td_window){r, r + 1};
+    }
+    qsort(w, (size_t)nw, sizeof *w, win_cmp);
+    int m = 0;
+    for (int i = 0; i < nw; i++) {
+        if (m && w[i].lo <= w[m - 1].hi) {
+            if (w[i].hi > w[m - 1].hi) w[m - 1].hi = w[i].hi;
+        } else {
+            w[m++] = w[i];
+        }
+    }
+    return m;
+}
+
+/* Region q.reg moved to a sparse mapping of R row-blocks of q.len elements whose
+ * windows repeat the old contents (element e < len0 of row r <- element (r mod R0) *
+ * len0 + e; the elements past len0 read zero).  0, or -1 with the region unchanged;
+ * the old contents stay allocated. */
+static int rows_region(td_case *c, const td_rows_region *q, uint64_t R0, uint64_t R, const td_window *w, int nw) {
+    td_region old = c->r[q->reg];
+    unsigned eb = td_fmt_get(old.fmt)->bytes;
+    c->r[q->reg].data = NULL, c->r[q->reg].mapped = 0, c->r[q->reg].len = 0;
+    uint8_t *d = td_case_alloc_sparse(c, q->reg, (size_t)(R * q->len));
+    if (!d) {
+        c->r[q->reg] = old;
+        return -1;
+    }
+    const uint8_t *s = old.data;
+    uint64_t n = q->len < q->len0 ? q->len : q->len0;
+    for (int i = 0; i < nw && n; i++)
+        for (uint64_t r = w[i].lo; r < w[i].hi; r++)
+            memcpy(d + r * q->len * eb, s + (r % R0) * q->len0 * eb, (size_t)(n * eb));
+    return 0;
+}
+
+int td_rows_large(td_producer *p, td_case *c, uint64_t R0, const td_rows_region *rr, int nr, uint64_t *R) {
+    uint64_t L = 0;
+    if (R0 == 0 || nr <= 0 || nr > 32) return -1;
+    for (int k = 0; k < nr; k++) {
+        if (rr[k].len == 0 || c->r[rr[k].reg].len < R0 * rr[k].len0) return -1;
+        if (rr[k].len > L) L = rr[k].len;
+    }
+    if (L < TD_ROWS_LARGE_MIN_LEN || L > TWO31) return -1;
+    /* the least count with a row-block starting at or past element 2^31 (a kernel that
+     * forms only the row-block's base r * len in int32 wraps there), then a few more */
+    uint64_t n = (TWO31 + L - 1) / L + 1, more;
+    switch (td_prod_u32(p, 0, 3)) {
+    case 0: more = 0; break;
+    case 1: more = 1; break;
+    case 2: more = 2; break;
+    default: more = td_prod_u32(p, 0, (uint32_t)((1u << 20) / L + 1)); break;
+    }
+    n += more;
+    td_window w[TD_MAX_WINDOWS];
+    int nw = rows_windows(p, n, L, w);
+    td_region old[32];
+    for (int k = 0; k < nr; k++) {
+        old[k] = c->r[rr[k].reg];
+        if (rows_region(c, &rr[k], R0, n, w, nw) != 0) {
+            for (int q = 0; q < k; q++) td_region_release(&c->r[rr[q].reg]), c->r[rr[q].reg] = old[q];
+            return -1;
+        }
+    }
+    for (int k = 0; k < nr; k++) {
+        td_region_release(&old[k]);
+        c->large_regs |= 1u << rr[k].reg;
+        c->win_unit[rr[k].reg] = rr[k].len;
+    }
+    c->nwin = nw;
+    memcpy(c->win, w, (size_t)nw * sizeof *w);
+    c->classes = (c->classes & ~TD_BC(TD_BC_ONE_PROGRAM)) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_OFFSET_2_31);
+    *R = n;
+    return 0;
+}

@@ -63,8 +63,63 @@ int td_large_per_program(td_case *c, int reg, int p_block, uint64_t g0);
  * costs the windows, not 2^31 elements; zero must lie in the domain it checks. */
 static inline uint64_t td_large_next(const td_case *c, int reg, uint64_t i) {
     if (!(c->large_regs >> reg & 1)) return i;
+    for (int w = 0; w < c->nwin; w++) {
+        td_window e = td_case_window(c, reg, w); /* (a launch of row-blocks: its rows' elements) */
+        if (i < e.hi) return i > e.lo ? i : e.lo;
+    }
+    return UINT64_MAX;
+}
+
+/* ---- launches of row-blocks (dense rows: sizes only, no stride parameter) ----
+ * A kernel whose program r (a row, a head, a (b, h) slab) owns row-block r of each
+ * region it indexes by r -- elements [r * len_k, (r + 1) * len_k) of region k, each
+ * region with its own len_k -- forms r * len_k; that passes 2^31 only when the region
+ * holds more than 2^31 elements, and a kernel that forms it in int32 wraps there.  So a
+ * large case keeps the row-block the generator drew (its widths, values and
+ * parameters) and repeats it R times: the least count with a row-block of the widest
+ * region (len_k = L) starting at or past element 2^31 (R = ceil(2^31 / L) + 1: a
+ * kernel that forms only the base r * L in int32 and steps on in 64-bit pointers
+ * wraps there first), plus a few more from a small menu (0, 1, 2 or up to 2^20 / L).
+ * Regions not indexed by r (weights, biases, a shared table) stay as gen drew them.
+ *
+ * Windows are whole row-blocks, in rows (td_case.win_unit[k] = len_k maps them to
+ * each region's elements): the first, the ones holding elements 2^31 - 1 and 2^31
+ * of the widest region, the first starting at or past 2^31, the last, two drawn at
+ * random.  Window row r of region k
+ * holds row r mod R0 of the case gen drew (a row-block widened past its len0_k reads
+ * zero there: see td_rows_region), so every row keeps its joint preconditions (zero
+ * must lie in their domain, as for td_large_next).
+ * The kernel runs over every row (the grid is R row-blocks); rows outside the windows
+ * read zero and their outputs are not judged (the write set counts them as sampled
+ * out: td_large_row_next walks the windows' rows). */
+typedef struct td_rows_region {
+    int reg;       /* a region indexed by the row-block */
+    uint64_t len;  /* elements of one row-block of it in the large case (> 0) */
+    uint64_t len0; /* elements of one row-block in the case gen drew, copied to the first
+                    * min(len, len0) of each window row-block (a contract may widen a row
+                    * that is too narrow: the rest reads zero); 0: not copied (an output:
+                    * the harness sets its windows) */
+} td_rows_region;
+
+/* The widest row-block must hold at least this many elements: the grid stays below
+ * 2^25 programs (as a flat launch's with BLOCK >= 64). */
+#define TD_ROWS_LARGE_MIN_LEN 64
+
+/* Moves a case of R0 row-blocks (R0 > 0) to R > 2^31 / L of them over sparse regions
+ * rr[0..nr) and sets the windows, large_regs, win_unit and the classes (offset-2^31,
+ * multi-tile); the caller sets its row count (a parameter, grid[axis]) to *R.  0, or
+ * -1 with the case unchanged (no address space, R0 = 0, a region shorter than R0 row-
+ * blocks of len0, or L < TD_ROWS_LARGE_MIN_LEN). */
+int td_rows_large(td_producer *p, td_case *c, uint64_t R0, const td_rows_region *rr, int nr, uint64_t *R);
+
+/* The next row-block at or after r that a large case's windows hold (r itself in an
+ * ordinary case; UINT64_MAX past the last window): a write set walks
+ *     for (uint64_t r = td_large_row_next(c, 0); r < R; r = td_large_row_next(c, r + 1))
+ * and adds (R - rows walked) * lanes per row to ws->dropped. */
+static inline uint64_t td_large_row_next(const td_case *c, uint64_t r) {
+    if (!c->nwin) return r;
     for (int w = 0; w < c->nwin; w++)
-        if (i < c->win[w].hi) return i > c->win[w].lo ? i : c->win[w].lo;
+        if (r < c->win[w].hi) return r > c->win[w].lo ? r : c->win[w].lo;
     return UINT64_MAX;
 }
 

@@ -65,6 +65,8 @@ static void writes_s(const td_case *c, td_wset *ws) { ln_ind_writes_summary(c, w
 static void gen_n(td_producer *p, td_case *c) { ln_ind_gen_norm(p, c, &map_n); }
 static const char *check_n(const td_case *c) { return ln_ind_check_norm(c, &map_n); }
 static void writes_n(const td_case *c, td_wset *ws) { ln_ind_writes_norm(c, ws, &map_n); }
+static void large_s(td_producer *p, td_case *c) { ln_ind_large(p, c, &map_s); }
+static void large_n(td_producer *p, td_case *c) { ln_ind_large(p, c, &map_n); }
 
 static const td_intent intent = {
     .operation = "layer norm of each row over its rnumel columns (biased variance, eps 1e-5), with its mean and 1/std",
@@ -91,9 +93,10 @@ const td_contract td_c_welfold_summary = {
     /* one RBLOCK tile per row (rnumel <= RBLOCK): n = k RBLOCK + 1 cannot occur */
     .classes = TD_BCLASSES_TILED & ~TD_BC(TD_BC_TAIL_ABOVE),
     .gen = gen_s,
+    .large = large_s,
     /* no far hook (offset-2^31): the row offset rnumel * x0 strides by the row's own length
      * (a dense [xnumel, rnumel] tensor, every element read), so an offset past 2^31 needs 2^31
-     * elements read (the large tier's size, not a far stride; Inductor indexes in int64 there) */
+     * elements read: the large tier's (`large`, rows of rnumel; the original's r1 + rnumel * x0 is int32) */
     .check = check_s,
     .writes = writes_s,
     TD_SPECS(summary),
@@ -116,9 +119,10 @@ const td_contract td_c_welfold_normalize = {
     .error_model = "four binary32 operations in the kernel's order on exact inputs",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen_n,
+    .large = large_n,
     /* no far hook (offset-2^31): the row offset rnumel * x0 strides by the row's own length
      * (a dense [xnumel, rnumel] tensor, every element read), so an offset past 2^31 needs 2^31
-     * elements read (the large tier's size, not a far stride; Inductor indexes in int64 there) */
+     * elements read: the large tier's (`large`, rows of rnumel; the original's r1 + rnumel * x0 is int32) */
     .check = check_n,
     .writes = writes_n,
     TD_SPECS(normalize),

@@ -36,8 +36,10 @@
 #define TD_LAYERNORM_COMMON_GEN
 
 #include <math.h>
+#include <string.h>
 
 #include "gen.h"
+#include "gen_large.h"
 
 /* |row values| the generator draws (see the header) */
 #define LN_XBOUND 0x1p24
@@ -308,16 +310,19 @@ static inline const char *ln_ind_check_summary(const td_case *c, const ln_ind_ma
     if (c->r[m->x].len < rows * r || c->r[m->y].len < rows * r) return "x and Y hold xnumel rows of rnumel";
     if (c->r[m->w].len < r || c->r[m->b].len < r) return "w and b hold rnumel values";
     if (c->r[m->mean].len < rows || c->r[m->rstd].len < rows) return "mean and rstd hold one cell per row";
-    for (size_t i = 0; i < c->r[m->x].len; i++)
-        if (!(fabs(td_get(c, m->x, i)) <= LN_XDOMAIN)) return "|x| <= 2^40 (finite sums of squares)";
+    /* (a large case: its window rows; every other element reads 0) */
+    for (uint64_t i = td_large_next(c, m->x, 0); i < c->r[m->x].len; i = td_large_next(c, m->x, i + 1))
+        if (!(fabs(td_get(c, m->x, (size_t)i)) <= LN_XDOMAIN)) return "|x| <= 2^40 (finite sums of squares)";
     /* the hypotheses on distinct regions hold by construction */
     return NULL;
 }
 
-/* outputs: 0 mean, 1 rstd, 2 Y */
+/* outputs: 0 mean, 1 rstd, 2 Y.  A large case: the rows of its windows; the others only
+ * counted. */
 static inline void ln_ind_writes_summary(const td_case *c, td_wset *ws, const ln_ind_map *m) {
-    uint64_t rn = (uint64_t)c->p[m->p_rnumel].i;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++) {
+    uint64_t rn = (uint64_t)c->p[m->p_rnumel].i, seen = 0;
+    for (uint32_t pid = (uint32_t)td_large_row_next(c, 0); pid < c->grid[0];
+         pid = (uint32_t)td_large_row_next(c, (uint64_t)pid + 1), seen++) {
         td_olane a = {.o = 0, .region = (uint32_t)m->mean, .off = pid, .pid = {pid, 0, 0}, .idx = {pid}};
         td_olane b = {.o = 1, .region = (uint32_t)m->rstd, .off = pid, .pid = {pid, 0, 0}, .idx = {pid}};
         td_wset_add(ws, &a);
@@ -328,6 +333,7 @@ static inline void ln_ind_writes_summary(const td_case *c, td_wset *ws, const ln
             td_wset_add(ws, &l);
         }
     }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (rn + 2);
 }
 
 /* the normalize slice's case: several chunks per row, sometimes a surplus (fully masked) one */
@@ -360,16 +366,17 @@ static inline const char *ln_ind_check_norm(const td_case *c, const ln_ind_map *
     if (c->r[m->x].len < rows * r || c->r[m->y].len < rows * r) return "x and out hold the rows read and written";
     if (c->r[m->w].len < r || c->r[m->b].len < r) return "w and b hold rnumel values";
     if (c->r[m->mean].len < rows || c->r[m->rstd].len < rows) return "the scalar buffers hold swin(p0) = p0";
-    for (int reg = 0; reg < c->k->nregions; reg++)
+    for (int reg = 0; reg < c->k->nregions; reg++) /* (a large region: its window rows, the rest reads 0) */
         if (c->k->regions[reg].role == TD_R_IN)
-            for (size_t i = 0; i < c->r[reg].len; i++)
-                if (!(fabs(td_get(c, reg, i)) <= LN_XDOMAIN)) return "inputs finite with |v| <= 2^40";
+            for (uint64_t i = td_large_next(c, reg, 0); i < c->r[reg].len; i = td_large_next(c, reg, i + 1))
+                if (!(fabs(td_get(c, reg, (size_t)i)) <= LN_XDOMAIN)) return "inputs finite with |v| <= 2^40";
     return NULL;
 }
 
 static inline void ln_ind_writes_norm(const td_case *c, td_wset *ws, const ln_ind_map *m) {
-    uint64_t rn = (uint64_t)c->p[m->p_rnumel].i, RB = (uint64_t)c->p[m->p_rblock].i;
-    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+    uint64_t rn = (uint64_t)c->p[m->p_rnumel].i, RB = (uint64_t)c->p[m->p_rblock].i, seen = 0;
+    for (uint32_t p0 = (uint32_t)td_large_row_next(c, 0); p0 < c->grid[0];
+         p0 = (uint32_t)td_large_row_next(c, (uint64_t)p0 + 1), seen++)
         for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
             for (uint64_t i = 0; i < RB; i++) {
                 uint64_t col = p1 * RB + i;
@@ -378,5 +385,46 @@ static inline void ln_ind_writes_norm(const td_case *c, td_wset *ws, const ln_in
                               .idx = {p0, (int64_t)col}};
                 td_wset_add(ws, &l);
             }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * rn;
+}
+
+/* Region reg lengthened to n elements, the new ones zero (w and b of a widened row).
+ * 0, or -1 with the region unchanged. */
+static inline int ln_ind_widen(td_case *c, int reg, uint64_t n) {
+    td_region old = c->r[reg];
+    if (old.len >= n) return 0;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    if (!td_case_alloc(c, reg, n)) {
+        c->r[reg] = old;
+        return -1;
+    }
+    memcpy(c->r[reg].data, old.data, old.len * td_fmt_get(old.fmt)->bytes);
+    td_region_release(&old);
+    return 0;
+}
+
+/* The large tier (gen_large.h, td_rows_large) of both shapes: more than 2^31 / rnumel
+ * rows, so r1 + rnumel * x0 passes 2^31 (x0 an int32 program id, xnumel and rnumel
+ * unannotated ints: nothing bounds xnumel * rnumel; Lean's are Nat).  Row-block x0 is
+ * rnumel of x and Y and one cell of mean and rstd; w and b are shared.  A row of fewer
+ * than TD_ROWS_LARGE_MIN_LEN columns is widened to that many (x's and w, b's new
+ * columns zero; the summary's RBLOCK grows to keep hLe, the slice's chunks to cover
+ * the row, keeping a surplus chunk).  The slice's supplied statistics repeat the drawn
+ * rows' (free values where the row was widened: the generator draws such too). */
+static inline void ln_ind_large(td_producer *p, td_case *c, const ln_ind_map *m) {
+    int summary = m->p_xnumel >= 0, in = c->k->regions[m->mean].role == TD_R_IN;
+    uint64_t rn0 = (uint64_t)c->p[m->p_rnumel].i, RB = (uint64_t)c->p[m->p_rblock].i, rn = rn0;
+    if (rn < TD_ROWS_LARGE_MIN_LEN) rn = TD_ROWS_LARGE_MIN_LEN;
+    if (summary && RB < rn) RB = rn; /* (a power of two: rn is 64 here, or RB was >= rn0) */
+    if (ln_ind_widen(c, m->w, rn) != 0 || ln_ind_widen(c, m->b, rn) != 0) return;
+    td_rows_region rr[4] = {{m->x, rn, rn0}, {m->y, rn, 0}, {m->mean, 1, in ? 1 : 0}, {m->rstd, 1, in ? 1 : 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, 4, &R) != 0) return;
+    c->p[m->p_rnumel].i = (int64_t)rn;
+    c->p[m->p_rblock].i = (int64_t)RB;
+    if (summary) c->p[m->p_xnumel].i = (int64_t)R;
+    else c->grid[1] = (uint32_t)((rn + RB - 1) / RB + (c->grid[1] > (rn0 + RB - 1) / RB));
+    c->grid[0] = (uint32_t)R;
+    if (rn != rn0) c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_BLOCK_GT_N));
 }
 #endif

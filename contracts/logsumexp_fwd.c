@@ -39,6 +39,7 @@
  * injective, and the host never launches them), and D = 0 (every block surplus).
  * |x| <= 2^20 and |scale| <= 2^10 keep x * scale finite.
  */
+#include "gen_large.h"
 #include "softmax_common.h"
 
 enum { P_D, P_B, P_HAS_SCALE, P_SCALE, NP };
@@ -108,13 +109,37 @@ static const char *check(const td_case *c) {
     return NULL;
 }
 
+/* A large case: the rows of its windows; the other rows' cells only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t ND = cdiv(c->p[P_D].i, c->p[P_B].i);
-    for (uint32_t in = 0; in < c->grid[0]; in++)
+    uint64_t seen = 0;
+    for (uint64_t in = td_large_row_next(c, 0); in < c->grid[0]; in = td_large_row_next(c, in + 1), seen++)
         for (uint32_t id = 0; id < c->grid[1]; id++) {
-            td_olane l = {.region = R_Z, .off = (uint64_t)(in * ND + id), .pid = {in, id, 0}, .j = 0, .idx = {in, id}};
+            td_olane l = {.region = R_Z, .off = in * (uint64_t)ND + id, .pid = {(uint32_t)in, id, 0}, .j = 0,
+                          .idx = {(int64_t)in, id}};
             td_wset_add(ws, &l);
         }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)c->grid[1];
+}
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / D rows, so row i_n's
+ * offset i_n * D passes 2^31 (the original converts both program ids to int64 for
+ * it; D and the row count are unbounded in its signature).  Each row keeps the drawn
+ * row's columns; a row narrower than TD_ROWS_LARGE_MIN_LEN is widened to that
+ * width (the new columns read zero: x's precondition is per element), and
+ * surplus programs are left out (with more than one row their writes collide, check). */
+static void large(td_producer *p, td_case *c) {
+    int64_t D0 = c->p[P_D].i, B = c->p[P_B].i, D = D0;
+    if (D < TD_ROWS_LARGE_MIN_LEN) D = TD_ROWS_LARGE_MIN_LEN;
+    int64_t ND = cdiv(D, B);
+    td_rows_region rr[2] = {{R_X, (uint64_t)D, (uint64_t)D0}, {R_Z, (uint64_t)ND, 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, 2, &R) != 0) return;
+    c->p[P_D].i = D;
+    c->grid[0] = (uint32_t)R;
+    c->grid[1] = (uint32_t)ND;
+    c->classes &= ~TD_BC(TD_BC_FULLY_MASKED);
+    if (D != D0) td_gen_mark_shape((uint64_t)D, (uint64_t)B, (uint64_t)ND, &c->classes);
 }
 
 /* ---- intent (docs/intent.md) ----
@@ -152,7 +177,7 @@ static const td_intent i_lse = {
 };
 
 /* .far: none -- the row stride is D itself and the programs of a row read all its D columns: an offset
- * beyond 2^31 means 2^31 elements read (the large tier's flat size, not a sparse far stride). */
+ * beyond 2^31 means 2^31 elements read: the large tier's (`large`, rows of D), not a sparse far stride. */
 const td_contract td_c_logsumexp_fwd = {
     .id = "logsumexp_fwd.logsumexp_fwd_kernel_correctness",
     .file = "logsumexp_fwd",
@@ -171,6 +196,7 @@ const td_contract td_c_logsumexp_fwd = {
     .error_model = "as the kernel evaluates it: x*scale, exact max, exp(y - m), pairwise-tree sum, log, + m",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(lse),

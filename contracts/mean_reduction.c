@@ -28,6 +28,7 @@
  * the kernel's NaN and Lean's 0 both pass, counted as undefined.  Values: the
  * whole menu (|x| <= 2^100 in binary32, |x| <= 65504 in binary16), so sums stay finite.
  */
+#include "gen_large.h"
 #include "reduce_common.h"
 
 enum { P_M, P_N, P_BM, P_BN, NP };
@@ -70,27 +71,50 @@ static const char *check(const td_case *c) {
     if (M < 1 || N < 0) return "M >= 1, N : Nat";
     if (c->grid[0] != (uint64_t)((M + BM - 1) / BM) || c->grid[1] != 1) return "grid = (cdiv(M, BLOCK_M),)";
     if (c->r[R_X].len < (size_t)(M * N) || c->r[R_MEAN].len < (size_t)M) return "X holds [M, N], Mean holds M";
-    for (size_t e = 0; e < c->r[R_X].len; e++)
-        if (!isfinite(td_get(c, R_X, e))) return "X holds real (finite) values";
+    /* (a large case: its window rows; every other element reads 0) */
+    for (uint64_t e = td_large_next(c, R_X, 0); e < c->r[R_X].len; e = td_large_next(c, R_X, e + 1))
+        if (!isfinite(td_get(c, R_X, (size_t)e))) return "X holds real (finite) values";
     return NULL;
 }
 
+/* Row m of program m / BLOCK_M (row_mask: m < M).  A large case: the rows of its
+ * windows; the others only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t M = c->p[P_M].i, BM = c->p[P_BM].i;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
-        for (int64_t i = 0; i < BM; i++) {
-            int64_t m = (int64_t)pid * BM + i;
-            if (m >= M) break; /* row_mask */
-            td_olane l = {.o = 0, .region = R_MEAN, .off = (uint64_t)m, .pid = {pid, 0, 0}, .j = (uint64_t)i, .idx = {m}};
-            td_wset_add(ws, &l);
-        }
+    uint64_t seen = 0;
+    for (uint64_t m = td_large_row_next(c, 0); m < (uint64_t)M; m = td_large_row_next(c, m + 1), seen++) {
+        td_olane l = {.o = 0, .region = R_MEAN, .off = m, .pid = {(uint32_t)(m / (uint64_t)BM), 0, 0},
+                      .j = m % (uint64_t)BM, .idx = {(int64_t)m}};
+        td_wset_add(ws, &l);
+    }
+    if (c->nwin) ws->dropped += (uint64_t)M - seen;
+}
+
+/* The large tier (gen_large.h, td_rows_large): M > 2^31 / N rows, so X + pid * N
+ * passes 2^31 (M and N are unannotated ints in the original: nothing bounds M * N,
+ * and Lean's M, N are Nat).  The row-blocks are rows: N elements of X, one of Mean.
+ * Each row keeps the drawn row's columns; a row narrower than TD_ROWS_LARGE_MIN_LEN is
+ * widened to that width (the new columns read zero: X's
+ * precondition is per element). */
+static void large(td_producer *p, td_case *c) {
+    int64_t N0 = c->p[P_N].i, N = N0, BM = c->p[P_BM].i, BN = c->p[P_BN].i;
+    if (N < TD_ROWS_LARGE_MIN_LEN) N = TD_ROWS_LARGE_MIN_LEN;
+    td_rows_region rr[2] = {{R_X, (uint64_t)N, (uint64_t)N0}, {R_MEAN, 1, 0}};
+    uint64_t M;
+    if (td_rows_large(p, c, (uint64_t)c->p[P_M].i, rr, 2, &M) != 0) return;
+    c->p[P_M].i = (int64_t)M;
+    c->p[P_N].i = N;
+    c->grid[0] = (uint32_t)((M + (uint64_t)BM - 1) / (uint64_t)BM);
+    c->classes &= ~TD_BC(TD_BC_FULLY_MASKED);
+    if (N > BN) c->classes |= TD_BC(TD_BC_MULTI_TILE);
 }
 
 #define MEAN_COMMON                                                                                                \
     .file = "mean_reduction", .family = "reduction", .nparams = NP, .params = params, .nregions = NR,              \
     .sv = TD_SV_REAL,                                                                                               \
     .sv_note = "N = 0: 0.0 / 0 is undefined: any outcome (the kernel's NaN, Lean's x / 0 = 0)",               \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED), .gen = gen, .check = check, .writes = writes
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED), .gen = gen, .large = large, .check = check,       \
+    .writes = writes
 
 static const td_intent intent = {
     .operation = "the mean of each row of x[M, N] over its N entries",
@@ -104,7 +128,7 @@ static const td_intent intent_io = {
 };
 
 /* .far: none -- rows are contiguous (row stride N) and each row's N columns are all streamed: an offset
- * beyond 2^31 means 2^31 elements read (the large tier's flat size, not a sparse far stride). */
+ * beyond 2^31 means 2^31 elements read: the large tier's (`large`, rows of N), not a sparse far stride. */
 const td_contract td_c_mean_summary = {
     .id = "mean_reduction.mean_dim_kernel_output_summary",
     .io_class = "Realizes_without_Rounding (mean_dim_kernel_correct_target)",

@@ -38,6 +38,7 @@
  * sum stays below 2^113, far from overflow (TD_SV_REAL).
  */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_T, P_BT, NP };
 enum { R_S, R_O, NR };
@@ -95,23 +96,46 @@ static const char *rcss_check(const td_case *c, int slice) {
      * T elements fit the regions */
     size_t need = (size_t)c->grid[0] * (size_t)T;
     if (c->r[R_S].len < need || c->r[R_O].len < need) return "every row of T elements inside s and o";
-    for (size_t k = 0; k < need; k++)
-        if (!(fabs(td_get(c, R_S, k)) <= 0x1p100)) return "|s| <= 2^100 (finite partial sums)";
+    /* (a large case: its window rows; every other element reads 0) */
+    for (uint64_t k = td_large_next(c, R_S, 0); k < need; k = td_large_next(c, R_S, k + 1))
+        if (!(fabs(td_get(c, R_S, (size_t)k)) <= 0x1p100)) return "|s| <= 2^100 (finite partial sums)";
     return NULL;
 }
 static const char *check(const td_case *c) { return rcss_check(c, 0); }
 static const char *check_slice(const td_case *c) { return rcss_check(c, 1); }
 
-/* every lane (row, t), t < T; in the slices the lane of program (row, t / BT) */
+/* every lane (row, t), t < T; in the slices the lane of program (row, t / BT).  A large
+ * case: the rows of its windows; the other rows' lanes only counted. */
 static void rcss_writes(const td_case *c, td_wset *ws, int slice) {
     int64_t T = c->p[P_T].i, BT = c->p[P_BT].i;
-    for (uint32_t row = 0; row < c->grid[0]; row++)
+    uint64_t seen = 0;
+    for (uint64_t row = td_large_row_next(c, 0); row < c->grid[0]; row = td_large_row_next(c, row + 1), seen++)
         for (int64_t t = 0; t < T; t++) {
-            td_olane l = {.region = R_O, .off = (uint64_t)(row * T + t), .pid = {row, slice ? (uint32_t)(t / BT) : 0, 0},
-                          .j = (uint64_t)(slice ? t % BT : t), .idx = {row, t}};
+            td_olane l = {.region = R_O, .off = row * (uint64_t)T + (uint64_t)t,
+                          .pid = {(uint32_t)row, slice ? (uint32_t)(t / BT) : 0, 0},
+                          .j = (uint64_t)(slice ? t % BT : t), .idx = {(int64_t)row, t}};
             td_wset_add(ws, &l);
         }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)T;
 }
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / T rows (B*H), so
+ * s + i_bh * T passes 2^31 (i_bh an int32 program id, T a constexpr: nothing in the
+ * signature bounds B*H*T; Lean's are Nat).  The row-blocks are rows of T in both
+ * regions.  A row shorter than TD_ROWS_LARGE_MIN_LEN is lengthened to that many steps,
+ * the new ones zero (T stays within the generator's 4096). */
+static void rcss_large(td_producer *p, td_case *c, int slice) {
+    int64_t T0 = c->p[P_T].i, T = T0 < TD_ROWS_LARGE_MIN_LEN ? TD_ROWS_LARGE_MIN_LEN : T0, BT = c->p[P_BT].i;
+    td_rows_region rr[2] = {{R_S, (uint64_t)T, (uint64_t)T0}, {R_O, (uint64_t)T, 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, 2, &R) != 0) return;
+    c->p[P_T].i = T;
+    c->grid[0] = (uint32_t)R;
+    if (slice) c->grid[1] = (uint32_t)((T + BT - 1) / BT);
+    if (T != T0) c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE));
+}
+static void large(td_producer *p, td_case *c) { rcss_large(p, c, 0); }
+static void large_slice(td_producer *p, td_case *c) { rcss_large(p, c, 1); }
 static void writes(const td_case *c, td_wset *ws) { rcss_writes(c, ws, 0); }
 static void writes_slice(const td_case *c, td_wset *ws) { rcss_writes(c, ws, 1); }
 
@@ -137,8 +161,8 @@ const td_contract td_c_reversed_cumsum_scalar = {
     RCSS_COMMON,
     .regions = regions,
     /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an
-     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
-    .gen = gen, .check = check, .writes = writes,
+     * offset >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of T) */
+    .gen = gen, .large = large, .check = check, .writes = writes,
     TD_SPECS(rcss),
     .intent = &intent,
 };
@@ -152,8 +176,9 @@ const td_contract td_c_reversed_cumsum_scalar_store = {
     RCSS_COMMON,
     .regions = regions_slice,
     /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an
-     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
-    .gen = gen_slice, .check = check_slice, .writes = writes_slice,
+     * offset >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of T) */
+    .gen = gen_slice, .large = large_slice, .check = check_slice,
+    .writes = writes_slice,
     TD_SPECS(rcss_copy),
 };
 
@@ -168,7 +193,8 @@ const td_contract td_c_reversed_cumsum_scalar_store_r = {
     RCSS_COMMON,
     .regions = regions_slice,
     /* no .far: s and o are both addressed by i_bh * T + t (sizes only, no stride parameter): an
-     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
-    .gen = gen_slice, .check = check_slice, .writes = writes_slice,
+     * offset >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of T) */
+    .gen = gen_slice, .large = large_slice, .check = check_slice,
+    .writes = writes_slice,
     TD_SPECS(rcss_copy_r),
 };

@@ -267,9 +267,10 @@ static int image_alias(image *m, const td_case *c, int i, size_t bytes) {
     int fd = memfd_create("tilediff-large", MFD_CLOEXEC), rc = fd < 0 || ftruncate(fd, (off_t)ALIAS_CHUNK) != 0;
     size_t at = page_up(GUARD_BYTES, pg); /* private so far: [0, at) */
     for (int w = 0; !rc && w < c->nwin; w++) {
-        size_t a = page_down(GUARD_BYTES + c->win[w].lo * eb, pg);
+        td_window e = td_case_window(c, i, w); /* (in region i's elements) */
+        size_t a = page_down(GUARD_BYTES + e.lo * eb, pg);
         if (a > at) rc = alias_range(p, at, a, fd);
-        size_t b = page_up(GUARD_BYTES + c->win[w].hi * eb, pg);
+        size_t b = page_up(GUARD_BYTES + e.hi * eb, pg);
         if (b > at) at = b;
     }
     size_t end = page_down(GUARD_BYTES + bytes, pg); /* the guard after the region stays private */
@@ -358,11 +359,11 @@ static void image_fill_windows(image *m, const td_case *c, int i, int which) {
     td_role role = c->k->regions[i].role;
     uint64_t s = sentinel(c->r[i].fmt, which);
     for (int w = 0; w < c->nwin; w++) {
+        td_window x = td_case_window(c, i, w);
         if (role == TD_R_INOUT)
-            memcpy(d + c->win[w].lo * eb, (const uint8_t *)c->r[i].data + c->win[w].lo * eb,
-                   (size_t)(c->win[w].hi - c->win[w].lo) * eb);
+            memcpy(d + x.lo * eb, (const uint8_t *)c->r[i].data + x.lo * eb, (size_t)(x.hi - x.lo) * eb);
         else if (role == TD_R_OUT)
-            for (uint64_t e = c->win[w].lo; e < c->win[w].hi; e++) store_raw(d + e * eb, eb, s);
+            for (uint64_t e = x.lo; e < x.hi; e++) store_raw(d + e * eb, eb, s);
     }
 }
 
@@ -1086,6 +1087,7 @@ static int wset_build(td_ctx *cx, const td_case *c) {
     cx->ws.win_regs = c->large_regs;
     cx->ws.nwin = c->nwin;
     cx->ws.win = c->win;
+    cx->ws.win_unit = c->win_unit;
     cx->ws.dropped = 0;
     c->k->writes(c, &cx->ws);
     return cx->ws.oom ? -1 : 0;
@@ -1337,7 +1339,10 @@ static int check_outside_write_set(run *R, int i) {
     if (R->im[i].mapped && !R->im[i].alias) return check_outside_sparse(R, i);
     if (!R->im[i].alias) return check_outside_cells(R, i, 0, R->c.r[i].len);
     int suspicious = 0; /* an aliased image (the large tier): its windows only */
-    for (int w = 0; w < R->c.nwin; w++) suspicious |= check_outside_cells(R, i, R->c.win[w].lo, R->c.win[w].hi);
+    for (int w = 0; w < R->c.nwin; w++) {
+        td_window e = td_case_window(&R->c, i, w);
+        suspicious |= check_outside_cells(R, i, e.lo, e.hi);
+    }
     return suspicious;
 }
 

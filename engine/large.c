@@ -25,7 +25,10 @@ static void need_of_case(const td_case *c, td_large_need *need) {
     for (int i = 0; i < c->k->nregions; i++) {
         if (!(c->large_regs >> i & 1)) continue;
         uint64_t eb = td_fmt_get(c->r[i].fmt)->bytes, bytes = c->r[i].len * eb, win = 0;
-        for (int w = 0; w < c->nwin; w++) win += ((c->win[w].hi - c->win[w].lo) * eb / page + 2) * page;
+        for (int w = 0; w < c->nwin; w++) { /* (windows of row-blocks: in region i's own elements) */
+            td_window e = td_case_window(c, i, w);
+            win += ((e.hi - e.lo) * eb / page + 2) * page;
+        }
         int out = (c->k->regions[i].role & (TD_R_OUT | TD_R_SCRATCH)) != 0;
         need->reserve += 3 * bytes + (out ? c->r[i].len : 0); /* + the write-set membership map */
         need->commit += 3 * win + 2 * (bytes / 512) + (out ? 2 * 4 * MIB : 0);

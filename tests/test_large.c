@@ -1,13 +1,16 @@
-/* The large tier (contracts/gen_large.h): flat launches of more than 2^31 elements.
+/* The large tier (contracts/gen_large.h): flat launches and launches of dense row-blocks
+ * of more than 2^31 elements.
  *
  * `test_large` (unit, cheap): large inputs decode to 2^31+ elements over sparse
- * regions, their windows are where gen_large.h says, the write set keeps only the
- * windows' lanes (the rest counted), an input of the tier is refused without --large,
- * and the int32-offset mutant survives the default tier.
+ * regions, their windows are where gen_large.h says (row-blocks: in each region's own
+ * row length), the write set keeps only the windows' lanes (the rest counted), an input
+ * of the tier is refused without --large, and the int32-offset mutants survive the
+ * default tier.
  * `test_large --run` (label "large", out of the default CI: each case runs a kernel over
  * 2^31+ elements, seconds each): the ports pass large cases (out of place and in
- * place), the int32-offset mutants (add_example's, kldiv_compute's and those of I32_MUT)
- * die on them by an illegal address, a skipped last
+ * place, and a launch of row-blocks: mean_reduction), the int32-offset mutants
+ * (add_example's, kldiv_compute's, mean_reduction's and those of I32_MUT) die on them by an
+ * illegal address, a skipped last
  * program is seen in the last window, and the process commits little memory. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -229,6 +232,161 @@ static void test_large_per_program(void **st) {
     }
 }
 
+/* ---- launches of row-blocks (td_rows_large) ---- */
+#define LSE "logsumexp_fwd.logsumexp_fwd_kernel_correctness"
+#define MEAN "mean_reduction.mean_dim_kernel_output_summary"
+typedef struct rows_contract {
+    const char *id;
+    int axis;       /* the grid axis of the row-blocks */
+    int p_rows;     /* the parameter holding their count; -1: grid[axis] (one program each) */
+    int wide;       /* the region whose row-blocks are the widest (it passes 2^31) */
+    unsigned regs;  /* the regions the tier moves */
+    int p_len;      /* the parameter holding the wide region's row length (an input's) */
+} rows_contract;
+static const rows_contract ROWS[] = {
+    {LSE, 0, -1, 0, 3u, 0},
+    {MEAN, 0, 0, 0, 3u, 1},
+    {"mean_reduction.mean_dim_kernel_io_correctness", 0, 0, 0, 3u, 1},
+    {"chunk_cumsum_kernel.chunk_cumsum_scalar_output_summary_general", 0, -1, 0, 3u, 0},
+    {"chunk_cumsum_kernel.chunk_cumsum_scalar_io_correctness", 0, -1, 0, 3u, 0},
+    {"reversed_cumsum_scalar.reversed_cumsum_scalar_output_summary_general", 0, -1, 0, 3u, 0},
+    {"reversed_cumsum_scalar.reversed_cumsum_scalar_vec_store_io_correctness", 0, -1, 0, 3u, 0},
+    {"reversed_cumsum_scalar.reversed_cumsum_scalar_vec_store_io_correctnessR", 0, -1, 0, 3u, 0},
+    {"fused_recurrent_hgrn.fused_recurrent_hgrn_output_summary_general", 1, -1, 0, 0x3ffu, 3},
+    {"fused_recurrent_hgrn.fused_recurrent_hgrn_bwd_dx_io_correctness", 1, -1, 0, 7u, 1},
+    {"fused_layernorm_triton.fused_layernorm_triton_output_summary_general", 0, 0, 1, 0x33u, 1},
+    {"fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness", 0, -1, 2, 0x27u, 0},
+    {"layer_norm_welfold.layer_norm_welfold_output_summary_general", 0, 0, 2, 0x27u, 1},
+    {"layer_norm_welfold.layer_norm_welfold_normalize_io_correctness", 0, -1, 2, 0x27u, 0},
+    {"batched_vecmat_mult.batched_vecmat_closed_form_correct", 0, -1, 1, 7u, 5},
+    {"batched_vecmat_mult.batched_vecmat_io_correctness", 0, -1, 1, 7u, 5},
+};
+#define NROWS (sizeof ROWS / sizeof ROWS[0])
+
+/* 1 when row-block r lies in one of the case's windows */
+static int row_covered(const td_case *c, uint64_t r) { return covered(c, r, r + 1); }
+
+/* Large inputs of a row-block launch: R row-blocks, the last starting at or past element
+ * 2^31 of the widest region (and at most 2^20 / L + 2 more than needed) over sparse regions, each region's windows in its own row length, windows over
+ * the first, last and 2^31-straddling row-blocks, their contents the ordinary case's
+ * rows repeated; the same bytes without the magic decode to an ordinary case. */
+static void test_rows_cases_decode(void **st) {
+    (void)st;
+    for (size_t f = 0; f < NROWS; f++) {
+        const td_contract *k = td_contract_find(ROWS[f].id);
+        assert_non_null(k);
+        assert_non_null(k->large);
+        for (uint64_t i = 0; i < 4; i++) {
+            uint8_t b[64];
+            char err[512];
+            td_case c, o;
+            large_bytes(i, b, sizeof b, 0);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
+            assert_int_equal(o.large_regs, 0);
+            large_bytes(i, b, sizeof b, 1);
+            assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+            int pr = ROWS[f].p_rows, ax = ROWS[f].axis;
+            uint64_t R = pr < 0 ? c.grid[ax] : (uint64_t)c.p[pr].i, R0 = pr < 0 ? o.grid[ax] : (uint64_t)o.p[pr].i;
+            uint64_t L = c.win_unit[ROWS[f].wide];
+            assert_int_equal(c.large_regs, ROWS[f].regs);
+            assert_true(L >= TD_ROWS_LARGE_MIN_LEN && (R - 1) * L >= TWO31 && (R - 2) * L < TWO31 + (1u << 20) + L);
+            assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+            assert_true(c.nwin >= 2 && c.nwin <= TD_MAX_WINDOWS);
+            for (int w = 1; w < c.nwin; w++) assert_true(c.win[w - 1].hi < c.win[w].lo); /* sorted, disjoint */
+            assert_true(row_covered(&c, 0) && row_covered(&c, R - 1));
+            assert_true(row_covered(&c, (TWO31 - 1) / L) && row_covered(&c, TWO31 / L) &&
+                        row_covered(&c, (TWO31 + L - 1) / L));
+            assert_true(c.win[c.nwin - 1].hi == R);
+            for (int r = 0; r < k->nregions; r++) {
+                if (!(ROWS[f].regs >> r & 1)) continue;
+                uint64_t u = c.win_unit[r];
+                assert_true(u > 0 && u <= L && c.r[r].mapped > 0 && c.r[r].len == R * u);
+                td_window e = td_case_window(&c, r, c.nwin - 1);
+                assert_true(e.lo == c.win[c.nwin - 1].lo * u && e.hi == R * u);
+                /* the wide input's window rows repeat the ordinary case's rows (row r <- r mod R0)
+                 * where the row kept its width */
+                if (r != ROWS[f].wide || c.p[ROWS[f].p_len].i != o.p[ROWS[f].p_len].i) continue;
+                for (int w = 0; w < c.nwin; w++)
+                    for (uint64_t row = c.win[w].lo; row < c.win[w].hi; row++)
+                        for (uint64_t x = 0; x < u; x++)
+                            assert_true(td_get(&c, r, (size_t)(row * u + x)) == td_get(&o, r, (size_t)(row % R0 * u + x)));
+            }
+            td_case_free(&o);
+            td_case_free(&c);
+        }
+    }
+}
+
+/* The windows of a row-block launch in each region's own elements: td_large_next walks
+ * a region's window rows element by element, td_large_row_next the rows, td_wset_add
+ * keeps a lane by its row in its region (not by its element offset), and the write
+ * set counts every other row's lanes as dropped. */
+static void test_rows_windows(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(LSE);
+    uint8_t b[64];
+    char err[512];
+    td_case c;
+    for (uint64_t i = 0;; i++) { /* a case whose two regions' rows differ: x of D, z of cdiv(D, B) < D */
+        assert_true(i < 64);
+        large_bytes(i, b, sizeof b, 1);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        if (c.win_unit[1] < c.win_unit[0]) break;
+        td_case_free(&c);
+    }
+    uint64_t R = c.grid[0], D = (uint64_t)c.p[0].i, ND = c.win_unit[1], rows = 0, seen = 0;
+    assert_int_equal(c.win_unit[0], D);
+    for (int w = 0; w < c.nwin; w++) rows += c.win[w].hi - c.win[w].lo;
+    for (uint64_t i = td_large_next(&c, 0, 0); i < c.r[0].len; i = td_large_next(&c, 0, i + 1), seen++)
+        assert_true(row_covered(&c, i / D));
+    assert_int_equal(seen, rows * D);
+    seen = 0;
+    for (uint64_t r = td_large_row_next(&c, 0); r < R; r = td_large_row_next(&c, r + 1), seen++) assert_true(row_covered(&c, r));
+    assert_int_equal(seen, rows);
+    td_wset ws = {.win_regs = c.large_regs, .nwin = c.nwin, .win = c.win, .win_unit = c.win_unit};
+    k->writes(&c, &ws);
+    assert_int_equal(ws.n, rows * ND);
+    assert_int_equal(ws.n + ws.dropped, R * ND);
+    /* the generic filter: z's element r * ND of a window row is kept, x's element r * ND
+     * (row r * ND / D) only when that row is a window's */
+    td_wset all = {.win_regs = c.large_regs, .nwin = c.nwin, .win = c.win, .win_unit = c.win_unit};
+    uint64_t r = c.win[c.nwin - 1].lo; /* a window row */
+    td_olane z = {.region = 1, .off = r * ND + ND - 1}, zo = {.region = 1, .off = (r - 1) * ND};
+    td_wset_add(&all, &z);
+    assert_int_equal(all.n, 1);
+    if (!row_covered(&c, r - 1)) {
+        td_wset_add(&all, &zo);
+        assert_int_equal(all.dropped, 1);
+    }
+    free(all.v);
+    free(ws.v);
+    td_case_free(&c);
+}
+
+/* td_rows_large refuses, leaving the case as it was: rows narrower than
+ * TD_ROWS_LARGE_MIN_LEN, no rows, a region shorter than R0 row-blocks. */
+static void test_rows_refused(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(LSE);
+    uint8_t b[64];
+    char err[512];
+    td_case c;
+    large_bytes(1, b, sizeof b, 0);
+    assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+    td_producer p;
+    td_prod_init(&p, b, sizeof b);
+    void *x = c.r[0].data;
+    uint64_t R = 0, R0 = c.grid[0];
+    td_rows_region narrow[1] = {{0, TD_ROWS_LARGE_MIN_LEN - 1, 0}};
+    assert_int_equal(td_rows_large(&p, &c, R0, narrow, 1, &R), -1);
+    td_rows_region ok[1] = {{0, TD_ROWS_LARGE_MIN_LEN, 0}};
+    assert_int_equal(td_rows_large(&p, &c, 0, ok, 1, &R), -1);
+    td_rows_region short_[1] = {{0, TD_ROWS_LARGE_MIN_LEN, c.r[0].len + 1}};
+    assert_int_equal(td_rows_large(&p, &c, R0, short_, 1, &R), -1);
+    assert_true(c.r[0].data == x && c.large_regs == 0 && c.nwin == 0 && c.win_unit[0] == 0 && R == 0);
+    td_case_free(&c);
+}
+
 /* Without --large (td_ctx_opts.large) an input of the tier is refused, not run. */
 static void test_large_needs_the_option(void **st) {
     (void)st;
@@ -269,13 +427,15 @@ static void test_mutant_survives_the_default_tier(void **st) {
     td_ctx_opts o = {0};
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     assert_false(td_kernel_large_only(td_kernels_find(&set, ADD, "mut_mask_off_by_one", TD_ABI_HOST)));
-    static const char *const ids[] = {ADD, KL};
-    for (size_t m = 0; m < 2 + NI32_MUT; m++) {
-        const char *id = m < 2 ? ids[m] : I32_MUT[m - 2].id;
+    /* (the row-block launches' mutants and I32_MUT's: fewer cases, keeping the unit run cheap) */
+    static const char *const ids[] = {ADD, KL, LSE, MEAN};
+    const size_t nids = sizeof ids / sizeof ids[0];
+    for (size_t m = 0; m < nids + NI32_MUT; m++) {
+        const char *id = m < nids ? ids[m] : I32_MUT[m - nids].id;
         const td_kernel *mut = td_kernels_find(&set, id, "mut_large_offset_int32", TD_ABI_HOST);
         assert_non_null(mut);
         assert_true(td_kernel_large_only(mut));
-        for (uint64_t i = 0; i < (m < 2 ? 200u : 16u); i++) {
+        for (uint64_t i = 0; i < (m < 2 ? 200u : m < nids ? 64u : 16u); i++) {
             uint8_t b[64];
             td_campaign_case_bytes(mut->k, 1, i, b, sizeof b);
             td_case_result r;
@@ -296,6 +456,10 @@ static void test_large_need(void **st) {
     assert_true(need.reserve > 3 * 4 * TWO31);               /* x, y and out, 8 GiB each, 3 times over */
     assert_true(need.commit > 64u << 20 && need.commit < (1ull << 30)); /* a few hundred MiB at most */
     assert_int_equal(td_large_need_of(td_contract_find("softmax_triton1.softmax_kernel_correctness"), &need), -1);
+    /* a launch of row-blocks: x's 8 GiB three times over, z's windows are rows of its own */
+    assert_int_equal(td_large_need_of(td_contract_find(LSE), &need), 0);
+    assert_true(need.reserve > 3 * 4 * TWO31);
+    assert_true(need.commit > 64u << 20 && need.commit < (1ull << 30));
     assert_int_equal(td_large_need_of(td_contract_find(ADD), &need), 0);
     setenv("TD_LARGE_MEMAVAIL_MIB", "16", 1);
     assert_int_equal(td_large_check(&need, why, sizeof why), -1);
@@ -373,6 +537,17 @@ static void test_large_kills(void **st) {
     /* a skipped last program: its lanes in the last window still hold the sentinel */
     assert_int_equal(run_large(cx, &set, ADD, "mut_last_program_skipped", 2, &r), TD_RUN_FINDING);
     td_result_free(&r);
+    /* a launch of row-blocks (X rows of N, Mean rows of one cell: each region's windows in
+     * its own elements): the port passes, every window row judged, the other rows counted;
+     * the int32-offset mutant dies on the rows past 2^31 / N */
+    assert_int_equal(run_large(cx, &set, MEAN, NULL, 0, &r), TD_RUN_OK);
+    assert_true(r.st.lanes > 0 && r.st.lanes_sampled_out > 0);
+    assert_true(r.st.classes & TD_BC(TD_BC_OFFSET_2_31));
+    td_result_free(&r);
+    assert_int_equal(run_large(cx, &set, MEAN, "mut_large_offset_int32", 0, &r), TD_RUN_FINDING);
+    assert_int_equal(r.worst, TD_VC_LAUNCH);
+    assert_non_null(strstr(r.msg, "illegal memory access"));
+    td_result_free(&r);
     /* in place: the windows hold the initial contents, the kernel doubles them */
     assert_int_equal(run_large(cx, &set, MUL2_INPLACE, NULL, 1, &r), TD_RUN_OK);
     assert_true(r.st.lanes > 0);
@@ -412,6 +587,8 @@ int main(int argc, char **argv) {
     const struct CMUnitTest unit[] = {
         cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
         cmocka_unit_test(test_large_next),              cmocka_unit_test(test_large_per_program),
+        cmocka_unit_test(test_rows_cases_decode),        cmocka_unit_test(test_rows_windows),
+        cmocka_unit_test(test_rows_refused),
         cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
         cmocka_unit_test(test_large_need),
     };

@@ -9,12 +9,25 @@
 
 static float hg_f16(float x) { return (float)td_decode(TD_F16, td_encode_f32(td_profile_default(TD_F16), x)); }
 
+/* The element of step t of lane d of head bh: (bh * T + t) * D + d, or with off_i32 the
+ * Triton kernel's p_x = x + i_bh * T * D + o_d formed in int32 (i_bh an int32 program id),
+ * then advanced by D per step in 64-bit pointers. */
+static int64_t hg_off(const hg_bug *bug, int64_t bh, int64_t t, int64_t T, int64_t D, int64_t d) {
+    return bug->off_i32 ? tl_i32(bh * T * D + d) + t * D : (bh * T + t) * D + d;
+}
+
+/* off_i32: a head whose base wrapped is an illegal address (tl_fault), as on a device */
+static int hg_fault(const td_abi_launch *L, const hg_bug *bug, int64_t bh, int64_t d, uint32_t pid) {
+    int64_t T = TL_I(L, HG_P_T), D = TL_I(L, HG_P_D);
+    return bug->off_i32 && tl_fault(L, HG_R_X, hg_off(bug, bh, 0, T, D, d), T, D, pid);
+}
+
 static void forward(const td_abi_launch *L, const hg_bug *bug, int64_t bh, int64_t d) {
     int64_t T = TL_I(L, HG_P_T), D = TL_I(L, HG_P_D);
     float h = 0.0f;
     if (TL_I(L, HG_P_USE_INIT)) h += tl_load(L, HG_R_H0, bh * D + d);
     for (int64_t t = 0; t < T; t++) {
-        int64_t o = (bh * T + t) * D + d;
+        int64_t o = hg_off(bug, bh, t, T, D, d);
         h = tl_load(L, HG_R_G, o) * h + tl_load(L, HG_R_X, o);
         if (bug->fp16_state) h = hg_f16(h);
         tl_store(L, HG_R_O, o, h, tl_f32());
@@ -26,7 +39,7 @@ static void backward(const td_abi_launch *L, const hg_bug *bug, int64_t bh, int6
     int64_t T = TL_I(L, HG_P_T), D = TL_I(L, HG_P_D);
     float dh = 0.0f;
     for (int64_t s = 0; s < T; s++) {
-        int64_t t = bug->bwd_forward ? s : T - 1 - s, o = (bh * T + t) * D + d;
+        int64_t t = bug->bwd_forward ? s : T - 1 - s, o = hg_off(bug, bh, t, T, D, d);
         float g = tl_load(L, HG_R_G, o), bo;
         if (bug->dg_same_row) bo = tl_load(L, HG_R_O, o);
         else if (t > 0) bo = tl_load(L, HG_R_O, o - D);
@@ -47,6 +60,7 @@ int td_hgrn_run(const td_abi_launch *L, const hg_bug *bug) {
                 for (int64_t i = 0; i < BD; i++) { /* the lanes of a program are independent */
                     int64_t d = p0 * BD + i;
                     if (d >= D) continue;
+                    if (hg_fault(L, bug, p1, d, p1)) return 1;
                     if (pass == 0) forward(L, bug, p1, d);
                     else backward(L, bug, p1, d);
                 }

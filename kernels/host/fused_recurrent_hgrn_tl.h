@@ -13,6 +13,7 @@ typedef struct hg_bug {
     int bwd_forward; /* backward: the loop runs from t = 0 up */
     int dg_same_row; /* backward: b_o read from O[t] instead of O[t - 1] */
     int decay_early; /* backward: b_dh *= b_g before dx, dg are taken */
+    int off_i32;     /* i_bh * T * D + o_d in int32 (the pointers then step by D in 64 bits) */
 } hg_bug;
 int td_hgrn_run(const td_abi_launch *L, const hg_bug *bug);
 #endif

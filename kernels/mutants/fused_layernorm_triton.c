@@ -68,7 +68,10 @@ static int summary_with(const td_abi_launch *L, int bug) {
 static int naive_moments(const td_abi_launch *L) { return summary_with(L, BUG_NAIVE_MOMENTS); }
 static int unbiased(const td_abi_launch *L) { return summary_with(L, BUG_UNBIASED); }
 
-enum { BUG_SWAPPED, BUG_CHUNK };
+/* BUG_OFF_I32: r1 + rnumel * x0 in int32 (x0 an int32 program id, rnumel an int32
+ * argument): past 2^31 elements the row offset wraps negative, an illegal address
+ * (tl_fault); only the large tier (`--large`, td_rows_large) has xnumel * rnumel > 2^31. */
+enum { BUG_SWAPPED, BUG_CHUNK, BUG_OFF_I32 };
 static int normalize_with(const td_abi_launch *L, int bug) {
     int64_t rnumel = TL_I(L, PN_RNUMEL), RB = TL_I(L, PN_RBLOCK);
     for (uint32_t x0 = 0; x0 < L->grid[0]; x0++)
@@ -80,15 +83,17 @@ static int normalize_with(const td_abi_launch *L, int bug) {
                 /* rindex = tl.arange(0, RBLOCK): the chunk offset i_t * RBLOCK forgotten */
                 int64_t r1 = (bug == BUG_CHUNK ? 0 : i_t * RB) + j;
                 if (!(r1 < rnumel)) continue;
-                float tmp14 = (tl_load(L, RN_IN0, r1 + rnumel * x0) - tmp3) * tmp10;
-                tl_store(L, RN_OUT1, r1 + rnumel * x0, tmp14 * tl_load(L, RN_IN1, r1) + tl_load(L, RN_IN2, r1),
-                         tl_f32());
+                int64_t o = bug == BUG_OFF_I32 ? tl_i32(r1 + rnumel * x0) : r1 + rnumel * x0;
+                if (bug == BUG_OFF_I32 && tl_fault(L, RN_IN0, o, 1, 1, x0)) return 1;
+                float tmp14 = (tl_load(L, RN_IN0, o) - tmp3) * tmp10;
+                tl_store(L, RN_OUT1, o, tmp14 * tl_load(L, RN_IN1, r1) + tl_load(L, RN_IN2, r1), tl_f32());
             }
         }
     return 0;
 }
 static int swapped(const td_abi_launch *L) { return normalize_with(L, BUG_SWAPPED); }
 static int chunk(const td_abi_launch *L) { return normalize_with(L, BUG_CHUNK); }
+static int off_i32(const td_abi_launch *L) { return normalize_with(L, BUG_OFF_I32); }
 
 #define FS "fused_layernorm_triton.fused_layernorm_triton_output_summary_general"
 #define FN "fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness"
@@ -101,3 +106,6 @@ TD_KERNEL(td_m_fused_ln_swapped) = {FN, "mut_mean_rstd_swapped", TD_ABI_HOST, NU
                                     "mean loaded from in_out_ptr0 and rstd from out_ptr0", 2, 6, swapped, NULL};
 TD_KERNEL(td_m_fused_ln_chunk) = {FN, "mut_chunk_offset_dropped", TD_ABI_HOST, NULL, NULL,
                                   "rindex without the i_t * RBLOCK chunk offset", 2, 6, chunk, NULL};
+TD_KERNEL(td_m_fused_ln_i32) = {FN, "mut_large_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                "r1 + rnumel * x0 in int32 (x0 an int32 program id): wraps past 2^31", 2, 6, off_i32,
+                                NULL};

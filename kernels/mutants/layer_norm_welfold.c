@@ -69,6 +69,26 @@ static int normalize_order(const td_abi_launch *L) {
     return 0;
 }
 
+/* normalize: r1 + rnumel * x0 in int32 (x0 an int32 program id, rnumel an int32 argument):
+ * past 2^31 elements the row offset wraps negative, an illegal address (tl_fault); only
+ * the large tier (`--large`, td_rows_large) has xnumel * rnumel > 2^31 */
+static int normalize_off_i32(const td_abi_launch *L) {
+    int64_t rnumel = TL_I(L, PN_RNUMEL), RB = TL_I(L, PN_RBLOCK);
+    for (uint32_t x0 = 0; x0 < L->grid[0]; x0++)
+        for (uint32_t i_t = 0; i_t < L->grid[1]; i_t++) {
+            float tmp6 = tl_load(L, R_IO0, x0), tmp18 = tl_load(L, R_IO1, x0);
+            for (int64_t j = 0; j < RB; j++) {
+                int64_t r1 = i_t * RB + j;
+                if (!(r1 < rnumel)) continue;
+                int64_t o = tl_i32(r1 + rnumel * x0);
+                if (tl_fault(L, R_IN0, o, 1, 1, x0)) return 1;
+                float tmp22 = (tl_load(L, R_IN0, o) - tmp6) * tmp18;
+                tl_store(L, R_OUT0, o, tmp22 * tl_load(L, R_IN1, r1) + tl_load(L, R_IN2, r1), tl_f32());
+            }
+        }
+    return 0;
+}
+
 #define WS "layer_norm_welfold.layer_norm_welfold_output_summary_general"
 #define WN "layer_norm_welfold.layer_norm_welfold_normalize_io_correctness"
 TD_KERNEL(td_m_welfold_unguarded) = {WS, "mut_unguarded_tail", TD_ABI_HOST, NULL, "libm",
@@ -82,3 +102,6 @@ TD_KERNEL(td_m_welfold_w_chunk) = {WN, "mut_weight_chunk_offset", TD_ABI_HOST, N
                                    2, 6, normalize_w_chunk, NULL};
 TD_KERNEL(td_m_welfold_order) = {WN, "mut_scale_before_center", TD_ABI_HOST, NULL, NULL,
                                  "(x * rstd) - mean instead of (x - mean) * rstd", 2, 6, normalize_order, NULL};
+TD_KERNEL(td_m_welfold_i32) = {WN, "mut_large_offset_int32", TD_ABI_HOST, NULL, NULL,
+                               "r1 + rnumel * x0 in int32 (x0 an int32 program id): wraps past 2^31", 2, 6,
+                               normalize_off_i32, NULL};
