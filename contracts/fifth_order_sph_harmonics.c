@@ -31,6 +31,7 @@
  * Values: |x|, |y|, |z| <= 2^10, so every monomial and every output is finite (TD_SV_REAL).
  */
 #include "gen.h"
+#include "gen_far.h"
 
 enum { P_B, P_COORD_NUMEL, P_OUT_NUMEL, P_COL_OFFSET, P_OUT_STRIDE, NP };
 enum { R_COORD, R_OUT, NR };
@@ -74,6 +75,35 @@ static void gen(td_producer *p, td_case *c) {
     td_vgen g;
     td_vgen_init(&g, p, c, TD_VM_ALL, 0x1p10);
     td_vgen_fill(&g, c, R_COORD);
+}
+
+/* Offsets beyond 2^31 (gen_far.h): row r of the output at r * output_stride, the stride
+ * moved near 2^31 (td_far_stride), up to TD_FAR_MAX_ROWS rows stored: the kernel forms
+ * j*os + B*os*pid + col_offset in int32 (block_id is int32, os a constexpr below 2^31),
+ * which wraps on the last row.  output_ptr is written at its own stride, so it moves as
+ * a sparse output (engine/harness.c judges its write pages); coord_ptr stays flat (3 per
+ * row, every coordinate read).  The last row kept ends after the k cells the case's
+ * last row had (1..os: hCover and the injectivity hold at any os > 10); the rows past it
+ * are masked by output_numel as before, coord_numel is kept (their reads stay in range),
+ * the surplus programs of a fully-masked case stay. */
+static void far(td_producer *p, td_case *c) {
+    int64_t B = c->p[P_B].i, on = c->p[P_OUT_NUMEL].i, col = c->p[P_COL_OFFSET].i, os = c->p[P_OUT_STRIDE].i;
+    int64_t n = (on - col + os - 1) / os, k = on - (n - 1) * os - col; /* rows stored; the last row's cells */
+    if (n < 2) return;
+    int64_t R = n < TD_FAR_MAX_ROWS ? n : TD_FAR_MAX_ROWS;
+    int64_t s = td_far_stride(p, R, col + 11);
+    if (td_far_restride(c, R_OUT, R, col + k, os, s)) return;
+    int64_t surplus = (int64_t)c->grid[0] - (n + B - 1) / B, tiles = (R + B - 1) / B;
+    c->grid[0] = (uint32_t)(tiles + surplus);
+    c->p[P_OUT_STRIDE].i = s;
+    c->p[P_OUT_NUMEL].i = (R - 1) * s + col + k;
+    c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) |
+                    TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_BLOCK_GT_N) |
+                    TD_BC(TD_BC_MULTI_TILE));
+    td_gen_mark_shape((uint64_t)R, (uint64_t)B, (uint64_t)tiles, &c->classes);
+    c->classes &= ~(TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_MULTI_TILE)); /* by the launch, as gen marks them */
+    c->classes |= TD_BC(c->grid[0] == 1 ? TD_BC_ONE_PROGRAM : TD_BC_MULTI_TILE);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 static const char *check(const td_case *c) {
@@ -120,10 +150,9 @@ const td_contract td_c_fifth_order_sph_harmonics = {
     .sv_note = "|x|, |y|, |z| <= 2^10: every monomial and output is finite",
     .error_model = "the kernel's expressions: rounded decimal constants, u per product and two-term sum, "
                    "three-term sums in any order",
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED),
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
-    /* no far hook: the one stride, output_stride, addresses output_ptr (an output: stays dense); coord_ptr is
-     * read flat at 3 * (pid * block_size + j), past 2^31 only with 2^31 coordinates (a count, not a stride) */
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(sph),

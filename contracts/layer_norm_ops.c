@@ -605,7 +605,9 @@ const td_contract td_c_lnops_bwd_residual_add = {
     .nregions = NSSR, .regions = ss_regions, .sv_note = "MeanPre / RstdPre hold finite values",               \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_VALUES_SPECIAL) |              \
                TD_BC(TD_BC_VALUES_LARGE),                                                                      \
-    /* no far hook (offset-2^31): Mean[pid] / Rstd[pid] only, offsets below the grid's count */             \
+    /* no far hook (offset-2^31): Mean + row, Rstd + row (the original's stores) have no stride: */         \
+    /* an offset past 2^31 needs 2^31 programs, each reading and writing its cell (a count, */            \
+    /* not a sparse stride: the large tier's, not the far tier's) */                                       \
     .gen = gen_ss, .check = check_ss, .writes = writes_ss, OPS_COMMON
 
 const td_contract td_c_lnops_stores = {

@@ -111,8 +111,12 @@ static void writes(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                 \
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),              \
     .gen = gen, .check = check, .writes = writes
-/* no far hook (offsets beyond 2^31): the layout is fixed at 4096 x 4096 and the grid
- * stays inside it (check), so no offset passes 4096^2 = 2^24 */
+/* no far hook (offsets beyond 2^31): the strides are the kernel's literals (4096, 1; no stride
+ * parameter to move) and the grid stays inside the 4096 x 4096 layout (check): C's offsets
+ * stay below 2^24.  Only K = BLOCK_K * numKBlocks is open (the original fixes K = 4096):
+ * B[k*4096 + col] passes 2^31 for K >= 2^19, a reduction every lane reads in full (2^19
+ * products per lane, A's rows read densely over K: a count, not a sparse stride), and the
+ * original advances a_ptrs, b_ptrs as pointers (64-bit), never forming k*4096 in int32. */
 
 static const td_intent mk_intent = {
     .operation = "C = A @ B over K = BLOCK_K * numKBlocks, fp16 out",

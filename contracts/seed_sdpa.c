@@ -174,7 +174,9 @@ const td_contract td_c_seed_sdpa = {
     .error_model = "three sequential folds as the kernel evaluates them: the dot, exp(s - m) summed, one division "
                    "per weight and a product per term",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_META_EXTREME),
-    /* no far hook: no strides; dense row-major regions of batch*keys*qk elements, bounded small */
+    /* no far hook: no strides (the seed's queryIndex etc.: b * queries*qk + q * qk + h, constants of i64
+     * type, indexUpper); every element of the dense row-major regions is read, so an offset past 2^31
+     * means 2^31 elements (a count, the large tier's), never a sparse stride */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -318,7 +318,8 @@ const td_contract td_c_seed_sm86_forward = {
                    "quad-lane partial row sums, RN16(P) and the store as interval casts, 1/l, m + log2 l",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
-    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes) */
+    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes: element
+     * offsets below 2^30, check) */
     .gen = gen,
     .check = check,
     .writes = writes,
@@ -668,7 +669,8 @@ const td_contract td_c_seed_sm86_query = {
     .error_model = "FFMA chains of exact products per quad lane and the butterfly for D; exact-product dots; "
                    "EX2(FFMA) with one rounding; dS = P (dP - D); RN16(dS) an interval cast; dQ a sequential sum, * s",
     .classes = SB_CLASSES,
-    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes) */
+    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes: element
+     * offsets below 2^30, check) */
     .gen = gen_query,
     .check = check_query,
     .writes = writes_query,
@@ -694,7 +696,8 @@ const td_contract td_c_seed_sm86_key = {
     .error_model = "exact-product dots, EX2(FFMA) with one rounding, dS^T = P^T (dP^T - D), RN16 of P^T and dS^T as "
                    "interval casts, sequential sums over the walked queries, dK * s",
     .classes = SB_CLASSES,
-    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes) */
+    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes: element
+     * offsets below 2^30, check) */
     .gen = gen_key,
     .check = check_key,
     .writes = writes_key,
@@ -717,7 +720,10 @@ const td_contract td_c_seed_sm86_reduce = {
     .error_model = "a sequential sum of the group's planes from 0",
     .classes = TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_META_EXTREME) | TD_BC(TD_BC_VALUES_SPECIAL) |
                TD_BC(TD_BC_VALUES_LARGE),
-    /* no far hook: no strides; dense regions the admission bounds (heads*64*seq*4 < 2^32 bytes) */
+    /* no far hook: no strides; src's heads planes of W*T words are read whole (every element summed), so an
+     * offset past 2^31 means 2^31 elements read (a count, not a sparse stride); the seed's reduce is
+     * admitted under streamingAttentionGroupedSM86Admitted (heads*64*seq*4 < 2^32 bytes: its IMAD byte
+     * offsets are 32-bit), a bound check_reduce does not restate */
     .gen = gen_reduce,
     .check = check_reduce,
     .writes = writes_reduce,

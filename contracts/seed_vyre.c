@@ -242,7 +242,9 @@ const td_contract td_c_seed_vyre = {
     .error_model = "the tiled recurrence as the kernel evaluates it (sequential dots and sums, exp budgets, the "
                    "clamps as comparisons), merged with its tile_size = 1 evaluation for the scalar reference",
     .classes = TD_BCLASSES_TILED,
-    /* no far hook: no strides; one dense [seq_len, head_dim] head, bounded small */
+    /* no far hook: no strides; one dense [seq_len, head_dim] head (the seed: row * head_dim + d in u32,
+     * seq_len * head_dim checked to fit u32), every key row read by every query: an offset past 2^31
+     * means 2^31 elements read (a count), never a sparse stride */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -241,7 +241,9 @@ const td_contract td_c_softmax_optimize_io = {
 };
 
 /* .far: none -- the full form reads and writes all N columns of each row at pid * N: an offset beyond 2^31
- * means 2^31 elements touched (the large tier's flat size, not a sparse far stride). */
+ * means 2^31 elements touched (the large tier's flat size, not a sparse far stride).  far_one_tile cannot
+ * serve it: it moves N near 2^31 while a program reads only its first TILE_N <= 2^12 columns, but here
+ * the row stride is the row length itself, so every program reads (and writes) N columns. */
 const td_contract td_c_softmax_optimize_full = {
     .id = "softmax_optimize.softmax_kernel_online_v2_output_summary",
     .io_class = "ComputeCorrect over Fin N (full online surface), one program per row",

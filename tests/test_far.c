@@ -295,6 +295,8 @@ static const far_contract FAR[] = {
     {"softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct", "N", 2, "M"},
     {"softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct", "N", 0, NULL},
     {"max_reduction.max_kernel_output_summary", "N", 0, "M"},
+    /* an output at its own stride, moved as a sparse output (far_rows: the rows stored) */
+    {"fifth_order_sph_harmonics.fifth_order_fwd_correctness", "output_stride", 1, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -401,7 +403,7 @@ static int no_mut(const char *id) {
  * rows of the LoRA kernels, the kernels of one row stride for input and output
  * (softmax_triton3, the L2 norms, rmsnorm_fused[_llama], layer_norm_ops), and the Q,
  * Logics and P head or batch axes of the decoding and prefill attentions, the cos/sin
- * tables of the rotary kernels)
+ * tables of the rotary kernels, fifth_order_sph_harmonics' output rows)
  * 12, to keep the test short; the int32-offset mutants from FAR[MUT_SAMPLED] on are
  * checked on 12 cases too. */
 #define NFAR_FULL 6
@@ -444,6 +446,9 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
     if (!strncmp(f->id, "embedding_triton_kernel.", 24))
         return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);
     if (!strncmp(f->id, "nested_loops_processing.", 24)) return 2; /* the tile's rows r = 0, 1 */
+    if (!strncmp(f->id, "fifth_order_sph_harmonics.", 26)) /* the rows output_numel stores */
+        return (td_param_i(c, "output_numel", -1) - td_param_i(c, "col_offset", -1) +
+                td_param_i(c, "output_stride", -1) - 1) / td_param_i(c, "output_stride", -1);
     if (f->rows && !strcmp(f->rows, FAR_GRID1)) return (int64_t)c->grid[1];
     return f->rows ? td_param_i(c, f->rows, -1) : (int64_t)c->grid[far_axis(f->id)];
 }
