@@ -30,6 +30,7 @@
  * int8_quantization, whose scale makes exact ties).  The maxs store: fp16 of an exact
  * value, bit-exact (overflow to +-inf above 65504: TD_SV_IEEE). */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_N, P_BLOCK, P_P2, NP };
 enum { R_X, R_INERT, R_OUT, R_MAXS, NR };
@@ -120,14 +121,19 @@ static const char *check(const td_case *c) {
     if (G < 1 || c->grid[1] != 1 || c->grid[2] != 1) return "grid = (rows,)";
     if (c->r[R_X].len < (size_t)(G * B) || c->r[R_OUT].len < (size_t)(G * B)) return "x and output hold rows*BLOCK_SIZE";
     if (c->r[R_MAXS].len < (size_t)G) return "output_maxs holds one value per row";
-    for (size_t e = 0; e < c->r[R_X].len; e++)
-        if (!isfinite(td_get(c, R_X, e))) return "x holds real (finite) values";
+    /* (a large case: its window rows; every other element reads 0) */
+    for (uint64_t e = td_large_next(c, R_X, 0); e < c->r[R_X].len; e = td_large_next(c, R_X, e + 1))
+        if (!isfinite(td_get(c, R_X, (size_t)e))) return "x holds real (finite) values";
     return NULL; /* hRegions: output_ptr and output_maxs are distinct regions */
 }
 
+/* Row pid's n quantized values and its max.  A large case: the rows of its windows; the
+ * others only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t B = c->p[P_BLOCK].i, P2 = c->p[P_P2].i, n = B < P2 ? B : P2;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++) {
+    uint64_t seen = 0;
+    for (uint64_t r = td_large_row_next(c, 0); r < c->grid[0]; r = td_large_row_next(c, r + 1), seen++) {
+        uint32_t pid = (uint32_t)r;
         for (int64_t j = 0; j < n; j++) {
             td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)((int64_t)pid * B + j), .pid = {pid, 0, 0},
                           .j = (uint64_t)j, .idx = {pid, j}};
@@ -136,6 +142,29 @@ static void writes(const td_case *c, td_wset *ws) {
         td_olane m = {.o = 1, .region = R_MAXS, .off = pid, .pid = {pid, 0, 0}, .idx = {pid, 0}};
         td_wset_add(ws, &m);
     }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)(n + 1);
+}
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / BLOCK_SIZE rows, so the
+ * original's offsets = pid * BLOCK_SIZE + arange (int32: pid and BLOCK_SIZE are int32 in
+ * Triton, n_elements unannotated) pass 2^31; a row-block is a row: BLOCK_SIZE elements of
+ * x and output, one max.  A row narrower than TD_ROWS_LARGE_MIN_LEN is widened by a
+ * power of two f, and P2 with it (P2 / BLOCK_SIZE as drawn): the new columns read zero,
+ * which leaves the row's max and its quantized values as they were.  x's P2 cells of
+ * slack past the last row are not kept: the kernel masks its loads by j < BLOCK_SIZE (an
+ * unmasked load past the last row is an illegal address, as on a device). */
+static void large(td_producer *p, td_case *c) {
+    uint64_t B0 = (uint64_t)c->p[P_BLOCK].i, f = 1, G;
+    while (B0 * f < TD_ROWS_LARGE_MIN_LEN) f *= 2;
+    uint64_t B = B0 * f, P2 = (uint64_t)c->p[P_P2].i * f;
+    td_rows_region rr[3] = {{R_X, B, B0}, {R_OUT, B, 0}, {R_MAXS, 1, 0}};
+    if (td_rows_large(p, c, c->grid[0], rr, 3, &G) != 0) return;
+    c->grid[0] = (uint32_t)G;
+    c->p[P_N].i = (int64_t)(G * B), c->p[P_BLOCK].i = (int64_t)B, c->p[P_P2].i = (int64_t)P2;
+    c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_BELOW) |
+                    TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N));
+    c->classes |= B == P2 ? TD_BC(TD_BC_EXACT_MULTIPLE) : B == P2 - 1 ? TD_BC(TD_BC_TAIL_BELOW) : TD_BC(TD_BC_TAIL);
+    if (P2 >= 4 * B) c->classes |= TD_BC(TD_BC_BLOCK_GT_N);
 }
 
 static const char *intent_gap(const td_case *c) {
@@ -150,7 +179,7 @@ static const td_intent intent = {
 };
 
 /* .far: none -- read = write = pid*BLOCK_SIZE + j over every element (a flat contiguous launch): an offset
- * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier, not a far stride). */
+ * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier: `large`). */
 const td_contract td_c_quantize_rowwise = {
     .id = "rowwise_quantization_triton.quantize_rowwise_correctness",
     .file = "rowwise_quantization_triton",
@@ -174,11 +203,9 @@ const td_contract td_c_quantize_rowwise = {
                TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
-    /* no large hook: output_maxs is an OUTPUT of one entry per program (write2 = pid); a large case has up
-     * to 2^25 rows, and the tier's windows (element ranges, c->win) do not restrict a per-program output, so
-     * every row's max would be judged (a row max each).  td_large_per_program holds per-program inputs only. */
     TD_SPECS(qr),
     .intent = &intent,
 };

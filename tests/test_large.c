@@ -77,6 +77,7 @@ static const struct {
     {DQ, 3, 0},
     {GEGLU_BWD, 4, 0},
     {SWIGLU_BWD, 5, 0},
+    {"rowwise_quantization_triton.quantize_rowwise_correctness", 6, 0}, /* row-blocks (td_rows_large) */
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -260,6 +261,8 @@ static const rows_contract ROWS[] = {
     {"layer_norm_welfold.layer_norm_welfold_normalize_io_correctness", 0, -1, 2, 0x27u, 0},
     {"batched_vecmat_mult.batched_vecmat_closed_form_correct", 0, -1, 1, 7u, 5},
     {"batched_vecmat_mult.batched_vecmat_io_correctness", 0, -1, 1, 7u, 5},
+    /* rows of BLOCK_SIZE: x and output, one max each (x, output, output_maxs) */
+    {"rowwise_quantization_triton.quantize_rowwise_correctness", 0, -1, 0, 0xdu, 1},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 

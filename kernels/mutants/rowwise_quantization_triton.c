@@ -32,3 +32,19 @@ TD_KERNEL(td_m_qr_padded) = {"rowwise_quantization_triton.quantize_rowwise_corre
 TD_KERNEL(td_m_qr_trunc) = {"rowwise_quantization_triton.quantize_rowwise_correctness", "mut_store_truncates",
                             TD_ABI_HOST, "store=int8:rne:wrap;maxs=fp16:rne:inf", NULL,
                             "the value truncated to int8 (.to(tl.int8)) instead of llrint", 3, 4, qr_trunc, NULL};
+
+/* The original's offsets = pid * BLOCK_SIZE + arange in int32 (pid = tl.program_id and
+ * BLOCK_SIZE a constexpr: Triton types both int32): past 2^31 elements the row offset
+ * wraps negative and the load is an illegal address (tl_fault).  Only the large tier
+ * (`--large`, td_rows_large) has rows * BLOCK_SIZE > 2^31: ordinary cases hold at most
+ * 2^12 elements, where it is the port. */
+static int qr_off_i32(const td_abi_launch *L) {
+    int64_t B = TL_I(L, P_BLOCK), P2 = TL_I(L, P_P2), n = B < P2 ? B : P2;
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) /* a fault anywhere fails the whole launch, as on a device */
+        if (tl_fault(L, R_X, tl_i32((int64_t)pid * B), n, 1, pid)) return 1;
+    return qr_variant(L, 0, 0);
+}
+TD_KERNEL(td_m_qr_i32) = {"rowwise_quantization_triton.quantize_rowwise_correctness", "mut_large_offset_int32",
+                          TD_ABI_HOST, "store=int8:rne:wrap;maxs=fp16:rne:inf", NULL,
+                          "offsets = pid * BLOCK_SIZE + arange in int32: the row offset wraps past 2^31", 3, 4,
+                          qr_off_i32, NULL};
