@@ -232,9 +232,11 @@ const td_contract td_c_per_block_int8 = {
     .gen = gen,
     .check = check,
     .writes = writes,
-    /* no large hook: Scale is an OUTPUT of one entry per program (off_b * scale_stride + off_blk); a large case
-     * has up to 2^25 blocks, and the tier's windows (element ranges, c->win) do not restrict a per-program
-     * output, so every block's scale would be judged.  td_large_per_program holds per-program inputs only. */
+    /* no large hook yet: Scale is an OUTPUT of one entry per program (off_b * scale_stride + off_blk), which
+     * the flat tier's element windows cannot restrict; td_rows_large (row-blocks of BLK * C elements, one
+     * Scale and one ScalePre each, as rowwise_quantization_triton.c) could, with the batch axis cut to one,
+     * scale_stride set to the block count and the tail block (L not a multiple of BLK: fewer valid rows,
+     * ScalePre its own max) kept last rather than repeated: not written. */
     TD_SPECS(pbi),
     .intent = &intent,
 };
