@@ -328,6 +328,15 @@ int64_t td_geti(const td_case *c, int reg, size_t off) {
 void td_set(td_case *c, int reg, size_t off, double v) {
     td_region *R = &c->r[reg];
     if (off >= R->len) abort();
+    /* a finite value into binary32: C's conversion is the default profile's rounding
+     * (to nearest, overflowing to infinity, subnormals kept), without the format table
+     * and the generic encoder (a tenth of rms_norm's and softmax's cases, issue 20);
+     * NaN and infinities take the encoder, whose NaN is canonical */
+    if (R->fmt == TD_F32 && fabs(v) < INFINITY) {
+        float y = (float)v;
+        memcpy((uint8_t *)R->data + 4 * off, &y, sizeof y);
+        return;
+    }
     if (R->fmt == TD_F64) {
         uint64_t b;
         memcpy(&b, &v, 8);
