@@ -281,12 +281,31 @@ static void decode_values(td_fmt f, const uint64_t *bits, double *v, size_t n) {
     }
 }
 
+/* Finite x rounded to binary32 by C's conversion (to nearest, subnormals kept), their
+ * values into v and bits into bits: 1, or 0 where one overflowed (to infinity, where
+ * the draws saturate: the caller then takes the encoder).  The conversion vectorises;
+ * the encoder's call and its decoding were a quarter of an elementwise decode. */
+static int round_f32(const double *x, double *v, uint64_t *bits, size_t n) {
+    int inf = 0;
+    for (size_t i = 0; i < n; i++) {
+        float y = (float)x[i];
+        uint32_t b;
+        memcpy(&b, &y, sizeof b);
+        bits[i] = b;
+        v[i] = y;
+        inf |= (b & 0x7f800000u) == 0x7f800000u;
+    }
+    return !inf;
+}
+
 /* Folded values x rounded into format f as td_vgen_value does, into v, and their
  * encodings in f into bits (nearest, saturating: v is exact in f, so they are the bits
  * td_set stores for v). */
 static void fit_values(td_fmt f, const double *x, double *v, uint64_t *bits, size_t n, double bound) {
-    td_encode_f64_array(nearest_sat(f), x, bits, n);
-    decode_values(f, bits, v, n);
+    if (f != TD_F32 || !round_f32(x, v, bits, n)) {
+        td_encode_f64_array(nearest_sat(f), x, bits, n);
+        decode_values(f, bits, v, n);
+    }
     int out = 0;
     for (size_t i = 0; i < n; i++) out |= !(fabs(v[i]) <= bound) | !(fabs(v[i]) < INFINITY);
     if (!out) return;
