@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,45 @@ extern const int td_registry_count;
 
 int td_contract_count(void) { return td_registry_count; }
 const td_contract *td_contract_at(int i) { return (i >= 0 && i < td_registry_count) ? td_registry[i] : NULL; }
+/* An open-addressing hash index of the registry's ids, built once per process: binding
+ * the built-in kernel table looked every kernel up by a linear scan, ~11M instructions
+ * (half of them strcmp) at the start of every fuzzing process (issue 20). */
+static int *g_index; /* registry position + 1, 0: empty slot */
+static size_t g_index_mask;
+static pthread_once_t g_index_once = PTHREAD_ONCE_INIT;
+
+static uint64_t id_hash(const char *s) { /* FNV-1a */
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* Slot of id in the index: its entry, or the empty slot where it would go. */
+static size_t index_slot(const char *id) {
+    size_t at = (size_t)id_hash(id) & g_index_mask;
+    while (g_index[at] && strcmp(td_registry[g_index[at] - 1]->id, id)) at = (at + 1) & g_index_mask;
+    return at;
+}
+
+static void index_build(void) {
+    size_t size = 16;
+    while (size < 2 * (size_t)td_registry_count) size *= 2;
+    g_index = calloc(size, sizeof *g_index);
+    if (!g_index) return; /* td_contract_find scans instead */
+    g_index_mask = size - 1;
+    /* in registry order, a repeated id keeping its first entry: what the scan returned */
+    for (int i = 0; i < td_registry_count; i++) {
+        size_t at = index_slot(td_registry[i]->id);
+        if (!g_index[at]) g_index[at] = i + 1;
+    }
+}
+
 const td_contract *td_contract_find(const char *id) {
+    pthread_once(&g_index_once, index_build);
+    if (g_index) {
+        int e = g_index[index_slot(id)];
+        return e ? td_registry[e - 1] : NULL;
+    }
     for (int i = 0; i < td_registry_count; i++)
         if (!strcmp(td_registry[i]->id, id)) return td_registry[i];
     return NULL;
@@ -290,6 +329,15 @@ int64_t td_geti(const td_case *c, int reg, size_t off) {
 void td_set(td_case *c, int reg, size_t off, double v) {
     td_region *R = &c->r[reg];
     if (off >= R->len) abort();
+    /* a finite value into binary32: C's conversion is the default profile's rounding
+     * (to nearest, overflowing to infinity, subnormals kept), without the format table
+     * and the generic encoder (a tenth of rms_norm's and softmax's cases, issue 20);
+     * NaN and infinities take the encoder, whose NaN is canonical */
+    if (R->fmt == TD_F32 && fabs(v) < INFINITY) {
+        float y = (float)v;
+        memcpy((uint8_t *)R->data + 4 * off, &y, sizeof y);
+        return;
+    }
     if (R->fmt == TD_F64) {
         uint64_t b;
         memcpy(&b, &v, 8);

@@ -1,6 +1,7 @@
 #include "gen.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint32_t td_gen_pow2(td_producer *p, int lo_log2, int hi_log2) {
@@ -177,6 +178,8 @@ static double ieee_value(td_vgen *g, td_fmt f) {
     double sign = (td_rng_next(r) & 1) ? -1 : 1, small = 2 * td_rng_unit(r) - 1;
     if (!fi->is_float || kind >= 5) {
         if (!fi->is_float) return (double)((int64_t)td_rng_below(r, 33) - 16);
+        /* binary32: the conversion rounds to nearest, and |small| <= 1 never saturates */
+        if (f == TD_F32) return (double)(float)small;
         return td_decode(f, td_encode_f64((td_profile){f, TD_RNE, TD_OVF_SAT, false}, small));
     }
     switch (kind) {
@@ -278,15 +281,48 @@ static void decode_values(td_fmt f, const uint64_t *bits, double *v, size_t n) {
     }
 }
 
-/* Folded values x rounded into format f as td_vgen_value does, into v. */
-static void fit_values(td_fmt f, const double *x, double *v, size_t n, double bound) {
-    uint64_t bits[VGEN_CHUNK];
-    td_encode_f64_array(nearest_sat(f), x, bits, n);
-    decode_values(f, bits, v, n);
+/* Finite x rounded to binary32 by C's conversion (to nearest, subnormals kept), their
+ * values into v and bits into bits: 1, or 0 where one overflowed (to infinity, where
+ * the draws saturate: the caller then takes the encoder).  The conversion vectorises;
+ * the encoder's call and its decoding were a quarter of an elementwise decode. */
+static int round_f32(const double *x, double *v, uint64_t *bits, size_t n) {
+    int inf = 0;
+    for (size_t i = 0; i < n; i++) {
+        float y = (float)x[i];
+        uint32_t b;
+        memcpy(&b, &y, sizeof b);
+        bits[i] = b;
+        v[i] = y;
+        inf |= (b & 0x7f800000u) == 0x7f800000u;
+    }
+    return !inf;
+}
+
+/* Folded values x rounded into format f as td_vgen_value does, into v, and their
+ * encodings in f into bits (nearest, saturating: v is exact in f, so they are the bits
+ * td_set stores for v). */
+static void fit_values(td_fmt f, const double *x, double *v, uint64_t *bits, size_t n, double bound) {
+    if (f != TD_F32 || !round_f32(x, v, bits, n)) {
+        td_encode_f64_array(nearest_sat(f), x, bits, n);
+        decode_values(f, bits, v, n);
+    }
     int out = 0;
     for (size_t i = 0; i < n; i++) out |= !(fabs(v[i]) <= bound) | !(fabs(v[i]) < INFINITY);
     if (!out) return;
-    for (size_t i = 0; i < n; i++) v[i] = fit_rounded(f, x[i], v[i], bound);
+    for (size_t i = 0; i < n; i++) {
+        double w = fit_rounded(f, x[i], v[i], bound);
+        if (memcmp(&w, &v[i], sizeof w)) bits[i] = td_encode_f64(nearest_sat(f), w);
+        v[i] = w;
+    }
+}
+
+/* td_vgen_values for n <= VGEN_CHUNK, also giving the values' bits in f (float f). */
+static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t *bits, size_t n) {
+    double x[VGEN_CHUNK];
+    double *dst = is_float ? x : out;
+    raw_values(g, dst, n);
+    fold_values(dst, n, g->bound);
+    if (is_float) fit_values(f, x, out, bits, n, g->bound);
 }
 
 void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n) {
@@ -295,22 +331,41 @@ void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n) {
         return;
     }
     int is_float = td_fmt_get(f)->is_float;
-    double x[VGEN_CHUNK];
+    uint64_t bits[VGEN_CHUNK];
     for (size_t at = 0; at < n; at += VGEN_CHUNK) {
         size_t m = n - at < VGEN_CHUNK ? n - at : VGEN_CHUNK;
-        double *dst = is_float ? x : out + at;
-        raw_values(g, dst, m);
-        fold_values(dst, m, g->bound);
-        if (is_float) fit_values(f, x, out + at, m, g->bound);
+        vgen_chunk(g, f, is_float, out + at, bits, m);
+    }
+}
+
+/* Bits of a 2- or 4-byte format stored at element off of region R. */
+static void store_bits(td_region *R, size_t off, const uint64_t *bits, size_t n, td_fmt f) {
+    if (f == TD_F32) {
+        uint32_t *p = (uint32_t *)R->data + off;
+        for (size_t i = 0; i < n; i++) p[i] = (uint32_t)bits[i];
+    } else {
+        uint16_t *p = (uint16_t *)R->data + off;
+        for (size_t i = 0; i < n; i++) p[i] = (uint16_t)bits[i];
     }
 }
 
 void td_vgen_fill_as(td_vgen *g, td_case *c, int reg, size_t off, size_t n, td_fmt f) {
     double v[VGEN_CHUNK];
+    uint64_t bits[VGEN_CHUNK];
+    td_region *R = &c->r[reg];
+    /* values drawn in the region's own format are stored as the bits the rounding gave
+     * them, not encoded a second time by td_set_array (a sixth of the decode, issue 20) */
+    int direct = g->menu != TD_V_IEEE && f == R->fmt && (f == TD_F32 || f == TD_F16 || f == TD_BF16);
+    if (direct && (off > R->len || n > R->len - off)) abort(); /* as td_set_array */
     for (size_t at = 0; at < n; at += VGEN_CHUNK) {
         size_t m = n - at < VGEN_CHUNK ? n - at : VGEN_CHUNK;
-        td_vgen_values(g, f, v, m);
-        td_set_array(c, reg, off + at, v, m);
+        if (!direct) {
+            td_vgen_values(g, f, v, m);
+            td_set_array(c, reg, off + at, v, m);
+            continue;
+        }
+        vgen_chunk(g, f, 1, v, bits, m);
+        store_bits(R, off + at, bits, m, f);
     }
 }
 
@@ -351,10 +406,44 @@ static void flat_writes_windows(const td_case *c, td_wset *ws, int64_t n, int64_
     ws->dropped += ((uint64_t)n - kept) * (uint64_t)nouts;
 }
 
+/* Room for `more` lanes past ws->n (td_wset_add's growth, at once): 0, or -1 with
+ * ws->oom set when memory runs out. */
+static int wset_reserve(td_wset *ws, size_t more) {
+    if (ws->oom) return -1;
+    if (more <= ws->cap - ws->n) return 0;
+    size_t cap = ws->n + more < 256 ? 256 : ws->n + more;
+    td_olane *v = more > SIZE_MAX / sizeof *v - ws->n ? NULL : realloc(ws->v, cap * sizeof *v);
+    if (!v) {
+        ws->oom = 1;
+        return -1;
+    }
+    ws->v = v;
+    ws->cap = cap;
+    return 0;
+}
+
+/* The lanes of td_flat_writes's loop below, in its order, written in place: a
+ * td_wset_add call per lane was half of an elementwise case's write set (issue 20). */
+static void flat_writes_direct(const td_case *c, td_wset *ws, int64_t n, int64_t B, const int *outs, int nouts) {
+    uint64_t cover = (uint64_t)c->grid[0] * (uint64_t)B, lanes = cover < (uint64_t)n ? cover : (uint64_t)n;
+    if (lanes > SIZE_MAX / (size_t)nouts || wset_reserve(ws, (size_t)lanes * (size_t)nouts) != 0) return;
+    td_olane *v = ws->v + ws->n;
+    for (uint64_t off = 0, pid = 0; off < lanes; pid++)
+        for (uint64_t j = 0; j < (uint64_t)B && off < lanes; j++, off++)
+            for (int o = 0; o < nouts; o++)
+                *v++ = (td_olane){.o = (uint32_t)o, .region = (uint32_t)outs[o], .off = off,
+                                  .pid = {(uint32_t)pid, 0, 0}, .j = j, .idx = {(int64_t)off}};
+    ws->n += (size_t)lanes * (size_t)nouts;
+}
+
 void td_flat_writes(const td_case *c, td_wset *ws, int p_n, int p_block, const int *outs, int nouts) {
     int64_t n = c->p[p_n].i, B = c->p[p_block].i;
     if (c->nwin) {
         flat_writes_windows(c, ws, n, B, outs, nouts);
+        return;
+    }
+    if (!ws->nwin && n > 0 && B > 0 && nouts > 0) {
+        flat_writes_direct(c, ws, n, B, outs, nouts);
         return;
     }
     for (uint32_t pid = 0; pid < c->grid[0]; pid++)

@@ -84,10 +84,80 @@ static void set_array_stores_what_set_stores(void **st) {
     }
 }
 
+/* td_vgen_fill_as stores a region's own format's values as the bits the rounding gave
+ * them: they must be what td_vgen_values then td_set_array store, for every menu
+ * (TD_V_IEEE included), format and bound, at an offset, across chunks. */
+static void fill_stores_what_values_and_set_store(void **st) {
+    (void)st;
+    static double v[N];
+    /* 0.3 is in none of the formats: values of the large menu round past it (and are
+     * rounded towards zero instead), which changes their bits after the rounding */
+    static const double fbounds[] = {1, 0.75, 0.3, 448, 0x1p126, INFINITY};
+    for (int menu = 0; menu < TD_V_COUNT; menu++)
+        for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++)
+            for (size_t b = 0; b < sizeof fbounds / sizeof fbounds[0]; b++) {
+                if (fmts[f] == TD_I64) continue; /* int64 storage holds integers: no menu's reals */
+                uint64_t seed = 7777u * (uint64_t)menu + 31u * f + b;
+                td_vgen g1, g2;
+                vgen_at(&g1, menu, seed, fbounds[b]);
+                vgen_at(&g2, menu, seed, fbounds[b]);
+                td_case a, c;
+                case_of(&a, fmts[f], N + 3);
+                case_of(&c, fmts[f], N + 3);
+                td_vgen_values(&g1, fmts[f], v, N);
+                td_set_array(&a, 0, 3, v, N);
+                td_vgen_fill_as(&g2, &c, 0, 3, N, fmts[f]);
+                if (memcmp(a.r[0].data, c.r[0].data, (N + 3) * td_fmt_get(fmts[f])->bytes))
+                    fail_msg("menu %s fmt %s bound %a: td_vgen_fill_as stores other bits", td_menu_name(menu),
+                             td_fmt_get(fmts[f])->name, fbounds[b]);
+                assert_memory_equal(g1.rng.s, g2.rng.s, sizeof g1.rng.s);
+                free(a.r[0].data);
+                free(c.r[0].data);
+            }
+}
+
+/* td_flat_writes's lanes: those of the masked loop over programs and tile lanes,
+ * pid * B + j < n, in its order, one per output, whatever the grid (short, exact, long). */
+static void flat_writes_are_the_masked_lanes(void **st) {
+    (void)st;
+    static const int64_t ns[] = {1, 5, 64, 1000, 2500};
+    static const int64_t bs[] = {1, 4, 64, 1024};
+    static const int outs[2] = {2, 0};
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof bs / sizeof bs[0]; b++)
+            for (int64_t dg = -1; dg <= 1; dg++)
+                for (int nouts = 1; nouts <= 2; nouts++) {
+                    int64_t n = ns[a], B = bs[b], grid = (n + B - 1) / B + dg;
+                    if (grid < 1) continue;
+                    td_case c;
+                    memset(&c, 0, sizeof c);
+                    c.p[0].i = n, c.p[1].i = B, c.grid[0] = (uint32_t)grid;
+                    td_wset ws;
+                    memset(&ws, 0, sizeof ws);
+                    td_flat_writes(&c, &ws, 0, 1, outs, nouts);
+                    size_t k = 0;
+                    for (int64_t pid = 0; pid < grid; pid++)
+                        for (int64_t j = 0; j < B && pid * B + j < n; j++)
+                            for (int o = 0; o < nouts; o++, k++) {
+                                assert_true(k < ws.n);
+                                const td_olane *l = &ws.v[k];
+                                assert_int_equal(l->o, o);
+                                assert_int_equal(l->region, outs[o]);
+                                assert_true(l->off == (uint64_t)(pid * B + j) && l->idx[0] == pid * B + j);
+                                assert_true(l->pid[0] == pid && !l->pid[1] && !l->pid[2] && !l->t);
+                                assert_true(l->j == (uint64_t)j && !l->idx[1] && !l->idx[2] && !l->idx[3]);
+                            }
+                    assert_int_equal(k, ws.n);
+                    free(ws.v);
+                }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bulk_values_equal_per_value_calls),
         cmocka_unit_test(set_array_stores_what_set_stores),
+        cmocka_unit_test(fill_stores_what_values_and_set_store),
+        cmocka_unit_test(flat_writes_are_the_masked_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,26 @@ static void sorts_like_qsort(void **st) {
             for (uint32_t nreg = 1; nreg <= 9; nreg += 4) check_one(ns[a], nreg, offs[b]);
 }
 
+/* td_contract_find (a hash index since issue 20) finds what a scan of the registry
+ * finds: every id's first entry, and nothing for ids it does not hold. */
+static void find_is_the_registry_scan(void **st) {
+    (void)st;
+    int n = td_contract_count();
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        const td_contract *k = td_contract_at(i), *first = NULL;
+        for (int j = 0; j <= i && !first; j++)
+            if (!strcmp(td_contract_at(j)->id, k->id)) first = td_contract_at(j);
+        assert_ptr_equal(td_contract_find(k->id), first);
+        char other[512];
+        snprintf(other, sizeof other, "%s.", k->id); /* an id one character longer is not that id */
+        assert_null(td_contract_find(other));
+    }
+    assert_null(td_contract_find(""));
+    assert_null(td_contract_find("no_such_file.no_such_theorem"));
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(sorts_like_qsort)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(sorts_like_qsort), cmocka_unit_test(find_is_the_registry_scan)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
