@@ -56,6 +56,7 @@
  */
 #include "softmax_common.h"
 #include "gen_far.h"
+#include "gen_large.h"
 
 /* one-tile forms: N, TILE_N; full form: M, N, TILE_N */
 enum { P1_N, P1_TILE, NP1 };
@@ -95,6 +96,20 @@ static void gen_one_tile(td_producer *p, td_case *c, int allow_empty_tile) {
 static void gen_summary(td_producer *p, td_case *c) { gen_one_tile(p, c, 1); }
 static void gen_io(td_producer *p, td_case *c) { gen_one_tile(p, c, 0); }
 
+/* the classes of a row of N columns in tiles of T */
+static void full_classes(td_case *c, int64_t N, int64_t T) {
+    int64_t tiles = (N + T - 1) / T;
+    if (tiles > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
+    if (N % T == 0) c->classes |= TD_BC(TD_BC_EXACT_MULTIPLE);
+    else {
+        c->classes |= TD_BC(TD_BC_TAIL);
+        if (N % T == T - 1) c->classes |= TD_BC(TD_BC_TAIL_BELOW);
+        if (N % T == 1 && N > 1) c->classes |= TD_BC(TD_BC_TAIL_ABOVE);
+    }
+    if (N == 1) c->classes |= TD_BC(TD_BC_SINGLE_LANE);
+    if (T >= 4 * N) c->classes |= TD_BC(TD_BC_BLOCK_GT_N);
+}
+
 /* Full form: tiles up to 2^9 lanes, rows up to 2^11 columns: one column, < TILE_N
  * (the NaN rows), TILE_N - 1, TILE_N, TILE_N + 1, k * TILE_N +- 1, anything. */
 static void gen_full(td_producer *p, td_case *c) {
@@ -112,16 +127,7 @@ static void gen_full(td_producer *p, td_case *c) {
     }
     if (N > 2048) N = 2048;
     if (N < 1) N = 1;
-    int64_t tiles = (N + T - 1) / T;
-    if (tiles > 1) c->classes |= TD_BC(TD_BC_MULTI_TILE);
-    if (N % T == 0) c->classes |= TD_BC(TD_BC_EXACT_MULTIPLE);
-    else {
-        c->classes |= TD_BC(TD_BC_TAIL);
-        if (N % T == T - 1) c->classes |= TD_BC(TD_BC_TAIL_BELOW);
-        if (N % T == 1 && N > 1) c->classes |= TD_BC(TD_BC_TAIL_ABOVE);
-    }
-    if (N == 1) c->classes |= TD_BC(TD_BC_SINGLE_LANE);
-    if (T >= 4 * N) c->classes |= TD_BC(TD_BC_BLOCK_GT_N);
+    full_classes(c, N, T);
     int64_t R = td_prod_u32(p, 1, (uint32_t)sm_max_rows(N, 8));
     c->p[PF_M].i = R;
     c->p[PF_N].i = N;
@@ -182,7 +188,34 @@ static void writes_one_tile(const td_case *c, td_wset *ws) {
     int64_t N = c->p[P1_N].i, T = c->p[P1_TILE].i;
     writes_rows(c, ws, N, N < T ? N : T);
 }
-static void writes_full(const td_case *c, td_wset *ws) { writes_rows(c, ws, c->p[PF_N].i, c->p[PF_N].i); }
+/* every column of every row; a large case: the rows of its windows, the others only counted */
+static void writes_full(const td_case *c, td_wset *ws) {
+    int64_t N = c->p[PF_N].i;
+    uint64_t seen = 0;
+    for (uint64_t r = td_large_row_next(c, 0); r < c->grid[0]; r = td_large_row_next(c, r + 1), seen++)
+        for (int64_t i = 0; i < N; i++) {
+            td_olane l = {.region = R_OUT, .off = r * (uint64_t)N + (uint64_t)i, .pid = {(uint32_t)r, 0, 0},
+                          .j = (uint64_t)i, .idx = {(int64_t)r, i}};
+            td_wset_add(ws, &l);
+        }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)N;
+}
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / N rows, so the kernel's
+ * offsets pid_m * N + n_offsets (int32 in Triton: pid and N are int32) pass 2^31; a
+ * row-block is a row of N columns of input and output.  A row narrower than
+ * TD_ROWS_LARGE_MIN_LEN is widened to it (its new columns read zero: finite values, a
+ * softmax row like any other), the classes redrawn for the new N. */
+static void large_full(td_producer *p, td_case *c) {
+    uint64_t N0 = (uint64_t)c->p[PF_N].i, N = N0 < TD_ROWS_LARGE_MIN_LEN ? TD_ROWS_LARGE_MIN_LEN : N0, M;
+    td_rows_region rr[2] = {{R_IN, N, N0}, {R_OUT, N, 0}};
+    if (td_rows_large(p, c, c->grid[0], rr, 2, &M) != 0) return;
+    c->grid[0] = (uint32_t)M;
+    c->p[PF_M].i = (int64_t)M, c->p[PF_N].i = (int64_t)N;
+    c->classes &= ~(TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) |
+                    TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_BLOCK_GT_N));
+    full_classes(c, (int64_t)N, c->p[PF_TILE].i);
+}
 
 #define SOFTMAX_OPTIMIZE_COMMON                                                                                 \
     .file = "softmax_optimize", .family = "softmax", .kind = "exact", .nregions = NR, .regions = regions
@@ -241,7 +274,7 @@ const td_contract td_c_softmax_optimize_io = {
 };
 
 /* .far: none -- the full form reads and writes all N columns of each row at pid * N: an offset beyond 2^31
- * means 2^31 elements touched (the large tier's flat size, not a sparse far stride).  far_one_tile cannot
+ * means 2^31 elements touched (the large tier's: large_full, not a sparse far stride).  far_one_tile cannot
  * serve it: it moves N near 2^31 while a program reads only its first TILE_N <= 2^12 columns, but here
  * the row stride is the row length itself, so every program reads (and writes) N columns. */
 const td_contract td_c_softmax_optimize_full = {
@@ -260,6 +293,7 @@ const td_contract td_c_softmax_optimize_full = {
                    "tree sum of exp(m - M) * z over the lanes, exp(x - M) / Z",
     .classes = TD_BCLASSES_TILED,
     .gen = gen_full,
+    .large = large_full,
     .check = check_full,
     .writes = writes_full,
     SOFTMAX_OPTIMIZE_COMMON,

@@ -78,6 +78,7 @@ static const struct {
     {GEGLU_BWD, 4, 0},
     {SWIGLU_BWD, 5, 0},
     {"rowwise_quantization_triton.quantize_rowwise_correctness", 6, 0}, /* row-blocks (td_rows_large) */
+    {"softmax_optimize.softmax_kernel_online_v2_output_summary", 6, 0},
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -263,6 +264,7 @@ static const rows_contract ROWS[] = {
     {"batched_vecmat_mult.batched_vecmat_io_correctness", 0, -1, 1, 7u, 5},
     /* rows of BLOCK_SIZE: x and output, one max each (x, output, output_maxs) */
     {"rowwise_quantization_triton.quantize_rowwise_correctness", 0, -1, 0, 0xdu, 1},
+    {"softmax_optimize.softmax_kernel_online_v2_output_summary", 0, 0, 1, 3u, 1}, /* rows of N: in, out */
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 

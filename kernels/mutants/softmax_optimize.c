@@ -95,6 +95,16 @@ static int online_variant(const td_abi_launch *L, int rescale, int skip_tail) {
 }
 static int online_no_rescale(const td_abi_launch *L) { return online_variant(L, 0, 0); }
 static int online_tail_dropped(const td_abi_launch *L) { return online_variant(L, 1, 1); }
+/* The original's offs = pid_m * N + n_offsets in int32 (pid and N int32): past 2^31
+ * elements a row's base wraps negative, an illegal address (tl_fault; a fault anywhere
+ * fails the launch, as on a device).  Only the large tier (`--large`) has M * N > 2^31;
+ * ordinary cases hold at most 2^14 elements, where it is the port. */
+static int online_offset_int32(const td_abi_launch *L) {
+    int64_t N = TL_I(L, PF_N);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        if (tl_fault(L, R_IN, tl_i32((int64_t)pid * N), N, 1, pid)) return 1;
+    return online_variant(L, 1, 0);
+}
 
 TD_KERNEL(td_m_softmax_optimize_summary_nomax) = {
     "softmax_optimize.softmax_kernel_online_v2_one_tile_output_summary", "mut_no_max_subtraction", TD_ABI_HOST,
@@ -115,3 +125,6 @@ TD_KERNEL(td_m_softmax_optimize_full_tail) = {
     "softmax_optimize.softmax_kernel_online_v2_output_summary", "mut_tail_tile_dropped", TD_ABI_HOST, NULL, NULL,
     "the first sweep skips the masked last tile (its columns miss the max and the normaliser)", 3, 2,
     online_tail_dropped, NULL};
+TD_KERNEL(td_m_softmax_optimize_full_i32) = {
+    "softmax_optimize.softmax_kernel_online_v2_output_summary", "mut_large_offset_int32", TD_ABI_HOST, NULL, NULL,
+    "pid_m * N + n_offsets in int32: a row's base wraps past 2^31", 3, 2, online_offset_int32, NULL};
