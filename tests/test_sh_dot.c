@@ -21,7 +21,7 @@ static void init_cx(td_shcx *s, td_fmt f) {
     s->math = td_math_model_get(TD_MATH_DEFAULT);
     if (f == TD_F32) s->u = 0x1p-24, s->eta = 0x1p-150, s->ulp_min = 0x1p-149, s->ovf = 0x1.ffffffp127;
     else if (f == TD_F16) s->u = 0x1p-11, s->eta = 0x1p-25, s->ulp_min = 0x1p-24, s->ovf = 65520.0;
-    else s->u = 0x1p-53, s->eta = 0x1p-1075, s->ulp_min = 0x1p-1074, s->ovf = INFINITY;
+    else s->u = 0x1p-53, s->eta = 0x1p-1074, s->ulp_min = 0x1p-1074, s->ovf = INFINITY; /* eta: 2^-1075 is not a double */
 }
 
 /* bitwise equality of two doubles (tells -0 from +0, compares NaNs) */
@@ -67,7 +67,7 @@ static td_sh operand(td_shcx *cx, unsigned *st) {
                                   0x1p-149,    0x1.8p-140,    0x1p-500,      0x1p-480,     0x1p500,   -0x1.fp511,
                                   0x1.fffffep127, 65504.0,    0x1p1023,      1e308,        INFINITY,  -INFINITY,
                                   NAN,         0x1.0000000000001p0, 0x1.2345678p-20};
-    unsigned k = (unsigned)(rnd01(st) * 10);
+    unsigned k = (unsigned)(rnd01(st) * 11);
     double x = (rnd01(st) - 0.5) * ldexp(1.0, (int)(rnd01(st) * 80) - 40);
     switch (k) {
     case 0: case 1: return td_sh_exact(cx, edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))]);
@@ -77,7 +77,8 @@ static td_sh operand(td_shcx *cx, unsigned *st) {
     case 6: return td_sh_add(cx, td_sh_exact(cx, 1.0), td_sh_exact(cx, x)); /* inexact in the kernel */
     case 7: return td_sh_mul(cx, td_sh_exact(cx, x), td_sh_exact(cx, 0.1)); /* es > 0 */
     case 8: { td_sh t = td_sh_exact(cx, (double)(float)x); t.ek = 0x1p-30; return t; } /* EXACTK but ek > 0 */
-    default: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl |= TD_SH_UNDEF; return t; }
+    case 9: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl |= TD_SH_UNDEF; return t; }
+    default: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl = TD_SH_CR; return t; } /* no errors, not EXACTK */
     }
 }
 
