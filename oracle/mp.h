@@ -109,10 +109,6 @@ typedef struct td_mp_acc {
 void td_mp_acc_init(td_mpcx *cx, td_mp_acc *acc, td_order order, long block);
 void td_mp_acc_add(td_mpcx *cx, td_mp_acc *acc, td_mp t);
 td_mp td_mp_acc_end(td_mpcx *cx, td_mp_acc *acc);
-/* acc += a * b (td_sh_acc_add_mul's twin): exactly the composition it names */
-static inline void td_mp_acc_add_mul(td_mpcx *cx, td_mp_acc *acc, td_mp a, td_mp b) {
-    td_mp_acc_add(cx, acc, td_mp_mul(cx, a, b));
-}
 /* sum / n, exactly (td_sh_mean) */
 static inline td_mp td_mp_mean(td_mpcx *cx, td_mp sum, long n) { return td_mp_div(cx, sum, td_mp_exact(cx, (double)n)); }
 /* Algebraically equal forms have one exact value (td_sh_either). */

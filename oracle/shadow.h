@@ -397,44 +397,6 @@ static inline void td_sh_acc_add(td_shcx *cx, td_sh_acc *acc, td_sh t) {
     acc->undef |= t.fl & TD_SH_UNDEF;
 }
 td_sh td_sh_acc_end(td_shcx *cx, td_sh_acc *acc);
-/* acc += a * b: the spec's N(acc_add)(acc, N(mul)(a, b)), the inner step of every dot
- * product, bit-identical to that composition (every double of the term and of the
- * accumulator, the lane flags too; tests/test_sh_dot.c compares them field by field).
- * The fast path takes the common case: two operands held exactly (loaded inputs:
- * es = ek = ep = 0, TD_SH_EXACTK, defined) whose binary64 product is exact and neither
- * tiny nor overflowing.  For it td_sh_mul's es is 0, its P = Pp = td_up(0) = 2^-1074,
- * and td_sh_rounded takes its exact-operand branch: the kernel rounds v once.
- * Everything else (and any traced lane, whose trace must show the "mul" step) takes
- * the composition itself. */
-static inline int td_f64_short(double x) { /* <= 24 significant bits (low 29 bits zero) */
-    union {
-        double d;
-        uint64_t u;
-    } b = {x};
-    return (b.u & 0x1fffffffu) == 0;
-}
-static inline void td_sh_acc_add_mul(td_shcx *cx, td_sh_acc *acc, td_sh a, td_sh b) {
-    double v = a.v * b.v;
-    if (!cx->trace && (a.fl & b.fl & TD_SH_EXACTK) && !((a.fl | b.fl) & TD_SH_UNDEF) && a.es == 0 && b.es == 0 &&
-        a.ek == 0 && b.ek == 0 && a.ep == 0 && b.ep == 0 && fabs(v) >= 0x1p-960 && fabs(v) <= 0x1.fffffffffffffp+1023 &&
-        /* td_sh_mul's exactness test fma(a, b, -v) == 0, skipped where two significands
-         * of <= 24 bits make a product of <= 48 bits, exact at this magnitude */
-        ((td_f64_short(a.v) && td_f64_short(b.v)) || fma(a.v, b.v, -v) == 0)) {
-        td_sh t;
-        t.v = v;
-        t.es = 0;
-        t.leaves = 0;
-        if (fabs(v) + 0x1p-1074 >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF; /* m + P, P = td_up(0) */
-        double k = td_round_eval(cx, v);
-        double d = k == v ? 0 : fabs(k - v);
-        t.ek = t.ep = isfinite(d) ? d : INFINITY;
-        if (!isfinite(d)) cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
-        t.fl = (d == 0) ? (TD_SH_EXACTK | TD_SH_CR) : TD_SH_CR;
-        td_sh_acc_add(cx, acc, t);
-        return;
-    }
-    td_sh_acc_add(cx, acc, td_sh_mul(cx, a, b));
-}
 /* A sum s of n terms w_j * e^(x_j - m) (base2: 2^(x_j - m)), |w_j| <= wmax, m the
  * terms' maximum argument and spread >= max_j (m - x_j).  An implementation may
  * accumulate it online (one pass, a running maximum, the partial sum rescaled by
