@@ -12,8 +12,6 @@ typedef struct SPEC(at_st) {
     int any;               /* some block was processed (or the row is seeded) */
 } SPEC(at_st);
 
-#include "sh_dot.h" /* N(acc_add_mul) */
-
 static inline NUM SPEC(at_expb)(NCX *cx, const at_row *R, NUM x) { return R->base2 ? N(exp2)(cx, x) : N(exp)(cx, x); }
 
 /* The score of key j, formed in the kernel's order. */
@@ -23,7 +21,7 @@ static inline NUM SPEC(at_score)(NCX *cx, const td_case *c, const at_row *R, con
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
     for (int e = 0; e < R->nd; e++) {
         NUM q = R->score == AT_SC_FLASH ? q16[e] : N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]);
-        N(acc_add_mul)(cx, &acc, q, N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es)));
+        N(acc_add)(cx, &acc, N(mul)(cx, q, N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es))));
     }
     NUM d = N(acc_end)(cx, &acc);
     switch (R->score) {
@@ -272,7 +270,7 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
             if (!at_kept(R, j)) continue;
             NUM v = R->zero[j] ? N(exact)(cx, 0.0) : N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]);
             if (R->c_v >= 0) v = N(cast)(cx, v, R->c_v);
-            N(acc_add_mul)(cx, &dot, S.p[j], v);
+            N(acc_add)(cx, &dot, N(mul)(cx, S.p[j], v));
         }
         NUM pv = N(acc_end)(cx, &dot);
         if (R->c_pv >= 0) pv = N(kround)(cx, pv, R->c_pv);
@@ -308,8 +306,8 @@ static inline NUM SPEC(at_intent_score)(NCX *cx, const td_case *c, const at_row 
     NACC dot;
     N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
     for (int e = 0; e < R->nd; e++)
-        N(acc_add_mul)(cx, &dot, N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]),
-                                    N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es)));
+        N(acc_add)(cx, &dot, N(mul)(cx, N(in)(cx, c, R->q_reg, (size_t)R->q_off[e]),
+                                    N(in)(cx, c, R->k_reg, (size_t)(R->k_off[j] + e * R->k_es))));
     NUM d = N(acc_end)(cx, &dot);
     NUM ln2 = N(log)(cx, N(exact)(cx, 2.0));
     if (R->score == AT_SC_SAGE)
@@ -357,7 +355,7 @@ static inline NUM SPEC(at_intent)(NCX *cx, const td_case *c, const at_row *R) {
         if (!at_kept(R, j) || R->zero[j]) continue; /* a zero key's value is 0 */
         NUM p;
         if (!N(memo_get)(cx, at_mkey(R, AT_T_IP, j), &p)) p = N(exp)(cx, N(sub)(cx, SPEC(at_intent_score)(cx, c, R, j), m));
-        N(acc_add_mul)(cx, &acc, p, N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]));
+        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R->v_reg, (size_t)R->v_off[j])));
     }
     return N(div)(cx, N(acc_end)(cx, &acc), ls);
 }
