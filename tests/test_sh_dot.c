@@ -1,4 +1,4 @@
-/* td_sh_acc_add_mul (oracle/shadow.h) against the composition it replaces,
+/* td_sh_acc_add_mul (oracle/sh_dot.h) against the composition it replaces,
  * td_sh_acc_add(acc, td_sh_mul(a, b)): every double of the accumulator, the lane flags
  * and the trace must be bit-identical after every term, for exact and inexact
  * operands, zeros, subnormals, huge values, infinities and NaN, in binary32, binary16
