@@ -6,12 +6,14 @@
  * (is_causal=True: key j <= query i, the caller's nkeys).  Every value exact: the dot in
  * any order, no intermediate rounding, natural base; the row's max m and weight sum l
  * and each key's weight e^(s_j - m) memoised under the intent's own tags (AT_TAG_I*). */
+#include "sh_dot.h" /* N(acc_add_mul) */
+
 static inline NUM SPEC(at_iscore)(NCX *cx, const td_case *c, const at_irow *R, int64_t j) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
     for (int64_t e = 0; e < R->nd; e++)
-        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R->q_reg, (size_t)(R->q0 + e * R->qe)),
-                                    N(in)(cx, c, R->k_reg, (size_t)(R->k0 + j * R->kj + e * R->ke))));
+        N(acc_add_mul)(cx, &acc, N(in)(cx, c, R->q_reg, (size_t)(R->q0 + e * R->qe)),
+                                    N(in)(cx, c, R->k_reg, (size_t)(R->k0 + j * R->kj + e * R->ke)));
     NUM sc = R->rsq > 0 ? N(div)(cx, N(exact)(cx, 1.0), N(sqrt)(cx, N(exact)(cx, (double)R->rsq)))
                         : N(exact)(cx, R->scale);
     if (R->base2) sc = N(mul)(cx, sc, N(log)(cx, N(exact)(cx, 2.0)));
@@ -45,7 +47,7 @@ static inline NUM SPEC(at_intent_lane)(NCX *cx, const td_case *c, const at_irow 
         NUM p;
         if (!N(memo_get)(cx, at_key(AT_TAG_IP, R->row, (uint64_t)j, 0), &p))
             p = N(exp)(cx, N(sub)(cx, SPEC(at_iscore)(cx, c, R, j), m));
-        N(acc_add)(cx, &acc, N(mul)(cx, p, N(in)(cx, c, R->v_reg, (size_t)(R->v0 + j * R->vj))));
+        N(acc_add_mul)(cx, &acc, p, N(in)(cx, c, R->v_reg, (size_t)(R->v0 + j * R->vj)));
     }
     return N(div)(cx, N(acc_end)(cx, &acc), ls);
 }

@@ -7,6 +7,8 @@
  * operands are live (a0, b0 >= 0), else 0; each tile summed by a pairwise tree, the
  * tile sums added in order to `seed` (NULL: the accumulator starts at 0, so the
  * first addition is exact). */
+#include "sh_dot.h" /* N(acc_add_mul) */
+
 static inline NUM SPEC(mm_kloop)(NCX *cx, const td_case *c, int ra, int64_t a0, int64_t sak, int rb, int64_t b0,
                           int64_t sbk, int64_t K, int64_t BK, int64_t T, const NUM *seed) {
     NACC acc;
@@ -18,7 +20,7 @@ static inline NUM SPEC(mm_kloop)(NCX *cx, const td_case *c, int ra, int64_t a0, 
         for (int64_t e = 0; e < BK; e++) {
             int64_t k = t * BK + e;
             if (k < K && a0 >= 0 && b0 >= 0)
-                N(acc_add)(cx, &tile, N(mul)(cx, N(in)(cx, c, ra, (size_t)(a0 + k * sak)), N(in)(cx, c, rb, (size_t)(b0 + k * sbk))));
+                N(acc_add_mul)(cx, &tile, N(in)(cx, c, ra, (size_t)(a0 + k * sak)), N(in)(cx, c, rb, (size_t)(b0 + k * sbk)));
             else
                 N(acc_add)(cx, &tile, N(exact)(cx, 0.0)); /* a masked lane of the tile: other = 0 */
         }
@@ -54,7 +56,7 @@ static inline NUM SPEC(mm_intent_dot)(NCX *cx, const td_case *c, int ra, int64_t
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
     for (int64_t k = 0; k < K; k++)
-        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, ra, (size_t)(a0 + k * sak)), N(in)(cx, c, rb, (size_t)(b0 + k * sbk))));
+        N(acc_add_mul)(cx, &acc, N(in)(cx, c, ra, (size_t)(a0 + k * sak)), N(in)(cx, c, rb, (size_t)(b0 + k * sbk)));
     return N(acc_end)(cx, &acc);
 }
 

@@ -2,6 +2,7 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
+#include "sh_dot.h" /* N(acc_add_mul) */
 #include "attn_common.spec.h"
 
 /* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
@@ -10,7 +11,7 @@ static NUM SPEC(sm_t)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, int
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
     for (int64_t d = 0; d < g->W; d++)
-        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_Q, sm_q(g, h, i, d)), N(in)(cx, c, R_K, sm_k(g, kv, j, d))));
+        N(acc_add_mul)(cx, &acc, N(in)(cx, c, R_Q, sm_q(g, h, i, d)), N(in)(cx, c, R_K, sm_k(g, kv, j, d)));
     return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g->c));
 }
 
@@ -44,7 +45,7 @@ static void SPEC(sm_row)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, 
             NACC acc;
             N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
             int terms = 0;
-            if (t > 0 && have[q]) N(acc_add)(cx, &acc, N(mul)(cx, lq[q], alpha[t])), terms++;
+            if (t > 0 && have[q]) N(acc_add_mul)(cx, &acc, lq[q], alpha[t]), terms++;
             for (int64_t j = j0; j < j1; j++)
                 if (sm_quad(j - j0) == q) N(acc_add)(cx, &acc, pr[j]), terms++;
             if (terms) lq[q] = N(acc_end)(cx, &acc), have[q] = 1;
@@ -75,8 +76,8 @@ static NUM SPEC(sm86_forward)(NCX *cx, const td_case *c, const td_olane *ol) {
         int64_t j0 = t * g.B, j1 = t == nt - 1 ? i + 1 : j0 + g.B;
         NACC acc;
         N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-        if (t > 0) N(acc_add)(cx, &acc, N(mul)(cx, o, alpha[t])); /* O = O alpha, then += P16 V */
-        for (int64_t j = j0; j < j1; j++) N(acc_add)(cx, &acc, N(mul)(cx, p16[j], N(in)(cx, c, R_V, sm_v(&g, kv, j, d))));
+        if (t > 0) N(acc_add_mul)(cx, &acc, o, alpha[t]); /* O = O alpha, then += P16 V */
+        for (int64_t j = j0; j < j1; j++) N(acc_add_mul)(cx, &acc, p16[j], N(in)(cx, c, R_V, sm_v(&g, kv, j, d)));
         o = N(acc_end)(cx, &acc);
     }
     NUM r = N(div)(cx, N(exact)(cx, 1.0), l); /* RCP(l) */
@@ -91,7 +92,7 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
         N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
         for (int64_t d = 0; d < g->W; d++)
             if (sm_quad(d) == q)
-                N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, RQ_DO, sb_rows(g, h, i, d)), N(in)(cx, c, RQ_O, sb_tok(g, h, i, d))));
+                N(acc_add_mul)(cx, &acc, N(in)(cx, c, RQ_DO, sb_rows(g, h, i, d)), N(in)(cx, c, RQ_O, sb_tok(g, h, i, d)));
         dq[q] = N(acc_end)(cx, &acc);
     }
     return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
@@ -101,7 +102,7 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
 static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, int ra, size_t a0, int rb, size_t b0, int64_t W) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t d = 0; d < W; d++) N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, ra, a0 + (size_t)d), N(in)(cx, c, rb, b0 + (size_t)d)));
+    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, N(in)(cx, c, ra, a0 + (size_t)d), N(in)(cx, c, rb, b0 + (size_t)d));
     return N(acc_end)(cx, &acc);
 }
 
@@ -138,7 +139,7 @@ static NUM SPEC(sm86_query)(NCX *cx, const td_case *c, const td_olane *ol) {
     if (ol->o == 1) return D;
     NACC acc; /* dQ += dS16 K over every tile up to the diagonal, one accumulator */
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t j = 0; j <= i; j++) N(acc_add)(cx, &acc, N(mul)(cx, ds16[j], N(in)(cx, c, RQ_K, sb_rows(&g, kv, j, d))));
+    for (int64_t j = 0; j <= i; j++) N(acc_add_mul)(cx, &acc, ds16[j], N(in)(cx, c, RQ_K, sb_rows(&g, kv, j, d)));
     return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g.s));
 }
 
@@ -182,8 +183,8 @@ static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
     for (int64_t qs = g.T / g.sub - 1; qs >= j / g.sub; qs--)
         for (int64_t i = qs * g.sub; i < (qs + 1) * g.sub; i++) {
             if (i < j) continue; /* the diagonal sub-tile's mask: query >= key */
-            if (ol->o == 0) N(acc_add)(cx, &acc, N(mul)(cx, ds16[i], N(in)(cx, c, RK_Q, sb_rows(&g, h, i, d))));
-            else N(acc_add)(cx, &acc, N(mul)(cx, p16[i], N(in)(cx, c, RK_DO, sb_rows(&g, h, i, d))));
+            if (ol->o == 0) N(acc_add_mul)(cx, &acc, ds16[i], N(in)(cx, c, RK_Q, sb_rows(&g, h, i, d)));
+            else N(acc_add_mul)(cx, &acc, p16[i], N(in)(cx, c, RK_DO, sb_rows(&g, h, i, d)));
         }
     NUM sum = N(acc_end)(cx, &acc);
     return ol->o == 0 ? N(mul)(cx, sum, N(exact)(cx, g.s)) : sum;

@@ -1,0 +1,71 @@
+/* acc += a * b: the spec vocabulary's N(acc_add_mul)(acc, a, b), the inner step of every
+ * dot product (matmul closed forms, attention scores, seed_sm86's dots), bit-identical
+ * to the composition N(acc_add)(acc, N(mul)(a, b)) it replaces: every double of the
+ * term and of the accumulator, the lane flags and the trace (tests/test_sh_dot.c
+ * compares them field by field).
+ *
+ * The fast path takes the common case: two operands held exactly (loaded inputs:
+ * es = ek = ep = 0, TD_SH_EXACTK, defined) whose binary64 product is exact: a zero
+ * operand, or a product in [2^-960, DBL_MAX] that fma(a, b, -v) == 0 proves exact
+ * (skipped where both significands have <= 24 bits: a product of <= 48 bits is
+ * exact at that magnitude).  There td_sh_mul's es is 0, its P = Pp = td_up(0) =
+ * 2^-1074, and td_sh_rounded takes its exact-operand branch: the kernel rounds v
+ * once.  Everything else, and any traced lane (explain and repro print every "mul"
+ * step), takes the composition itself, out of line. */
+#ifndef TD_SH_DOT_H
+#define TD_SH_DOT_H
+
+#include "mp.h"
+#include "shadow.h"
+
+TD_NOCOV_BEGIN
+
+static inline int td_f64_short(double x) { /* <= 24 significant bits: low 29 bits zero */
+    union {
+        double d;
+        uint64_t u;
+    } b = {x};
+    return (b.u & 0x1fffffffu) == 0;
+}
+
+__attribute__((noinline)) static void td_sh_acc_add_mul_slow(td_shcx *cx, td_sh_acc *acc, td_sh a, td_sh b) {
+    td_sh_acc_add(cx, acc, td_sh_mul(cx, a, b));
+}
+
+static inline void td_sh_acc_add_mul(td_shcx *cx, td_sh_acc *acc, td_sh a, td_sh b) {
+    double v = a.v * b.v;
+    if (!cx->trace && (a.fl & b.fl & TD_SH_EXACTK) && !((a.fl | b.fl) & TD_SH_UNDEF) && a.es == 0 && b.es == 0 &&
+        a.ek == 0 && b.ek == 0 && a.ep == 0 && b.ep == 0 &&
+        ((v == 0 && (a.v == 0 || b.v == 0)) ||
+         (fabs(v) >= 0x1p-960 && fabs(v) <= 0x1.fffffffffffffp+1023 &&
+          ((td_f64_short(a.v) && td_f64_short(b.v)) || fma(a.v, b.v, -v) == 0)))) {
+        if (fabs(v) + 0x1p-1074 >= cx->ovf) cx->lane_flags |= TD_LF_MAYOVF; /* m + P, P = td_up(0) */
+        double k = td_round_eval(cx, v);
+        double d = k == v ? 0 : fabs(k - v);
+        if (!isfinite(d)) cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED; /* RN_eval(v) overflows */
+        double e = isfinite(d) ? d : INFINITY, m = fabs(v) + e;
+        /* td_sh_acc_add of the term {v, 0, e, e, fl, leaves 0} */
+        if (acc->n == 0) acc->v0 = v;
+        else if (v != acc->v0) acc->same = 0;
+        acc->sleaf += m;
+        acc->leaves += 1;
+        acc->sv += v;
+        acc->sabs += fabs(v);
+        acc->ses += 0.0;
+        acc->sek += e;
+        acc->sep += e;
+        acc->smagk += m;
+        acc->n++;
+        acc->exact &= d == 0;
+        return;
+    }
+    td_sh_acc_add_mul_slow(cx, acc, a, b);
+}
+
+/* the MPFR twin: exactly the composition */
+static inline void td_mp_acc_add_mul(td_mpcx *cx, td_mp_acc *acc, td_mp a, td_mp b) {
+    td_mp_acc_add(cx, acc, td_mp_mul(cx, a, b));
+}
+
+TD_NOCOV_END
+#endif

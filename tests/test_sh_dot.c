@@ -1,0 +1,181 @@
+/* td_sh_acc_add_mul (oracle/sh_dot.h) against the composition it replaces,
+ * td_sh_acc_add(acc, td_sh_mul(a, b)): every double of the accumulator, the lane flags
+ * and the trace must be bit-identical after every term, for exact and inexact
+ * operands, zeros, subnormals, huge values, infinities and NaN, in binary32, binary16
+ * and binary64 evaluation formats.  A fast path that drops a term, skips a flag or
+ * rounds differently fails here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sh_dot.h"
+
+static void init_cx(td_shcx *s, td_fmt f) {
+    memset(s, 0, sizeof *s);
+    s->efmt = f;
+    s->lambda_n = 64;
+    s->math = td_math_model_get(TD_MATH_DEFAULT);
+    if (f == TD_F32) s->u = 0x1p-24, s->eta = 0x1p-150, s->ulp_min = 0x1p-149, s->ovf = 0x1.ffffffp127;
+    else if (f == TD_F16) s->u = 0x1p-11, s->eta = 0x1p-25, s->ulp_min = 0x1p-24, s->ovf = 65520.0;
+    else s->u = 0x1p-53, s->eta = 0x1p-1074, s->ulp_min = 0x1p-1074, s->ovf = INFINITY; /* eta: 2^-1075 is not a double */
+}
+
+/* bitwise equality of two doubles (tells -0 from +0); any two NaNs are equal: IEEE 754
+ * leaves the sign and payload of a NaN result unspecified, and the compiler may commute
+ * acc->sv += v, so the composition itself gives either NaN depending on inlining */
+static void same_d(double x, double y, const char *what, int step) {
+    if (x != x && y != y) return;
+    if (memcmp(&x, &y, sizeof x) != 0) fail_msg("step %d: %s differs: %a vs %a", step, what, x, y);
+}
+
+static void same_acc(const td_sh_acc *x, const td_sh_acc *y, int step) {
+    same_d(x->sv, y->sv, "sv", step);
+    same_d(x->sabs, y->sabs, "sabs", step);
+    same_d(x->ses, y->ses, "ses", step);
+    same_d(x->sek, y->sek, "sek", step);
+    same_d(x->sep, y->sep, "sep", step);
+    same_d(x->smagk, y->smagk, "smagk", step);
+    same_d(x->sleaf, y->sleaf, "sleaf", step);
+    same_d(x->v0, y->v0, "v0", step);
+    assert_int_equal(x->n, y->n);
+    assert_int_equal(x->leaves, y->leaves);
+    assert_int_equal(x->order, y->order);
+    assert_int_equal(x->block, y->block);
+    assert_int_equal(x->exact, y->exact);
+    assert_int_equal(x->same, y->same);
+    assert_int_equal(x->undef, y->undef);
+}
+
+static void same_sh(td_sh x, td_sh y, int step) {
+    same_d(x.v, y.v, "v", step);
+    same_d(x.es, y.es, "es", step);
+    same_d(x.ek, y.ek, "ek", step);
+    same_d(x.ep, y.ep, "ep", step);
+    assert_int_equal(x.fl, y.fl);
+    assert_int_equal(x.leaves, y.leaves);
+}
+
+static double rnd01(unsigned *st) {
+    *st = *st * 1103515245u + 12345u;
+    return (double)(*st >> 8) / 16777216.0;
+}
+
+/* An operand: exact values of every kind, and inexact ones (a sum with es, ek > 0). */
+static td_sh operand(td_shcx *cx, unsigned *st) {
+    static const double edge[] = {0.0,         -0.0,          1.0,           -3.0,         0x1p-1074, -0x1p-1060,
+                                  0x1p-149,    0x1.8p-140,    0x1p-500,      0x1p-480,     0x1p500,   -0x1.fp511,
+                                  0x1.fffffep127, 65504.0,    0x1p1023,      1e308,        INFINITY,  -INFINITY,
+                                  NAN,         0x1.0000000000001p0, 0x1.2345678p-20};
+    unsigned k = (unsigned)(rnd01(st) * 11);
+    double x = (rnd01(st) - 0.5) * ldexp(1.0, (int)(rnd01(st) * 80) - 40);
+    switch (k) {
+    case 0: case 1: return td_sh_exact(cx, edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))]);
+    case 2: case 3: return td_sh_exact(cx, (double)(float)x);             /* binary32 input */
+    case 4: return td_sh_exact(cx, ldexp((double)(int)(x * 2048), -11)); /* a few bits */
+    case 5: return td_sh_exact(cx, x + x * 0x1p-40);                      /* full binary64 */
+    case 6: return td_sh_add(cx, td_sh_exact(cx, 1.0), td_sh_exact(cx, x)); /* inexact in the kernel */
+    case 7: return td_sh_mul(cx, td_sh_exact(cx, x), td_sh_exact(cx, 0.1)); /* es > 0 */
+    case 8: { td_sh t = td_sh_exact(cx, (double)(float)x); t.ek = 0x1p-30; return t; } /* EXACTK but ek > 0 */
+    case 9: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl |= TD_SH_UNDEF; return t; }
+    default: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl = TD_SH_CR; return t; } /* no errors, not EXACTK */
+    }
+}
+
+static void run_fmt(td_fmt f, int traced) {
+    unsigned st = 12345u + (unsigned)f * 7u + (unsigned)traced;
+    td_shcx c0, c1, c2; /* c0 makes the operands: their flags and steps are not compared */
+    init_cx(&c0, f);
+    init_cx(&c1, f);
+    init_cx(&c2, f);
+    td_trace t1 = {0}, t2 = {0};
+    if (traced) c1.trace = &t1, c2.trace = &t2;
+    for (int lane = 0; lane < 400; lane++) {
+        td_sh_acc a1, a2;
+        c1.lane_flags = c2.lane_flags = 0;
+        td_sh_acc_init(&c1, &a1, TD_ORDER_SEQ, 0);
+        td_sh_acc_init(&c2, &a2, TD_ORDER_SEQ, 0);
+        int n = 1 + (int)(rnd01(&st) * 40);
+        int cst = rnd01(&st) < 0.1; /* a constant row: the `same` rule */
+        td_sh ca = operand(&c0, &st), cb = operand(&c0, &st);
+        for (int i = 0; i < n; i++) {
+            td_sh a = cst ? ca : operand(&c0, &st), b = cst ? cb : operand(&c0, &st);
+            td_sh_acc_add_mul(&c1, &a1, a, b);
+            td_sh_acc_add(&c2, &a2, td_sh_mul(&c2, a, b));
+            same_acc(&a1, &a2, lane * 100 + i);
+            assert_int_equal(c1.lane_flags, c2.lane_flags);
+            assert_int_equal(a1.n, i + 1); /* no term dropped */
+        }
+        same_sh(td_sh_acc_end(&c1, &a1), td_sh_acc_end(&c2, &a2), lane);
+        assert_int_equal(c1.lane_flags, c2.lane_flags);
+    }
+    assert_int_equal(t1.n, t2.n);
+    for (int i = 0; i < t1.n; i++) {
+        assert_string_equal(t1.steps[i].op, t2.steps[i].op);
+        same_d(t1.steps[i].v, t2.steps[i].v, "trace v", i);
+        same_d(t1.steps[i].ek, t2.steps[i].ek, "trace ek", i);
+    }
+    free(t1.steps);
+    free(t2.steps);
+}
+
+static void test_f32(void **st) { (void)st; run_fmt(TD_F32, 0); }
+static void test_f16(void **st) { (void)st; run_fmt(TD_F16, 0); }
+static void test_f64(void **st) { (void)st; run_fmt(TD_F64, 0); }
+static void test_f32_traced(void **st) { (void)st; run_fmt(TD_F32, 1); }
+
+/* A traced lane shows every product as its own "mul" step: the fast path must not hide
+ * them (tilediff explain / repro print these terms). */
+static void test_trace_keeps_terms(void **st) {
+    (void)st;
+    td_shcx cx;
+    init_cx(&cx, TD_F32);
+    td_trace tr = {0};
+    cx.trace = &tr;
+    td_sh_acc acc;
+    td_sh_acc_init(&cx, &acc, TD_ORDER_SEQ, 0);
+    for (int i = 0; i < 5; i++) td_sh_acc_add_mul(&cx, &acc, td_sh_exact(&cx, 1.5 + i), td_sh_exact(&cx, 0.25));
+    assert_int_equal(tr.n, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_string_equal(tr.steps[i].op, "mul");
+        assert_true(tr.steps[i].v == (1.5 + i) * 0.25);
+    }
+    free(tr.steps);
+}
+
+/* The fast path's own shortcut: products of short significands, the exactness test of
+ * td_sh_mul (fma) otherwise, at the edges of its magnitude window (2^-960, overflow). */
+static void test_window_edges(void **st) {
+    (void)st;
+    static const double xs[] = {0x1p-480, 0x1.fffffep-481, 0x1p-481, 0x1.0000000000001p-480, 0x1p512,
+                                0x1.fffffffffffffp511, 0x1.8p511, 3.0, 0x1.0000000000001p0, 0x1.fffffffffffffp0};
+    for (int f = 0; f < 3; f++) {
+        td_fmt fm = f == 0 ? TD_F32 : f == 1 ? TD_F16 : TD_F64;
+        for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
+            for (size_t j = 0; j < sizeof xs / sizeof *xs; j++) {
+                td_shcx c1, c2;
+                init_cx(&c1, fm);
+                init_cx(&c2, fm);
+                td_sh_acc a1, a2;
+                td_sh_acc_init(&c1, &a1, TD_ORDER_ANY, 0);
+                td_sh_acc_init(&c2, &a2, TD_ORDER_ANY, 0);
+                td_sh a = td_sh_exact(&c1, xs[i]), b = td_sh_exact(&c1, -xs[j]);
+                td_sh_acc_add_mul(&c1, &a1, a, b);
+                td_sh_acc_add(&c2, &a2, td_sh_mul(&c2, a, b));
+                same_acc(&a1, &a2, (int)(i * 100 + j));
+                assert_int_equal(c1.lane_flags, c2.lane_flags);
+            }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_f32),          cmocka_unit_test(test_f16),         cmocka_unit_test(test_f64),
+        cmocka_unit_test(test_f32_traced),   cmocka_unit_test(test_trace_keeps_terms),
+        cmocka_unit_test(test_window_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
