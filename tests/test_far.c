@@ -297,6 +297,8 @@ static const far_contract FAR[] = {
     {"max_reduction.max_kernel_output_summary", "N", 0, "M"},
     /* in-out regions at the far stride (engine/harness.c, "sparse in-out regions") */
     {"apply_penalty.apply_penalty_correctness", "stride_logit_b", 0, NULL},
+    {"decay_cumsum.bwd_decay_global_cumsum_io_correctness", "s_qk_h", 0, NULL},
+    {"decay_cumsum.decay_cumsum_backward_closed_output_summary_general", "s_qk_h", 0, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
