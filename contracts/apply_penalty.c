@@ -38,6 +38,7 @@
  * r − cnt*freq is one rounding fewer and within the same bound.
  */
 #include "gen.h"
+#include "gen_far.h"
 #include "gen_meta.h"
 
 enum { P_STRIDE_B, P_STRIDE_S, P_BLOCK, NP };
@@ -150,8 +151,8 @@ static const char *check(const td_case *c) {
         if (!(rep >= 0.25 && rep <= 4)) return "domain: repetition_penalty in [1/4, 4] (x/rep, x*rep finite)";
         if (!(fabs(fr) <= 2 && fabs(pr) <= 2)) return "domain: |freqency|, |presence| <= 2";
     }
-    for (size_t i = 0; i < c->r[R_LOGITS].len; i++)
-        if (!(fabs(td_get(c, R_LOGITS, i)) <= AP_LOGIT_BOUND)) return "domain: |Logits| <= 2^100";
+    /* of a far (sparse) Logits only the written pages: the rest reads as zero */
+    if (!td_region_abs_le(c, R_LOGITS, AP_LOGIT_BOUND)) return "domain: |Logits| <= 2^100";
     return NULL;
 }
 
@@ -167,10 +168,25 @@ static void writes(const td_case *c, td_wset *ws) {
         }
     }
 }
+/* Offsets beyond 2^31 (gen_far.h): Logits is read and written in place at
+ * pid0 * stride_logit_b + id, which the Triton kernel forms in int32 (program_id times an
+ * int32 stride).  td_far_rows keeps up to TD_FAR_MAX_ROWS rows (the windows, penalties and
+ * prefix sums of the rows dropped stay in their buffers, unread; their Logits cells stay
+ * after the last row, which check then counts in its vocab) and moves Logits' rows
+ * of vocab cells to a stride near 2^31 as a sparse IN-OUT region (engine/harness.c,
+ * "sparse in-out regions": the cells off the listed ids must keep their contents). */
+static void far(td_producer *p, td_case *c) {
+    uint32_t nb = c->grid[0], R = 1;
+    int64_t sb = c->p[P_STRIDE_B].i, vocab = (int64_t)c->r[R_LOGITS].len - ((int64_t)nb - 1) * sb;
+    /* row 0 and the rows with a listed id right after it: a row whose window is empty
+     * addresses no cell, so at any offset it would test nothing */
+    while (R < nb && R < TD_FAR_MAX_ROWS && td_geti(c, R_CUMSUM, R + 1) > td_geti(c, R_CUMSUM, R)) R++;
+    if (R < 2) return;
+    const int regs[] = {R_LOGITS};
+    c->grid[0] = R;
+    if (!td_far_rows(p, c, regs, 1, P_STRIDE_B, vocab)) c->grid[0] = nb; /* not moved: as decoded */
+}
 
-/* .far: none -- Logits is read and written in place at pid0*stride_logit_b + id: an offset beyond 2^31
- * needs a sparse IN-OUT region, which the harness cannot judge (engine/harness.c, image_alloc: sparse maps
- * are for read-only regions and outputs only; an in-out region's untouched cells must keep its contents). */
 const td_contract td_c_apply_penalty = {
     .id = "apply_penalty.apply_penalty_correctness",
     .file = "apply_penalty",
@@ -191,8 +207,9 @@ const td_contract td_c_apply_penalty = {
     .classes = TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_STRIDE_GT_ROW) |
                TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_SEQ_EMPTY) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_SEQ_ENDS_AT_END) |
-               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_IDX_PERMUTATION),
+               TD_BC(TD_BC_IDX_FIRST_LAST) | TD_BC(TD_BC_IDX_PERMUTATION) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     /* no large hook: not a flat launch (lanes are token ids scattered in row pid0 * stride_logit_b, the ids of

@@ -171,16 +171,17 @@ static size_t dc_extent(const td_case *c) {
  * share s_qk_h, so all move: inputs as sparse read-only regions, outputs as sparse
  * outputs (engine/harness.c judges them over the pages of their write sets).  A head's
  * rows (T*DK elements) fit under s_qk_h >= T*DK; the slack after the last head (padding,
- * prepare's 16) is kept.  Not for bwd: its in-place regions (TD_R_INOUT) have no sparse
- * image in the harness. */
+ * prepare's 16) is kept.  bwd's dq_inter and dk_inter, read and written in place, move
+ * as sparse in-out regions (engine/harness.c, "sparse in-out regions"). */
 static void dc_far(td_producer *p, td_case *c, int nregs) {
-    td_far_reg r[NR_PREP];
+    td_far_reg r[NR_BWD];
     int64_t w = c->p[P_T].i * c->p[P_DK].i, R = c->grid[2] < TD_FAR_MAX_ROWS ? c->grid[2] : TD_FAR_MAX_ROWS;
     for (int k = 0; k < nregs; k++) r[k] = (td_far_reg){k, P_SQH, w};
     if (td_far_heads(p, c, 2, R, r, nregs)) c->p[P_H].i = R;
 }
 static void far_fwd(td_producer *p, td_case *c) { dc_far(p, c, NR); }
 static void far_prep(td_producer *p, td_case *c) { dc_far(p, c, NR_PREP); }
+static void far_bwd(td_producer *p, td_case *c) { dc_far(p, c, NR_BWD); }
 
 static const char *dc_check_shape(const td_case *c, int nregs) {
     int64_t BT = c->p[P_BT].i, BK = c->p[P_BK].i, DK = c->p[P_DK].i, T = c->p[P_T].i, SQH = c->p[P_SQH].i;
@@ -334,10 +335,8 @@ const td_contract td_c_decay_cumsum_prep = {
     .file = "decay_cumsum", .family = "scan", .nparams = NP, .params = params, .nregions = NR_BWD,             \
     .regions = regions_bwd, .sv = TD_SV_REAL,                                                                  \
     .sv_note = "g a cumulative log2 decay: exp2 factors in [0, 1]; inputs |x| <= 2^20: every sum finite",      \
-    /* no .far: dq_inter and dk_inter are read and written in place (TD_R_INOUT) at         \
-     * i_bh * s_qk_h like every region: the harness has no sparse in-out image, so a far   \
-     * s_qk_h would need them dense (2^31 elements): offset-2^31 not reached */             \
-    .classes = DC_CLASSES2, .gen = gen_bwd, .check = check_bwd, .writes = writes_bwd
+    .classes = DC_CLASSES2 | TD_BC(TD_BC_OFFSET_2_31), .far = far_bwd, .gen = gen_bwd, .check = check_bwd,      \
+    .writes = writes_bwd
 
 const td_contract td_c_decay_cumsum_bwd = {
     .id = "decay_cumsum.bwd_decay_global_cumsum_io_correctness",

@@ -24,6 +24,7 @@
  * bit-exact for every implementation (tolerance 0).
  */
 #include "gen.h"
+#include "gen_large.h"
 #include "gen_meta.h"
 
 #include <stdlib.h>
@@ -67,7 +68,8 @@ static const char *check(const td_case *c) {
     const char *e = td_flat_check(c, P_N, P_BLOCK, in_regs, 3);
     if (e) return e;
     int64_t n = c->p[P_N].i, total = 0;
-    for (int64_t i = 0; i < n; i++) {
+    /* a large case: its windows (every other element reads 0, in the domain) */
+    for (int64_t i = (int64_t)td_large_next(c, R_MASK, 0); i < n; i = (int64_t)td_large_next(c, R_MASK, (uint64_t)i + 1)) {
         int64_t b = td_geti(c, R_MASK, (size_t)i);
         if (b != 0 && b != 1) return "select_mask : Bool";
         total += b;
@@ -81,16 +83,35 @@ static const char *check(const td_case *c) {
 /* writeMask: in range and selected; the address prefix_sum[j] - 1 */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t n = c->p[P_N].i, B = c->p[P_BLOCK].i;
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
-        for (int64_t j = 0; j < B; j++) {
-            int64_t off = (int64_t)pid * B + j;
-            if (off >= n) break;
-            if (!td_geti(c, R_MASK, (size_t)off)) continue;
-            int64_t dst = td_geti(c, R_PSUM, (size_t)off) - 1;
-            td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)dst, .pid = {pid, 0, 0}, .j = (uint64_t)j,
-                          .idx = {off, dst}};
-            td_wset_add(ws, &l);
-        }
+    /* lane (pid, j) at off = pid * B + j, in order; a large case: its windows only */
+    for (uint64_t off = td_large_next(c, R_MASK, 0); off < (uint64_t)n && off < (uint64_t)c->grid[0] * (uint64_t)B;
+         off = td_large_next(c, R_MASK, off + 1)) {
+        if (!td_geti(c, R_MASK, (size_t)off)) continue;
+        int64_t dst = td_geti(c, R_PSUM, (size_t)off) - 1;
+        td_olane l = {.o = 0, .region = R_OUT, .off = (uint64_t)dst, .pid = {(uint32_t)(off / (uint64_t)B), 0, 0},
+                      .j = off % (uint64_t)B, .idx = {(int64_t)off, dst}};
+        td_wset_add(ws, &l);
+    }
+}
+
+/* The large tier (gen_large.h): 2^31 + d elements of inp, select_mask and prefix_sum
+ * (both metadata regions sparse: engine/harness.c maps them as read-only data).  The
+ * windows repeat the ordinary case's values, but prefix_sum must be the cumsum at every
+ * element and the stretches between windows read 0: consistent only when nothing is
+ * selected before the last window, so the mask is cleared there and the last window's
+ * prefix sums count from 0.  out stays dense (its total plus 1..3 cells of slack). */
+static void large(td_producer *p, td_case *c) {
+    if (td_flat_large(p, c, P_N, P_BLOCK, in_regs, 3) != 0) return;
+    uint64_t n = (uint64_t)c->p[P_N].i, last = c->win[c->nwin - 1].lo;
+    int64_t total = 0;
+    for (uint64_t i = td_large_next(c, R_MASK, 0); i < c->r[R_MASK].len; i = td_large_next(c, R_MASK, i + 1)) {
+        if (i < last || i >= n) td_seti(c, R_MASK, i, 0);
+        total += td_geti(c, R_MASK, i);
+        td_seti(c, R_PSUM, i, total);
+    }
+    c->classes &= ~TD_BC(TD_BC_FULLY_MASKED);
+    if (total == 0) c->classes |= TD_BC(TD_BC_FULLY_MASKED);
+    td_case_alloc(c, R_OUT, (size_t)(total + (int64_t)td_prod_u32(p, 1, 3)));
 }
 
 const td_contract td_c_masked_select = {
@@ -109,10 +130,7 @@ const td_contract td_c_masked_select = {
     .error_model = "a copy of a binary32 element: bit-exact (tolerance 0)",
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_MASK_PATTERN) | TD_BC(TD_BC_FULLY_MASKED),
     .gen = gen,
-    /* no large hook: select_mask and prefix_sum are metadata regions, which the harness never maps sparse
-     * (engine/harness.c, image_alloc: read-only data and outputs only), so a 2^31-element case would commit
-     * 2^31 x 9 bytes of them; and prefix_sum must be the cumsum at every element, which the tier's zero-reading
-     * stretches allow only if nothing is selected before the last window */
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(masked_select),

@@ -296,7 +296,9 @@ static int image_alloc(image *m, const td_case *c, int i, td_role role, size_t b
     if (m->buf) return 0;
     if (!R->mapped) return (m->buf = malloc(bytes + 2 * GUARD_BYTES)) ? 0 : -1;
     if ((role & (TD_R_OUT | TD_R_SCRATCH)) && c->nwin && (c->large_regs >> i & 1)) return image_alias(m, c, i, bytes);
-    if (role != TD_R_IN && role != TD_R_OUT) return -1; /* sparse in-out or scratch: no check covers them */
+    /* read-only data and metadata, outputs, in-out regions (see "sparse in-out regions");
+     * sparse scratch: no check covers it */
+    if (role != TD_R_IN && role != TD_R_META && role != TD_R_OUT && role != TD_R_INOUT) return -1;
     void *p = mmap(NULL, bytes + 2 * GUARD_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (p == MAP_FAILED) return -1;
@@ -315,7 +317,8 @@ static int image_alloc(image *m, const td_case *c, int i, td_role role, size_t b
  * sentinel), and every other page the kernel touched must still read as zero, down to
  * the cell.  Not seen: a stray write of zero bytes off the write pages (the page reads
  * as it did); on a device, any write off the write pages (only those and the guards
- * travel, dev_sparse).  In-out and scratch regions are never sparse (image_alloc). */
+ * travel, dev_sparse).  Scratch regions are never sparse (image_alloc); in-out regions:
+ * below. */
 
 /* 1 when a lane of the sorted write set ws lies in cells [a, b) of region i. */
 static int ws_hits(const td_wset *ws, int i, uint64_t a, uint64_t b) {
@@ -338,6 +341,33 @@ static void page_cells(size_t lo, unsigned eb, size_t len, uint64_t *a, uint64_t
     *a = (p0 > GUARD_BYTES ? p0 - GUARD_BYTES : 0) / eb;
     *b = hi / eb < len ? hi / eb : len;
 }
+
+/* fn(user, lo, hi) over the data bytes [lo, hi) of each image page of region i (of
+ * `len` cells of `eb` bytes) holding a lane of the sorted write set ws, each page once. */
+static void ws_pages(const td_wset *ws, int i, unsigned eb, size_t len, void (*fn)(void *, size_t, size_t),
+                     void *user) {
+    uint64_t done = 0, a, b;
+    for (size_t k = 0; k < ws->n; k++) {
+        if (ws->v[k].region != (uint32_t)i || ws->v[k].off < done) continue;
+        page_cells(ws->v[k].off * eb, eb, len, &a, &b);
+        fn(user, a * eb, b * eb);
+        done = b;
+    }
+}
+
+/* ---- sparse in-out regions of the far tier ----
+ * An in-out region the case holds as a sparse mapping (written in place at a far row
+ * stride: apply_penalty's Logits) gets a fresh sparse image holding the case's
+ * contents on the pages the case touched (image_fill copies them as for a sparse
+ * input; every other page reads as zero, as the case's does).  After the kernel the
+ * lanes of the write set are judged as any in-out lane, and check_outside_inout
+ * compares every other cell with its initial value on every page that is nonzero in
+ * the image (a cell of the case's contents clobbered, a page that was zero written)
+ * or in the case (a page of the case's contents the kernel zeroed whole).  Not seen:
+ * a stray write of zero bytes on a page that was zero (it reads as before); on a
+ * device, any write off the pages that travel both ways (the case's nonzero pages and
+ * the pages of the write set, which a kernel reads before writing in place:
+ * dev_sparse). */
 
 /* A sparse output's image: the sentinel on every cell of its write pages. */
 static void image_fill_write_pages(image *m, const td_case *c, int i, int which, const td_wset *ws) {
@@ -406,12 +436,15 @@ static void dev_xfer_range(void *u, size_t lo, size_t hi) { /* [lo, hi): bytes o
                   : d->download(d->state, h, dv, hi - lo, x->err, x->errlen);
 }
 static void dev_xfer_data(void *u, size_t lo, size_t hi) { dev_xfer_range(u, lo + GUARD_BYTES, hi + GUARD_BYTES); }
-static int dev_sparse(td_ctx *cx, image *m, const td_region *R, td_role role, int up, char *err, size_t errlen) {
+static int dev_sparse(td_ctx *cx, image *m, const td_region *R, int i, td_role role, int up, char *err,
+                      size_t errlen) {
     dev_xfer x = {cx, m, up, 0, err, errlen};
     dev_xfer_range(&x, 0, GUARD_BYTES);
     dev_xfer_range(&x, GUARD_BYTES + m->bytes, 2 * GUARD_BYTES + m->bytes);
     if (role == TD_R_OUT) td_touched_pages(m->buf, m->mapped, dev_xfer_range, &x); /* its write pages */
     else td_touched_pages(R->data, m->bytes, dev_xfer_data, &x);
+    if (role == TD_R_INOUT) /* and its write pages the case left zero: read, then written in place */
+        ws_pages(&cx->ws, i, td_fmt_get(R->fmt)->bytes, R->len, dev_xfer_data, &x);
     return x.rc;
 }
 
@@ -433,7 +466,7 @@ static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, ch
         if (cx->dev) {
             if (!im[i].dev && cx->dev->alloc(cx->dev->state, bytes + 2 * GUARD_BYTES, &im[i].dev, err, errlen))
                 return -1;
-            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], k->regions[i].role, 1, err, errlen)
+            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], i, k->regions[i].role, 1, err, errlen)
                              : cx->dev->upload(cx->dev->state, im[i].dev, im[i].buf, bytes + 2 * GUARD_BYTES, err, errlen))
                 return -1;
         }
@@ -486,7 +519,7 @@ static int launch(td_ctx *cx, const td_kernel *kern, const td_case *c, image *im
             return -1;
         }
         for (int i = 0; i < k->nregions; i++)
-            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], k->regions[i].role, 0, kerr, sizeof kerr)
+            if (im[i].mapped ? dev_sparse(cx, &im[i], &c->r[i], i, k->regions[i].role, 0, kerr, sizeof kerr)
                              : cx->dev->download(cx->dev->state, im[i].buf, im[i].dev, im[i].bytes + 2 * GUARD_BYTES,
                                                  kerr, sizeof kerr)) {
                 snprintf(msg, msglen, "copying region %s back failed: %s", k->regions[i].name, kerr);
@@ -1335,7 +1368,12 @@ static void check_read_only(run *R, int i) {
  * still holds the sentinel (written with that value, or not written at all). */
 static int check_outside_cells(run *R, int i, size_t lo, size_t hi);
 static int check_outside_sparse(run *R, int i);
+static void check_outside_inout(run *R, int i);
 static int check_outside_write_set(run *R, int i) {
+    if (R->im[i].mapped && !R->im[i].alias && R->k->regions[i].role == TD_R_INOUT) {
+        check_outside_inout(R, i);
+        return 0; /* no sentinels: an in-out lane is judged by its value */
+    }
     if (R->im[i].mapped && !R->im[i].alias) return check_outside_sparse(R, i);
     if (!R->im[i].alias) return check_outside_cells(R, i, 0, R->c.r[i].len);
     int suspicious = 0; /* an aliased image (the large tier): its windows only */
@@ -1400,6 +1438,47 @@ static int check_outside_sparse(run *R, int i) {
     ro_pages q = {R, i};
     td_touched_pages(R->im[i].buf, R->im[i].mapped, outside_page, &q);
     return suspicious;
+}
+
+/* A page of a sparse in-out image (bytes [lo, hi) of its mapping) that is nonzero:
+ * every cell off the write set holds its initial value. */
+static void inout_page(void *u, size_t lo, size_t hi) {
+    ro_pages *q = u;
+    unsigned eb = td_fmt_get(q->R->c.r[q->i].fmt)->bytes;
+    size_t n = q->R->im[q->i].bytes;
+    lo = lo > GUARD_BYTES ? lo - GUARD_BYTES : 0; /* the guards: check_guards */
+    hi = hi > GUARD_BYTES ? hi - GUARD_BYTES : 0;
+    if (hi > n) hi = n;
+    if (hi > lo) (void)check_outside_cells(q->R, q->i, lo / eb, hi / eb);
+}
+
+static int bytes_zero(const uint8_t *p, size_t n) {
+    for (size_t b = 0; b < n; b++)
+        if (p[b]) return 0;
+    return 1;
+}
+
+/* A page the case holds (data bytes [lo, hi)): the parts of it on image pages that read
+ * all zero now (the kernel zeroed them; a nonzero image page is inout_page's). */
+static void inout_zeroed(void *u, size_t lo, size_t hi) {
+    ro_pages *q = u;
+    const image *m = &q->R->im[q->i];
+    unsigned eb = td_fmt_get(q->R->c.r[q->i].fmt)->bytes;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t p0 = page_down(GUARD_BYTES + lo, pg); p0 < GUARD_BYTES + hi; p0 += pg) {
+        size_t p1 = p0 + pg < m->mapped ? p0 + pg : m->mapped;
+        if (!bytes_zero(m->buf + p0, p1 - p0)) continue;
+        size_t a = p0 > GUARD_BYTES + lo ? p0 - GUARD_BYTES : lo, b = p1 - GUARD_BYTES < hi ? p1 - GUARD_BYTES : hi;
+        if (b > a) (void)check_outside_cells(q->R, q->i, a / eb, b / eb);
+    }
+}
+
+/* check_outside_write_set of a sparse in-out region (see "sparse in-out regions"): the
+ * image's nonzero pages cell by cell, then the case's pages the image holds as zero. */
+static void check_outside_inout(run *R, int i) {
+    ro_pages q = {R, i};
+    td_touched_pages(R->im[i].buf, R->im[i].mapped, inout_page, &q);
+    td_touched_pages(R->c.r[i].data, R->im[i].bytes, inout_zeroed, &q);
 }
 
 /* Guards of every region; read-only regions; cells outside the write set.  Lanes still

@@ -297,6 +297,10 @@ static const far_contract FAR[] = {
     {"max_reduction.max_kernel_output_summary", "N", 0, "M"},
     /* an output at its own stride, moved as a sparse output (far_rows: the rows stored) */
     {"fifth_order_sph_harmonics.fifth_order_fwd_correctness", "output_stride", 1, NULL},
+    /* in-out regions at the far stride (engine/harness.c, "sparse in-out regions") */
+    {"apply_penalty.apply_penalty_correctness", "stride_logit_b", 0, NULL},
+    {"decay_cumsum.bwd_decay_global_cumsum_io_correctness", "s_qk_h", 0, NULL},
+    {"decay_cumsum.decay_cumsum_backward_closed_output_summary_general", "s_qk_h", 0, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -967,6 +971,103 @@ static void test_sparse_output_checks(void **st) {
     td_kernels_close(&set);
 }
 
+/* ---- sparse in-out regions (engine/harness.c, check_outside_inout): kernels that run
+ * the apply_penalty port (Logits read and written in place at a far row stride), then
+ * write Logits off its write set ---- */
+#define AP "apply_penalty.apply_penalty_correctness"
+static const td_kernel *g_port_ap;
+static int g_io_hits;
+enum { BAD_IO_HOLE, BAD_IO_CLOBBER, BAD_IO_ZERO_ROW };
+/* Row 1's first cell off its window's ids (k < 1024) holding a nonzero logit, or -1. */
+static int64_t io_unlisted(const td_abi_launch *L, const uint32_t *x, int64_t s) {
+    const int32_t *ids = L->regions[4].base, *cs = L->regions[6].base;
+    for (int64_t k = 0; k < 1024 && s + k < (int64_t)L->regions[0].len; k++) {
+        int listed = 0;
+        for (int32_t q = cs[1]; q < cs[2]; q++) listed |= ids[q] == k;
+        if (!listed && x[s + k]) return s + k;
+    }
+    return -1;
+}
+static int bad_io_launch(const td_abi_launch *L, int how) {
+    int rc = g_port_ap->abi->launch(L);
+    uint32_t *x = L->regions[0].base;
+    int64_t s = L->params[0].i, e;
+    if (L->regions[0].len <= (uint64_t)TWO31) return rc; /* only far cases: their Logits are sparse */
+    if (how == BAD_IO_HOLE) x[s / 2] = 0x3f800000u, g_io_hits++; /* 1.0f between rows 0 and 1: a page that was zero */
+    if (how == BAD_IO_CLOBBER && (e = io_unlisted(L, x, s)) >= 0) x[e] ^= 1u, g_io_hits++; /* an initial value */
+    if (how == BAD_IO_ZERO_ROW && L->grid[0] >= 3) { /* row 1's pages wiped (all zeros, as an untouched page) */
+        uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)(x + s) & ~(pg - 1);
+        memset((void *)lo, 0, (((uintptr_t)(x + s + 1024) + pg - 1) & ~(pg - 1)) - lo);
+        g_io_hits++;
+    }
+    return rc;
+}
+static int bad_io_hole(const td_abi_launch *L) { return bad_io_launch(L, BAD_IO_HOLE); }
+static int bad_io_clobber(const td_abi_launch *L) { return bad_io_launch(L, BAD_IO_CLOBBER); }
+static int bad_io_zero(const td_abi_launch *L) { return bad_io_launch(L, BAD_IO_ZERO_ROW); }
+#define BADIO(name, fn) {AP, name, TD_ABI_HOST, NULL, NULL, "writes Logits off its write set", 3, 7, fn, NULL}
+static const td_abi_kernel K_IO_HOLE = BADIO("io_hole", bad_io_hole), K_IO_CLOBBER = BADIO("io_clobber", bad_io_clobber),
+                           K_IO_ZERO = BADIO("io_zero_row", bad_io_zero);
+static const td_abi_kernel *const BADKIO[] = {&K_IO_HOLE, &K_IO_CLOBBER, &K_IO_ZERO};
+static const td_abi_table BADIO_TABLE = {TD_KERNEL_ABI_VERSION, 3, BADKIO, "test_far_io"};
+
+/* Far case i through kernel k: its verdict and how many cells outside the write set. */
+static int run_io(td_ctx *cx, const td_kernel *k, uint64_t i, td_vclass *w, uint64_t *outside, uint64_t *cl) {
+    uint8_t b[TD_FAR_MAGIC_LEN + NB];
+    far_bytes(i, b, 1);
+    td_case_result r;
+    int rc = td_run_bytes(cx, k, b, sizeof b, &r);
+    *w = r.worst, *outside = r.st.findings[TD_VC_OUTSIDE], *cl = r.st.classes;
+    td_result_free(&r);
+    return rc;
+}
+
+/* A far case of apply_penalty holds Logits as a sparse in-out map: the port passes; a
+ * write on a page that was zero, a clobbered initial value of a page the case holds
+ * (off the write set) and a page of the case's contents wiped are each flagged as
+ * cells outside the write set. */
+static void test_sparse_inout_checks(void **st) {
+    (void)st;
+    td_kernel_set set, bad;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    assert_int_equal(td_kernels_bind(&BADIO_TABLE, "test_far_io", &bad, err, sizeof err), TD_LOAD_OK);
+    g_port_ap = td_kernels_find(&set, AP, NULL, TD_ABI_HOST);
+    assert_non_null(g_port_ap);
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    const char *names[] = {"io_hole", "io_clobber", "io_zero_row"};
+    for (int b = 0; b < 3; b++) {
+        const td_kernel *k = td_kernels_find(&bad, AP, names[b], TD_ABI_HOST);
+        assert_non_null(k);
+        int far_cases = 0;
+        g_io_hits = 0;
+        for (uint64_t i = 0; i < 24; i++) {
+            td_vclass w;
+            uint64_t outside, cl;
+            int rc = run_io(cx, g_port_ap, i, &w, &outside, &cl);
+            if (!(cl & TD_BC(TD_BC_OFFSET_2_31))) continue;
+            far_cases++;
+            assert_int_equal(rc, TD_RUN_OK);
+            int before = g_io_hits;
+            rc = run_io(cx, k, i, &w, &outside, &cl);
+            if (g_io_hits == before) {
+                assert_int_equal(rc, TD_RUN_OK);
+                continue;
+            }
+            assert_int_equal(rc, TD_RUN_FINDING);
+            assert_true(outside > 0);
+            if (b != BAD_IO_ZERO_ROW) assert_int_equal(w, TD_VC_OUTSIDE); /* a wiped row's lanes are wrong too */
+        }
+        assert_true(far_cases >= 4);
+        assert_true(g_io_hits >= 2);
+    }
+    td_ctx_free(cx);
+    assert_true(maxrss_mib() < 1024); /* the case's pages and the pages written only */
+    td_kernels_close(&bad);
+    td_kernels_close(&set);
+}
+
 /* ---- a device backend (host memory standing in for the device's): a sparse image
  * goes over as its guards and written pages, and the checks on what comes back still
  * catch a wiped row and a guard written ---- */
@@ -1582,6 +1683,7 @@ int main(void) {
         cmocka_unit_test(test_ports_pass_far_cases),
         cmocka_unit_test(test_sparse_image_checks),
         cmocka_unit_test(test_sparse_output_checks),
+        cmocka_unit_test(test_sparse_inout_checks),
         cmocka_unit_test(test_restride_all),
         cmocka_unit_test(test_device_staging_of_sparse_images),
         cmocka_unit_test(test_far_axis_contracts_reach_the_class),

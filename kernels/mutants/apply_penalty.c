@@ -37,6 +37,26 @@ static int next_row_scalars(const td_abi_launch *L) { return run(L, BUG_NEXT_ROW
 /* frequency penalty applied once per token, not count times (presence twice, in effect) */
 static int count_ignored(const td_abi_launch *L) { return run(L, BUG_COUNT_IGNORED); }
 
+/* The row base cur_batch * stride_logit_b formed in int32 (tl_i32), as Triton forms it
+ * for an int32 stride: below 2^31 elements the port; beyond, a listed id's offset is
+ * negative (a device fault) or lands in another row. */
+static int offset_int32(const td_abi_launch *L) {
+    int64_t B = TL_I(L, P_BLOCK), sb = TL_I(L, P_STRIDE_B);
+    for (uint32_t b = 0; b < L->grid[0]; b++) {
+        int64_t base = tl_i32((int64_t)b * tl_i32(sb));
+        float freq = tl_load(L, R_FREQ, b), pres = tl_load(L, R_PRES, b), rep = tl_load(L, R_REP, b);
+        int64_t start = tl_load_int(L, R_CUMSUM, b), end = tl_load_int(L, R_CUMSUM, (int64_t)b + 1);
+        for (int64_t j = 0; j < B && start + j < end; j++) {
+            int64_t id = tl_load_int(L, R_IDS, start + j);
+            if (tl_fault(L, R_LOGITS, base + id, 1, 1, b)) return 1;
+            float cnt = (float)tl_load_int(L, R_CNTS, start + j), x = tl_load(L, R_LOGITS, base + id);
+            float r = x > 0 ? x / rep : x * rep;
+            tl_store(L, R_LOGITS, base + id, r - cnt * freq - pres, tl_f32());
+        }
+    }
+    return 0;
+}
+
 #define AP "apply_penalty.apply_penalty_correctness"
 TD_KERNEL(td_m_ap_always_divide) = {AP, "mut_negative_divided", TD_ABI_HOST, NULL, NULL,
                                     "x / rep for every logit (negative logits not multiplied)", 3, 7, always_divide,
@@ -48,3 +68,6 @@ TD_KERNEL(td_m_ap_next_row) = {AP, "mut_next_row_scalars", TD_ABI_HOST, NULL, NU
                                "penalties loaded for batch row pid + 1", 3, 7, next_row_scalars, NULL};
 TD_KERNEL(td_m_ap_count_ignored) = {AP, "mut_count_ignored", TD_ABI_HOST, NULL, NULL,
                                     "frequency penalty not multiplied by the token count", 3, 7, count_ignored, NULL};
+TD_KERNEL(td_m_ap_offset_int32) = {AP, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                                   "cur_batch * stride_logit_b computed in int32 (wraps beyond 2^31)", 3, 7, offset_int32,
+                                   NULL};

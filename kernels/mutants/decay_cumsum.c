@@ -94,14 +94,17 @@ static int prep_linear(const td_abi_launch *L) { return prep_bug(L, 1); }
 static int prep_lastrow(const td_abi_launch *L) { return prep_bug(L, 0); }
 
 enum { R_DQI, R_DQT, R_DKI, R_DKT, R_BQ, R_BK, R_BG, R_DG };
-enum { BWD_FORWARD, BWD_DOUBLE_DECAY, BWD_LINEAR };
+enum { BWD_FORWARD, BWD_DOUBLE_DECAY, BWD_LINEAR, BWD_OFFSET_I32 };
 
 /* bwd_decay_global_cumsum with one bug:
  *   FORWARD:      dg accumulated in the forward direction (a prefix over rows 0..t, the
  *                 backward pass's dh scan run the wrong way);
  *   DOUBLE_DECAY: dq_inter decayed twice (dq_inter * exp2(g) * exp2(g): once too often);
  *   LINEAR:       dk's decay as exp2(last_g) * exp2(-g): exp2(-g) overflows to inf for decays
- *                 near 0 while exp2(last_g) underflows (inf * 0 = NaN). */
+ *                 near 0 while exp2(last_g) underflows (inf * 0 = NaN);
+ *   OFFSET_I32:   i_bh * s_qk_h formed in int32 (program_id times an int32 argument), the
+ *                 base of every region: beyond 2^31 elements it wraps (a device fault when
+ *                 it leaves the buffer, another head's rows when not). */
 static int bwd_bug(const td_abi_launch *L, int bug) {
     int64_t SQH = TL_I(L, P_SQH), BT = TL_I(L, P_BT), BK = TL_I(L, P_BK), DK = TL_I(L, P_DK);
     for (uint32_t bh = 0; bh < L->grid[2]; bh++)
@@ -109,7 +112,10 @@ static int bwd_bug(const td_abi_launch *L, int bug) {
             for (uint32_t ik = 0; ik < L->grid[0]; ik++)
                 for (int64_t j = 0; j < BK; j++) {
                     if ((int64_t)ik * BK + j >= DK) continue;
-                    int64_t p0 = bh * SQH + (int64_t)ic * BT * DK + (int64_t)ik * BK + j;
+                    int64_t base = bug == BWD_OFFSET_I32 ? tl_i32((int64_t)bh * tl_i32(SQH)) : bh * SQH;
+                    int64_t p0 = base + (int64_t)ic * BT * DK + (int64_t)ik * BK + j;
+                    for (int reg = R_DQI; reg <= R_DG; reg++)
+                        if (tl_fault(L, reg, p0, BT, DK, ik)) return 1;
                     float last_g = tl_load(L, R_BG, p0 + (BT - 1) * DK), cum = 0.0f;
                     for (int64_t s = 0; s < BT; s++) {
                         int64_t r = bug == BWD_FORWARD ? s : BT - 1 - s, p = p0 + r * DK;
@@ -128,6 +134,7 @@ static int bwd_bug(const td_abi_launch *L, int bug) {
 static int bwd_forward(const td_abi_launch *L) { return bwd_bug(L, BWD_FORWARD); }
 static int bwd_double(const td_abi_launch *L) { return bwd_bug(L, BWD_DOUBLE_DECAY); }
 static int bwd_linear(const td_abi_launch *L) { return bwd_bug(L, BWD_LINEAR); }
+static int bwd_offset_i32(const td_abi_launch *L) { return bwd_bug(L, BWD_OFFSET_I32); }
 
 #define DC_PREP "decay_cumsum.prepare_qg_kg_io_correctness"
 #define DC_BWD "decay_cumsum.bwd_decay_global_cumsum_io_correctness"
@@ -148,3 +155,7 @@ TD_KERNEL(td_m_dc_bwdc_double) = {DC_BWDC, "mut_double_decay", TD_ABI_HOST, NULL
                                   8, bwd_double, NULL};
 TD_KERNEL(td_m_dc_bwdc_linear) = {DC_BWDC, "mut_linear_space", TD_ABI_HOST, NULL, NULL,
                                   "dk's decay exp2(last_g) * exp2(-g): inf * 0", 10, 8, bwd_linear, NULL};
+TD_KERNEL(td_m_dc_bwd_i32) = {DC_BWD, "mut_offset_int32", TD_ABI_HOST, "store=fp32:rne:inf", NULL,
+                              "i_bh * s_qk_h computed in int32 (wraps beyond 2^31)", 10, 8, bwd_offset_i32, NULL};
+TD_KERNEL(td_m_dc_bwdc_i32) = {DC_BWDC, "mut_offset_int32", TD_ABI_HOST, NULL, NULL,
+                               "i_bh * s_qk_h computed in int32 (wraps beyond 2^31)", 10, 8, bwd_offset_i32, NULL};

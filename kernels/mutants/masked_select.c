@@ -41,3 +41,24 @@ TD_KERNEL(td_m_msel_block_restart) = {MSEL, "mut_block_restart", TD_ABI_HOST, NU
 TD_KERNEL(td_m_msel_last_dropped) = {MSEL, "mut_last_dropped", TD_ABI_HOST, NULL, NULL,
                                      "mask offsets < n_elements - 1: last element never selected", 2, 4, last_dropped,
                                      NULL};
+
+/* offsets = pid * BLOCK_SIZE + arange formed in int32, as Triton types a program id:
+ * past 2^31 elements the offset wraps negative, the mask (offset < n_elements) still
+ * holds, and the load of select_mask is an illegal address (tl_fault).  Only the large
+ * tier (`--large`, contracts/gen_large.h) reaches it: ordinary cases have n <= 2^14. */
+static int offset_int32(const td_abi_launch *L) {
+    int64_t n = TL_I(L, P_N), B = TL_I(L, P_BLOCK);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t base = tl_i32((int64_t)pid * B), active = n - base < B ? n - base : B;
+        if (active > 0 && tl_fault(L, R_MASK, base, active, 1, pid)) return 1;
+        for (int64_t j = 0; j < B; j++) {
+            int64_t off = tl_i32(base + j);
+            if (off >= n || !tl_load_int(L, R_MASK, off)) continue;
+            tl_store(L, R_OUT, tl_load_int(L, R_PSUM, off) - 1, tl_load(L, R_INP, off), tl_f32());
+        }
+    }
+    return 0;
+}
+TD_KERNEL(td_m_msel_i32) = {MSEL, "mut_large_offset_int32", TD_ABI_HOST, NULL, NULL,
+                            "pid * BLOCK_SIZE + j formed in int32 (wraps beyond 2^31 elements)", 2, 4, offset_int32,
+                            NULL};
