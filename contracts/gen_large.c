@@ -15,6 +15,20 @@ static int win_cmp(const void *a, const void *b) {
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* w[0..nw) sorted and its overlapping or touching windows merged; returns their count */
+static int win_merge(td_window *w, int nw) {
+    qsort(w, (size_t)nw, sizeof *w, win_cmp);
+    int m = 0;
+    for (int i = 0; i < nw; i++) {
+        if (m && w[i].lo <= w[m - 1].hi) {
+            if (w[i].hi > w[m - 1].hi) w[m - 1].hi = w[i].hi;
+        } else {
+            w[m++] = w[i];
+        }
+    }
+    return m;
+}
+
 /* The windows of a launch of G programs of B lanes over len elements: sorted, clipped
  * to [0, len), overlapping or touching ones merged.  Returns how many. */
 static int large_windows(td_producer *p, uint64_t B, uint64_t G, uint64_t n, uint64_t len, td_window *w) {
@@ -29,16 +43,7 @@ static int large_windows(td_producer *p, uint64_t B, uint64_t G, uint64_t n, uin
     (void)n;
     for (int i = 0; i < nw; i++)
         if (w[i].hi > len) w[i].hi = len;
-    qsort(w, (size_t)nw, sizeof *w, win_cmp);
-    int m = 0;
-    for (int i = 0; i < nw; i++) {
-        if (m && w[i].lo <= w[m - 1].hi) {
-            if (w[i].hi > w[m - 1].hi) w[m - 1].hi = w[i].hi;
-        } else {
-            w[m++] = w[i];
-        }
-    }
-    return m;
+    return win_merge(w, nw);
 }
 
 /* Region reg moved to a sparse mapping of len elements whose windows repeat the old
@@ -147,16 +152,7 @@ static int rows_windows(td_producer *p, uint64_t R, uint64_t L, td_window *w) { 
         uint64_t r = 1 + td_prod_u32(p, 0, (uint32_t)(R - 3));
         w[nw++] = (td_window){r, r + 1};
     }
-    qsort(w, (size_t)nw, sizeof *w, win_cmp);
-    int m = 0;
-    for (int i = 0; i < nw; i++) {
-        if (m && w[i].lo <= w[m - 1].hi) {
-            if (w[i].hi > w[m - 1].hi) w[m - 1].hi = w[i].hi;
-        } else {
-            w[m++] = w[i];
-        }
-    }
-    return m;
+    return win_merge(w, nw);
 }
 
 /* Region q.reg moved to a sparse mapping of R row-blocks of q.len elements whose

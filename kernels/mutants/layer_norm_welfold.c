@@ -36,58 +36,33 @@ static int summary_with(const td_abi_launch *L, int bug) {
 static int unguarded(const td_abi_launch *L) { return summary_with(L, BUG_UNGUARDED); }
 static int eps_outside(const td_abi_launch *L) { return summary_with(L, BUG_EPS_OUTSIDE); }
 
-/* normalize: the chunk's weights read at the row's offset r1 - i_t*RBLOCK (the weight
- * pointer not advanced with the chunk: every chunk uses w[0 .. RBLOCK)) */
-static int normalize_w_chunk(const td_abi_launch *L) {
+/* The normalize slice with one bug:
+ * W_CHUNK: the chunk's weights read at the row's offset r1 - i_t*RBLOCK (the weight
+ *   pointer not advanced with the chunk: every chunk uses w[0 .. RBLOCK));
+ * ORDER: rstd applied before the centering, ((x * rstd) - mean);
+ * OFF_I32: r1 + rnumel * x0 in int32 (x0 an int32 program id, rnumel an int32 argument):
+ *   past 2^31 elements the row offset wraps negative, an illegal address (tl_fault); only
+ *   the large tier (`--large`, td_rows_large) has xnumel * rnumel > 2^31. */
+enum { N_W_CHUNK, N_ORDER, N_OFF_I32 };
+static int normalize_bug(const td_abi_launch *L, int bug) {
     int64_t rnumel = TL_I(L, PN_RNUMEL), RB = TL_I(L, PN_RBLOCK);
     for (uint32_t x0 = 0; x0 < L->grid[0]; x0++)
         for (uint32_t i_t = 0; i_t < L->grid[1]; i_t++) {
             float tmp6 = tl_load(L, R_IO0, x0), tmp18 = tl_load(L, R_IO1, x0);
             for (int64_t j = 0; j < RB; j++) {
-                int64_t r1 = i_t * RB + j;
+                int64_t r1 = i_t * RB + j, o = r1 + rnumel * x0, w = bug == N_W_CHUNK ? j : r1;
                 if (!(r1 < rnumel)) continue;
-                float tmp22 = (tl_load(L, R_IN0, r1 + rnumel * x0) - tmp6) * tmp18;
-                tl_store(L, R_OUT0, r1 + rnumel * x0, tmp22 * tl_load(L, R_IN1, j) + tl_load(L, R_IN2, j), tl_f32());
+                if (bug == N_OFF_I32 && tl_fault(L, R_IN0, o = tl_i32(o), 1, 1, x0)) return 1;
+                float x = tl_load(L, R_IN0, o);
+                float tmp22 = bug == N_ORDER ? x * tmp18 - tmp6 : (x - tmp6) * tmp18;
+                tl_store(L, R_OUT0, o, tmp22 * tl_load(L, R_IN1, w) + tl_load(L, R_IN2, w), tl_f32());
             }
         }
     return 0;
 }
-
-/* normalize: rstd applied before the centering, ((x * rstd) - mean) */
-static int normalize_order(const td_abi_launch *L) {
-    int64_t rnumel = TL_I(L, PN_RNUMEL), RB = TL_I(L, PN_RBLOCK);
-    for (uint32_t x0 = 0; x0 < L->grid[0]; x0++)
-        for (uint32_t i_t = 0; i_t < L->grid[1]; i_t++) {
-            float tmp6 = tl_load(L, R_IO0, x0), tmp18 = tl_load(L, R_IO1, x0);
-            for (int64_t j = 0; j < RB; j++) {
-                int64_t r1 = i_t * RB + j;
-                if (!(r1 < rnumel)) continue;
-                float tmp22 = tl_load(L, R_IN0, r1 + rnumel * x0) * tmp18 - tmp6;
-                tl_store(L, R_OUT0, r1 + rnumel * x0, tmp22 * tl_load(L, R_IN1, r1) + tl_load(L, R_IN2, r1), tl_f32());
-            }
-        }
-    return 0;
-}
-
-/* normalize: r1 + rnumel * x0 in int32 (x0 an int32 program id, rnumel an int32 argument):
- * past 2^31 elements the row offset wraps negative, an illegal address (tl_fault); only
- * the large tier (`--large`, td_rows_large) has xnumel * rnumel > 2^31 */
-static int normalize_off_i32(const td_abi_launch *L) {
-    int64_t rnumel = TL_I(L, PN_RNUMEL), RB = TL_I(L, PN_RBLOCK);
-    for (uint32_t x0 = 0; x0 < L->grid[0]; x0++)
-        for (uint32_t i_t = 0; i_t < L->grid[1]; i_t++) {
-            float tmp6 = tl_load(L, R_IO0, x0), tmp18 = tl_load(L, R_IO1, x0);
-            for (int64_t j = 0; j < RB; j++) {
-                int64_t r1 = i_t * RB + j;
-                if (!(r1 < rnumel)) continue;
-                int64_t o = tl_i32(r1 + rnumel * x0);
-                if (tl_fault(L, R_IN0, o, 1, 1, x0)) return 1;
-                float tmp22 = (tl_load(L, R_IN0, o) - tmp6) * tmp18;
-                tl_store(L, R_OUT0, o, tmp22 * tl_load(L, R_IN1, r1) + tl_load(L, R_IN2, r1), tl_f32());
-            }
-        }
-    return 0;
-}
+static int normalize_w_chunk(const td_abi_launch *L) { return normalize_bug(L, N_W_CHUNK); }
+static int normalize_order(const td_abi_launch *L) { return normalize_bug(L, N_ORDER); }
+static int normalize_off_i32(const td_abi_launch *L) { return normalize_bug(L, N_OFF_I32); }
 
 #define WS "layer_norm_welfold.layer_norm_welfold_output_summary_general"
 #define WN "layer_norm_welfold.layer_norm_welfold_normalize_io_correctness"
