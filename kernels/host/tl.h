@@ -128,6 +128,16 @@ static inline int tl_fault(const td_abi_launch *L, int reg, int64_t off, int64_t
     return 1;
 }
 
+/* 1 (L->err set) when some program pid < grid[0] addresses n cells of region reg from
+ * the int32 product pid * stride outside the region: the mutants of kernels that form a
+ * row base as Triton's int32 program id times an int32 stride.  The whole launch is
+ * checked first, as one wrapped address fails a device's launch. */
+static inline int tl_fault_rows_i32(const td_abi_launch *L, int reg, int64_t stride, int64_t n) {
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        if (tl_fault(L, reg, tl_i32((int64_t)pid * stride), n, 1, pid)) return 1;
+    return 0;
+}
+
 /* Tiles are allocated per program; a kernel that cannot allocate reports it. */
 #define TL_ALLOC(L, ptr, n)                                                                                    \
     do {                                                                                                       \

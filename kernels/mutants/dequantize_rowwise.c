@@ -32,9 +32,7 @@ static int dq_offset_int32(const td_abi_launch *L) {
     int64_t B = TL_I(L, P_BLOCK), P2 = TL_I(L, P_P2), n = P2 < B ? P2 : B;
     float inv_127 = TL_R(L, P_INV);
     td_profile store = {TD_F16, TD_RNE, TD_OVF_INF, false};
-    /* a launch's programs run together: one wrapped address fails the launch (checked first) */
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
-        if (tl_fault(L, R_X, tl_i32((int64_t)pid * B), n, 1, pid)) return 1;
+    if (tl_fault_rows_i32(L, R_X, B, n)) return 1;
     for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
         int64_t base = tl_i32((int64_t)pid * B);
         float max_val = tl_load(L, R_STATE, pid);

@@ -65,9 +65,7 @@ static int geglu_bwd_tanh_derivative(const td_abi_launch *L) {
 static int geglu_bwd_offset_int32(const td_abi_launch *L) {
     int64_t stride = TL_I(L, P_STRIDE), n_cols = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
     int64_t active = n_cols < B ? n_cols : B;
-    /* a launch's programs run together: one wrapped address fails the launch (checked first) */
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
-        if (tl_fault(L, R_DC, tl_i32((int64_t)pid * stride), active, 1, pid)) return 1;
+    if (tl_fault_rows_i32(L, R_DC, stride, active)) return 1;
     for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
         int64_t row = tl_i32((int64_t)pid * stride);
         for (int64_t j = 0; j < active; j++) {

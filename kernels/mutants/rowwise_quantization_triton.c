@@ -40,8 +40,7 @@ TD_KERNEL(td_m_qr_trunc) = {"rowwise_quantization_triton.quantize_rowwise_correc
  * 2^12 elements, where it is the port. */
 static int qr_off_i32(const td_abi_launch *L) {
     int64_t B = TL_I(L, P_BLOCK), P2 = TL_I(L, P_P2), n = B < P2 ? B : P2;
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++) /* a fault anywhere fails the whole launch, as on a device */
-        if (tl_fault(L, R_X, tl_i32((int64_t)pid * B), n, 1, pid)) return 1;
+    if (tl_fault_rows_i32(L, R_X, B, n)) return 1;
     return qr_variant(L, 0, 0);
 }
 TD_KERNEL(td_m_qr_i32) = {"rowwise_quantization_triton.quantize_rowwise_correctness", "mut_large_offset_int32",

@@ -101,8 +101,7 @@ static int online_tail_dropped(const td_abi_launch *L) { return online_variant(L
  * ordinary cases hold at most 2^14 elements, where it is the port. */
 static int online_offset_int32(const td_abi_launch *L) {
     int64_t N = TL_I(L, PF_N);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
-        if (tl_fault(L, R_IN, tl_i32((int64_t)pid * N), N, 1, pid)) return 1;
+    if (tl_fault_rows_i32(L, R_IN, N, N)) return 1;
     return online_variant(L, 1, 0);
 }
 
