@@ -75,7 +75,7 @@ static td_sh operand(td_shcx *cx, unsigned *st) {
     switch (k) {
     case 0: case 1: return td_sh_exact(cx, edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))]);
     case 2: case 3: return td_sh_exact(cx, (double)(float)x);             /* binary32 input */
-    case 4: return td_sh_exact(cx, ldexp((double)(int)(x * 2048), -11)); /* a few bits */
+    case 4: return td_sh_exact(cx, ldexp(trunc(x * 2048), -11)); /* a few bits (trunc: x * 2048 may pass INT_MAX) */
     case 5: return td_sh_exact(cx, x + x * 0x1p-40);                      /* full binary64 */
     case 6: return td_sh_add(cx, td_sh_exact(cx, 1.0), td_sh_exact(cx, x)); /* inexact in the kernel */
     case 7: return td_sh_mul(cx, td_sh_exact(cx, x), td_sh_exact(cx, 0.1)); /* es > 0 */
