@@ -86,6 +86,12 @@ n_all=$("$td" list | tail -n +2 | wc -l)
 n_merged=$(grep -o '"id":"[^"]*","file"' "$tmp/m/report.json" | sort -u | wc -l)
 [ "$n_all" = "$n_merged" ] && echo "ok: merged report has all $n_all contracts" || { echo "FAIL: merged $n_merged of $n_all"; fails=$((fails + 1)); }
 for f in report.md report.html junit.xml; do [ -s "$tmp/m/$f" ] || { echo "FAIL: merge wrote no $f"; fails=$((fails + 1)); }; done
+# the summary gives a reason for "not checked" only when some are: never "0 not checked: mostly ..."
+grep -q ' 0 not checked), ' "$tmp/s1.out" && ! grep -q '0 not checked:' "$tmp/s1.out" &&
+    echo "ok: no reason after 0 not checked" || { echo "FAIL: the summary explains 0 not-checked kernels"; fails=$((fails + 1)); }
+mkdir -p "$tmp/nc" && cp -r "$tmp/s2/." "$tmp/nc/" &&
+    sed -i '0,/"status":"passed"/s//"status":"not-checked","reason":"mostly unbounded lanes"/' "$tmp/nc/report.json"
+expect 0 "1 not checked: mostly unbounded lanes)" -- "$td" report merge "$tmp/s1" "$tmp/nc" --out "$tmp/m3"
 mkdir -p "$tmp/bad" && echo '{"schema":"other"}' >"$tmp/bad/report.json"
 expect 2 "not a tilediff certify report" -- "$td" report merge "$tmp/bad" --out "$tmp/m2"
 expect 2 "needs K/N" -- "$td" certify --shard 3/2
