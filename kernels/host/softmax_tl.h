@@ -22,6 +22,30 @@ static inline void sm_tile_softmax(float *t, int64_t B) {
     for (int64_t j = 0; j < B; j++) t[j] = t[j] / s;
 }
 
+/* The one-tile row softmax (FlagGems' inner forward, softmax_optimize's one-tile form):
+ * program pid loads row pid of region `in` at pid * N, masked to N lanes of a TILE_N = T
+ * tile (other -inf), and stores its tile softmax's first min(N, T) lanes into region
+ * `out` at the same offset.  i32: the row base formed as Triton forms it, the int32
+ * product pid * N (the int32-offset mutants): a launch with a wrapped base outside
+ * either region fails (tl_fault_rows_i32); one inside reads and writes another row. */
+static inline int sm_rows_one_tile(const td_abi_launch *L, int out, int in, int64_t N, int64_t T, int i32) {
+    int64_t w = N < T ? N : T;
+    float *t;
+    TL_ALLOC(L, t, T);
+    if (i32 && (tl_fault_rows_i32(L, in, N, w) || tl_fault_rows_i32(L, out, N, w))) {
+        free(t);
+        return 1;
+    }
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
+        int64_t base = i32 ? tl_i32((int64_t)pid * N) : (int64_t)pid * N;
+        sm_load_tile(L, in, base, 1, N, T, -INFINITY, t);
+        sm_tile_softmax(t, T);
+        for (int64_t i = 0; i < T && i < N; i++) tl_store(L, out, base + i, t[i], tl_f32());
+    }
+    free(t);
+    return 0;
+}
+
 /* The binary16 rounding of a binary32 value (for mutants that accumulate in fp16). */
 static inline float sm_f16(float x) {
     td_profile p = {TD_F16, TD_RNE, TD_OVF_INF, false};
