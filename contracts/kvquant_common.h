@@ -51,10 +51,8 @@ static inline const char *kvq_check_row(const td_case *c, int reg, int64_t base,
 static inline const char *kvq_check_tensors(const td_case *c, int k, int dest, int out, int scale, int nd,
                                             const int64_t *kn, const int64_t *ks, const int64_t *os,
                                             const int64_t *ss) {
-    int64_t ntok = kn[0], cap = ntok, on[4], sn[4];
-    for (int64_t t = 0; t < ntok && t < (int64_t)c->r[dest].len; t++)
-        if (td_geti(c, dest, (size_t)t) + 1 > cap) cap = td_geti(c, dest, (size_t)t) + 1;
-    const char *e = kv_check_slots(c, dest, ntok, cap, "Dest_loc: injective (one token per cache row)");
+    int64_t cap, on[4], sn[4];
+    const char *e = kv_check_dest(c, dest, kn[0], &cap);
     if (e) return e;
     for (int d = 0; d < nd; d++) on[d] = sn[d] = d ? kn[d] : cap;
     if ((e = kv_check_fits(c, k, nd, kn, ks)) || (e = kv_check_fits(c, out, nd, on, os)) ||
