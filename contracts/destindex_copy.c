@@ -81,14 +81,12 @@ static void far(td_producer *p, td_case *c) {
 
 static const char *check(const td_case *c) {
     const td_pval *q = c->p;
-    int64_t ntok = c->grid[0], cap = ntok;
+    int64_t ntok = c->grid[0], cap;
     if (q[P_BDN].i < 1 || q[P_BDR].i < 1) return "BLOCK_DMODEL_NOPE, BLOCK_DMODEL_ROPE >= 1";
     if (q[P_HN].i < 1 || q[P_HR].i < 1) return "head counts >= 1 (head 0 is the one copied)";
     if (q[P_BDN].i > 1 && q[P_SON_D].i == 0) return "hNopeInj: j -> stride_o_nope_d * j injective";
     if (q[P_BDR].i > 1 && q[P_SOR_D].i == 0) return "hRopeInj: j -> stride_o_rope_d * j injective";
-    for (int64_t t = 0; t < ntok && t < (int64_t)c->r[R_DEST].len; t++)
-        if (td_geti(c, R_DEST, (size_t)t) + 1 > cap) cap = td_geti(c, R_DEST, (size_t)t) + 1;
-    const char *e = kv_check_slots(c, R_DEST, ntok, cap, "Dest_loc: injective (one token per cache row)");
+    const char *e = kv_check_dest(c, R_DEST, ntok, &cap);
     if (e) return e;
     int64_t kn[2] = {ntok, q[P_BDN].i}, on[2] = {cap, q[P_BDN].i}, kr[2] = {ntok, q[P_BDR].i},
             orr[2] = {cap, q[P_BDR].i};

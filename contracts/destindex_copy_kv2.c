@@ -61,10 +61,8 @@ static const char *check(const td_case *c) {
     if (H < 0 || D < 1 || (D & (D - 1))) return "head_num is Nat, BLOCK_DMODEL a power of two";
     if (q[P_BH].i < H) return "the tile covers every head (BLOCK_HEAD >= next_power_of_2(head_num))";
     if (!kv_injective2(H, D, q[P_SOH].i, q[P_SOD].i)) return "hInj: the tile's output offsets are injective";
-    int64_t cap = ntok;
-    for (int64_t t = 0; t < ntok && t < (int64_t)c->r[R_DEST].len; t++)
-        if (td_geti(c, R_DEST, (size_t)t) + 1 > cap) cap = td_geti(c, R_DEST, (size_t)t) + 1;
-    const char *e = kv_check_slots(c, R_DEST, ntok, cap, "Dest_loc: injective (one token per cache row)");
+    int64_t cap;
+    const char *e = kv_check_dest(c, R_DEST, ntok, &cap);
     if (e) return e;
     int64_t kn[3] = {ntok, H, D}, on[3] = {cap, H, D}, ks[3] = {q[P_SKBS].i, q[P_SKH].i, q[P_SKD].i},
             os[3] = {q[P_SOBS].i, q[P_SOH].i, q[P_SOD].i};

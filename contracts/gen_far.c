@@ -179,15 +179,28 @@ int td_far_move_param_axis_all(td_producer *p, td_case *c, const int *regs, int 
     return 1;
 }
 
-int td_far_heads(td_producer *p, td_case *c, int axis, int64_t rows, const td_far_reg *r, int n) {
-    int64_t from[TD_MAX_REGIONS], w = 0;
-    if (n <= 0 || n > TD_MAX_REGIONS || rows < 2 || rows > TD_FAR_MAX_ROWS || rows > (int64_t)c->grid[axis]) return 0;
-    for (int i = 0; i < n; i++) { /* the old strides first: regions may share a parameter */
-        from[i] = c->p[r[i].stride].i;
-        if (r[i].w <= 0 || from[i] < r[i].w) return 0;
-        if (r[i].w > w) w = r[i].w;
+/* The one far stride of n regions' `rows` slabs, slab k w[k] wide at the stride held in
+ * parameter pst[k] (from[k], read before any region moves: regions may share one):
+ * td_far_stride over the widest slab, or 0 (nothing drawn) when a slab is empty or
+ * wider than its stride (the slabs would interleave). */
+static int64_t far_shared_stride(td_producer *p, const td_case *c, int n, const int *pst, const int64_t *w,
+                                 int64_t rows, int64_t *from) {
+    int64_t wmax = 0;
+    for (int k = 0; k < n; k++) {
+        from[k] = c->p[pst[k]].i;
+        if (w[k] <= 0 || from[k] < w[k]) return 0;
+        if (w[k] > wmax) wmax = w[k];
     }
-    int64_t s = td_far_stride(p, rows, w);
+    return td_far_stride(p, rows, wmax);
+}
+
+int td_far_heads(td_producer *p, td_case *c, int axis, int64_t rows, const td_far_reg *r, int n) {
+    int64_t from[TD_MAX_REGIONS], w[TD_MAX_REGIONS];
+    int pst[TD_MAX_REGIONS];
+    if (n <= 0 || n > TD_MAX_REGIONS || rows < 2 || rows > TD_FAR_MAX_ROWS || rows > (int64_t)c->grid[axis]) return 0;
+    for (int i = 0; i < n; i++) pst[i] = r[i].stride, w[i] = r[i].w;
+    int64_t s = far_shared_stride(p, c, n, pst, w, rows, from);
+    if (!s) return 0;
     for (int i = 0; i < n; i++)
         if (td_far_restride(c, r[i].reg, rows, r[i].w, from[i], s)) {
             while (i-- > 0) (void)td_far_restride(c, r[i].reg, rows, r[i].w, s, from[i]); /* back, dense again */
@@ -233,15 +246,11 @@ int td_far_rows_n(td_producer *p, td_case *c, int n, const int *regs, const int 
 }
 
 int td_far_axis(td_producer *p, td_case *c, int n, const int reg[], const int st[], int64_t rows) {
-    int64_t w[TD_MAX_REGIONS], from[TD_MAX_REGIONS], wmax = 0; /* from: before any move (regions may share a stride) */
+    int64_t w[TD_MAX_REGIONS], from[TD_MAX_REGIONS];
     if (rows < 2 || rows > TD_FAR_MAX_ROWS || n <= 0 || n > TD_MAX_REGIONS) return 0;
-    for (int k = 0; k < n; k++) {
-        from[k] = c->p[st[k]].i;
-        w[k] = (int64_t)c->r[reg[k]].len - (rows - 1) * from[k];
-        if (from[k] <= 0 || w[k] <= 0 || w[k] > from[k]) return 0; /* slabs interleave or coincide */
-        if (w[k] > wmax) wmax = w[k];
-    }
-    int64_t s = td_far_stride(p, rows, wmax);
+    for (int k = 0; k < n; k++) w[k] = (int64_t)c->r[reg[k]].len - (rows - 1) * c->p[st[k]].i; /* the last runs to the end */
+    int64_t s = far_shared_stride(p, c, n, st, w, rows, from);
+    if (!s) return 0;
     int moved = 0;
     for (int k = 0; k < n; k++) {
         if (td_far_restride(c, reg[k], rows, w[k], from[k], s)) break;

@@ -63,31 +63,15 @@ static void gen(td_producer *p, td_case *c) {
     for (int64_t r = 0; r < s.n_idx; r++) td_seti(c, R_IDX, (size_t)r, ids[r]);
 }
 
-/* Offsets beyond 2^31 (index_select_common.h): grad_output rows r < R and grad_source's
+/* Offsets beyond 2^31 (index_select_common.h, is_far): grad_output rows r < R and grad_source's
  * first Rs = min(num_rows, TD_FAR_MAX_ROWS) rows, the first R (distinct) indices
  * re-ranked into them, at one far stride0 (td_far_stride over R rows: grad_output row
  * R - 1 starts past 2^31, the offset the kernel forms as grad_output_indices * stride0
  * in int32).  grad_source is a sparse output (its rows written, the rest judged by page). */
 static void far(td_producer *p, td_case *c) {
     is_shape s = shape_of(c);
-    int64_t R = s.n_idx < TD_FAR_MAX_ROWS ? s.n_idx : TD_FAR_MAX_ROWS, w = (s.n_cols - 1) * s.s1 + 1;
-    if (R < 2 || s.s1 < 1 || s.s0 < s.n_cols * s.s1) return; /* one row, or column-major */
-    int64_t old_rows = c->p[P_NROWS].i, Rs = old_rows < TD_FAR_MAX_ROWS ? old_rows : TD_FAR_MAX_ROWS;
-    int64_t old_idx[TD_FAR_MAX_ROWS], src[TD_FAR_MAX_ROWS];
-    for (int64_t r = 0; r < R; r++) old_idx[r] = td_geti(c, R_IDX, (size_t)r);
-    is_far_rerank(c, R_IDX, R, old_rows, Rs, src);
-    int64_t S = td_far_stride(p, R, w);
-    const int regs[2] = {R_GOUT, R_GSRC};
-    const int64_t rows[2] = {R, Rs}, *const map[2] = {NULL, src};
-    if (is_far_move(c, 2, regs, rows, map, w, s.s0, S)) {
-        for (int64_t r = 0; r < R; r++) td_seti(c, R_IDX, (size_t)r, old_idx[r]); /* as it was */
-        return;
-    }
-    s.n_idx = R, s.s0 = S;
-    c->p[P_NIDX].i = R, c->p[P_NROWS].i = Rs, c->p[P_S0].i = S;
-    is_set_grid(c, &s);
-    is_far_idx_classes(c, R_IDX, R, Rs, 1);
-    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    int64_t Rs = is_far(p, c, &s, R_GOUT, R_GSRC, R_IDX, c->p[P_NROWS].i, 1);
+    if (Rs) c->p[P_NIDX].i = s.n_idx, c->p[P_NROWS].i = Rs, c->p[P_S0].i = s.s0;
 }
 
 static const char *check(const td_case *c) {

@@ -60,31 +60,14 @@ static void gen(td_producer *p, td_case *c) {
     for (int64_t r = 0; r < s.n_idx; r++) td_seti(c, R_IDX, (size_t)r, ids[r]);
 }
 
-/* Offsets beyond 2^31 (index_select_common.h): output rows r < R and the source rows
+/* Offsets beyond 2^31 (index_select_common.h, is_far): output rows r < R and the source rows
  * the first R indices name, re-ranked into Rs rows, at one far stride0 (td_far_stride
  * over R rows: output row R - 1 starts past 2^31, the offset the kernel forms as
  * indices * stride0 in int32).  The output is a sparse output (its rows written, the
  * rest judged by page). */
 static void far(td_producer *p, td_case *c) {
     is_shape s = shape_of(c);
-    int64_t R = s.n_idx < TD_FAR_MAX_ROWS ? s.n_idx : TD_FAR_MAX_ROWS, w = (s.n_cols - 1) * s.s1 + 1;
-    if (R < 2 || s.s1 < 1 || s.s0 < s.n_cols * s.s1) return; /* one row, or column-major */
-    int64_t old_rows = ((int64_t)c->r[R_SRC].len - w) / s.s0 + 1, Rs = old_rows < TD_FAR_MAX_ROWS ? old_rows : TD_FAR_MAX_ROWS;
-    int64_t old_idx[TD_FAR_MAX_ROWS], src[TD_FAR_MAX_ROWS];
-    for (int64_t r = 0; r < R; r++) old_idx[r] = td_geti(c, R_IDX, (size_t)r);
-    is_far_rerank(c, R_IDX, R, old_rows, Rs, src);
-    int64_t S = td_far_stride(p, R, w);
-    const int regs[2] = {R_OUT, R_SRC};
-    const int64_t rows[2] = {R, Rs}, *const map[2] = {NULL, src};
-    if (is_far_move(c, 2, regs, rows, map, w, s.s0, S)) {
-        for (int64_t r = 0; r < R; r++) td_seti(c, R_IDX, (size_t)r, old_idx[r]); /* as it was */
-        return;
-    }
-    s.n_idx = R, s.s0 = S;
-    c->p[P_NIDX].i = R, c->p[P_S0].i = S;
-    is_set_grid(c, &s);
-    is_far_idx_classes(c, R_IDX, R, Rs, 0);
-    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    if (is_far(p, c, &s, R_OUT, R_SRC, R_IDX, -1, 0)) c->p[P_NIDX].i = s.n_idx, c->p[P_S0].i = s.s0;
 }
 
 static const char *check(const td_case *c) {

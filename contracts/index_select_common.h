@@ -163,6 +163,35 @@ static inline void is_far_idx_classes(td_case *c, int idx, int64_t n, int64_t ro
     if (scatter && n == rows) c->classes |= TD_BC(TD_BC_IDX_PERMUTATION);
 }
 
+/* The far hook of both kernels (see above): `own` is the tensor at the program's rows r,
+ * `via` the one at rows index[r] (old_rows rows; < 0: as many as its length holds at
+ * the case's strides), idx the index tensor, scatter as for is_far_idx_classes.  After a
+ * move, s holds the new num_indices R and stride0 (td_far_stride over R rows: own's row
+ * R - 1 starts past 2^31), the grid is set, and the return is via's rows Rs; 0: no
+ * move, the case as it was. */
+static inline int64_t is_far(td_producer *p, td_case *c, is_shape *s, int own, int via, int idx, int64_t old_rows,
+                             int scatter) {
+    int64_t R = s->n_idx < TD_FAR_MAX_ROWS ? s->n_idx : TD_FAR_MAX_ROWS, w = (s->n_cols - 1) * s->s1 + 1;
+    if (R < 2 || s->s1 < 1 || s->s0 < s->n_cols * s->s1) return 0; /* one row, or column-major */
+    if (old_rows < 0) old_rows = ((int64_t)c->r[via].len - w) / s->s0 + 1;
+    int64_t Rs = old_rows < TD_FAR_MAX_ROWS ? old_rows : TD_FAR_MAX_ROWS;
+    int64_t old_idx[TD_FAR_MAX_ROWS], src[TD_FAR_MAX_ROWS];
+    for (int64_t r = 0; r < R; r++) old_idx[r] = td_geti(c, idx, (size_t)r);
+    is_far_rerank(c, idx, R, old_rows, Rs, src);
+    int64_t S = td_far_stride(p, R, w);
+    const int regs[2] = {own, via};
+    const int64_t rows[2] = {R, Rs}, *const map[2] = {NULL, src};
+    if (is_far_move(c, 2, regs, rows, map, w, s->s0, S)) {
+        for (int64_t r = 0; r < R; r++) td_seti(c, idx, (size_t)r, old_idx[r]); /* as it was */
+        return 0;
+    }
+    s->n_idx = R, s->s0 = S;
+    is_set_grid(c, s);
+    is_far_idx_classes(c, idx, R, Rs, scatter);
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+    return Rs;
+}
+
 /* The elements of region reg all finite (a sparse region: its touched pages only). */
 static inline int is_finite_region(const td_case *c, int reg) { return td_region_abs_le(c, reg, DBL_MAX); }
 

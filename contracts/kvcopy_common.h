@@ -80,6 +80,15 @@ static inline const char *kv_check_slots(const td_case *c, int reg, int64_t n, i
     return NULL;
 }
 
+/* NULL when Dest_loc (region dest) holds ntok distinct cache rows (kv_check_slots);
+ * *cap = the rows they address, max(ntok, max Dest_loc + 1): the output's extent. */
+static inline const char *kv_check_dest(const td_case *c, int dest, int64_t ntok, int64_t *cap) {
+    *cap = ntok;
+    for (int64_t t = 0; t < ntok && t < (int64_t)c->r[dest].len; t++)
+        if (td_geti(c, dest, (size_t)t) + 1 > *cap) *cap = td_geti(c, dest, (size_t)t) + 1;
+    return kv_check_slots(c, dest, ntok, *cap, "Dest_loc: injective (one token per cache row)");
+}
+
 /* NULL when strides are Nat and a k-dim layout over extents n fits in region reg. */
 static inline const char *kv_check_fits(const td_case *c, int reg, int k, const int64_t *n, const int64_t *stride) {
     for (int d = 0; d < k; d++)

@@ -42,6 +42,25 @@ static inline const char *kvq_check_row(const td_case *c, int reg, int64_t base,
     return NULL;
 }
 
+/* NULL when the three quantizers' tensors are where the kernel addresses them: Dest_loc
+ * (region dest) holds ntok = kn[0] distinct cache rows, which makes cap = max(ntok,
+ * max Dest_loc + 1) rows; K (region k) holds nd dimensions kn at strides ks, the values
+ * (region out) cap rows of kn's others at strides os, the scales (region scale) cap rows
+ * of kn[1 .. nd - 2] at strides ss.  The checks run in that order (each message names
+ * the first broken one). */
+static inline const char *kvq_check_tensors(const td_case *c, int k, int dest, int out, int scale, int nd,
+                                            const int64_t *kn, const int64_t *ks, const int64_t *os,
+                                            const int64_t *ss) {
+    int64_t cap, on[4], sn[4];
+    const char *e = kv_check_dest(c, dest, kn[0], &cap);
+    if (e) return e;
+    for (int d = 0; d < nd; d++) on[d] = sn[d] = d ? kn[d] : cap;
+    if ((e = kv_check_fits(c, k, nd, kn, ks)) || (e = kv_check_fits(c, out, nd, on, os)) ||
+        (e = kv_check_fits(c, scale, nd - 1, sn, ss)))
+        return e;
+    return NULL;
+}
+
 /* Shapes one row's values after td_vgen_fill: 1 in 16 rows all zero (a padding token),
  * 1 in 16 on a grid (x = k 2^e, k in [-127, 127], one |k| = 127: s = 2^e exactly, the
  * quotients exact integers, where a kernel's x / s must not fall to k - 1 by more than its

@@ -103,17 +103,10 @@ static const char *check(const td_case *c) {
     if (H < 0 || BH < H) return "BLOCK_HEAD >= head_num (the tile covers every head)";
     if (!kv_injective2(H, D, q[P_SOH].i, q[P_SOD].i)) return "hValInj: the tile's value offsets are injective";
     if (H > 1 && q[P_SSH].i < 1) return "hScaleInj: the tile's scale offsets are injective";
-    int64_t cap = ntok;
-    for (int64_t t = 0; t < ntok && t < (int64_t)c->r[R_DEST].len; t++)
-        if (td_geti(c, R_DEST, (size_t)t) + 1 > cap) cap = td_geti(c, R_DEST, (size_t)t) + 1;
-    const char *e = kv_check_slots(c, R_DEST, ntok, cap, "Dest_loc: injective (one token per cache row)");
+    int64_t kn[3] = {ntok, H, D}, ks[3] = {q[P_SKBS].i, q[P_SKH].i, q[P_SKD].i},
+            os[3] = {q[P_SOBS].i, q[P_SOH].i, q[P_SOD].i}, ss[2] = {q[P_SSBS].i, q[P_SSH].i};
+    const char *e = kvq_check_tensors(c, R_K, R_DEST, R_OUT, R_OS, 3, kn, ks, os, ss);
     if (e) return e;
-    int64_t kn[3] = {ntok, H, D}, on[3] = {cap, H, D}, sn[2] = {cap, H},
-            ks[3] = {q[P_SKBS].i, q[P_SKH].i, q[P_SKD].i}, os[3] = {q[P_SOBS].i, q[P_SOH].i, q[P_SOD].i},
-            ss[2] = {q[P_SSBS].i, q[P_SSH].i};
-    if ((e = kv_check_fits(c, R_K, 3, kn, ks)) || (e = kv_check_fits(c, R_OUT, 3, on, os)) ||
-        (e = kv_check_fits(c, R_OS, 2, sn, ss)))
-        return e;
     for (int64_t t = 0; t < ntok; t++)
         for (int64_t h = 0; h < H; h++)
             if ((e = kvq_check_row(c, R_K, t * ks[0] + h * ks[1], ks[2], D, QCKV_LO, QCKV_HI))) return e;

@@ -112,17 +112,10 @@ static const char *check(const td_case *c) {
     if (q[P_SKD].i != 1 || q[P_SOD].i != 1 || q[P_SSG].i != 1)
         return "unit inner strides (the kernel adds offs_d and offs_g unscaled)";
     if (BGN > 1 && q[P_SOG].i < BGD) return "hValInj: (g, d) -> g*stride_o_g + d injective on the tile";
-    int64_t cap = ntok;
-    for (int64_t t = 0; t < ntok && t < (int64_t)c->r[R_DEST].len; t++)
-        if (td_geti(c, R_DEST, (size_t)t) + 1 > cap) cap = td_geti(c, R_DEST, (size_t)t) + 1;
-    const char *e = kv_check_slots(c, R_DEST, ntok, cap, "Dest_loc: injective (one token per cache row)");
+    int64_t kn[4] = {ntok, H, G, BGD}, ks[4] = {q[P_SKBS].i, q[P_SKH].i, q[P_SKG].i, 1},
+            os[4] = {q[P_SOBS].i, q[P_SOH].i, q[P_SOG].i, 1}, ss[3] = {q[P_SSBS].i, q[P_SSH].i, 1};
+    const char *e = kvq_check_tensors(c, R_K, R_DEST, R_OUT, R_OS, 4, kn, ks, os, ss);
     if (e) return e;
-    int64_t kn[4] = {ntok, H, G, BGD}, on[4] = {cap, H, G, BGD}, sn[3] = {cap, H, G},
-            ks[4] = {q[P_SKBS].i, q[P_SKH].i, q[P_SKG].i, 1}, os[4] = {q[P_SOBS].i, q[P_SOH].i, q[P_SOG].i, 1},
-            ss[3] = {q[P_SSBS].i, q[P_SSH].i, 1};
-    if ((e = kv_check_fits(c, R_K, 4, kn, ks)) || (e = kv_check_fits(c, R_OUT, 4, on, os)) ||
-        (e = kv_check_fits(c, R_OS, 3, sn, ss)))
-        return e;
     for (int64_t t = 0; t < ntok; t++)
         for (int64_t h = 0; h < H; h++)
             for (int64_t k = 0; k < G; k++)

@@ -22,10 +22,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "builtin_set.h"
 
-const td_abi_table *td_builtin_host_table(void);
-
-static td_kernel_set set;
 /* this process's slice of the registry: contract i is tested when i % shard_n == shard_k - 1 */
 static int shard_k = 1, shard_n = 1;
 static int mine(const td_contract *k) {
@@ -164,22 +162,6 @@ static void test_every_contract_has_a_mutant(void **st) {
             fail();
         }
     }
-}
-
-static int setup(void **st) {
-    (void)st;
-    char err[512];
-    if (td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err) != TD_LOAD_OK) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **st) {
-    (void)st;
-    td_kernels_close(&set);
-    return 0;
 }
 
 int main(int argc, char **argv) {

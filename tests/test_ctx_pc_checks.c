@@ -4,25 +4,11 @@
  * cache shorter than its sequence, a token-table slot past K, an output tile whose
  * offsets collide, a grid that misses query rows -- is refused with the rule's name.  A
  * checker that stops looking at one of them fails here. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "harness.h"
+#include "breakers.h"
 
 #define FWD "context_attn_fwd.context_attn_fwd_surface_compute_correct_general"
 #define BLOOM "context_attn_bloom.context_attn_bloom_io_correctness"
 #define LLAMA "context_attn_llama.context_attn_llama_surface_compute_correct_general"
-
-typedef struct breaker {
-    const char *contract, *expect; /* the failing hypothesis' name contains expect */
-    int (*usable)(const td_case *c);
-    void (*breaks)(td_case *c);
-} breaker;
 
 /* regions Q, K, V, Out, B_Start_Loc, B_Seqlen, then (fwd) plen or (table) Req_to_tokens,
  * B_req_idx, plen; parameters sm_scale, 14 strides, H / head_dim, BD, BM, BN[, NT] */
@@ -54,31 +40,7 @@ static const breaker breakers[] = {
 
 static void broken_preconditions_are_refused(void **st) {
     (void)st;
-    for (size_t i = 0; i < sizeof breakers / sizeof breakers[0]; i++) {
-        const breaker *b = &breakers[i];
-        const td_contract *k = td_contract_find(b->contract);
-        assert_non_null(k);
-        int found = 0;
-        for (uint64_t s = 0; s < 2000 && !found; s++) {
-            uint8_t bytes[256];
-            char err[512];
-            td_case c;
-            td_case_bytes(29, s, bytes, sizeof bytes);
-            assert_int_equal(td_decode_case(k, bytes, sizeof bytes, &c, err, sizeof err), 0);
-            if (!k->check(&c) && b->usable(&c)) {
-                found = 1;
-                b->breaks(&c);
-                const char *why = k->check(&c);
-                if (!why || !strstr(why, b->expect)) {
-                    fprintf(stderr, "%s: breaking '%s' gave '%s'\n", b->contract, b->expect, why ? why : "(accepted)");
-                    fail();
-                }
-            }
-            td_case_free(&c);
-        }
-        if (!found) fprintf(stderr, "%s: no usable case for '%s'\n", b->contract, b->expect);
-        assert_true(found);
-    }
+    breakers_refused(breakers, sizeof breakers / sizeof breakers[0], 29);
 }
 
 int main(void) {

@@ -4,22 +4,7 @@
  * context length of 0, a segment longer than the block, overlapping write windows, a
  * cumsum that decreases, two programs sharing a block -- is refused with the rule's
  * name.  A checker that stops looking at the metadata fails here. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "harness.h"
-
-/* one broken rule: the case needs at least min_prog programs (grid[0]); breaks it */
-typedef struct breaker {
-    const char *contract, *expect; /* the failing hypothesis' name contains expect */
-    uint32_t min_prog;
-    void (*breaks)(td_case *c);
-} breaker;
+#include "breakers.h"
 
 static void dup_first_meta(td_case *c, int reg) { td_seti(c, reg, 1, td_geti(c, reg, 0)); }
 static void dest_dup_3(td_case *c) { dup_first_meta(c, 1); }    /* destindex_copy_kv1/2: Dest_loc */
@@ -43,58 +28,31 @@ static void same_block_fill(td_case *c) { /* kv_cache_filling: program 1 reads p
     td_seti(c, 7, (size_t)(boff + kvb), td_geti(c, 7, (size_t)kvb));
 }
 
-static const breaker breakers[] = {
-    {"destindex_copy_kv1.fwd_kernel_destindex_copy_kv_correctness", "injective", 2, dest_dup_3},
-    {"destindex_copy_kv2.fwd_kernel_destindex_copy_kv_correctness", "injective", 2, dest_dup_3},
-    {"destindex_copy.destindex_copy_correctness", "injective", 2, dest_dup_mla},
-    {"var_len_copy.var_len_copy_kernel_triton_small_length_output_summary", "hLenPos", 1, len_zero},
-    {"var_len_copy.var_len_copy_kernel_triton_small_length_output_summary", "hLen:", 1, len_past_block},
-    {"var_len_copy.var_len_copy_one_chunk_io_correctness", "disjoint", 2, windows_overlap},
-    {"cache_transform_triton.prefill_cache_correctness", "nondecreasing", 1, cumsum_down},
-    {"cache_transform_triton.prefill_cache_correctness", "hN", 1, no_cumsum},
-    {"kcache_copy_triton.copy_to_kcache_seqlen_n1_correctness", "context lengths >= 1", 1, ctx_len_zero_kc},
-    {"kv_cache_copy.kv_cache_copy_correctness", "context lengths >= 1", 1, ctx_len_zero_kv},
-    {"kv_cache_copy.kv_cache_copy_correctness", "share a cache slot", 2, same_slot_kv},
-    {"kv_cache_filling.fill_kv_cache_output_summary_general", "distinct", 2, same_block_fill},
-};
+/* The cases a rule needs: one program, or two; var_len_copy's overlapping windows also
+ * lengths of programs 0 and 1 > 0, the prefill's decreasing cumsum two cumsum cells. */
+static int one_program(const td_case *c) { return c->grid[0] >= 1; }
+static int two_programs(const td_case *c) { return c->grid[0] >= 2; }
+static int two_windows(const td_case *c) { return two_programs(c) && td_geti(c, 1, 0) > 0 && td_geti(c, 1, 1) > 0; }
+static int two_cumsum_cells(const td_case *c) { return one_program(c) && c->r[2].len >= 2; }
 
-/* A decoded case that passes its checker and has min_prog programs, whose windows are
- * nonempty where the rule needs them (var_len_copy: lengths of programs 0 and 1 > 0;
- * prefill: two cumsum cells). */
-static int usable(const td_case *c, const breaker *b) {
-    if (c->grid[0] < b->min_prog || c->k->check(c)) return 0;
-    if (b->breaks == windows_overlap) return td_geti(c, 1, 0) > 0 && td_geti(c, 1, 1) > 0;
-    if (b->breaks == cumsum_down) return c->r[2].len >= 2;
-    return 1;
-}
+static const breaker breakers[] = {
+    {"destindex_copy_kv1.fwd_kernel_destindex_copy_kv_correctness", "injective", two_programs, dest_dup_3},
+    {"destindex_copy_kv2.fwd_kernel_destindex_copy_kv_correctness", "injective", two_programs, dest_dup_3},
+    {"destindex_copy.destindex_copy_correctness", "injective", two_programs, dest_dup_mla},
+    {"var_len_copy.var_len_copy_kernel_triton_small_length_output_summary", "hLenPos", one_program, len_zero},
+    {"var_len_copy.var_len_copy_kernel_triton_small_length_output_summary", "hLen:", one_program, len_past_block},
+    {"var_len_copy.var_len_copy_one_chunk_io_correctness", "disjoint", two_windows, windows_overlap},
+    {"cache_transform_triton.prefill_cache_correctness", "nondecreasing", two_cumsum_cells, cumsum_down},
+    {"cache_transform_triton.prefill_cache_correctness", "hN", one_program, no_cumsum},
+    {"kcache_copy_triton.copy_to_kcache_seqlen_n1_correctness", "context lengths >= 1", one_program, ctx_len_zero_kc},
+    {"kv_cache_copy.kv_cache_copy_correctness", "context lengths >= 1", one_program, ctx_len_zero_kv},
+    {"kv_cache_copy.kv_cache_copy_correctness", "share a cache slot", two_programs, same_slot_kv},
+    {"kv_cache_filling.fill_kv_cache_output_summary_general", "distinct", two_programs, same_block_fill},
+};
 
 static void broken_metadata_is_refused(void **st) {
     (void)st;
-    for (size_t i = 0; i < sizeof breakers / sizeof breakers[0]; i++) {
-        const breaker *b = &breakers[i];
-        const td_contract *k = td_contract_find(b->contract);
-        assert_non_null(k);
-        int found = 0;
-        for (uint64_t s = 0; s < 2000 && !found; s++) {
-            uint8_t bytes[256];
-            char err[512];
-            td_case c;
-            td_case_bytes(23, s, bytes, sizeof bytes);
-            assert_int_equal(td_decode_case(k, bytes, sizeof bytes, &c, err, sizeof err), 0);
-            if (usable(&c, b)) {
-                found = 1;
-                b->breaks(&c);
-                const char *why = k->check(&c);
-                if (!why || !strstr(why, b->expect)) {
-                    fprintf(stderr, "%s: breaking '%s' gave '%s'\n", b->contract, b->expect, why ? why : "(accepted)");
-                    fail();
-                }
-            }
-            td_case_free(&c);
-        }
-        if (!found) fprintf(stderr, "%s: no usable case for '%s'\n", b->contract, b->expect);
-        assert_true(found);
-    }
+    breakers_refused(breakers, sizeof breakers / sizeof breakers[0], 23);
 }
 
 int main(void) {

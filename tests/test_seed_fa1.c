@@ -18,13 +18,10 @@
 #include <string.h>
 
 #include "harness.h"
-
-const td_abi_table *td_builtin_host_table(void);
+#include "builtin_set.h"
 
 #define OVERFLOW_ID "seed_fa1.naive_reference_overflow"
 #define NCASES 60
-
-static td_kernel_set set;
 
 static void test_naive_kernel_overflows(void **st) {
     (void)st;
@@ -123,22 +120,6 @@ static void test_naive_stable_alternative_subnormal_lane(void **st) {
     }
     assert_true(found);
     td_ctx_free(cx);
-}
-
-static int setup(void **st) {
-    (void)st;
-    char err[512];
-    if (td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err) != TD_LOAD_OK) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **st) {
-    (void)st;
-    td_kernels_close(&set);
-    return 0;
 }
 
 int main(void) {

@@ -14,13 +14,10 @@
 #include <string.h>
 
 #include "harness.h"
-
-const td_abi_table *td_builtin_host_table(void);
+#include "builtin_set.h"
 
 #define VY_ID "seed_vyre.flash_attention_2_matches_reference"
 #define CELLS 64
-
-static td_kernel_set set;
 
 /* launches `variant` with (seq_len, head_dim, tile_size) on 64-cell buffers; returns the
  * launch's status, the message and whether the output kept its sentinel */
@@ -104,22 +101,6 @@ static void test_generated_sizes_valid(void **st) {
         }
     }
     td_ctx_free(cx);
-}
-
-static int setup(void **st) {
-    (void)st;
-    char err[512];
-    if (td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err) != TD_LOAD_OK) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **st) {
-    (void)st;
-    td_kernels_close(&set);
-    return 0;
 }
 
 int main(void) {

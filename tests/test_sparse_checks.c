@@ -8,15 +8,7 @@
  * no kept key for the tile's first row, column_count > BLOCK_N, a column index past
  * N_CTX, an inactive program, BLOCK_N < 16, V's batch stride apart from K's -- is refused with the rule's name.  A checker that stops
  * looking at the layout or the metadata fails here. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "harness.h"
+#include "breakers.h"
 
 #define CF "block_sparse_attn.block_sparse_attn_output_closed_form_summary_general"
 #define ST "block_sparse_attn.block_sparse_attn_output_stores_io_correctness"
@@ -30,12 +22,6 @@ enum { E_L = 1, E_SEQ = 2, E_BM = 5 };
 /* the mixed-sparse closed form's (contracts/mixed_sparse_attention.c) */
 enum { M_BN = 1, M_NCTX = 3, M_SKZ = 13, M_SVZ = 17 };
 enum { M_SEQ = 3, M_BCNT = 4, M_BOFF = 5, M_CCNT = 6, M_COLS = 7 };
-
-typedef struct breaker {
-    const char *contract, *expect; /* the failing hypothesis' name contains expect */
-    int (*usable)(const td_case *c);
-    void (*breaks)(td_case *c);
-} breaker;
 
 static int any(const td_case *c) { return c != NULL; }
 /* program (0, 0) reads layout head 0, row 0: R[0], R[1] */
@@ -86,31 +72,7 @@ static const breaker breakers[] = {
 
 static void broken_rule_is_refused(void **st) {
     (void)st;
-    for (size_t i = 0; i < sizeof breakers / sizeof breakers[0]; i++) {
-        const breaker *b = &breakers[i];
-        const td_contract *k = td_contract_find(b->contract);
-        assert_non_null(k);
-        int found = 0;
-        for (uint64_t s = 0; s < 2000 && !found; s++) {
-            uint8_t bytes[256];
-            char err[512];
-            td_case c;
-            td_case_bytes(29, s, bytes, sizeof bytes);
-            assert_int_equal(td_decode_case(k, bytes, sizeof bytes, &c, err, sizeof err), 0);
-            if (!k->check(&c) && b->usable(&c)) {
-                found = 1;
-                b->breaks(&c);
-                const char *why = k->check(&c);
-                if (!why || !strstr(why, b->expect)) {
-                    fprintf(stderr, "%s: breaking '%s' gave '%s'\n", b->contract, b->expect, why ? why : "(accepted)");
-                    fail();
-                }
-            }
-            td_case_free(&c);
-        }
-        if (!found) fprintf(stderr, "%s: no usable case for '%s'\n", b->contract, b->expect);
-        assert_true(found);
-    }
+    breakers_refused(breakers, sizeof breakers / sizeof breakers[0], 29);
 }
 
 int main(void) {

@@ -5,16 +5,8 @@
  * Regions: A, B, C (fp16). */
 #include "matmul_tl.h"
 
-enum { P_M, P_N, P_SAM, P_SAK, P_SBK, P_SBN, P_SCM, P_SCN, P_BM, P_BN, P_BK, P_GROUP, P_NKB };
-enum { R_A, R_B, R_C };
-
 static int matmul_kernel(const td_abi_launch *L) {
-    mmh_2d g = {.M = TL_I(L, P_M), .N = TL_I(L, P_N), .BM = TL_I(L, P_BM), .BN = TL_I(L, P_BN),
-                .BK = TL_I(L, P_BK), .T = TL_I(L, P_NKB), .GM = TL_I(L, P_GROUP), .sam = TL_I(L, P_SAM),
-                .sak = TL_I(L, P_SAK), .sbk = TL_I(L, P_SBK), .sbn = TL_I(L, P_SBN), .scm = TL_I(L, P_SCM),
-                .scn = TL_I(L, P_SCN), .swz = MMH_SWZ_TUTORIAL, .rowmode = MMH_IDX_WRAP, .colmode = MMH_IDX_WRAP,
-                .ra = R_A, .rb = R_B, .rc = R_C, .leaky = 1, .store = mmh_f16_store()};
-    g.K = g.BK * g.T; /* the kernel's K = BK * numKBlocks */
+    mmh_2d g = mmh_leakyrelu_program(L);
     return mmh_gemm_2d(L, &g);
 }
 

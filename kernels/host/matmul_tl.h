@@ -109,6 +109,23 @@ typedef struct mmh_2d {
     int a_off_i32;        /* bug model: offs_am * stride_am formed in int32 (wraps beyond 2^31) */
 } mmh_2d;
 
+/* The program of matmul_leakyrelu and matmul_leakyrelu_fp8 (their ports and mutants):
+ * parameters M N SAM SAK SBK SBN SCM SCN BM BN BK GROUP numKBlocks, regions A, B, C; the
+ * tutorial's grouped order, loads wrapped % M / % N, leaky_relu, an fp16 store, the
+ * kernel's K = BK * numKBlocks. */
+enum { MMH_LR_M, MMH_LR_N, MMH_LR_SAM, MMH_LR_SAK, MMH_LR_SBK, MMH_LR_SBN, MMH_LR_SCM, MMH_LR_SCN, MMH_LR_BM,
+       MMH_LR_BN, MMH_LR_BK, MMH_LR_GROUP, MMH_LR_NKB };
+static inline mmh_2d mmh_leakyrelu_program(const td_abi_launch *L) {
+    mmh_2d g = {.M = TL_I(L, MMH_LR_M), .N = TL_I(L, MMH_LR_N), .BM = TL_I(L, MMH_LR_BM), .BN = TL_I(L, MMH_LR_BN),
+                .BK = TL_I(L, MMH_LR_BK), .T = TL_I(L, MMH_LR_NKB), .GM = TL_I(L, MMH_LR_GROUP),
+                .sam = TL_I(L, MMH_LR_SAM), .sak = TL_I(L, MMH_LR_SAK), .sbk = TL_I(L, MMH_LR_SBK),
+                .sbn = TL_I(L, MMH_LR_SBN), .scm = TL_I(L, MMH_LR_SCM), .scn = TL_I(L, MMH_LR_SCN),
+                .swz = MMH_SWZ_TUTORIAL, .rowmode = MMH_IDX_WRAP, .colmode = MMH_IDX_WRAP, .ra = 0, .rb = 1, .rc = 2,
+                .leaky = 1, .store = mmh_f16_store()};
+    g.K = g.BK * g.T;
+    return g;
+}
+
 static inline int64_t mmh_index(int64_t g, int64_t bound, int mode) {
     return mode == MMH_IDX_WRAP ? g % bound : mode == MMH_IDX_CLAMP ? (g < bound ? g : 0) : g;
 }

@@ -16,16 +16,7 @@ enum { RF_OUT, RF_IN };
 enum { RB_OUT, RB_OG, RB_IG };
 
 static int inner_one_tile(const td_abi_launch *L) {
-    int64_t N = TL_I(L, PI_N), T = TL_I(L, PI_TILE);
-    float *t;
-    TL_ALLOC(L, t, T);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
-        sm_load_tile(L, RF_IN, (int64_t)pid * N, 1, N, T, -INFINITY, t);
-        sm_tile_softmax(t, T);
-        for (int64_t i = 0; i < T && i < N; i++) tl_store(L, RF_OUT, (int64_t)pid * N + i, t[i], tl_f32());
-    }
-    free(t);
-    return 0;
+    return sm_rows_one_tile(L, RF_OUT, RF_IN, TL_I(L, PI_N), TL_I(L, PI_TILE), 0);
 }
 
 static int non_inner_one_tile(const td_abi_launch *L) {

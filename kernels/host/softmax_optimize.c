@@ -9,16 +9,7 @@ enum { PF_M, PF_N, PF_TILE };
 enum { R_OUT, R_IN };
 
 static int one_tile(const td_abi_launch *L) {
-    int64_t N = TL_I(L, P1_N), T = TL_I(L, P1_TILE);
-    float *t;
-    TL_ALLOC(L, t, T);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
-        sm_load_tile(L, R_IN, (int64_t)pid * N, 1, N, T, -INFINITY, t);
-        sm_tile_softmax(t, T);
-        for (int64_t i = 0; i < T && i < N; i++) tl_store(L, R_OUT, (int64_t)pid * N + i, t[i], tl_f32());
-    }
-    free(t);
-    return 0;
+    return sm_rows_one_tile(L, R_OUT, R_IN, TL_I(L, P1_N), TL_I(L, P1_TILE), 0);
 }
 
 /* One step of the recurrence on lane state (m, z) with a loaded value x. */

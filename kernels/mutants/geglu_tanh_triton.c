@@ -1,5 +1,5 @@
 /* geglu_tanh_triton mutants. */
-#include "../host/tl.h"
+#include "../host/elementwise_tl.h"
 
 enum { P_STRIDE, P_NCOLS, P_BLOCK };
 enum { R_A, R_B, R_C };
@@ -7,18 +7,20 @@ enum { R_DC = 0, R_BA = 1, R_BB = 2 };
 
 static const float k0 = (float)0.7978845608028654, k1 = (float)0.044715, k3 = (float)(3 * 0.044715);
 
-/* a_cubed = a * a: the cubic term of the tanh approximation lost a factor. */
-static int geglu_fwd_square_not_cube(const td_abi_launch *L) {
-    int64_t stride = TL_I(L, P_STRIDE), n_cols = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
-        for (int64_t j = 0; j < B && j < n_cols; j++) {
-            int64_t o = (int64_t)pid * stride + j;
-            float a = tl_load(L, R_A, o), b = tl_load(L, R_B, o);
-            float t = tanhf(k0 * (a + k1 * (a * a)));
-            tl_store(L, R_C, o, 0.5f * a * (1.0f + t) * b, tl_f32());
-        }
-    return 0;
+/* Every mutant runs the kernel's lanes (ew_row_lanes) with one lane function; i32: the
+ * row offset pid * stride in int32. */
+static int rows(const td_abi_launch *L, int i32, ew_lane_fn *lane, int arg) {
+    return ew_row_lanes(L, TL_I(L, P_STRIDE), TL_I(L, P_NCOLS), TL_I(L, P_BLOCK), i32, R_DC, lane, arg);
 }
+
+/* a_cubed = a * a: the cubic term of the tanh approximation lost a factor. */
+static void fwd_square_lane(const td_abi_launch *L, int64_t o, int arg) {
+    (void)arg;
+    float a = tl_load(L, R_A, o), b = tl_load(L, R_B, o);
+    float t = tanhf(k0 * (a + k1 * (a * a)));
+    tl_store(L, R_C, o, 0.5f * a * (1.0f + t) * b, tl_f32());
+}
+static int geglu_fwd_square_not_cube(const td_abi_launch *L) { return rows(L, 0, fwd_square_lane, 0); }
 
 static void geglu_bwd_lane(float dc, float a, float b, float *da, float *db, int tanh_not_squared) {
     float t = tanhf(k0 * (a + k1 * (a * a * a)));
@@ -28,56 +30,25 @@ static void geglu_bwd_lane(float dc, float a, float b, float *da, float *db, int
     *da = dc * b * (0.5f * (1.0f + t) + term2);
 }
 
-/* In-place read-after-write: da is stored into A, then db is computed from a re-load
- * of A (now da). */
-static int geglu_bwd_read_after_write(const td_abi_launch *L) {
-    int64_t stride = TL_I(L, P_STRIDE), n_cols = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
-        for (int64_t j = 0; j < B && j < n_cols; j++) {
-            int64_t o = (int64_t)pid * stride + j;
-            float dc = tl_load(L, R_DC, o), a = tl_load(L, R_BA, o), b = tl_load(L, R_BB, o), da, db;
-            geglu_bwd_lane(dc, a, b, &da, &db, 0);
-            tl_store(L, R_BA, o, da, tl_f32());
-            geglu_bwd_lane(dc, tl_load(L, R_BA, o), b, &da, &db, 0);
-            tl_store(L, R_BB, o, db, tl_f32());
-        }
-    return 0;
+/* The backward's bugs: BUG_NONE the kernel's lane (the int32 mutant's), BUG_RAW the
+ * in-place read-after-write (da stored into A, then db computed from a re-load of A,
+ * now da), BUG_DTANH the derivative of tanh taken as 1 - tanh instead of 1 - tanh^2. */
+enum { BUG_NONE, BUG_RAW, BUG_DTANH };
+static void bwd_lane(const td_abi_launch *L, int64_t o, int bug) {
+    float dc = tl_load(L, R_DC, o), a = tl_load(L, R_BA, o), b = tl_load(L, R_BB, o), da, db;
+    geglu_bwd_lane(dc, a, b, &da, &db, bug == BUG_DTANH);
+    tl_store(L, R_BA, o, da, tl_f32());
+    if (bug == BUG_RAW) geglu_bwd_lane(dc, tl_load(L, R_BA, o), b, &da, &db, 0);
+    tl_store(L, R_BB, o, db, tl_f32());
 }
-
-/* The derivative of tanh taken as 1 - tanh instead of 1 - tanh^2. */
-static int geglu_bwd_tanh_derivative(const td_abi_launch *L) {
-    int64_t stride = TL_I(L, P_STRIDE), n_cols = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
-        for (int64_t j = 0; j < B && j < n_cols; j++) {
-            int64_t o = (int64_t)pid * stride + j;
-            float dc = tl_load(L, R_DC, o), a = tl_load(L, R_BA, o), b = tl_load(L, R_BB, o), da, db;
-            geglu_bwd_lane(dc, a, b, &da, &db, 1);
-            tl_store(L, R_BA, o, da, tl_f32());
-            tl_store(L, R_BB, o, db, tl_f32());
-        }
-    return 0;
-}
+static int geglu_bwd_read_after_write(const td_abi_launch *L) { return rows(L, 0, bwd_lane, BUG_RAW); }
+static int geglu_bwd_tanh_derivative(const td_abi_launch *L) { return rows(L, 0, bwd_lane, BUG_DTANH); }
 
 /* The backward without the original's `tl.program_id(0).to(tl.int64)`: pid * stride is
  * an int32 product, which wraps past 2^31 elements, and the row's loads are an illegal
  * address (tl_fault).  Only the large tier (`--large`) reaches it: ordinary cases have
  * at most 2^14 lanes. */
-static int geglu_bwd_offset_int32(const td_abi_launch *L) {
-    int64_t stride = TL_I(L, P_STRIDE), n_cols = TL_I(L, P_NCOLS), B = TL_I(L, P_BLOCK);
-    int64_t active = n_cols < B ? n_cols : B;
-    if (tl_fault_rows_i32(L, R_DC, stride, active)) return 1;
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
-        int64_t row = tl_i32((int64_t)pid * stride);
-        for (int64_t j = 0; j < active; j++) {
-            int64_t o = tl_i32(row + j);
-            float dc = tl_load(L, R_DC, o), a = tl_load(L, R_BA, o), b = tl_load(L, R_BB, o), da, db;
-            geglu_bwd_lane(dc, a, b, &da, &db, 0);
-            tl_store(L, R_BA, o, da, tl_f32());
-            tl_store(L, R_BB, o, db, tl_f32());
-        }
-    }
-    return 0;
-}
+static int geglu_bwd_offset_int32(const td_abi_launch *L) { return rows(L, 1, bwd_lane, BUG_NONE); }
 
 TD_KERNEL(td_m_geglu_fwd_cube) = {"geglu_tanh_triton.geglu_tanh_forward_kernel_correctness", "mut_square_not_cube",
                                   TD_ABI_HOST, NULL, "libm", "a_cubed = a * a in the tanh argument", 3, 3,

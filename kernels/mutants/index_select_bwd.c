@@ -1,5 +1,5 @@
 /* index_select_bwd mutants: the scatter's bugs. */
-#include "../host/tl.h"
+#include "../host/index_select_tl.h"
 
 enum { P_NROWS, P_NIDX, P_NCOLS, P_S0, P_S1, P_BSI, P_BSC };
 enum { R_GSRC, R_IDX, R_GOUT };
@@ -29,24 +29,7 @@ static int scatter_variant(const td_abi_launch *L, int bug) {
  * tl.arange, stride0 an int32 argument below 2^31); grad_source's is int64 (rows
  * loaded from the int64 index tensor).  A wrapped read outside the buffer is an illegal
  * address (tl_fault). */
-static int offset_int32(const td_abi_launch *L) {
-    int64_t nidx = TL_I(L, P_NIDX), ncols = TL_I(L, P_NCOLS), s0 = TL_I(L, P_S0), s1 = TL_I(L, P_S1);
-    int64_t bsi = TL_I(L, P_BSI), bsc = TL_I(L, P_BSC);
-    for (uint32_t pid0 = 0; pid0 < L->grid[0]; pid0++)
-        for (uint32_t pid1 = 0; pid1 < L->grid[1]; pid1++)
-            for (int64_t i = 0; i < bsi; i++) {
-                int64_t r = (int64_t)pid0 * bsi + i, c0 = (int64_t)pid1 * bsc, n = ncols - c0 < bsc ? ncols - c0 : bsc;
-                if (r >= nidx || n <= 0) continue;
-                int64_t base = tl_i32(r * tl_i32(s0)), row = tl_load_int(L, R_IDX, r);
-                if (tl_fault(L, R_GOUT, tl_i32(base + tl_i32(c0 * tl_i32(s1))), n, s1, pid0)) return 1;
-                for (int64_t k = 0; k < n; k++) {
-                    int64_t col = c0 + k;
-                    float g = tl_load(L, R_GOUT, tl_i32(base + tl_i32(col * tl_i32(s1))));
-                    tl_store(L, R_GSRC, row * s0 + col * s1, g, tl_f32());
-                }
-            }
-    return 0;
-}
+static int offset_int32(const td_abi_launch *L) { return is_copy_rows_i32(L, P_NIDX, R_GOUT, R_GSRC, R_IDX, 1); }
 
 /* index_add instead of index_copy: adds to grad_source's previous contents, which the
  * contract does not zero (the "index add" the kernel's comment names) */

@@ -1,5 +1,5 @@
 /* index_select_cat mutants: the gather's two address computations, each wrong once. */
-#include "../host/tl.h"
+#include "../host/index_select_tl.h"
 
 enum { P_NIDX, P_NCOLS, P_S0, P_S1, P_BSI, P_BSC };
 enum { R_OUT, R_SRC, R_IDX };
@@ -26,24 +26,7 @@ static int gather_variant(const td_abi_launch *L, int bug) {
  * int32 arithmetic (indices from tl.program_id and tl.arange, stride0 an int32 argument
  * below 2^31); the source offset is int64 (rows loaded from the int64 index tensor).  A
  * wrapped output row outside the buffer is an illegal address (tl_fault). */
-static int offset_int32(const td_abi_launch *L) {
-    int64_t nidx = TL_I(L, P_NIDX), ncols = TL_I(L, P_NCOLS), s0 = TL_I(L, P_S0), s1 = TL_I(L, P_S1);
-    int64_t bsi = TL_I(L, P_BSI), bsc = TL_I(L, P_BSC);
-    for (uint32_t pid0 = 0; pid0 < L->grid[0]; pid0++)
-        for (uint32_t pid1 = 0; pid1 < L->grid[1]; pid1++)
-            for (int64_t i = 0; i < bsi; i++) {
-                int64_t r = (int64_t)pid0 * bsi + i, c0 = (int64_t)pid1 * bsc, n = ncols - c0 < bsc ? ncols - c0 : bsc;
-                if (r >= nidx || n <= 0) continue;
-                int64_t base = tl_i32(r * tl_i32(s0)), row = tl_load_int(L, R_IDX, r);
-                if (tl_fault(L, R_OUT, tl_i32(base + tl_i32(c0 * tl_i32(s1))), n, s1, pid0)) return 1;
-                for (int64_t k = 0; k < n; k++) {
-                    int64_t col = c0 + k;
-                    float v = tl_load(L, R_SRC, row * s0 + col * s1);
-                    tl_store(L, R_OUT, tl_i32(base + tl_i32(col * tl_i32(s1))), v, tl_f32());
-                }
-            }
-    return 0;
-}
+static int offset_int32(const td_abi_launch *L) { return is_copy_rows_i32(L, P_NIDX, R_OUT, R_SRC, R_IDX, 0); }
 
 /* the output row r copied from source row r where the source has it: the index tensor never read */
 static int index_ignored(const td_abi_launch *L) { return gather_variant(L, BUG_INDEX_IGNORED); }

@@ -23,21 +23,7 @@ static int one_tile_no_max(const td_abi_launch *L) {
 /* One-tile: the row offset pid_m * N formed in int32 (the kernel's offset = pid_m * N +
  * n_offsets, both int32 for N < 2^31): a far case's wrapped offset faults the launch. */
 static int one_tile_offset_int32(const td_abi_launch *L) {
-    int64_t N = TL_I(L, P1_N), T = TL_I(L, P1_TILE), w = N < T ? N : T;
-    float *t;
-    TL_ALLOC(L, t, T);
-    for (uint32_t pid = 0; pid < L->grid[0]; pid++) {
-        int64_t base = tl_i32((int64_t)pid * tl_i32(N));
-        if (w > 0 && (tl_fault(L, R_IN, base, w, 1, pid) || tl_fault(L, R_OUT, base, w, 1, pid))) {
-            free(t);
-            return 1;
-        }
-        sm_load_tile(L, R_IN, base, 1, N, T, -INFINITY, t);
-        sm_tile_softmax(t, T);
-        for (int64_t i = 0; i < T && i < N; i++) tl_store(L, R_OUT, base + i, t[i], tl_f32());
-    }
-    free(t);
-    return 0;
+    return sm_rows_one_tile(L, R_OUT, R_IN, TL_I(L, P1_N), TL_I(L, P1_TILE), 1);
 }
 
 /* One-tile: the store's mask dropped: lanes N .. TILE_N - 1 write 0 into the cells after
