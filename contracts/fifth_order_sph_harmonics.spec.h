@@ -1,7 +1,9 @@
 /* The spec of contracts/fifth_order_sph_harmonics.c (vocabulary: contracts/spec.h):
  * sphY(o, x, y, z), written as the kernel's Y00..Y10 expressions (one operation per
  * rounding the kernel makes; the sums of three terms in any order), the constants as
- * the kernel's decimal literals (rounded once to binary32; MPFR holds the decimals). */
+ * the kernel's decimal literals (rounded once to binary32; MPFR holds the decimals).
+ * A lane evaluates its own channel o only: the monomials and constants that channel
+ * names, each monomial once (see sph_chain). */
 
 #define SPH_M(a, b) N(mul)(cx, a, b)
 #define SPH_A(a, b) N(add)(cx, a, b)
@@ -17,27 +19,67 @@ static NUM SPEC(sph_sum3)(NCX *cx, NUM a, NUM b, NUM d) {
     return N(acc_end)(cx, &acc);
 }
 
-/* x^k as the kernel's left-to-right product x * x * ... (k - 1 roundings) */
-static NUM SPEC(sph_pow)(NCX *cx, NUM x, int k) {
-    NUM r = x;
-    for (int i = 1; i < k; i++) r = SPH_M(r, x);
-    return r;
+/* p[k] = x^k for k = 1..n as the kernel's left-to-right product x * x * ... (k - 1
+ * roundings): x^k = x^(k-1) * x, so each power extends the one before it -- the same
+ * operations on the same operands as k - 1 products from x, done once for all k. */
+static void SPEC(sph_chain)(NCX *cx, NUM x, int n, NUM *p) {
+    p[1] = x;
+    for (int k = 2; k <= n; k++) p[k] = SPH_M(p[k - 1], x);
 }
 
+/* the kernel's monomials VAR05..VAR26 and constants CONST000..CONST034 by name */
+#define v05 X[5]
+#define v06 X[4]
+#define v07 X[3]
+#define v08 X[2]
+#define v14 Y[5]
+#define v15 Y[4]
+#define v16 Y[3]
+#define v17 Y[2]
+#define v23 Z[5]
+#define v24 Z[4]
+#define v25 Z[3]
+#define v26 Z[2]
+#define c000 SPH_C("1.73430461568895")
+#define c001 SPH_C("2.32681380862329")
+#define c002 SPH_C("1.60565407233314")
+#define c003 SPH_C("3.21130814466628")
+#define c004 SPH_C("3.31662479035540")
+#define c005 SPH_C("6.21867148191637")
+#define c009 SPH_C("11.6340690431164")
+#define c010 SPH_C("12.8452325786651")
+#define c011 SPH_C("12.4373429638327")
+#define c013 SPH_C("13.8744369255116")
+#define c017 SPH_C("33.9852909359329")
+#define c018 SPH_C("7.35803132638072")
+#define c020 SPH_C("-44.1481879582843")
+#define c021 SPH_C("-41.6233107765348")
+#define c022 SPH_C("-29.4321253055229")
+#define c023 SPH_C("-23.2681380862329")
+#define c024 SPH_C("-19.2678488679977")
+#define c026 SPH_C("-16.9926454679664")
+#define c028 SPH_C("-13.8744369255116")
+#define c029 SPH_C("-16.5831239517770")
+#define c030 SPH_C("3.46860923137790")
+#define c031 SPH_C("-8.49632273398321")
+#define c032 SPH_C("-5.20291384706685")
+#define c033 SPH_C("-3.46860923137790")
+#define c034 SPH_C("-1.73430461568895")
+
+/* the highest power of x, y and z channel o names (0: none; the variable itself is used
+ * as x, y, z) */
+#ifndef SPH_DEG_DEFINED
+#define SPH_DEG_DEFINED
+static const unsigned char sph_deg[11][3] = {{5, 0, 4}, {3, 0, 3}, {5, 2, 4}, {3, 3, 3}, {5, 4, 4}, {4, 5, 4},
+                                             {4, 4, 5}, {4, 3, 4}, {4, 2, 5}, {4, 0, 4}, {4, 0, 5}};
+#endif
+
 static NUM SPEC(sph_y)(NCX *cx, int o, NUM x, NUM y, NUM z) {
-    NUM v05 = SPEC(sph_pow)(cx, x, 5), v06 = SPEC(sph_pow)(cx, x, 4), v07 = SPEC(sph_pow)(cx, x, 3);
-    NUM v08 = SPEC(sph_pow)(cx, x, 2), v14 = SPEC(sph_pow)(cx, y, 5), v15 = SPEC(sph_pow)(cx, y, 4);
-    NUM v16 = SPEC(sph_pow)(cx, y, 3), v17 = SPEC(sph_pow)(cx, y, 2), v23 = SPEC(sph_pow)(cx, z, 5);
-    NUM v24 = SPEC(sph_pow)(cx, z, 4), v25 = SPEC(sph_pow)(cx, z, 3), v26 = SPEC(sph_pow)(cx, z, 2);
-    NUM c000 = SPH_C("1.73430461568895"), c001 = SPH_C("2.32681380862329"), c002 = SPH_C("1.60565407233314");
-    NUM c003 = SPH_C("3.21130814466628"), c004 = SPH_C("3.31662479035540"), c005 = SPH_C("6.21867148191637");
-    NUM c009 = SPH_C("11.6340690431164"), c010 = SPH_C("12.8452325786651"), c011 = SPH_C("12.4373429638327");
-    NUM c013 = SPH_C("13.8744369255116"), c017 = SPH_C("33.9852909359329"), c018 = SPH_C("7.35803132638072");
-    NUM c020 = SPH_C("-44.1481879582843"), c021 = SPH_C("-41.6233107765348"), c022 = SPH_C("-29.4321253055229");
-    NUM c023 = SPH_C("-23.2681380862329"), c024 = SPH_C("-19.2678488679977"), c026 = SPH_C("-16.9926454679664");
-    NUM c028 = SPH_C("-13.8744369255116"), c029 = SPH_C("-16.5831239517770"), c030 = SPH_C("3.46860923137790");
-    NUM c031 = SPH_C("-8.49632273398321"), c032 = SPH_C("-5.20291384706685"), c033 = SPH_C("-3.46860923137790");
-    NUM c034 = SPH_C("-1.73430461568895");
+    NUM X[6], Y[6], Z[6];
+    const unsigned char *deg = sph_deg[o < 0 || o > 10 ? 10 : o];
+    SPEC(sph_chain)(cx, x, deg[0], X);
+    SPEC(sph_chain)(cx, y, deg[1], Y);
+    SPEC(sph_chain)(cx, z, deg[2], Z);
     switch (o) {
     case 0: return SPEC(sph_sum3)(cx, SPH_M(c001, v05), SPH_M(SPH_M(c009, v24), x), SPH_M(SPH_M(c023, v07), v26));
     case 1: return SPH_M(y, SPH_S(SPH_M(SPH_M(c022, v07), z), SPH_M(SPH_M(c022, v25), x)));
@@ -77,6 +119,43 @@ static NUM SPEC(sph)(NCX *cx, const td_case *c, const td_olane *l) {
     NUM x = N(in)(cx, c, R_COORD, b), y = N(in)(cx, c, R_COORD, b + 1), z = N(in)(cx, c, R_COORD, b + 2);
     return SPEC(sph_y)(cx, (int)l->idx[1], x, y, z);
 }
+#undef v05
+#undef v06
+#undef v07
+#undef v08
+#undef v14
+#undef v15
+#undef v16
+#undef v17
+#undef v23
+#undef v24
+#undef v25
+#undef v26
+#undef c000
+#undef c001
+#undef c002
+#undef c003
+#undef c004
+#undef c005
+#undef c009
+#undef c010
+#undef c011
+#undef c013
+#undef c017
+#undef c018
+#undef c020
+#undef c021
+#undef c022
+#undef c023
+#undef c024
+#undef c026
+#undef c028
+#undef c029
+#undef c030
+#undef c031
+#undef c032
+#undef c033
+#undef c034
 #undef SPH_M
 #undef SPH_A
 #undef SPH_S
