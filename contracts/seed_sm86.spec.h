@@ -98,12 +98,18 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
     return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
 }
 
-/* a dot of exact binary16 products, k order from +0 */
-static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, int ra, size_t a0, int rb, size_t b0, int64_t W) {
+/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load) */
+static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int rb, size_t b0, int64_t W) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, N(in)(cx, c, ra, a0 + (size_t)d), N(in)(cx, c, rb, b0 + (size_t)d));
+    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, a[d], N(in)(cx, c, rb, b0 + (size_t)d));
     return N(acc_end)(cx, &acc);
+}
+
+/* a[d] = element a0 + d of region ra, d < W: the row a dot shares with every key (query)
+ * of its row (column), loaded once instead of once per dot */
+static void SPEC(sb_load)(NCX *cx, const td_case *c, int ra, size_t a0, int64_t W, NUM *a) {
+    for (int64_t d = 0; d < W; d++) a[d] = N(in)(cx, c, ra, a0 + (size_t)d);
 }
 
 /* dS = FMUL(EX2(FFMA(S, c, -L)), FADD(dP, -D)) */
@@ -120,10 +126,12 @@ static void SPEC(sq_row)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
     }
     int64_t kv = h / g->groups;
     *D = SPEC(sq_D)(cx, c, g, h, i);
-    NUM L = N(in)(cx, c, RQ_L, (size_t)(h * g->T + i)), P;
+    NUM L = N(in)(cx, c, RQ_L, (size_t)(h * g->T + i)), P, q[SM_MAX_W], dO[SM_MAX_W];
+    SPEC(sb_load)(cx, c, RQ_Q, sb_rows(g, h, i, 0), g->W, q);
+    SPEC(sb_load)(cx, c, RQ_DO, sb_rows(g, h, i, 0), g->W, dO);
     for (int64_t j = 0; j <= i; j++) {
-        NUM S = SPEC(sb_dot)(cx, c, RQ_Q, sb_rows(g, h, i, 0), RQ_K, sb_rows(g, kv, j, 0), g->W);
-        NUM dP = SPEC(sb_dot)(cx, c, RQ_DO, sb_rows(g, h, i, 0), RQ_V, sb_rows(g, kv, j, 0), g->W);
+        NUM S = SPEC(sb_dot)(cx, c, q, RQ_K, sb_rows(g, kv, j, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, dO, RQ_V, sb_rows(g, kv, j, 0), g->W);
         ds16[j] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, *D, g->c, &P), CB_DS);
         N(memo_put)(cx, at_key(12, row, (uint64_t)j, 0), ds16[j]);
     }
@@ -156,9 +164,12 @@ static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
         return;
     }
     int64_t kv = h / g->groups;
+    NUM k[SM_MAX_W], v[SM_MAX_W];
+    SPEC(sb_load)(cx, c, RK_K, sb_rows(g, kv, j, 0), g->W, k);
+    SPEC(sb_load)(cx, c, RK_V, sb_rows(g, kv, j, 0), g->W, v);
     for (int64_t i = j; i < g->T; i++) {
-        NUM S = SPEC(sb_dot)(cx, c, RK_K, sb_rows(g, kv, j, 0), RK_Q, sb_rows(g, h, i, 0), g->W);
-        NUM dP = SPEC(sb_dot)(cx, c, RK_V, sb_rows(g, kv, j, 0), RK_DO, sb_rows(g, h, i, 0), g->W);
+        NUM S = SPEC(sb_dot)(cx, c, k, RK_Q, sb_rows(g, h, i, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, v, RK_DO, sb_rows(g, h, i, 0), g->W);
         NUM L = N(in)(cx, c, RK_L, (size_t)(h * g->T + i)), D = N(in)(cx, c, RK_D, (size_t)(h * g->T + i)), P;
         ds16[i] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, D, g->c, &P), CB_DS);
         p16[i] = N(cast)(cx, P, CB_P);
