@@ -152,15 +152,16 @@ static NUM SPEC(sm86_query)(NCX *cx, const td_case *c, const td_olane *ol) {
 }
 
 /* ---- key pass ---- */
-/* key j of query head h: RN16(dS^T) and RN16(P^T) for the queries i >= j, memoised */
-static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t j, NUM *ds16, NUM *p16) {
+/* key j of query head h: RN16(dS^T) and RN16(P^T) for the queries i >= j, memoised; a
+ * memo hit fetches only the one a lane of output o reads (dS16 for dK, P16 for dV): the
+ * column's entries are put together, after it is computed, with the same lane flags */
+static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t j, NUM *ds16, NUM *p16,
+                         uint32_t o) {
     uint64_t col = (uint64_t)(h * g->T + j);
-    if (N(memo_get)(cx, at_key(21, col, 0, 0), &p16[j])) {
-        N(memo_get)(cx, at_key(22, col, 0, 0), &ds16[j]);
-        for (int64_t i = j + 1; i < g->T; i++) {
-            N(memo_get)(cx, at_key(21, col, (uint64_t)i, 1), &p16[i]);
-            N(memo_get)(cx, at_key(22, col, (uint64_t)i, 1), &ds16[i]);
-        }
+    unsigned tag = o == 0 ? 22 : 21;
+    NUM *want = o == 0 ? ds16 : p16;
+    if (N(memo_get)(cx, at_key(tag, col, 0, 0), &want[j])) {
+        for (int64_t i = j + 1; i < g->T; i++) N(memo_get)(cx, at_key(tag, col, (uint64_t)i, 1), &want[i]);
         return;
     }
     int64_t kv = h / g->groups;
@@ -187,7 +188,7 @@ static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
     sk_geo_get(c, &g);
     int64_t h = ol->idx[0], j = ol->idx[1], d = ol->idx[2];
     NUM ds16[SM_MAX_T], p16[SM_MAX_T];
-    SPEC(sk_col)(cx, c, &g, h, j, ds16, p16);
+    SPEC(sk_col)(cx, c, &g, h, j, ds16, p16, ol->o);
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
     /* the query sub-tiles from the last one down to the diagonal one, ascending within */
