@@ -1,5 +1,7 @@
 /* The spec of contracts/chunked_cumsum_fwd.c, written once (vocabulary: contracts/spec.h). */
 
+#include "sh_dot.h" /* N(acc_add_mul) */
+
 /* out1: the prepared dt (a copy); out2: the chunk's prefix of dt_k * A_h up to col, each
  * product rounded once, the sum charged for any order; or, the algebraically equal form a
  * kernel may write, A_h times the prefix of dt (N(either): the larger bound). */
@@ -12,7 +14,7 @@ static NUM SPEC(lane)(NCX *cx, const td_case *c, const td_olane *l) {
     N(acc_init)(cx, &dts, TD_ORDER_ANY, 0);
     for (int64_t k = 0; k <= col; k++) {
         NUM dt = N(in)(cx, c, ccf_r(c, Q_DT), (uint64_t)ccf_read1(c, b, ck, h, k));
-        N(acc_add)(cx, &acc, N(mul)(cx, dt, a));
+        N(acc_add_mul)(cx, &acc, dt, a); /* N(acc_add)(acc, N(mul)(dt, a)), bit for bit (sh_dot.h) */
         N(acc_add)(cx, &dts, dt);
     }
     NUM products = N(acc_end)(cx, &acc);

@@ -1,7 +1,14 @@
 /* The spec of contracts/fifth_order_sph_harmonics.c (vocabulary: contracts/spec.h):
  * sphY(o, x, y, z), written as the kernel's Y00..Y10 expressions (one operation per
  * rounding the kernel makes; the sums of three terms in any order), the constants as
- * the kernel's decimal literals (rounded once to binary32; MPFR holds the decimals). */
+ * the kernel's decimal literals (rounded once to binary32; MPFR holds the decimals).
+ * A lane evaluates its own channel o only: the monomials and constants that channel
+ * names, each monomial once (see sph_chain). */
+
+#ifndef SPH_TAGS_DEFINED
+#define SPH_TAGS_DEFINED
+enum { SPH_TAG_POW = 1, SPH_TAG_LIT = 2 }; /* memo keys: tag << 56 | ... */
+#endif
 
 #define SPH_M(a, b) N(mul)(cx, a, b)
 #define SPH_A(a, b) N(add)(cx, a, b)
@@ -17,27 +24,86 @@ static NUM SPEC(sph_sum3)(NCX *cx, NUM a, NUM b, NUM d) {
     return N(acc_end)(cx, &acc);
 }
 
-/* x^k as the kernel's left-to-right product x * x * ... (k - 1 roundings) */
-static NUM SPEC(sph_pow)(NCX *cx, NUM x, int k) {
-    NUM r = x;
-    for (int i = 1; i < k; i++) r = SPH_M(r, x);
+/* p[k] = x^k for k = 1..n as the kernel's left-to-right product x * x * ... (k - 1
+ * roundings): x^k = x^(k-1) * x, so each power extends the one before it -- the same
+ * operations on the same operands as k - 1 products from x, done once for all k.  The
+ * eleven lanes of a row share x, y, z: the powers are memoised per case under `key`
+ * (the row's variable), so a row computes each once. */
+static void SPEC(sph_chain)(NCX *cx, NUM x, int n, NUM *p, uint64_t key) {
+    int k = 2;
+    p[1] = x;
+    while (k <= n && N(memo_get)(cx, key + (uint64_t)k, &p[k])) k++;
+    for (; k <= n; k++) {
+        p[k] = SPH_M(p[k - 1], x);
+        N(memo_put)(cx, key + (uint64_t)k, p[k]);
+    }
+}
+
+/* a decimal literal of the kernel, memoised per case under its number i (every lane
+ * names four to seven of them) */
+static NUM SPEC(sph_lit)(NCX *cx, unsigned i, const char *s) {
+    NUM r;
+    uint64_t key = (uint64_t)SPH_TAG_LIT << 56 | i;
+    if (N(memo_get)(cx, key, &r)) return r;
+    r = SPH_C(s);
+    N(memo_put)(cx, key, r);
     return r;
 }
 
-static NUM SPEC(sph_y)(NCX *cx, int o, NUM x, NUM y, NUM z) {
-    NUM v05 = SPEC(sph_pow)(cx, x, 5), v06 = SPEC(sph_pow)(cx, x, 4), v07 = SPEC(sph_pow)(cx, x, 3);
-    NUM v08 = SPEC(sph_pow)(cx, x, 2), v14 = SPEC(sph_pow)(cx, y, 5), v15 = SPEC(sph_pow)(cx, y, 4);
-    NUM v16 = SPEC(sph_pow)(cx, y, 3), v17 = SPEC(sph_pow)(cx, y, 2), v23 = SPEC(sph_pow)(cx, z, 5);
-    NUM v24 = SPEC(sph_pow)(cx, z, 4), v25 = SPEC(sph_pow)(cx, z, 3), v26 = SPEC(sph_pow)(cx, z, 2);
-    NUM c000 = SPH_C("1.73430461568895"), c001 = SPH_C("2.32681380862329"), c002 = SPH_C("1.60565407233314");
-    NUM c003 = SPH_C("3.21130814466628"), c004 = SPH_C("3.31662479035540"), c005 = SPH_C("6.21867148191637");
-    NUM c009 = SPH_C("11.6340690431164"), c010 = SPH_C("12.8452325786651"), c011 = SPH_C("12.4373429638327");
-    NUM c013 = SPH_C("13.8744369255116"), c017 = SPH_C("33.9852909359329"), c018 = SPH_C("7.35803132638072");
-    NUM c020 = SPH_C("-44.1481879582843"), c021 = SPH_C("-41.6233107765348"), c022 = SPH_C("-29.4321253055229");
-    NUM c023 = SPH_C("-23.2681380862329"), c024 = SPH_C("-19.2678488679977"), c026 = SPH_C("-16.9926454679664");
-    NUM c028 = SPH_C("-13.8744369255116"), c029 = SPH_C("-16.5831239517770"), c030 = SPH_C("3.46860923137790");
-    NUM c031 = SPH_C("-8.49632273398321"), c032 = SPH_C("-5.20291384706685"), c033 = SPH_C("-3.46860923137790");
-    NUM c034 = SPH_C("-1.73430461568895");
+/* the kernel's monomials VAR05..VAR26 and constants CONST000..CONST034 by name */
+#define v05 X[5]
+#define v06 X[4]
+#define v07 X[3]
+#define v08 X[2]
+#define v14 Y[5]
+#define v15 Y[4]
+#define v16 Y[3]
+#define v17 Y[2]
+#define v23 Z[5]
+#define v24 Z[4]
+#define v25 Z[3]
+#define v26 Z[2]
+#define c000 SPEC(sph_lit)(cx, 0u, "1.73430461568895")
+#define c001 SPEC(sph_lit)(cx, 1u, "2.32681380862329")
+#define c002 SPEC(sph_lit)(cx, 2u, "1.60565407233314")
+#define c003 SPEC(sph_lit)(cx, 3u, "3.21130814466628")
+#define c004 SPEC(sph_lit)(cx, 4u, "3.31662479035540")
+#define c005 SPEC(sph_lit)(cx, 5u, "6.21867148191637")
+#define c009 SPEC(sph_lit)(cx, 9u, "11.6340690431164")
+#define c010 SPEC(sph_lit)(cx, 10u, "12.8452325786651")
+#define c011 SPEC(sph_lit)(cx, 11u, "12.4373429638327")
+#define c013 SPEC(sph_lit)(cx, 13u, "13.8744369255116")
+#define c017 SPEC(sph_lit)(cx, 17u, "33.9852909359329")
+#define c018 SPEC(sph_lit)(cx, 18u, "7.35803132638072")
+#define c020 SPEC(sph_lit)(cx, 20u, "-44.1481879582843")
+#define c021 SPEC(sph_lit)(cx, 21u, "-41.6233107765348")
+#define c022 SPEC(sph_lit)(cx, 22u, "-29.4321253055229")
+#define c023 SPEC(sph_lit)(cx, 23u, "-23.2681380862329")
+#define c024 SPEC(sph_lit)(cx, 24u, "-19.2678488679977")
+#define c026 SPEC(sph_lit)(cx, 26u, "-16.9926454679664")
+#define c028 SPEC(sph_lit)(cx, 28u, "-13.8744369255116")
+#define c029 SPEC(sph_lit)(cx, 29u, "-16.5831239517770")
+#define c030 SPEC(sph_lit)(cx, 30u, "3.46860923137790")
+#define c031 SPEC(sph_lit)(cx, 31u, "-8.49632273398321")
+#define c032 SPEC(sph_lit)(cx, 32u, "-5.20291384706685")
+#define c033 SPEC(sph_lit)(cx, 33u, "-3.46860923137790")
+#define c034 SPEC(sph_lit)(cx, 34u, "-1.73430461568895")
+
+/* the highest power of x, y and z channel o names (0: none; the variable itself is used
+ * as x, y, z) */
+#ifndef SPH_DEG_DEFINED
+#define SPH_DEG_DEFINED
+static const unsigned char sph_deg[11][3] = {{5, 0, 4}, {3, 0, 3}, {5, 2, 4}, {3, 3, 3}, {5, 4, 4}, {4, 5, 4},
+                                             {4, 4, 5}, {4, 3, 4}, {4, 2, 5}, {4, 0, 4}, {4, 0, 5}};
+#endif
+
+static NUM SPEC(sph_y)(NCX *cx, uint64_t row, int o, NUM x, NUM y, NUM z) {
+    NUM X[6], Y[6], Z[6];
+    const unsigned char *deg = sph_deg[o < 0 || o > 10 ? 10 : o];
+    uint64_t key = (uint64_t)SPH_TAG_POW << 56 | row << 5; /* + 6 v + k (< 32): variable v's k-th power */
+    SPEC(sph_chain)(cx, x, deg[0], X, key);
+    SPEC(sph_chain)(cx, y, deg[1], Y, key + 6);
+    SPEC(sph_chain)(cx, z, deg[2], Z, key + 12);
     switch (o) {
     case 0: return SPEC(sph_sum3)(cx, SPH_M(c001, v05), SPH_M(SPH_M(c009, v24), x), SPH_M(SPH_M(c023, v07), v26));
     case 1: return SPH_M(y, SPH_S(SPH_M(SPH_M(c022, v07), z), SPH_M(SPH_M(c022, v25), x)));
@@ -75,8 +141,45 @@ static NUM SPEC(sph_y)(NCX *cx, int o, NUM x, NUM y, NUM z) {
 static NUM SPEC(sph)(NCX *cx, const td_case *c, const td_olane *l) {
     size_t b = (size_t)(3 * l->idx[0]);
     NUM x = N(in)(cx, c, R_COORD, b), y = N(in)(cx, c, R_COORD, b + 1), z = N(in)(cx, c, R_COORD, b + 2);
-    return SPEC(sph_y)(cx, (int)l->idx[1], x, y, z);
+    return SPEC(sph_y)(cx, (uint64_t)l->idx[0], (int)l->idx[1], x, y, z);
 }
+#undef v05
+#undef v06
+#undef v07
+#undef v08
+#undef v14
+#undef v15
+#undef v16
+#undef v17
+#undef v23
+#undef v24
+#undef v25
+#undef v26
+#undef c000
+#undef c001
+#undef c002
+#undef c003
+#undef c004
+#undef c005
+#undef c009
+#undef c010
+#undef c011
+#undef c013
+#undef c017
+#undef c018
+#undef c020
+#undef c021
+#undef c022
+#undef c023
+#undef c024
+#undef c026
+#undef c028
+#undef c029
+#undef c030
+#undef c031
+#undef c032
+#undef c033
+#undef c034
 #undef SPH_M
 #undef SPH_A
 #undef SPH_S

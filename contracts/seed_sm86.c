@@ -97,6 +97,7 @@ enum { R_Q, R_K, R_V, R_O, R_LSE, NR };
 enum { C_P, C_STORE };
 
 #define SM_MAX_T 64
+#define SM_MAX_W 64 /* head widths 16, 32, 64 (sb_check_shape): a row the spec holds */
 #define SM_TAG_P16 1
 #define SM_TAG_A 2
 #define SM_TAG_L 3

@@ -98,12 +98,18 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
     return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
 }
 
-/* a dot of exact binary16 products, k order from +0 */
-static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, int ra, size_t a0, int rb, size_t b0, int64_t W) {
+/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load) */
+static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int rb, size_t b0, int64_t W) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, N(in)(cx, c, ra, a0 + (size_t)d), N(in)(cx, c, rb, b0 + (size_t)d));
+    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, a[d], N(in)(cx, c, rb, b0 + (size_t)d));
     return N(acc_end)(cx, &acc);
+}
+
+/* a[d] = element a0 + d of region ra, d < W: the row a dot shares with every key (query)
+ * of its row (column), loaded once instead of once per dot */
+static void SPEC(sb_load)(NCX *cx, const td_case *c, int ra, size_t a0, int64_t W, NUM *a) {
+    for (int64_t d = 0; d < W; d++) a[d] = N(in)(cx, c, ra, a0 + (size_t)d);
 }
 
 /* dS = FMUL(EX2(FFMA(S, c, -L)), FADD(dP, -D)) */
@@ -120,10 +126,12 @@ static void SPEC(sq_row)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
     }
     int64_t kv = h / g->groups;
     *D = SPEC(sq_D)(cx, c, g, h, i);
-    NUM L = N(in)(cx, c, RQ_L, (size_t)(h * g->T + i)), P;
+    NUM L = N(in)(cx, c, RQ_L, (size_t)(h * g->T + i)), P, q[SM_MAX_W], dO[SM_MAX_W];
+    SPEC(sb_load)(cx, c, RQ_Q, sb_rows(g, h, i, 0), g->W, q);
+    SPEC(sb_load)(cx, c, RQ_DO, sb_rows(g, h, i, 0), g->W, dO);
     for (int64_t j = 0; j <= i; j++) {
-        NUM S = SPEC(sb_dot)(cx, c, RQ_Q, sb_rows(g, h, i, 0), RQ_K, sb_rows(g, kv, j, 0), g->W);
-        NUM dP = SPEC(sb_dot)(cx, c, RQ_DO, sb_rows(g, h, i, 0), RQ_V, sb_rows(g, kv, j, 0), g->W);
+        NUM S = SPEC(sb_dot)(cx, c, q, RQ_K, sb_rows(g, kv, j, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, dO, RQ_V, sb_rows(g, kv, j, 0), g->W);
         ds16[j] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, *D, g->c, &P), CB_DS);
         N(memo_put)(cx, at_key(12, row, (uint64_t)j, 0), ds16[j]);
     }
@@ -144,21 +152,25 @@ static NUM SPEC(sm86_query)(NCX *cx, const td_case *c, const td_olane *ol) {
 }
 
 /* ---- key pass ---- */
-/* key j of query head h: RN16(dS^T) and RN16(P^T) for the queries i >= j, memoised */
-static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t j, NUM *ds16, NUM *p16) {
+/* key j of query head h: RN16(dS^T) and RN16(P^T) for the queries i >= j, memoised; a
+ * memo hit fetches only the one a lane of output o reads (dS16 for dK, P16 for dV): the
+ * column's entries are put together, after it is computed, with the same lane flags */
+static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t j, NUM *ds16, NUM *p16,
+                         uint32_t o) {
     uint64_t col = (uint64_t)(h * g->T + j);
-    if (N(memo_get)(cx, at_key(21, col, 0, 0), &p16[j])) {
-        N(memo_get)(cx, at_key(22, col, 0, 0), &ds16[j]);
-        for (int64_t i = j + 1; i < g->T; i++) {
-            N(memo_get)(cx, at_key(21, col, (uint64_t)i, 1), &p16[i]);
-            N(memo_get)(cx, at_key(22, col, (uint64_t)i, 1), &ds16[i]);
-        }
+    unsigned tag = o == 0 ? 22 : 21;
+    NUM *want = o == 0 ? ds16 : p16;
+    if (N(memo_get)(cx, at_key(tag, col, 0, 0), &want[j])) {
+        for (int64_t i = j + 1; i < g->T; i++) N(memo_get)(cx, at_key(tag, col, (uint64_t)i, 1), &want[i]);
         return;
     }
     int64_t kv = h / g->groups;
+    NUM k[SM_MAX_W], v[SM_MAX_W];
+    SPEC(sb_load)(cx, c, RK_K, sb_rows(g, kv, j, 0), g->W, k);
+    SPEC(sb_load)(cx, c, RK_V, sb_rows(g, kv, j, 0), g->W, v);
     for (int64_t i = j; i < g->T; i++) {
-        NUM S = SPEC(sb_dot)(cx, c, RK_K, sb_rows(g, kv, j, 0), RK_Q, sb_rows(g, h, i, 0), g->W);
-        NUM dP = SPEC(sb_dot)(cx, c, RK_V, sb_rows(g, kv, j, 0), RK_DO, sb_rows(g, h, i, 0), g->W);
+        NUM S = SPEC(sb_dot)(cx, c, k, RK_Q, sb_rows(g, h, i, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, v, RK_DO, sb_rows(g, h, i, 0), g->W);
         NUM L = N(in)(cx, c, RK_L, (size_t)(h * g->T + i)), D = N(in)(cx, c, RK_D, (size_t)(h * g->T + i)), P;
         ds16[i] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, D, g->c, &P), CB_DS);
         p16[i] = N(cast)(cx, P, CB_P);
@@ -176,7 +188,7 @@ static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
     sk_geo_get(c, &g);
     int64_t h = ol->idx[0], j = ol->idx[1], d = ol->idx[2];
     NUM ds16[SM_MAX_T], p16[SM_MAX_T];
-    SPEC(sk_col)(cx, c, &g, h, j, ds16, p16);
+    SPEC(sk_col)(cx, c, &g, h, j, ds16, p16, ol->o);
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
     /* the query sub-tiles from the last one down to the diagonal one, ascending within */

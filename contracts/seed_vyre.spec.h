@@ -2,14 +2,14 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
-#include "attn_common.spec.h"
+#include "attn_common.spec.h" /* and sh_dot.h: N(acc_add_mul), N(acc_add)(acc, N(mul)(a, b)) bit for bit */
 
 static NUM SPEC(vy_score)(NCX *cx, const td_case *c, const vy_geo *g, int64_t i, int64_t j) {
     if (vy_dot_class(c, g, i, j) == VY_DOT_INF) return N(exact)(cx, -80.0); /* bounded_score(+-inf) */
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
     for (int64_t d = 0; d < g->D; d++)
-        N(acc_add)(cx, &acc, N(mul)(cx, N(in)(cx, c, R_Q, (size_t)(i * g->D + d)), N(in)(cx, c, R_K, (size_t)(j * g->D + d))));
+        N(acc_add_mul)(cx, &acc, N(in)(cx, c, R_Q, (size_t)(i * g->D + d)), N(in)(cx, c, R_K, (size_t)(j * g->D + d)));
     return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g->scale));
 }
 
@@ -64,7 +64,7 @@ static NUM SPEC(vy_lane)(NCX *cx, const td_case *c, const vy_geo *g, int64_t i, 
         int64_t j0 = t * T, j1 = j0 + T < g->S ? j0 + T : g->S;
         NACC acc;
         N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-        for (int64_t j = j0; j < j1; j++) N(acc_add)(cx, &acc, N(mul)(cx, p[j], N(in)(cx, c, R_V, (size_t)(j * g->D + d))));
+        for (int64_t j = j0; j < j1; j++) N(acc_add_mul)(cx, &acc, p[j], N(in)(cx, c, R_V, (size_t)(j * g->D + d)));
         NUM w = N(acc_end)(cx, &acc);
         o = t == 0 ? w : N(add)(cx, N(mul)(cx, resc[t], o), w);
     }

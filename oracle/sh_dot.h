@@ -28,7 +28,26 @@ static inline int td_f64_short(double x) { /* <= 24 significant bits: low 29 bit
     return (b.u & 0x1fffffffu) == 0;
 }
 
+/* The second path: b held exactly (a loaded input), a any defined value with finite
+ * fields (a rounded P or dS, a state): td_sh_mul with b.es = b.ek = b.ep = 0 and its
+ * products by those zeros dropped -- ma * 0 and a.ek * 0 are +0 where ma = |a.v| + a.es
+ * and a.ek are finite, and adding +0 to a bound >= 0 changes no bit -- so es, P and Pp
+ * are the same doubles; b's flags add nothing to the result's (EXACTK is a's, no
+ * UNDEF arises from finite operands).  Attention lanes (P16 V, dS16 K) and seed_sm86's
+ * passes spend most of their oracle here. */
 __attribute__((noinline)) static void td_sh_acc_add_mul_slow(td_shcx *cx, td_sh_acc *acc, td_sh a, td_sh b) {
+    double ma = fabs(a.v) + a.es;
+    if (!cx->trace && (b.fl & TD_SH_EXACTK) && !((a.fl | b.fl) & TD_SH_UNDEF) && b.es == 0 && b.ek == 0 &&
+        b.ep == 0 && isfinite(b.v) && isfinite(a.v) && isfinite(ma) && isfinite(a.ek) && isfinite(a.ep)) {
+        double v = a.v * b.v, mb = fabs(b.v);
+        double es = (a.es == 0 && fabs(v) >= 0x1p-960 && fma(a.v, b.v, -v) == 0)
+                        ? 0
+                        : td_up(mb * a.es + 0x1p-53 * fabs(v) + 0x1p-1074);
+        if (v == 0 && (a.v == 0 || b.v == 0) && a.es == 0) es = 0;
+        td_sh r = td_sh_rounded(cx, "mul", v, es, td_up(mb * a.ek), td_up(mb * a.ep), true, (a.fl & TD_SH_EXACTK) != 0);
+        td_sh_acc_add(cx, acc, r);
+        return;
+    }
     td_sh_acc_add(cx, acc, td_sh_mul(cx, a, b));
 }
 

@@ -70,7 +70,7 @@ static td_sh operand(td_shcx *cx, unsigned *st) {
                                   0x1p-149,    0x1.8p-140,    0x1p-500,      0x1p-480,     0x1p500,   -0x1.fp511,
                                   0x1.fffffep127, 65504.0,    0x1p1023,      1e308,        INFINITY,  -INFINITY,
                                   NAN,         0x1.0000000000001p0, 0x1.2345678p-20};
-    unsigned k = (unsigned)(rnd01(st) * 11);
+    unsigned k = (unsigned)(rnd01(st) * 13);
     double x = (rnd01(st) - 0.5) * ldexp(1.0, (int)(rnd01(st) * 80) - 40);
     switch (k) {
     case 0: case 1: return td_sh_exact(cx, edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))]);
@@ -81,7 +81,11 @@ static td_sh operand(td_shcx *cx, unsigned *st) {
     case 7: return td_sh_mul(cx, td_sh_exact(cx, x), td_sh_exact(cx, 0.1)); /* es > 0 */
     case 8: { td_sh t = td_sh_exact(cx, (double)(float)x); t.ek = 0x1p-30; return t; } /* EXACTK but ek > 0 */
     case 9: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl |= TD_SH_UNDEF; return t; }
-    default: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl = TD_SH_CR; return t; } /* no errors, not EXACTK */
+    case 10: { td_sh t = td_sh_exact(cx, (double)(float)x); t.fl = TD_SH_CR; return t; } /* no errors, not EXACTK */
+    /* the edges of the exact-b path of the slow step: |v| + es overflows (ma = inf), and
+     * an unbounded kernel error (ek = ep = inf: a product by an exact 0 is NaN there) */
+    case 11: { td_sh t = td_sh_exact(cx, 0x1.fp1023); t.es = 0x1.fp1023, t.ek = t.ep = 1.0, t.fl = 0; return t; }
+    default: { td_sh t = td_sh_add(cx, td_sh_exact(cx, 1.0), td_sh_exact(cx, x)); t.ek = t.ep = INFINITY; return t; }
     }
 }
 

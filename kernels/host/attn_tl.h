@@ -394,6 +394,12 @@ static inline float smh_rn16(float x) {
     return (float)td_decode(TD_F16, td_encode_f32(p, x));
 }
 
+/* out[d] = element off + d of region reg, d < W: a row operand that a warp holds in its
+ * registers across the key (or query) loop, converted once instead of once per product */
+static inline void smh_row(const td_abi_launch *L, int reg, int64_t off, int64_t W, float *out) {
+    for (int64_t d = 0; d < W; d++) out[d] = tl_load(L, reg, off + d);
+}
+
 /* one block: `B` query rows of head h (tile `tile`), the streaming recurrence over key
  * tiles 0..tile, each row's four quad-lane partial sums kept apart until the epilogue */
 static inline void smh_block(const td_abi_launch *L, int64_t tile, int64_t kv, int64_t g, int bug) {
@@ -402,17 +408,17 @@ static inline void smh_block(const td_abi_launch *L, int64_t tile, int64_t kv, i
     int64_t groups = heads / kvh, h = kv * groups + g;
     if (bug == SMH_GQA_MODULO) kv = h % kvh;
     float c = TL_R(L, SMH_P_C);
-    float t[SMH_MAX_B], P[SMH_MAX_B], O[SMH_MAX_W];
+    float t[SMH_MAX_B], P[SMH_MAX_B], P16[SMH_MAX_B], O[SMH_MAX_W], Qi[SMH_MAX_W];
     for (int64_t r = 0; r < B; r++) {
         int64_t i = tile * B + r; /* 64 tile + 16 warp + lane / 4 (+ 8) */
         float m = -INFINITY, lq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int64_t d = 0; d < W; d++) O[d] = 0.0f;
+        smh_row(L, SMH_R_Q, (h * T + i) * W, W, Qi); /* the row's fragment, held across the key tiles */
         for (int64_t kt = 0; kt <= tile; kt++) {
             for (int64_t jj = 0; jj < B; jj++) {
                 int64_t j = kt * B + jj;
                 float S = 0.0f; /* HMMA from RZ, k-slices in order */
-                for (int64_t d = 0; d < W; d++)
-                    S = S + tl_load(L, SMH_R_Q, (h * T + i) * W + d) * tl_load(L, SMH_R_K, (kv * T + j) * W + d);
+                for (int64_t d = 0; d < W; d++) S = S + Qi[d] * tl_load(L, SMH_R_K, (kv * T + j) * W + d);
                 if (kt == tile && (bug == SMH_DIAG_PLUS1 ? j > i + 1 : j > i)) S = -INFINITY; /* the diagonal tile */
                 t[jj] = S * c;
             }
@@ -420,18 +426,18 @@ static inline void smh_block(const td_abi_launch *L, int64_t tile, int64_t kv, i
             for (int64_t jj = 1; jj < B; jj++) rmax = t[jj] > rmax ? t[jj] : rmax; /* FMNMX, then the quad's shuffles */
             float mn = rmax > m ? rmax : m;
             float alpha = exp2f(m - mn);
-            for (int64_t jj = 0; jj < B; jj++) P[jj] = exp2f(t[jj] - mn);
+            for (int64_t jj = 0; jj < B; jj++) P[jj] = exp2f(t[jj] - mn), P16[jj] = smh_rn16(P[jj]); /* F2FP */
             for (int q = 0; q < 4; q++) {
                 lq[q] = bug == SMH_NO_RESCALE_L ? lq[q] : lq[q] * alpha;
                 for (int64_t jj = 0; jj < B; jj++)
-                    if ((jj / 2) % 4 == q) lq[q] = lq[q] + (bug == SMH_P16_IN_L ? smh_rn16(P[jj]) : P[jj]);
+                    if ((jj / 2) % 4 == q) lq[q] = lq[q] + (bug == SMH_P16_IN_L ? P16[jj] : P[jj]);
             }
             for (int64_t d = 0; d < W; d++) {
                 float acc = O[d] * alpha;
                 for (int64_t jj = 0; jj < B; jj++) {
                     int64_t j = kt * B + jj;
                     float v = tl_load(L, SMH_R_V, vrows ? (kv * T + j) * W + d : (kv * W + d) * T + j);
-                    acc = acc + smh_rn16(P[jj]) * v; /* F2FP, then HMMA */
+                    acc = acc + P16[jj] * v; /* HMMA */
                 }
                 O[d] = acc;
             }
@@ -479,41 +485,53 @@ enum {
     SRH_LAST_SKIPPED    /* the reduction leaves the group's last plane out */
 };
 
-/* a binary32 dot of binary16 values (exact products) in k order from +0 */
-static inline float sbh_dot(const td_abi_launch *L, int ra, int64_t a0, int rb, int64_t b0, int64_t W) {
+/* a binary32 dot of binary16 values (exact products) in k order from +0, both operands
+ * held rows (smh_row) */
+static inline float sbh_dot_rows(const float *a, const float *b, int64_t W) {
     float acc = 0.0f;
-    for (int64_t d = 0; d < W; d++) acc = acc + tl_load(L, ra, a0 + d) * tl_load(L, rb, b0 + d);
+    for (int64_t d = 0; d < W; d++) acc = acc + a[d] * b[d];
     return acc;
 }
-
-/* streamingAttentionQuerySM86 (shared form): one block of B query rows of head h */
+/* streamingAttentionQuerySM86 (shared form): one block of B query rows of head h.  The
+ * rows are independent (each its own D, dQ and running sums), so the block walks the keys
+ * once and updates every row at each key, each row's sums in the kernel's order: every
+ * binary16 operand is converted once per block, not once per product. */
 static inline void sqh_block(const td_abi_launch *L, int64_t tile, int64_t kv, int64_t g, int bug) {
     int64_t T = TL_I(L, SQH_P_T), heads = TL_I(L, SQH_P_HEADS), kvh = TL_I(L, SQH_P_KVHEADS);
     int64_t W = TL_I(L, SQH_P_W), B = TL_I(L, SQH_P_B), h = kv * (heads / kvh) + g;
     float c = TL_R(L, SQH_P_C), sc = TL_R(L, SQH_P_S);
-    float dQ[SMH_MAX_W];
+    float Q[SMH_MAX_B][SMH_MAX_W], dO[SMH_MAX_B][SMH_MAX_W], dQ[SMH_MAX_B][SMH_MAX_W], D[SMH_MAX_B], Lse[SMH_MAX_B];
+    float Kj[SMH_MAX_W], Vj[SMH_MAX_W];
     for (int64_t r = 0; r < B; r++) {
         int64_t i = tile * B + r;
+        smh_row(L, SQH_R_Q, (h * T + i) * W, W, Q[r]);
+        smh_row(L, SQH_R_DO, (h * T + i) * W, W, dO[r]);
         float Dq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int64_t d = 0; d < W; d++) /* FFMA chain of exact products, per quad lane */
-            Dq[(d / 2) % 4] = Dq[(d / 2) % 4] + tl_load(L, SQH_R_O, i * heads * W + h * W + d) *
-                                                     tl_load(L, SQH_R_DO, (h * T + i) * W + d);
-        float D = (Dq[0] + Dq[1]) + (Dq[2] + Dq[3]);
-        float Lse = tl_load(L, SQH_R_L, h * T + i);
-        for (int64_t d = 0; d < W; d++) dQ[d] = 0.0f;
-        for (int64_t kt = 0; kt <= tile; kt++)
-            for (int64_t jj = 0; jj < B; jj++) {
-                int64_t j = kt * B + jj;
-                float S = sbh_dot(L, SQH_R_Q, (h * T + i) * W, SQH_R_K, (kv * T + j) * W, W);
-                float dP = sbh_dot(L, SQH_R_DO, (h * T + i) * W, SQH_R_V, (kv * T + j) * W, W);
+            Dq[(d / 2) % 4] = Dq[(d / 2) % 4] + tl_load(L, SQH_R_O, i * heads * W + h * W + d) * dO[r][d];
+        D[r] = (Dq[0] + Dq[1]) + (Dq[2] + Dq[3]);
+        Lse[r] = tl_load(L, SQH_R_L, h * T + i);
+        for (int64_t d = 0; d < W; d++) dQ[r][d] = 0.0f;
+    }
+    for (int64_t kt = 0; kt <= tile; kt++)
+        for (int64_t jj = 0; jj < B; jj++) {
+            int64_t j = kt * B + jj;
+            smh_row(L, SQH_R_K, (kv * T + j) * W, W, Kj);
+            smh_row(L, SQH_R_V, (kv * T + j) * W, W, Vj);
+            for (int64_t r = 0; r < B; r++) {
+                int64_t i = tile * B + r;
+                float S = sbh_dot_rows(Q[r], Kj, W), dP = sbh_dot_rows(dO[r], Vj, W);
                 if (kt == tile && j > i && bug != SQH_DIAG_UNMASKED) S = -INFINITY;
-                float P = exp2f(fmaf(S, c, -Lse)); /* EX2(FFMA(S, c, -L)) */
-                float dS = smh_rn16(P * (dP - D));
-                for (int64_t d = 0; d < W; d++) dQ[d] = dQ[d] + dS * tl_load(L, SQH_R_K, (kv * T + j) * W + d);
+                float P = exp2f(fmaf(S, c, -Lse[r])); /* EX2(FFMA(S, c, -L)) */
+                float dS = smh_rn16(P * (dP - D[r]));
+                for (int64_t d = 0; d < W; d++) dQ[r][d] = dQ[r][d] + dS * Kj[d];
             }
+        }
+    for (int64_t r = 0; r < B; r++) {
+        int64_t i = tile * B + r;
         for (int64_t d = 0; d < W; d++)
-            tl_store(L, SQH_R_DQ, (h * T + i) * W + d, bug == SQH_NO_S_SCALE ? dQ[d] : dQ[d] * sc, tl_f32());
-        tl_store(L, SQH_R_D, h * T + i, D, tl_f32());
+            tl_store(L, SQH_R_DQ, (h * T + i) * W + d, bug == SQH_NO_S_SCALE ? dQ[r][d] : dQ[r][d] * sc, tl_f32());
+        tl_store(L, SQH_R_D, h * T + i, D[r], tl_f32());
     }
 }
 
@@ -533,39 +551,53 @@ static inline int sqh_query(const td_abi_launch *L, int bug) {
     return 0;
 }
 
-/* streamingAttentionKeySM86: block (key sub-tile kb, K/V head kv, group g) */
+/* streamingAttentionKeySM86: block (key sub-tile kb, K/V head kv, group g).  Its sub keys
+ * are independent (each its own dK, dV), so the block walks the queries once and updates
+ * every key at each query, each key's sums in the kernel's order (query sub-tiles from the
+ * last down, ascending within): every binary16 operand is converted once per block. */
 static inline void skh_block(const td_abi_launch *L, int64_t kb, int64_t kv, int64_t g, int bug) {
     int64_t T = TL_I(L, SKH_P_T), heads = TL_I(L, SKH_P_HEADS), kvh = TL_I(L, SKH_P_KVHEADS);
     int64_t W = TL_I(L, SKH_P_W), sub = TL_I(L, SKH_P_SUB), h = kv * (heads / kvh) + g;
     float c = TL_R(L, SKH_P_C), sc = TL_R(L, SKH_P_S);
-    float dK[SMH_MAX_W], dV[SMH_MAX_W];
+    float K[SMH_MAX_B][SMH_MAX_W], V[SMH_MAX_B][SMH_MAX_W], dK[SMH_MAX_B][SMH_MAX_W], dV[SMH_MAX_B][SMH_MAX_W];
+    float Qi[SMH_MAX_W], dOi[SMH_MAX_W];
     for (int64_t jj = 0; jj < sub; jj++) {
         int64_t j = kb * sub + jj;
-        for (int64_t d = 0; d < W; d++) dK[d] = dV[d] = 0.0f;
-        for (int64_t qs = T / sub - 1; qs >= kb + (bug == SKH_SKIP_DIAG ? 1 : 0); qs--)
-            for (int64_t ii = 0; ii < sub; ii++) {
-                int64_t i = qs * sub + ii;
-                float S = sbh_dot(L, SKH_R_K, (kv * T + j) * W, SKH_R_Q, (h * T + i) * W, W);
-                float dP = sbh_dot(L, SKH_R_V, (kv * T + j) * W, SKH_R_DO, (h * T + i) * W, W);
+        smh_row(L, SKH_R_K, (kv * T + j) * W, W, K[jj]);
+        smh_row(L, SKH_R_V, (kv * T + j) * W, W, V[jj]);
+        for (int64_t d = 0; d < W; d++) dK[jj][d] = dV[jj][d] = 0.0f;
+    }
+    for (int64_t qs = T / sub - 1; qs >= kb + (bug == SKH_SKIP_DIAG ? 1 : 0); qs--)
+        for (int64_t ii = 0; ii < sub; ii++) {
+            int64_t i = qs * sub + ii;
+            smh_row(L, SKH_R_Q, (h * T + i) * W, W, Qi);
+            smh_row(L, SKH_R_DO, (h * T + i) * W, W, dOi);
+            float Li = tl_load(L, SKH_R_L, h * T + i), Di = tl_load(L, SKH_R_D, h * T + i);
+            for (int64_t jj = 0; jj < sub; jj++) {
+                int64_t j = kb * sub + jj;
+                float S = sbh_dot_rows(K[jj], Qi, W), dP = sbh_dot_rows(V[jj], dOi, W);
                 if (qs == kb && i < j) S = -INFINITY; /* the diagonal sub-tile keeps query >= key */
-                float P = exp2f(fmaf(S, c, -tl_load(L, SKH_R_L, h * T + i)));
-                float dS = P * (dP - tl_load(L, SKH_R_D, h * T + i));
+                float P = exp2f(fmaf(S, c, -Li));
+                float dS = P * (dP - Di);
                 float p16 = smh_rn16(P), ds16 = smh_rn16(dS);
                 for (int64_t d = 0; d < W; d++) {
-                    dV[d] = dV[d] + p16 * tl_load(L, SKH_R_DO, (h * T + i) * W + d);
-                    dK[d] = dK[d] + ds16 * tl_load(L, SKH_R_Q, (h * T + i) * W + d);
+                    dV[jj][d] = dV[jj][d] + p16 * dOi[d];
+                    dK[jj][d] = dK[jj][d] + ds16 * Qi[d];
                 }
             }
+        }
+    for (int64_t jj = 0; jj < sub; jj++) {
+        int64_t j = kb * sub + jj;
         for (int64_t d = 0; d < W; d++) {
-            tl_store(L, SKH_R_DK, (h * T + j) * W + d, dK[d] * sc, tl_f32());
-            tl_store(L, SKH_R_DVT, (h * W + d) * T + j, bug == SKH_DV_SCALED ? dV[d] * sc : dV[d], tl_f32());
+            tl_store(L, SKH_R_DK, (h * T + j) * W + d, dK[jj][d] * sc, tl_f32());
+            tl_store(L, SKH_R_DVT, (h * W + d) * T + j, bug == SKH_DV_SCALED ? dV[jj][d] * sc : dV[jj][d], tl_f32());
         }
     }
 }
 
 static inline int skh_key(const td_abi_launch *L, int bug) {
     int64_t sub = TL_I(L, SKH_P_SUB), W = TL_I(L, SKH_P_W);
-    if (sub < 1 || W < 1 || W > SMH_MAX_W) {
+    if (sub < 1 || W < 1 || sub > SMH_MAX_B || W > SMH_MAX_W) {
         snprintf(L->err, L->errlen, "sub_tile and head width out of range");
         return 1;
     }
