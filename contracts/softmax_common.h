@@ -62,61 +62,84 @@ static inline sm_row sm_row_plain(int reg, uint64_t base, int64_t stride, int64_
 
 enum { SM_TAG_MAX = 1, SM_TAG_SUM, SM_TAG_DOT, SM_TAG_ZF, SM_TAG_TERMS };
 
-/* ---- the row's terms e_j = exp(d_j), kept from the sum for the lanes (shadow pass) ----
+/* ---- the rows' terms e_j = exp(d_j), kept from their sums for the lanes (shadow pass) ----
  * Lane i of a row is e_i / s, and computing s evaluated every e_j already (the exp is
- * most of a lane's cost).  The sum leaves its terms, the shadow values it added, in
- * this thread's buffer (one row: the lanes of a row are judged together) and stamps
- * the memo with a value never stamped before under the row's key and SM_TAG_TERMS;
- * a lane takes e_i from the buffer only when the memo holds the buffer's stamp.  The
- * memo is per shadow context and cleared at the start of every case, so such a hit
- * proves the terms are this case's row's, computed from the same m (the memo's).  The
- * value handed out is the td_sh the lane computed before (the same operations on the
- * same operands), and the lane flags met computing it are among those the sum's memo
- * entry restores: the lane's value and flags are unchanged.  While a lane is traced the
- * memo hands out nothing, so the traced lane computes every step.  The MPFR pass keeps
- * none (it runs for the few lanes the shadow leaves undecided).  Rows beyond
- * SM_TERMS_MAX elements are not kept (the buffer is 40 bytes an element). */
+ * most of a lane's cost).  Each sum appends its terms (the shadow values it added) to
+ * this thread's arena and records where, in the memo under the row's key and
+ * SM_TAG_TERMS: v the arena's generation, es the row's offset, ep its length, ek the
+ * arena's address (two translation units' arenas never share an entry).  A generation
+ * starts at offset 0 with every case (the memo holds no marker of the current
+ * one: the memo is cleared at the start of every case; SM_GEN_KEY) and is only appended to, so an
+ * entry of the current generation points at terms nothing overwrote; lanes of
+ * interleaved rows (log_softmax's rows of stride K) find theirs as well.  The memo is
+ * per shadow context, so a hit is this case's row, computed from the same m (the
+ * memo's).  The value handed out is the td_sh the lane computed before (the same
+ * operations on the same operands), and the lane flags met computing it are among those
+ * the sum's memo entry restores (the terms entry is stored with the same): the lane's
+ * value and flags are unchanged.  The marker is stored with no flags.  While a lane is
+ * traced the memo hands out nothing, so the traced lane computes every step.  The MPFR
+ * pass keeps none (it runs for the few lanes the shadow leaves undecided).  A case keeps
+ * at most SM_TERMS_MAX terms (40 bytes each); rows beyond take the generic path. */
 #define SM_TERMS_MAX ((int64_t)1 << 20)
+/* the generation marker's key: bit 63 is never set in a row key (row ids < 2^50, shifted
+ * by 8, the intents' bit 58) nor in the attention family's (at_mkey: < 2^60) */
+#define SM_GEN_KEY ((1ull << 63) | 6u)
 typedef struct sm_terms {
     td_sh *e;
-    int64_t cap, n;
-    double stamp; /* 0: the buffer holds no sealed row */
-    double next;  /* the last stamp issued */
+    int64_t cap, len;     /* the arena and its used length */
+    int64_t row_at, row_n; /* the row being filled (row_n 0: none) */
+    double gen;           /* the current generation (0: none yet) */
 } sm_terms;
 static _Thread_local sm_terms sm_tm;
 
-/* The buffer for a row of n terms, about to be filled (NULL: keep none). */
+/* The place for a row of n terms, about to be filled (NULL: keep none). */
 static inline void *sm_terms_begin_sh(td_shcx *cx, int64_t n) {
-    sm_tm.stamp = 0;
+    sm_tm.row_n = 0;
     if (cx->trace || n <= 0 || n > SM_TERMS_MAX) return NULL;
-    if (n > sm_tm.cap) {
-        td_sh *e = realloc(sm_tm.e, (size_t)n * sizeof *e);
-        if (!e) return NULL; /* an optimisation only */
-        sm_tm.e = e, sm_tm.cap = n;
+    td_sh g;
+    double addr = (double)(uintptr_t)&sm_tm;
+    if (sm_tm.gen == 0 || !td_sh_memo_get(cx, SM_GEN_KEY, &g) || g.v != sm_tm.gen || g.ek != addr) {
+        uint32_t lf = cx->lane_flags; /* a new case: a new generation, its marker stored with no flags */
+        td_sh mk = {.v = ++sm_tm.gen, .ek = addr, .fl = TD_SH_EXACTK};
+        cx->lane_flags = 0;
+        td_sh_memo_put(cx, SM_GEN_KEY, mk);
+        cx->lane_flags = lf;
+        sm_tm.len = 0;
     }
-    sm_tm.n = n;
-    return sm_tm.e;
+    if (sm_tm.len + n > SM_TERMS_MAX) return NULL;
+    if (sm_tm.len + n > sm_tm.cap) {
+        int64_t cap = sm_tm.cap ? 2 * sm_tm.cap : 1024;
+        while (cap < sm_tm.len + n) cap *= 2;
+        if (cap > SM_TERMS_MAX) cap = SM_TERMS_MAX;
+        td_sh *e = realloc(sm_tm.e, (size_t)cap * sizeof *e);
+        if (!e) return NULL; /* an optimisation only */
+        sm_tm.e = e, sm_tm.cap = cap;
+    }
+    sm_tm.row_at = sm_tm.len, sm_tm.row_n = n;
+    return sm_tm.e + sm_tm.len;
 }
 static inline void *sm_terms_begin_mp(td_mpcx *cx, int64_t n) { return NULL; }
 static inline void sm_terms_set_sh(void *buf, int64_t j, td_sh e) { ((td_sh *)buf)[j] = e; }
 static inline void sm_terms_set_mp(void *buf, int64_t j, td_mp e) {}
 
-/* Seals the filled buffer: the stamp (v: a counter, ek: this buffer's address, so that
- * two translation units' buffers never share one) goes to the memo beside the sum. */
+/* Seals the filled row: its place goes to the memo beside the sum. */
 static inline void sm_terms_seal_sh(td_shcx *cx, uint64_t key) {
-    td_sh st = {.v = ++sm_tm.next, .ek = (double)(uintptr_t)&sm_tm, .fl = TD_SH_EXACTK};
+    if (!sm_tm.row_n) return;
+    td_sh st = {.v = sm_tm.gen, .es = (double)sm_tm.row_at, .ek = (double)(uintptr_t)&sm_tm, .ep = (double)sm_tm.row_n,
+                .fl = TD_SH_EXACTK};
+    sm_tm.len += sm_tm.row_n;
+    sm_tm.row_n = 0;
     td_sh_memo_put(cx, key | SM_TAG_TERMS, st);
-    sm_tm.stamp = st.v;
 }
 static inline void sm_terms_seal_mp(td_mpcx *cx, uint64_t key) {}
 
 /* e_i of the row keyed key, when this case's sum left it; 0 otherwise. */
 static inline int sm_terms_get_sh(td_shcx *cx, uint64_t key, int64_t i, td_sh *out) {
     td_sh st;
-    if (sm_tm.stamp == 0 || i < 0 || i >= sm_tm.n || !td_sh_memo_get(cx, key | SM_TAG_TERMS, &st) ||
-        st.v != sm_tm.stamp || st.ek != (double)(uintptr_t)&sm_tm)
+    if (sm_tm.gen == 0 || i < 0 || !td_sh_memo_get(cx, key | SM_TAG_TERMS, &st) || st.v != sm_tm.gen ||
+        st.ek != (double)(uintptr_t)&sm_tm || !((double)i < st.ep))
         return 0;
-    *out = sm_tm.e[i];
+    *out = sm_tm.e[(int64_t)st.es + i];
     return 1;
 }
 static inline int sm_terms_get_mp(td_mpcx *cx, uint64_t key, int64_t i, td_mp *out) { return 0; }
