@@ -68,6 +68,7 @@
 #define TD_ATTN_ONLINE_COMMON_H
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "gen.h"
@@ -148,7 +149,63 @@ static inline void at_plan(const at_row *R, uint8_t kind[AT_MAXB]) {
 static inline int at_kept(const at_row *R, int j) { return j >= 0 && j < R->nkeys && R->keep[j]; }
 
 /* memo keys: row, tag, index */
-enum { AT_T_DONE, AT_T_ALPHA, AT_T_ONE, AT_T_P, AT_T_L, AT_T_M, AT_T_PMAG };
+enum { AT_T_DONE, AT_T_ALPHA, AT_T_ONE, AT_T_P, AT_T_L, AT_T_M, AT_T_PMAG, AT_T_KEEP };
+
+/* ---- the row's statistics kept for its lanes (shadow pass) ----
+ * Every lane of a row reads the same statistics from the memo (at_stats: a memo look-up
+ * per kept key for its weight and one for its weight's magnitude, per block for alpha).
+ * The first lane that assembles them from the memo also leaves them in this thread's
+ * buffer (one row: the lanes of a row are judged together, attn_online_common.spec.h
+ * holds the buffer) and stamps the memo with a value never stamped before under the
+ * row's key and AT_T_KEEP; a later lane copies them from the buffer only when the memo
+ * holds the buffer's stamp.  The memo is per shadow context and cleared at the start of
+ * every case, so such a hit proves the buffer holds this case's row as the memo's hit
+ * path assembles it (the same values), and the lane flags that path restores (every
+ * entry of the row carries the same, stored when its statistics were computed) are
+ * restored with them.  While a lane is traced the memo hands out nothing.  The MPFR
+ * pass keeps none (its values live as long as their lane). */
+typedef struct at_keep_state {
+    double stamp; /* 0: the buffer holds no sealed row */
+    double next;  /* the last stamp issued */
+    uint32_t flags;
+} at_keep_state;
+static _Thread_local at_keep_state at_ks;
+
+static inline int at_keep_hit_sh(td_shcx *cx, uint64_t key) {
+    td_sh st;
+    if (at_ks.stamp == 0 || !td_sh_memo_get(cx, key, &st) || st.v != at_ks.stamp || st.ek != (double)(uintptr_t)&at_ks)
+        return 0;
+    cx->lane_flags |= at_ks.flags;
+    return 1;
+}
+static inline int at_keep_hit_mp(td_mpcx *cx, uint64_t key) { return 0; }
+/* Before the buffer is filled: 1 when this pass keeps rows. */
+static inline int at_keep_begin_sh(td_shcx *cx) {
+    at_ks.stamp = 0;
+    return !cx->trace;
+}
+static inline int at_keep_begin_mp(td_mpcx *cx) { return 0; }
+/* After: the flags the row's memo entries restore (read again from the entry under
+ * done_key, with the lane's own flags set aside), and the stamp (v: a counter, ek: this
+ * buffer's address, so that two translation units' buffers never share one), stored
+ * with no flags. */
+static inline void at_keep_seal_sh(td_shcx *cx, uint64_t key, uint64_t done_key) {
+    uint32_t lf = cx->lane_flags;
+    td_sh t;
+    cx->lane_flags = 0;
+    if (!td_sh_memo_get(cx, done_key, &t)) {
+        cx->lane_flags = lf;
+        return;
+    }
+    at_ks.flags = cx->lane_flags;
+    cx->lane_flags = 0;
+    td_sh st = {.v = ++at_ks.next, .ek = (double)(uintptr_t)&at_ks, .fl = TD_SH_EXACTK};
+    td_sh_memo_put(cx, key, st);
+    cx->lane_flags = lf;
+    at_ks.stamp = st.v;
+}
+static inline void at_keep_seal_mp(td_mpcx *cx, uint64_t key, uint64_t done_key) {}
+#define AT_KEEP(op, cx) _Generic((cx), td_shcx *: at_keep_##op##_sh, td_mpcx *: at_keep_##op##_mp)
 /* the intent's (at_intent_row), apart from the contract's */
 enum { AT_T_IM = 8, AT_T_IL, AT_T_IP };
 static inline uint64_t at_mkey(const at_row *R, int tag, int idx) {

@@ -14,8 +14,10 @@ typedef struct SPEC(at_st) {
 
 static inline NUM SPEC(at_expb)(NCX *cx, const at_row *R, NUM x) { return R->base2 ? N(exp2)(cx, x) : N(exp)(cx, x); }
 
-/* The score of key j, formed in the kernel's order. */
-static inline NUM SPEC(at_score)(NCX *cx, const td_case *c, const at_row *R, const NUM *q16, NUM scale, int j) {
+/* The score of key j, formed in the kernel's order.  flatten: the dot's multiply and add
+ * rules (static inline in the spec vocabulary) are inlined into the loop instead of a
+ * call per term; the same operations in the same order, so the same values and flags. */
+static __attribute__((flatten)) NUM SPEC(at_score)(NCX *cx, const td_case *c, const at_row *R, const NUM *q16, NUM scale, int j) {
     if (R->zero[j]) return N(exact)(cx, 0.0); /* qk = 0 + dot(q, 0): finite q, exactly 0 */
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_ANY, 0);
@@ -54,6 +56,17 @@ static inline void SPEC(at_pmag)(NCX *cx, const at_row *R, const uint8_t *kind, 
     S->pm_seed = R->seeded ? SPEC(at_wbound)(R->m0 - mlo, R->base2) : 0.0;
 }
 
+/* The last row's statistics as the memo's hit path assembled them (attn_online_common.h,
+ * AT_KEEP: the shadow pass only), and a copy of the parts of one at_st a row uses. */
+static _Thread_local SPEC(at_st) SPEC(at_kst);
+static inline void SPEC(at_st_copy)(const at_row *R, SPEC(at_st) *d, const SPEC(at_st) *s) {
+    memcpy(d->a, s->a, (size_t)R->nblk * sizeof d->a[0]);
+    memcpy(d->one, s->one, sizeof d->one);
+    memcpy(d->p, s->p, (size_t)R->nkeys * sizeof d->p[0]);
+    memcpy(d->pm, s->pm, (size_t)R->nkeys * sizeof d->pm[0]);
+    d->l = s->l, d->m = s->m, d->pm_seed = s->pm_seed, d->any = s->any;
+}
+
 /* The row's statistics (memoised in the shadow pass). */
 static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, const uint8_t *kind, SPEC(at_st) *S) {
     NUM t;
@@ -61,6 +74,10 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
     S->any = R->seeded;
     for (int b = 0; b < R->nblk; b++) S->any |= kind[b] == AT_B_FIRST;
     if (N(memo_get)(cx, at_mkey(R, AT_T_DONE, 0), &t)) {
+        if (AT_KEEP(hit, cx)(cx, at_mkey(R, AT_T_KEEP, 0))) {
+            SPEC(at_st_copy)(R, S, &SPEC(at_kst));
+            return;
+        }
         for (int b = 0; b < R->nblk; b++) {
             if (kind[b] == AT_B_NEXT || kind[b] == AT_B_RATIO) {
                 S->one[b] = (uint8_t)N(memo_get)(cx, at_mkey(R, AT_T_ONE, b), &t);
@@ -75,6 +92,10 @@ static inline void SPEC(at_stats)(NCX *cx, const td_case *c, const at_row *R, co
         for (int j = 0; j < R->nkeys; j++)
             if (at_kept(R, j) && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, j), &t)) S->pm[j] = N(up)(cx, t);
         S->pm_seed = R->seeded && N(memo_get)(cx, at_mkey(R, AT_T_PMAG, AT_MAXK), &t) ? N(up)(cx, t) : 0.0;
+        if (AT_KEEP(begin, cx)(cx)) {
+            SPEC(at_st_copy)(R, &SPEC(at_kst), S);
+            AT_KEEP(seal, cx)(cx, at_mkey(R, AT_T_KEEP, 0), at_mkey(R, AT_T_DONE, 0));
+        }
         return;
     }
     NUM q16[AT_MAXD];
@@ -207,7 +228,7 @@ static inline NUM SPEC(at_reblock_acc)(NCX *cx, const td_case *c, const at_row *
     }
     for (int j = 0; j < R->nkeys; j++) {
         if (!at_kept(R, j)) continue;
-        double v = R->zero[j] ? 0.0 : fabs(td_get(c, R->v_reg, (size_t)R->v_off[j]));
+        double v = R->zero[j] ? 0.0 : fabs(td_spec_load(c, R->v_reg, (size_t)R->v_off[j])); /* td_get's value, inline */
         if (R->c_v >= 0) v *= 1 + 0x1p-10;
         double w = S->pm[j] * norm;
         smag += (w < 1 ? w : 1) * v;
@@ -227,6 +248,23 @@ static inline NUM SPEC(at_reblock_acc)(NCX *cx, const td_case *c, const at_row *
     if (R->c_p >= 0) acc = N(kround_abs)(cx, acc, R->c_p, vsum, 0.0);
     if (R->c_pv >= 0) acc = N(kround_abs)(cx, acc, R->c_pv, (double)nkept, smag);
     return acc;
+}
+
+/* Block b's P . V partial of the lane's column.  flatten, as at_score: the multiply and
+ * add rules inlined into the loop, the same operations in the same order. */
+static __attribute__((flatten)) NUM SPEC(at_pv)(NCX *cx, const td_case *c, const at_row *R, const SPEC(at_st) *S, int b) {
+    NACC dot;
+    N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
+    for (int k = 0; k < R->bn; k++) {
+        int j = R->blk_lo[b] + k;
+        if (!at_kept(R, j)) continue;
+        NUM v = R->zero[j] ? N(exact)(cx, 0.0) : N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]);
+        if (R->c_v >= 0) v = N(cast)(cx, v, R->c_v);
+        N(acc_add)(cx, &dot, N(mul)(cx, S->p[j], v));
+    }
+    NUM pv = N(acc_end)(cx, &dot);
+    if (R->c_pv >= 0) pv = N(kround)(cx, pv, R->c_pv);
+    return pv;
 }
 
 /* The lane: an output column d of the row, or the row statistic m + log2(l). */
@@ -263,17 +301,7 @@ static inline NUM SPEC(at_lane)(NCX *cx, const td_case *c, const at_row *R) {
             acc = N(mul)(cx, acc, S.a[b]);
             continue;
         }
-        NACC dot;
-        N(acc_init)(cx, &dot, TD_ORDER_ANY, 0);
-        for (int k = 0; k < R->bn; k++) {
-            int j = R->blk_lo[b] + k;
-            if (!at_kept(R, j)) continue;
-            NUM v = R->zero[j] ? N(exact)(cx, 0.0) : N(in)(cx, c, R->v_reg, (size_t)R->v_off[j]);
-            if (R->c_v >= 0) v = N(cast)(cx, v, R->c_v);
-            N(acc_add)(cx, &dot, N(mul)(cx, S.p[j], v));
-        }
-        NUM pv = N(acc_end)(cx, &dot);
-        if (R->c_pv >= 0) pv = N(kround)(cx, pv, R->c_pv);
+        NUM pv = SPEC(at_pv)(cx, c, R, &S, b);
         if (kind[b] == AT_B_FIRST) acc = pv;
         else acc = N(add)(cx, S.one[b] ? acc : N(mul)(cx, acc, S.a[b]), pv);
     }

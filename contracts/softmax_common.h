@@ -32,8 +32,11 @@
 #define TD_SOFTMAX_COMMON_H
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "gen.h"
+#include "spec.h" /* td_spec_load, the spec vocabulary's loads (sm_max_exact_sh) */
 
 /* One reduced row (or column) as the kernel sees it: n active elements of region reg
  * at base + j * stride; an optional additive mask at mbase + j * stride; an optional
@@ -57,7 +60,112 @@ static inline sm_row sm_row_plain(int reg, uint64_t base, int64_t stride, int64_
     return r;
 }
 
-enum { SM_TAG_MAX = 1, SM_TAG_SUM, SM_TAG_DOT, SM_TAG_ZF };
+enum { SM_TAG_MAX = 1, SM_TAG_SUM, SM_TAG_DOT, SM_TAG_ZF, SM_TAG_TERMS };
+
+/* ---- the rows' terms e_j = exp(d_j), kept from their sums for the lanes (shadow pass) ----
+ * Lane i of a row is e_i / s, and computing s evaluated every e_j already (the exp is
+ * most of a lane's cost).  Each sum appends its terms (the shadow values it added) to
+ * this thread's arena and records where, in the memo under the row's key and
+ * SM_TAG_TERMS: v the arena's generation, es the row's offset, ep its length, ek the
+ * arena's address (two translation units' arenas never share an entry).  A generation
+ * starts at offset 0 with every case (the memo holds no marker of the current
+ * one: the memo is cleared at the start of every case; SM_GEN_KEY) and is only appended to, so an
+ * entry of the current generation points at terms nothing overwrote; lanes of
+ * interleaved rows (log_softmax's rows of stride K) find theirs as well.  The memo is
+ * per shadow context, so a hit is this case's row, computed from the same m (the
+ * memo's).  The value handed out is the td_sh the lane computed before (the same
+ * operations on the same operands), and the lane flags met computing it are among those
+ * the sum's memo entry restores (the terms entry is stored with the same): the lane's
+ * value and flags are unchanged.  The marker is stored with no flags.  While a lane is
+ * traced the memo hands out nothing, so the traced lane computes every step.  The MPFR
+ * pass keeps none (it runs for the few lanes the shadow leaves undecided).  A case keeps
+ * at most SM_TERMS_MAX terms (40 bytes each); rows beyond take the generic path. */
+#define SM_TERMS_MAX ((int64_t)1 << 20)
+/* the generation marker's key: bit 63 is never set in a row key (row ids < 2^50, shifted
+ * by 8, the intents' bit 58) nor in the attention family's (at_mkey: < 2^60) */
+#define SM_GEN_KEY ((1ull << 63) | 6u)
+typedef struct sm_terms {
+    td_sh *e;
+    int64_t cap, len;     /* the arena and its used length */
+    int64_t row_at, row_n; /* the row being filled (row_n 0: none) */
+    double gen;           /* the current generation (0: none yet) */
+} sm_terms;
+static _Thread_local sm_terms sm_tm;
+
+/* The place for a row of n terms, about to be filled (NULL: keep none). */
+static inline void *sm_terms_begin_sh(td_shcx *cx, int64_t n) {
+    sm_tm.row_n = 0;
+    if (cx->trace || n <= 0 || n > SM_TERMS_MAX) return NULL;
+    td_sh g;
+    double addr = (double)(uintptr_t)&sm_tm;
+    if (sm_tm.gen == 0 || !td_sh_memo_get(cx, SM_GEN_KEY, &g) || g.v != sm_tm.gen || g.ek != addr) {
+        uint32_t lf = cx->lane_flags; /* a new case: a new generation, its marker stored with no flags */
+        td_sh mk = {.v = ++sm_tm.gen, .ek = addr, .fl = TD_SH_EXACTK};
+        cx->lane_flags = 0;
+        td_sh_memo_put(cx, SM_GEN_KEY, mk);
+        cx->lane_flags = lf;
+        sm_tm.len = 0;
+    }
+    if (sm_tm.len + n > SM_TERMS_MAX) return NULL;
+    if (sm_tm.len + n > sm_tm.cap) {
+        int64_t cap = sm_tm.cap ? 2 * sm_tm.cap : 1024;
+        while (cap < sm_tm.len + n) cap *= 2;
+        if (cap > SM_TERMS_MAX) cap = SM_TERMS_MAX;
+        td_sh *e = realloc(sm_tm.e, (size_t)cap * sizeof *e);
+        if (!e) return NULL; /* an optimisation only */
+        sm_tm.e = e, sm_tm.cap = cap;
+    }
+    sm_tm.row_at = sm_tm.len, sm_tm.row_n = n;
+    return sm_tm.e + sm_tm.len;
+}
+static inline void *sm_terms_begin_mp(td_mpcx *cx, int64_t n) { return NULL; }
+static inline void sm_terms_set_sh(void *buf, int64_t j, td_sh e) { ((td_sh *)buf)[j] = e; }
+static inline void sm_terms_set_mp(void *buf, int64_t j, td_mp e) {}
+
+/* Seals the filled row: its place goes to the memo beside the sum. */
+static inline void sm_terms_seal_sh(td_shcx *cx, uint64_t key) {
+    if (!sm_tm.row_n) return;
+    td_sh st = {.v = sm_tm.gen, .es = (double)sm_tm.row_at, .ek = (double)(uintptr_t)&sm_tm, .ep = (double)sm_tm.row_n,
+                .fl = TD_SH_EXACTK};
+    sm_tm.len += sm_tm.row_n;
+    sm_tm.row_n = 0;
+    td_sh_memo_put(cx, key | SM_TAG_TERMS, st);
+}
+static inline void sm_terms_seal_mp(td_mpcx *cx, uint64_t key) {}
+
+/* e_i of the row keyed key, when this case's sum left it; 0 otherwise. */
+static inline int sm_terms_get_sh(td_shcx *cx, uint64_t key, int64_t i, td_sh *out) {
+    td_sh st;
+    if (sm_tm.gen == 0 || i < 0 || !td_sh_memo_get(cx, key | SM_TAG_TERMS, &st) || st.v != sm_tm.gen ||
+        st.ek != (double)(uintptr_t)&sm_tm || !((double)i < st.ep))
+        return 0;
+    *out = sm_tm.e[(int64_t)st.es + i];
+    return 1;
+}
+static inline int sm_terms_get_mp(td_mpcx *cx, uint64_t key, int64_t i, td_mp *out) { return 0; }
+#define SM_TERMS(op, cx) _Generic((cx), td_shcx *: sm_terms_##op##_sh, td_mpcx *: sm_terms_##op##_mp)
+
+/* The max of a row without a scale whose loads are all numbers (shadow pass, not traced):
+ * the value the spec's chain of N(max) over the loaded (exact) elements gives, without a
+ * call per element.  td_sh_max of two exact operands is exact, with TD_SH_CR besides
+ * (oracle/shadow.c, maxmin), sets no lane flag, and takes fmax of the values in the
+ * same order as here; one element is the load itself.  A NaN load (whose max the rule
+ * marks unknown), a scale, an empty row or a traced lane take the generic chain. */
+static inline int sm_max_exact_sh(td_shcx *cx, const td_case *c, const sm_row *r, td_sh *out) {
+    if (cx->trace || r->has_scale || r->n < 1) return 0;
+    double m = td_spec_load(c, r->reg, r->base);
+    if (m != m) return 0;
+    for (int64_t j = 1; j < r->n; j++) {
+        double x = td_spec_load(c, r->reg, r->base + (uint64_t)(j * r->stride));
+        if (x != x) return 0;
+        m = fmax(m, x);
+    }
+    *out = td_sh_exact(cx, m);
+    if (r->n > 1) out->fl = TD_SH_EXACTK | TD_SH_CR;
+    return 1;
+}
+static inline int sm_max_exact_mp(td_mpcx *cx, const td_case *c, const sm_row *r, td_mp *out) { return 0; }
+#define SM_MAX_EXACT(cx) _Generic((cx), td_shcx *: sm_max_exact_sh, td_mpcx *: sm_max_exact_mp)
 
 /* The kernel's IEEE evaluation meets an operation on special operands here (-inf -
  * -inf of a lane that never held a column, log of an empty sum): the lane is flagged

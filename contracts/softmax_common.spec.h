@@ -27,7 +27,7 @@ static inline NUM SPEC(sm_max)(NCX *cx, const td_case *c, const sm_row *r) {
             if (y > mv) mv = y;
         }
         m = N(exact)(cx, mv);
-    } else {
+    } else if (!SM_MAX_EXACT(cx)(cx, c, r, &m)) {
         m = SPEC(sm_elem)(cx, c, r, 0);
         for (int64_t j = 1; j < r->n; j++) m = N(max)(cx, m, SPEC(sm_elem)(cx, c, r, j));
     }
@@ -50,13 +50,17 @@ static inline NUM SPEC(sm_sum)(NCX *cx, const td_case *c, const sm_row *r, NUM m
     NACC acc;
     NUM spread = N(exact)(cx, 0);
     N(acc_init)(cx, &acc, r->order, r->block);
+    void *terms = SM_TERMS(begin, cx)(cx, r->n); /* the terms, kept for the row's lanes */
     for (int64_t j = 0; j < r->n; j++) {
         NUM d = SPEC(sm_shift)(cx, c, r, m, j);
-        N(acc_add)(cx, &acc, N(exp)(cx, d));
+        NUM e = N(exp)(cx, d);
+        if (terms) SM_TERMS(set, cx)(terms, j, e);
+        N(acc_add)(cx, &acc, e);
         spread = N(max)(cx, spread, N(neg)(cx, d));
     }
     s = N(rescaled)(cx, N(acc_end)(cx, &acc), (long)r->n, spread, 0, 1.0);
     N(memo_put)(cx, r->key | SM_TAG_SUM, s);
+    if (terms) SM_TERMS(seal, cx)(cx, r->key);
     return s;
 }
 
@@ -64,7 +68,9 @@ static inline NUM SPEC(sm_sum)(NCX *cx, const td_case *c, const sm_row *r, NUM m
 static inline NUM SPEC(sm_softmax)(NCX *cx, const td_case *c, const sm_row *r, int64_t i) {
     NUM m = SPEC(sm_max)(cx, c, r);
     NUM s = SPEC(sm_sum)(cx, c, r, m);
-    return N(div)(cx, N(exp)(cx, SPEC(sm_shift)(cx, c, r, m, i)), s);
+    NUM e;
+    if (!SM_TERMS(get, cx)(cx, r->key, i, &e)) e = N(exp)(cx, SPEC(sm_shift)(cx, c, r, m, i));
+    return N(div)(cx, e, s);
 }
 
 /* tl.sum_j a_j * b_j (a in r->reg, b in region breg at the same offsets), a tree. */
