@@ -16,6 +16,8 @@ enum { R_X, R_Y, R_OUT, NR };
 
 #define TD_SPEC_FILE "add_example.spec.h"
 #include "spec_instantiate.h"
+/* one rounded addition of two loads a lane: the batched verdict path (spec_sh_run) */
+TD_SPEC_RUN_DEFINE(add)
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
 static const td_region_decl regions[NR] = {
@@ -71,6 +73,6 @@ const td_contract td_c_add_example = {
     .check = check,
     .writes = writes,
     .large = large,
-    TD_SPECS(add),
+    TD_SPECS_RUN(add),
     .intent = &intent,
 };
