@@ -622,7 +622,7 @@ void td_lane_terms(td_lane_report *l, const td_trace *t) {
 }
 
 static inline double ulp_out(td_fmt f, double ref) {
-    if (f == TD_F32 && isfinite(ref)) return td_ulp(f, ref); /* most outputs: no format lookup per lane */
+    if (f == TD_F32 && isfinite(ref)) return td_ulp_f32(ref); /* most outputs: inline, no format lookup */
     const td_fmt_info *fi = td_fmt_get(f);
     if (!fi->is_float) return 1.0;
     return td_ulp(f, isfinite(ref) ? ref : fi->max_finite);
