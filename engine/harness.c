@@ -1221,16 +1221,29 @@ static int wset_check(run *R) {
     const td_contract *k = R->k;
     char m[sizeof R->res->msg];
     int ascending = 1; /* strictly, by (region, off): sorted, with no pair twice */
+    /* the region's checks once per run of lanes of one region (the lanes' order kept, so
+     * the first lane outside is the one reported): a region outside the contract's or not
+     * an output makes every lane of its run fail, an offset is checked against the
+     * run's length */
+    uint32_t cur = UINT32_MAX;
+    int cur_ok = 0;
+    size_t cur_len = 0;
     for (size_t i = 0; i < ws->n; i++) {
         const td_olane *l = &ws->v[i];
-        if (l->region >= (uint32_t)k->nregions || !(k->regions[l->region].role & TD_R_OUT) ||
-            l->off >= R->c.r[l->region].len) {
+        if (l->region != cur) {
+            if (i && l->region < cur) ascending = 0;
+            cur = l->region;
+            cur_ok = cur < (uint32_t)k->nregions && (k->regions[cur].role & TD_R_OUT);
+            cur_len = cur_ok ? R->c.r[cur].len : 0;
+        } else if (l->off <= l[-1].off) {
+            ascending = 0;
+        }
+        if (!cur_ok || l->off >= cur_len) {
             snprintf(m, sizeof m,
                      "harness bug: write set of %s names region %u offset %" PRIu64 " (outside the output regions)",
                      k->id, l->region, l->off);
             return run_fail(R, m);
         }
-        if (i && (l->region < l[-1].region || (l->region == l[-1].region && l->off <= l[-1].off))) ascending = 0;
     }
     /* most contracts list their lanes in strictly ascending order: then neither the sort
      * nor the search for a pair written twice has anything to do (two more passes over
