@@ -201,6 +201,12 @@ typedef struct td_shape {
 
 typedef td_sh (*td_spec_sh_fn)(td_shcx *cx, const td_case *c, const td_olane *l);
 typedef td_mp (*td_spec_mp_fn)(td_mpcx *cx, const td_case *c, const td_olane *l);
+/* A contract's shadow spec over a run of lanes (td_contract.spec_sh_run): for each
+ * i < n in order, out[i] is what spec_sh(cx, c, &l[i]) returns and lf[i] the lane flags
+ * it leaves in cx->lane_flags (cleared before each lane): the per-lane spec, called n
+ * times in one loop (spec_instantiate.h, TD_SPEC_RUN_DEFINE). */
+typedef void (*td_spec_sh_run_fn)(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out,
+                                  uint32_t *lf);
 
 /* The intent of a contract: the operation a reader takes the kernel to compute (layer
  * norm, softmax, ...), written once from its public definition in the same spec
@@ -263,6 +269,12 @@ struct td_contract {
     void (*large)(td_producer *p, td_case *c);
     td_spec_sh_fn spec_sh;
     td_spec_mp_fn spec_mp;
+    /* Optional: spec_sh over a run of lanes (TD_SPECS_RUN), for the harness's batched
+     * verdict path (engine/harness.c, judge_run): worth it where the per-lane spec is
+     * small (one or two rounded operations on loaded operands, no per-row memo), so
+     * that the call and the per-lane rules were most of a lane's cost.  NULL: every
+     * lane goes through spec_sh. */
+    td_spec_sh_run_fn spec_sh_run;
     /* Optional: a per-case pre-pass for specs that need per-row data computed once
      * (NULL for elementwise contracts). */
     /* Special-value policy, continued (both default to false):

@@ -56,3 +56,25 @@ TD_NOCOV_END
 #undef TD_SPEC_FILE
 /* In the contract table: .spec_sh = name_sh, .spec_mp = name_mp */
 #define TD_SPECS(name) .spec_sh = name##_sh, .spec_mp = name##_mp
+
+/* The run entry of a spec (td_contract.spec_sh_run) for a contract that opts into the
+ * batched verdict path: after including this header, TD_SPEC_RUN_DEFINE(add) defines
+ * add_sh_run, the per-lane add_sh called directly lane after lane (the compiler may
+ * inline it: no call through the table per lane), and TD_SPECS_RUN(add) in the table
+ * names all three.  The values are add_sh's by construction (the same function); the
+ * lane flags are cleared before each lane as the per-lane path does.  flatten inlines
+ * the spec and the shadow's operations into the loop (a call of the spec per lane, its
+ * operands passed as whole td_sh values, was most of an add's cost); the compiler then
+ * folds what the exact inputs make constant (their es, ek, flags). */
+#define TD_SPEC_RUN_DEFINE(name)                                                                                 \
+    TD_NOCOV_BEGIN                                                                                              \
+    __attribute__((flatten)) static void name##_sh_run(td_shcx *cx, const td_case *c, const td_olane *l,       \
+                                                       size_t n, td_sh *out, uint32_t *lf) {                    \
+        for (size_t i = 0; i < n; i++) {                                                                        \
+            cx->lane_flags = 0;                                                                                 \
+            out[i] = name##_sh(cx, c, &l[i]);                                                                   \
+            lf[i] = cx->lane_flags;                                                                             \
+        }                                                                                                       \
+    }                                                                                                           \
+    TD_NOCOV_END
+#define TD_SPECS_RUN(name) TD_SPECS(name), .spec_sh_run = name##_sh_run

@@ -20,6 +20,12 @@ enum { R_X, R_Y, R_OUT, NR };
 
 #define TD_SPEC_FILE "vector_addition.spec.h"
 #include "spec_instantiate.h"
+#include "spec_run.h"
+
+/* one rounded addition of two loads a lane: the batched verdict path (spec_sh_run) */
+static void add_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
+    td_run_add2(cx, c, l, n, out, lf, R_X, R_Y, add_sh);
+}
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
 static const td_region_decl regions[NR] = {
@@ -67,6 +73,6 @@ const td_contract td_c_vector_addition = {
     /* no large hook: n_elements : tl.int32 in the original (the count itself cannot pass 2^31) */
     .check = check,
     .writes = writes,
-    TD_SPECS(add),
+    TD_SPECS_RUN(add),
     .intent = &intent,
 };

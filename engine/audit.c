@@ -330,6 +330,7 @@ const td_contract *td_intent_contract(const td_contract *k) {
     c->as = *k;
     c->as.spec_sh = k->intent->spec_sh;
     c->as.spec_mp = k->intent->spec_mp;
+    c->as.spec_sh_run = NULL; /* the contract's run entry evaluates the contract's spec, not the intent's */
     if (k->intent->writes) c->as.writes = k->intent->writes;
     c->as.formula = k->intent->operation;
     c->as.by_intent = true;

@@ -622,7 +622,7 @@ void td_lane_terms(td_lane_report *l, const td_trace *t) {
 }
 
 static inline double ulp_out(td_fmt f, double ref) {
-    if (f == TD_F32 && isfinite(ref)) return td_ulp(f, ref); /* most outputs: no format lookup per lane */
+    if (f == TD_F32 && isfinite(ref)) return td_ulp_f32(ref); /* most outputs: inline, no format lookup */
     const td_fmt_info *fi = td_fmt_get(f);
     if (!fi->is_float) return 1.0;
     return td_ulp(f, isfinite(ref) ? ref : fi->max_finite);
@@ -1006,6 +1006,15 @@ static inline int err_tol_bin(double eot) {
 #undef DEC_LO
 int td_err_tol_bin(double eot) { return err_tol_bin(eot); }
 
+/* The top lane: reports show it even when it passes. */
+static void set_top(td_case_result *res, const lane_eval *L) {
+    td_lane_report *t = &res->top;
+    memset(t, 0, sizeof *t);
+    t->cls = L->cls;
+    lane_fill_report(t, L);
+    res->has_top = 1;
+}
+
 /* Statistics of a checked lane (PASS, WARN, FAIL): worst err/tol and ulps, the err/tol
  * histogram, and the top lane (the closest to, or furthest beyond, its bound). */
 static void lane_statistics(td_case_result *res, const lane_eval *L) {
@@ -1014,14 +1023,7 @@ static void lane_statistics(td_case_result *res, const lane_eval *L) {
     if (isfinite(eot) && eot > res->st.worst_err_over_tol) res->st.worst_err_over_tol = eot;
     else if (!isfinite(eot) && L->cls == TD_VC_FAIL) res->st.worst_err_over_tol = INFINITY;
     res->st.hist[err_tol_bin(eot)]++;
-    if (!res->has_top || eot > res->top.err_over_tol) {
-        /* reports show the top lane even when it passes */
-        td_lane_report *t = &res->top;
-        memset(t, 0, sizeof *t);
-        t->cls = L->cls;
-        lane_fill_report(t, L);
-        res->has_top = 1;
-    }
+    if (!res->has_top || eot > res->top.err_over_tol) set_top(res, L);
     /* a lane equal to its reference is 0 ulps off whatever the ulp, and 0 never raises
      * the worst: such lanes skip the ulp */
     double ul = isfinite(L->ref) && isfinite(L->got) && L->got != L->ref
@@ -1218,16 +1220,35 @@ static int wset_check(run *R) {
     const td_wset *ws = &R->cx->ws;
     const td_contract *k = R->k;
     char m[sizeof R->res->msg];
+    int ascending = 1; /* strictly, by (region, off): sorted, with no pair twice */
+    /* the region's checks once per run of lanes of one region (the lanes' order kept, so
+     * the first lane outside is the one reported): a region outside the contract's or not
+     * an output makes every lane of its run fail, an offset is checked against the
+     * run's length */
+    uint32_t cur = UINT32_MAX;
+    int cur_ok = 0;
+    size_t cur_len = 0;
     for (size_t i = 0; i < ws->n; i++) {
         const td_olane *l = &ws->v[i];
-        if (l->region >= (uint32_t)k->nregions || !(k->regions[l->region].role & TD_R_OUT) ||
-            l->off >= R->c.r[l->region].len) {
+        if (l->region != cur) {
+            if (i && l->region < cur) ascending = 0;
+            cur = l->region;
+            cur_ok = cur < (uint32_t)k->nregions && (k->regions[cur].role & TD_R_OUT);
+            cur_len = cur_ok ? R->c.r[cur].len : 0;
+        } else if (l->off <= l[-1].off) {
+            ascending = 0;
+        }
+        if (!cur_ok || l->off >= cur_len) {
             snprintf(m, sizeof m,
                      "harness bug: write set of %s names region %u offset %" PRIu64 " (outside the output regions)",
                      k->id, l->region, l->off);
             return run_fail(R, m);
         }
     }
+    /* most contracts list their lanes in strictly ascending order: then neither the sort
+     * nor the search for a pair written twice has anything to do (two more passes over
+     * an elementwise case's ~2.5K lanes) */
+    if (ascending) return TD_RUN_OK;
     td_wset_sort(&R->cx->ws); /* equal (region, off) pairs are reported as a harness bug right after */
     for (size_t i = 1; i < ws->n; i++)
         if (ws->v[i].region == ws->v[i - 1].region && ws->v[i].off == ws->v[i - 1].off) {
@@ -1557,6 +1578,81 @@ static void lane_cells_init(const run *R, lane_cells *lc) {
     }
 }
 
+/* The batched verdict path (td_contract.spec_sh_run): the shadows of a run of lanes in
+ * one call, then each lane that the shadow alone passes -- finite kernel value, finite
+ * shadow value and bound, a defined value, no signed-zero question, |got - v| clearly
+ * within ep (rule "shadow decides") -- counted here as lane_statistics counts a PASS.
+ * Every other lane (unwritten, special, near or beyond its bound, undefined) goes to
+ * judge_lane, which evaluates its spec again: the verdicts, statistics, reports and
+ * their order are those of the per-lane path (tests/test_judge_run.c compares both). */
+#define RUN_LANES 256
+
+/* 1 when the shadow alone passes the lane (counted in res); 0: judge_lane decides it. */
+static inline int judge_simple(td_case_result *res, const td_contract *k, const td_olane *ol, uint64_t got_bits,
+                               td_fmt of, const td_sh *s, uint32_t lf) {
+    double got = got_value(of, got_bits), v = s->v;
+    if (!isfinite(got) || !isfinite(v) || !isfinite(s->ek) || (s->fl & TD_SH_UNDEF) || (k->signed_zero && got == 0))
+        return 0;
+    /* lane_shadow's |got - v| and its enclosure's upper end */
+    double diff = got - v;
+    double bb = diff - got, terr = (got - (diff - bb)) + (-v - bb);
+    double d = fabs(diff), dhi = terr == 0 ? d : d * (1 + 0x1p-52);
+    if (!(dhi + s->es <= s->ep)) return 0;
+    /* judge_lane's err/tol of a finite bound; d <= ep <= ek puts it in [0, 1], and the
+     * statistics below are lane_statistics's for a PASS lane of such an err/tol */
+    double eot = s->ek > 0 ? d / s->ek : (d == 0 ? 0 : INFINITY);
+    if (!(eot <= 1)) return 0;
+    res->st.lanes++;
+    if (eot > res->st.worst_err_over_tol) res->st.worst_err_over_tol = eot;
+    res->st.hist[err_tol_bin(eot)]++;
+    if (!res->has_top || eot > res->top.err_over_tol) {
+        lane_eval L;
+        L.ol = ol;
+        L.got_bits = got_bits;
+        L.of = of;
+        L.got = got;
+        L.s = *s;
+        L.lf = lf;
+        L.d = d;
+        L.cls = L.scls = TD_VC_PASS;
+        L.ref = v;
+        L.eot = eot;
+        set_top(res, &L);
+    }
+    double ul = got != v ? fabs(got - v) / ulp_out(of, v) : 0; /* the reference is v, finite, as got */
+    if (ul > res->st.worst_ulps) res->st.worst_ulps = ul;
+    return 1;
+}
+
+static int judge_run(run *R, const lane_cells *lc, char *msg, size_t msglen) {
+    td_ctx *cx = R->cx;
+    const td_contract *k = R->k;
+    td_sh sh[RUN_LANES];
+    uint32_t lf[RUN_LANES];
+    for (size_t i0 = 0; i0 < cx->ws.n; i0 += RUN_LANES) {
+        size_t n = cx->ws.n - i0 < RUN_LANES ? cx->ws.n - i0 : RUN_LANES;
+        const td_olane *run_l = &cx->ws.v[i0];
+        k->spec_sh_run(&cx->sh, &R->c, run_l, n, sh, lf);
+        for (size_t j = 0; j < n; j++) {
+            const td_olane *ol = &run_l[j];
+            uint32_t g = ol->region;
+            uint64_t b = load_raw(R->im[g].buf + GUARD_BYTES + ol->off * lc->eb[g], lc->eb[g]);
+            if (b == lc->s0[g] && lc->out[g] && lane_unwritten(R, ol, b)) continue;
+            if (judge_simple(R->res, k, ol, b, R->c.r[g].fmt, &sh[j], lf[j])) continue;
+            if (judge_lane(cx, R->kern, &R->c, ol, b, R->res, 0, msg, msglen) == TD_VC_COUNT) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The batched path judges a case when the contract has a run entry and nothing needs
+ * every lane one by one: no lane observer, no sample, no MPFR check of every lane. */
+static int batched(const run *R) {
+    const td_ctx *cx = R->cx;
+    return R->k->spec_sh_run && !R->k->by_intent && !cx->obs && !cx->sample && !cx->o.mpfr_all &&
+           !cx->o.lane_by_lane;
+}
+
 /* Every lane of the write set: unwritten, or judged.  Under a sample the oracle judges
  * the sampled lanes only; the sentinel test (unwritten) still sees every lane. */
 static int run_judge_lanes(run *R) {
@@ -1565,6 +1661,7 @@ static int run_judge_lanes(run *R) {
     msg[0] = 0;
     lane_cells lc;
     lane_cells_init(R, &lc);
+    if (batched(R)) return judge_run(R, &lc, msg, sizeof msg) == 0 ? TD_RUN_OK : run_fail(R, msg);
     for (size_t i = 0; i < R->cx->ws.n; i++) {
         const td_olane *ol = &R->cx->ws.v[i];
         uint32_t g = ol->region;

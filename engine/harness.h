@@ -134,6 +134,10 @@ typedef struct td_ctx_opts {
      * with a finding: a fuzz target reports nothing else, and for a long reduction (a
      * K = 2^23 lane) they cost two more evaluations of the spec */
     int top_details_findings_only;
+    /* judge every lane through the contract's per-lane spec (spec_sh), never through the
+     * batched path of a contract with a run entry (td_contract.spec_sh_run): the
+     * reference that path is tested against (tests/test_judge_run.c) */
+    int lane_by_lane;
 } td_ctx_opts;
 
 typedef struct td_ctx td_ctx;

@@ -172,6 +172,17 @@ void td_chain_str(const td_cast_chain *c, char *buf, size_t n);
  * i.e. 2^(max(floor(log2|x|), emin) - prec + 1); ulp(0) is the smallest subnormal.
  * For |x| beyond the largest finite binade, the ulp of that binade. */
 double td_ulp(td_fmt f, double x);
+/* td_ulp(TD_F32, x) of a finite x, inline: the oracle asks once per checked lane, and the
+ * call was a tenth of an elementwise lane's verdict.  binary64's exponent field clamped
+ * to binary32's [-126, 127] and scaled by 2^-23; a zero or subnormal binary64 (field 0)
+ * clamps to -126 as its ilogb would: 2^-149, which td_ulp gives for 0. */
+static inline double td_ulp_f32(double x) {
+    union { double d; uint64_t u; } b = {x};
+    int e = (int)(b.u >> 52 & 0x7ff) - 1023;
+    e = e < -126 ? -126 : (e > 127 ? 127 : e);
+    b.u = (uint64_t)(e - 23 + 1023) << 52; /* 2^(e - 23), normal for every such e */
+    return b.d;
+}
 /* next representable value above / below x (x need not be representable); beyond
  * max finite: +inf (formats with inf) or NaN. */
 double td_next_up(td_fmt f, double x);

@@ -28,20 +28,8 @@ static inline int ilogb_fast(double x) {
     return biased ? biased - 1023 : ilogb(x);
 }
 
-/* td_ulp of a finite x in binary32, the format of most outputs (the oracle asks once
- * per checked lane): binary64's exponent clamped to binary32's [-126, 127] and scaled
- * by 2^-23.  A zero or subnormal binary64 (field 0) is below -126 and clamps there, as
- * its ilogb would: 2^-149, binary32's smallest subnormal, which td_ulp gives for 0. */
-static inline double ulp_f32(double x) {
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    int e = (int)(b >> 52 & 0x7ff) - 1023;
-    e = e < -126 ? -126 : (e > 127 ? 127 : e);
-    return pow2i(e - 23);
-}
-
 double td_ulp(td_fmt f, double x) {
-    if (f == TD_F32 && isfinite(x)) return ulp_f32(x);
+    if (f == TD_F32 && isfinite(x)) return td_ulp_f32(x); /* numfmt.h */
     const td_fmt_info *fi = td_fmt_get(f);
     if (!fi || isnan(x))
         return NAN;

@@ -33,6 +33,7 @@ static const int all_regs[NR] = {R_IN, R_OUT}, outs[1] = {R_OUT};
 
 static int g_bad_gen; /* the generator under test breaks a precondition on purpose */
 static int g_dup_write;
+static int g_bad_write; /* 1: a lane of the input region, 2: an offset one past the output, 3: no such region */
 
 static void gen(td_producer *p, td_case *c) {
     td_flat_shape(p, c, P_N, P_BLOCK, 6, 512, all_regs, NR);
@@ -45,6 +46,13 @@ static const char *check(const td_case *c) { return td_flat_check(c, P_N, P_BLOC
 static void writes(const td_case *c, td_wset *ws) {
     td_flat_writes(c, ws, P_N, P_BLOCK, outs, 1);
     if (g_dup_write && ws->n) td_wset_add(ws, &ws->v[0]);
+    if (g_bad_write && ws->n) { /* appended after the valid lanes: the write set stays ascending for 2 */
+        td_olane l = ws->v[ws->n - 1];
+        if (g_bad_write == 1) l.region = R_IN, l.off = 0;
+        else if (g_bad_write == 2) l.off = c->r[R_OUT].len;
+        else l.region = NR;
+        td_wset_add(ws, &l);
+    }
 }
 static td_sh plus_one_sh(td_shcx *cx, const td_case *c, const td_olane *l) {
     return td_sh_add(cx, td_sh_in(cx, c, R_IN, l->off), td_sh_exact(cx, 1.0));
@@ -266,6 +274,12 @@ static void test_precondition_is_a_harness_bug(void **st) {
     assert_non_null(strstr(r.msg, "twice"));
     td_result_free(&r);
     g_dup_write = 0;
+    for (g_bad_write = 1; g_bad_write <= 3; g_bad_write++) { /* each lane outside the output regions */
+        assert_int_equal(td_run_bytes(cx, &kf32, b, sizeof b, &r), TD_RUN_HARNESS_ERROR);
+        assert_non_null(strstr(r.msg, "outside the output regions"));
+        td_result_free(&r);
+    }
+    g_bad_write = 0;
     td_ctx_free(cx);
 }
 
