@@ -301,6 +301,9 @@ static const far_contract FAR[] = {
     {"apply_penalty.apply_penalty_correctness", "stride_logit_b", 0, NULL},
     {"decay_cumsum.bwd_decay_global_cumsum_io_correctness", "s_qk_h", 0, NULL},
     {"decay_cumsum.decay_cumsum_backward_closed_output_summary_general", "s_qk_h", 0, NULL},
+    /* ... and at the inputs' head offset: attention_fwd_triton3's resume (Out its seed) */
+    {"attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_case4_io_correctness", "sqz", 0, FAR_GRID1},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -349,6 +352,7 @@ static const char *const NO_MUT[] = {
     "attention_fwd_triton3.attention_fwd_triton3_python_case3_output_summary_general",
     "attention_fwd_triton3.attention_fwd_triton3_case1_io_correctness",
     "attention_fwd_triton3.attention_fwd_triton3_case2_io_correctness",
+    "attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general",
     "flash_attn.flash_attn_genuine_output_compute_correct_general",
     "flash_attn.flash_attn_genuine_l_compute_correct_general",
     "flash_attn.flash_attn_python_case1_genuine_compute_correct_general",
