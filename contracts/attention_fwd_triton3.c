@@ -320,8 +320,11 @@ static void t3_row(const td_case *c, const t3_kind *K, const td_olane *l, at_row
  * rows off_hz * ROUND_CTX, which stay dense).  The original widens off_z and off_h to
  * int64 before the products; a kernel without that widening forms the offset in int32
  * and gets this case wrong.  Every precondition of t3_check holds as before (it bounds no
- * stride).  Case 4 has no hook: there Out is read as the resume seed and written
- * (in-out), and an in-out region is never sparse (engine/harness.c). */
+ * stride; its scan of case 4's seeds reads M and L, which stay dense).  Case 4 reads
+ * Out as the resume seed and writes it in place: its Out moves as a sparse in-out
+ * region (td_far_restride copies each head slot's seed; engine/harness.c, "sparse
+ * in-out regions", checks every cell off the write set on the pages the case or the
+ * image touched). */
 static void t3_far(td_producer *p, td_case *c) {
     static const int regs[] = {R_Q, R_K, R_V, R_OUT};
     if (c->grid[1] != 2) return;
@@ -429,9 +432,9 @@ const td_contract td_c_t3_case4_os = {
     .io_class = "Realizes_without_Rounding (Out and M; flags (off,size,1,1,BM,ND,BN,1,0,1,0), resume)",
     .kind = "exact",
     .formula = "the window's online fold seeded with (M[r], L[r], Out[r,d]): Out = acc / l, M = m + log2 l",
-    .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
-    /* no far hook: Out (at the base Q, K, V share) is the resume seed, in-out, and an in-out region is never sparse */
-    .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
+    .regions = regions_resume,
+    .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = t3_far, .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
 };
 const td_contract td_c_t3_case1_io = {
     .id = "attention_fwd_triton3.attention_fwd_triton3_case1_io_correctness",
@@ -464,7 +467,7 @@ const td_contract td_c_t3_case4_io = {
     .io_class = "StreamMasked3DKernelIO_6x2 (attentionFwdTriton3Case4IO), resume: inp4 = M, inp5 = L, inp6 = Out",
     .kind = "rounding",
     .formula = "out1 = Case4IOOutSpec (Out), out2 = Case4IOMSpec (M), seeded with M, L, Out; R = the kernel's casts",
-    .regions = regions_resume, .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE),
-    /* no far hook: Out (at the base Q, K, V share) is the resume seed, in-out, and an in-out region is never sparse */
-    .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
+    .regions = regions_resume,
+    .classes = T3_CLASSES | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_INPLACE) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = t3_far, .sv_note = T3_SV_RESUME, T3_COMMON(4), TD_SPECS(t3_4), .intent = &i_4,
 };

@@ -537,8 +537,9 @@ static const char *check_bwd(const td_case *c) {
         if (tb_b2d(c, p0) + nb * bm > d0) return "hbound: base/BD + nb*BM <= D0 (every program)";
     for (int r = BR_Q; r <= BR_DK; r++)
         if (r != BR_M && r != BR_DELTA && (int64_t)c->r[r].len < d0 * bd) return "Q, K, V, DO, DQ, DV, DK hold (D0, BD)";
-    for (int64_t i = 0; i < d0 * bd; i++)
-        if (!(fabs(td_get(c, BR_DQ, (size_t)i)) < 1e30)) return "domain: finite prior DQ";
+    /* of a far (sparse) DQ only the written pages (the rest reads as zero); no binary32 equals
+     * 1e30, so |x| <= 1e30 is |x| < 1e30 */
+    if (!td_region_abs_le(c, BR_DQ, 1e30)) return "domain: finite prior DQ";
     return check_bwd_rows(c);
 }
 
@@ -554,6 +555,34 @@ static void writes_bwd(const td_case *c, td_wset *ws) {
                                   .pid = {p0, 0, 0}, .j = (uint64_t)(r * bd + d), .idx = {p0, r, d}};
                     td_wset_add(ws, &l);
                 }
+}
+
+/* Offsets beyond 2^31 (gen_far.h): program off_hz reads Q, K, V, DO and writes DQ (in
+ * place), DK, DV from one element offset, 2-D row (off_z * stride_qz + off_h * stride_qh) /
+ * BD, which the generator's contiguous heads (stride_qz = H * stride_qh) make off_hz *
+ * stride_qh.  The Z*H = 2..3 head slots move to one stride near 2^31 (a multiple of BD, as
+ * the 2-D view needs) in all seven regions at once (td_far_restride_all): Q, K, V, DO as
+ * sparse read-only regions, DK, DV as sparse outputs, DQ, read as the prior gradient and
+ * written back, as a sparse in-out region (engine/harness.c, "sparse in-out regions").  D0
+ * grows by the rows added, base follows hbase, the ignored k/v strides follow q's (as the
+ * launcher passes them); M and Delta (off_hz * N_CTX + row) stay dense.  The original's
+ * block pointers form the element offset as the 2-D row (an int32: make_block_ptr's
+ * offsets) times an int64 stride, and that row, (Z*H - 1) * stride_qh / BD, stays below
+ * 2^31 for the BD >= 16 its tl.dot needs; the pointer the kernel also forms, DQ += off_z *
+ * stride_qz + off_h * stride_qh, is int32 and wraps (mut_offset_int32 loads and stores dq
+ * through it).  check_bwd scans DQ's written pages only. */
+static void far_bwd(td_producer *p, td_case *c) {
+    int64_t nbh = c->grid[0], bd = TB_P(c, B_BD), h = TB_P(c, B_H), from = TB_P(c, B_SQH), w = tb_nctx(c) * bd;
+    static const int regs[7] = {BR_Q, BR_K, BR_V, BR_DO, BR_DQ, BR_DV, BR_DK};
+    if (nbh < 2 || nbh > TD_FAR_MAX_ROWS || TB_P(c, B_SQZ) != h * from || from % bd) return;
+    int64_t s = td_far_stride(p, nbh, w);
+    s = (s + bd - 1) / bd * bd;
+    if (td_far_restride_all(c, regs, 7, nbh, w, from, s)) return;
+    TB_P(c, B_SQH) = TB_P(c, B_SKH) = TB_P(c, B_SVH) = s;
+    TB_P(c, B_SQZ) = TB_P(c, B_SKZ) = TB_P(c, B_SVZ) = h * s;
+    TB_P(c, B_D0) += (nbh - 1) * ((s - from) / bd);
+    TB_P(c, B_BASE) = tb_b2d(c, nbh - 1) * bd;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
 }
 
 const td_contract td_c_triton_attention_bwd = {
@@ -577,10 +606,8 @@ const td_contract td_c_triton_attention_bwd = {
                    "(any blocking), DQ0 one more term; DV, DK fp16 store casts",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) | TD_BC(TD_BC_VALUES_LARGE) |
-               TD_BC(TD_BC_VALUES_SPECIAL),
-    /* no far hook: Q, K, V, DO and DQ, DK, DV at one base (stride_qz_2d, stride_qh_2d): a far Q
-     * moves DQ too, an in-out region (the launcher's zeros, read and written back), which the
-     * harness never holds sparse (only TD_R_OUT outputs are) */
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
+    .far = far_bwd,
     .gen = gen_bwd,
     .check = check_bwd,
     .writes = writes_bwd,

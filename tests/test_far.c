@@ -301,6 +301,11 @@ static const far_contract FAR[] = {
     {"apply_penalty.apply_penalty_correctness", "stride_logit_b", 0, NULL},
     {"decay_cumsum.bwd_decay_global_cumsum_io_correctness", "s_qk_h", 0, NULL},
     {"decay_cumsum.decay_cumsum_backward_closed_output_summary_general", "s_qk_h", 0, NULL},
+    /* ... and at the inputs' head offset: attention_fwd_triton3's resume (Out its seed), the
+     * v1 backward's DQ (its heads off_hz, grid[0]) */
+    {"attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general", "sqz", 0, FAR_GRID1},
+    {"attention_fwd_triton3.attention_fwd_triton3_case4_io_correctness", "sqz", 0, FAR_GRID1},
+    {"triton_attention.triton_attention_bwd_grads_genuine_output_summary_general", "stride_qh", 0, NULL},
 };
 /* Contracts of FAR without a mut_offset_int32: a sibling face of the same generator
  * (kldiv_ops, kldiv_triton) carries it, or the original widens the offset to int64
@@ -349,6 +354,7 @@ static const char *const NO_MUT[] = {
     "attention_fwd_triton3.attention_fwd_triton3_python_case3_output_summary_general",
     "attention_fwd_triton3.attention_fwd_triton3_case1_io_correctness",
     "attention_fwd_triton3.attention_fwd_triton3_case2_io_correctness",
+    "attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general",
     "flash_attn.flash_attn_genuine_output_compute_correct_general",
     "flash_attn.flash_attn_genuine_l_compute_correct_general",
     "flash_attn.flash_attn_python_case1_genuine_compute_correct_general",
@@ -379,8 +385,11 @@ static const char *const NO_MUT[] = {
     "fused_recurrent_delta.fused_recurrent_delta_output_summary_general",
     /* the v1 forward's block pointers: the element offset (off_hz * stride_qh_2d + row) *
      * stride_qm is formed in int64 (make_block_ptr's int64 strides); the 2-D row index
-     * off_hz * stride_qh_2d stays below 2^31 for BLOCK_DMODEL >= 2 */
-    "triton_attention.",
+     * off_hz * stride_qh_2d stays below 2^31 for BLOCK_DMODEL >= 2 (the backward's
+     * mut_offset_int32 uses the int32 pointer DQ += off_z * stride_qz + off_h * stride_qh
+     * the kernel forms beside its block pointers) */
+    "triton_attention.triton_attention_forward_output_summary_general",
+    "triton_attention.triton_attention_forward_io_correctness",
     /* the io face of the same store slice carries it */
     "layer_norm_liger.layer_norm_liger_scalar_stores_io_correctnessR",
     /* the file's int32 mutants sit on the inner forward (softmax_flaggems) and on the

@@ -161,6 +161,7 @@ enum { BR_Q, BR_K, BR_V, BR_DO, BR_M, BR_DELTA, BR_DQ, BR_DV, BR_DK };
 #define TB_MUT_CAUSAL_GT 2u /* offs_m_curr > offs_n: the diagonal pair dropped */
 #define TB_MUT_DS_RAW 4u    /* ds fed to the dk and dq dots without the fp16 rounding */
 #define TB_MUT_P_RAW 8u     /* p fed to the dv dot without the fp16 rounding */
+#define TB_MUT_DQ_I32 16u   /* dq through DQ += off_z * stride_qz + off_h * stride_qh (int32) */
 int td_hk_triton_attention_bwd(const td_abi_launch *L, unsigned mut);
 
 typedef struct tb_tiles {
@@ -175,8 +176,8 @@ static void tb_tile(const td_abi_launch *L, int reg, int64_t r0, float *t) {
 }
 
 /* one (query block, key block) step: p, ds of the BM x BM block, then dv, dk, dq */
-static void tb_step(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int64_t hz, int64_t off_hz, int64_t lo,
-                    int64_t start_m) {
+static void tb_step(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int64_t hz, int64_t dq0, int64_t off_hz,
+                    int64_t lo, int64_t start_m) {
     const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD), NCTX = TL_I(L, B_NB) * BM;
     const float sc = TL_R(L, B_SC);
     tb_tile(L, BR_Q, hz + start_m, w->q);
@@ -205,20 +206,33 @@ static void tb_step(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int
         for (int64_t e = 0; e < BD; e++) {
             float s = 0.0f; /* dot(ds, k) */
             for (int64_t n = 0; n < BM; n++) s += w->ds[i * BM + n] * w->k[n * BD + e];
-            const int64_t off = (hz + start_m + i) * BD + e;
+            const int64_t off = dq0 + (start_m + i) * BD + e;
             tl_store(L, BR_DQ, off, tl_load(L, BR_DQ, off) + s, tl_f32());
         }
 }
 
+/* DQ's element offset of program off_hz: the block pointer's 2-D row hz times BD, or (the
+ * mutant) the pointer DQ += off_z * stride_qz + off_h * stride_qh the kernel also forms,
+ * Triton's int32 program ids times int32 strides */
+static int64_t tb_dq0(const td_abi_launch *L, unsigned mut, int64_t off_hz, int64_t hz) {
+    const int64_t H = TL_I(L, B_H);
+    if (!(mut & TB_MUT_DQ_I32)) return hz * TL_I(L, B_BD);
+    return tl_i32(tl_i32(off_hz / H * tl_i32(TL_I(L, B_SQZ))) + tl_i32(off_hz % H * tl_i32(TL_I(L, B_SQH))));
+}
+static int64_t tb_hz(const td_abi_launch *L, int64_t off_hz) {
+    const int64_t H = TL_I(L, B_H), BD = TL_I(L, B_BD);
+    return (off_hz / H) * (TL_I(L, B_SQZ) / BD) + (off_hz % H) * (TL_I(L, B_SQH) / BD);
+}
+
 static void tb_program(const td_abi_launch *L, unsigned mut, const tb_tiles *w, int64_t off_hz) {
-    const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD), NB = TL_I(L, B_NB), H = TL_I(L, B_H);
-    const int64_t hz = (off_hz / H) * (TL_I(L, B_SQZ) / BD) + (off_hz % H) * (TL_I(L, B_SQH) / BD);
+    const int64_t BM = TL_I(L, B_BM), BD = TL_I(L, B_BD), NB = TL_I(L, B_NB);
+    const int64_t hz = tb_hz(L, off_hz), dq0 = tb_dq0(L, mut, off_hz, hz);
     for (int64_t start_n = 0; start_n < NB; start_n++) {
         const int64_t lo = start_n * BM;
         for (int64_t x = 0; x < BM * BD; x++) w->dv[x] = w->dk[x] = 0.0f;
         tb_tile(L, BR_K, hz + lo, w->k);
         tb_tile(L, BR_V, hz + lo, w->v);
-        for (int64_t start_m = lo; start_m < NB * BM; start_m += BM) tb_step(L, mut, w, hz, off_hz, lo, start_m);
+        for (int64_t start_m = lo; start_m < NB * BM; start_m += BM) tb_step(L, mut, w, hz, dq0, off_hz, lo, start_m);
         for (int64_t n = 0; n < BM; n++)
             for (int64_t e = 0; e < BD; e++) {
                 tl_store(L, BR_DV, (hz + lo + n) * BD + e, w->dv[n * BD + e], ta_f16());
@@ -238,6 +252,13 @@ int td_hk_triton_attention_bwd(const td_abi_launch *L, unsigned mut) {
     TL_ALLOC(L, w.dk, BM * BD);
     TL_ALLOC(L, w.p16, BM * BM);
     TL_ALLOC(L, w.ds, BM * BM);
+    /* a wrapped DQ offset off the buffer fails the whole launch, as on a device (tl_fault);
+     * not tl_fault_rows_i32: the base is off_z * stride_qz + off_h * stride_qh, two products */
+    for (uint32_t p0 = 0; p0 < L->grid[0] && (mut & TB_MUT_DQ_I32); p0++)
+        if (tl_fault(L, BR_DQ, tb_dq0(L, mut, p0, tb_hz(L, p0)), TL_I(L, B_NB) * BM * BD, 1, p0)) {
+            free(w.k), free(w.v), free(w.q), free(w.g), free(w.dv), free(w.dk), free(w.p16), free(w.ds);
+            return 1;
+        }
     for (uint32_t p0 = 0; p0 < L->grid[0]; p0++) tb_program(L, mut, &w, p0);
     free(w.k), free(w.v), free(w.q), free(w.g), free(w.dv), free(w.dk), free(w.p16), free(w.ds);
     return 0;

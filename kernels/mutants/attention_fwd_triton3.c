@@ -13,6 +13,7 @@ static int c3_m_no_log(const td_abi_launch *L) { return td_hk_attention_fwd_trit
 static int c4_acc(const td_abi_launch *L) { return td_hk_attention_fwd_triton3(L, 4, T3_MUT_NO_RESCALE_ACC); }
 static int c4_window(const td_abi_launch *L) { return td_hk_attention_fwd_triton3(L, 4, T3_MUT_WINDOW_EDGE); }
 static int c3_offset_i32(const td_abi_launch *L) { return td_hk_attention_fwd_triton3(L, 3, T3_MUT_OFFSET_I32); }
+static int c4_offset_i32(const td_abi_launch *L) { return td_hk_attention_fwd_triton3(L, 4, T3_MUT_OFFSET_I32); }
 
 #define WIN "window compare off by one: dist <= size keeps one key past the window's far edge"
 #define CWIN "complementary window off by one: dist > size drops the keys at distance size"
@@ -36,7 +37,10 @@ TD_KERNEL(td_m_t3_c4os_acc) = {T3_ID("python_case4_output_summary_general"), "mu
                                T3_CASTS, NULL, NO_ACC, 28, 6, c4_acc, NULL};
 TD_KERNEL(td_m_t3_c4io_window) = {T3_ID("case4_io_correctness"), "mut_window_off_by_one", TD_ABI_HOST, T3_CASTS,
                                   NULL, WIN, 28, 6, c4_window, NULL};
-/* the int32 base offset: one face carries it (cases 1 and 2 form their base the same way; case 4 has no far cases) */
+/* the int32 base offset: case 3's io face carries it for the fresh launches (cases 1 and 2 form their base the
+ * same way), case 4's io face for the resume, where the wrapped o_offset also reads the seed (acc0) off the head */
 #define I32 "q/k/v/o_offset = off_z * stride_z + off_h * stride_h without .to(tl.int64): wraps beyond 2^31 elements"
 TD_KERNEL(td_m_t3_c3io_i32) = {T3_ID("case3_io_correctness"), "mut_offset_int32", TD_ABI_HOST, T3_CASTS, NULL, I32,
                                27, 6, c3_offset_i32, NULL};
+TD_KERNEL(td_m_t3_c4io_i32) = {T3_ID("case4_io_correctness"), "mut_offset_int32", TD_ABI_HOST, T3_CASTS, NULL, I32,
+                               28, 6, c4_offset_i32, NULL};

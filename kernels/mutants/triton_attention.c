@@ -40,6 +40,7 @@ static int bwd_no_delta(const td_abi_launch *L) { return td_hk_triton_attention_
 static int bwd_causal_gt(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 2u); }
 static int bwd_ds_raw(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 4u); }
 static int bwd_p_raw(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 8u); }
+static int bwd_dq_i32(const td_abi_launch *L) { return td_hk_triton_attention_bwd(L, 16u); }
 
 #define BWD "triton_attention.triton_attention_bwd_grads_genuine_output_summary_general"
 #define BCASTS "p=fp16:rne:inf;ds=fp16:rne:inf;store=fp16:rne:inf"
@@ -54,3 +55,7 @@ TD_KERNEL(td_m_ta_bwd_ds_raw) = {BWD, "mut_ds_not_fp16", TD_ABI_HOST, BCASTS, NU
 TD_KERNEL(td_m_ta_bwd_p_raw) = {BWD, "mut_p_not_fp16", TD_ABI_HOST, BCASTS, NULL,
                                 "p fed to the dv dot in binary32: the kernel's p.to(fp16) dropped", 15, 9, bwd_p_raw,
                                 NULL};
+TD_KERNEL(td_m_ta_bwd_dq_i32) = {BWD, "mut_offset_int32", TD_ABI_HOST, BCASTS, NULL,
+                                 "dq loaded and stored through DQ += off_z * stride_qz + off_h * stride_qh (the pointer "
+                                 "the kernel forms beside its block pointer), int32 products: wraps beyond 2^31 elements",
+                                 15, 9, bwd_dq_i32, NULL};
