@@ -81,6 +81,9 @@ static const struct {
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 6, 0},
     /* select_mask and prefix_sum: sparse metadata regions (engine/harness.c, image_alloc) */
     {"masked_select.masked_select_kernel_correctness", 6, 0},
+    /* rows of time steps: every program's offsets t * batch * dim + col cross 2^31 */
+    {"diag_ssm_triton.diag_ssm_forward_io_correctness", 7, 0},
+    {"diag_ssm_triton.diag_ssm_backward_io_correctness", 7, 0},
     {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", 7, 0}, /* heads on grid axis 2 */
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
@@ -268,6 +271,11 @@ static const rows_contract ROWS[] = {
     /* rows of BLOCK_SIZE: x and output, one max each (x, output, output_maxs) */
     {"rowwise_quantization_triton.quantize_rowwise_correctness", 0, -1, 0, 0xdu, 1},
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 0, 0, 1, 3u, 1}, /* rows of N: in, out */
+    /* rows of time steps, not programs (length of them, rows of batch*dim): x and y;
+     * the backward's y, grad_x and grad_y */
+    {"diag_ssm_triton.diag_ssm_forward_kernel_output_summary", 0, 0, 1, 0xau, 1},
+    {"diag_ssm_triton.diag_ssm_forward_io_correctness", 0, 0, 1, 0xau, 1},
+    {"diag_ssm_triton.diag_ssm_backward_io_correctness", 0, 0, 2, 0x54u, 1},
     /* the heads (grid axis 2) of DK*DV: initial_state and HSeed */
     {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", 2, -1, 0, 3u, 0},
     {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctnessR", 2, -1, 0, 3u, 0},
