@@ -29,6 +29,9 @@
  * Special values: finite inputs |x| <= 8, |lambda| <= 1 + 2^-9, length <= 4095: finite.
  */
 #include "gen.h"
+#include "gen_large.h"
+
+#include <stdlib.h>
 
 enum { P_LEN, P_BATCH, P_DIM, P_BS, NP };
 enum { R_S, R_X, R_LAMBDA, R_Y, NR };
@@ -100,31 +103,39 @@ static const char *check_common(const td_case *c, int r_lambda, const int *regs_
     for (int i = 0; i < nreg; i++)
         if (c->r[i].len < (size_t)(regs_n[i] == 0 || regs_n[i] == 3 ? n : regs_n[i] == 2 ? dim : T * n))
             return "regions hold [batch*dim], [length, batch*dim], [dim]";
-    for (int64_t d = 0; d < dim; d++)
-        if (fabs(td_get(c, r_lambda, (size_t)d)) > 1 + 0x1p-9) return "|lambda| <= 1 + 2^-9 (the domain)";
-    return NULL;
+    for (int64_t d = 0; d < dim; d++) {
+        double lam = fabs(td_get(c, r_lambda, (size_t)d));
+        if (lam > 1 + 0x1p-9) return "|lambda| <= 1 + 2^-9 (the domain)";
+        if (c->nwin && lam > 1) return "a large case: |lambda| <= 1 (its 2^31 / (batch*dim) steps keep the state finite)";
+    }
+    return NULL; /* (x, y, grad_y: any finite value; a large case's rows outside its windows read 0) */
 }
 static const char *check(const td_case *c) { return check_common(c, R_LAMBDA, fwd_n, NR); }
 static const char *check_b(const td_case *c) { return check_common(c, RB_LAMBDA, bwd_n, NRB); }
 
+/* every lane (t, col); a large case: the time steps t of its windows (td_large_row_next:
+ * every t in an ordinary case), the other steps' lanes only counted */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t T = c->p[P_LEN].i, n = c->p[P_BATCH].i * c->p[P_DIM].i, BS = c->p[P_BS].i;
-    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
-        for (int64_t j = 0; j < BS && p0 * BS + j < n; j++)
-            for (int64_t t = 0; t < T; t++) {
-                td_olane l = {.region = R_Y, .off = (uint64_t)(t * n + p0 * BS + j), .pid = {p0, 0, 0},
-                              .t = (uint32_t)t, .j = (uint64_t)j, .idx = {p0 * BS + j, t}};
+    uint64_t seen = 0;
+    for (uint64_t t = td_large_row_next(c, 0); t < (uint64_t)T; t = td_large_row_next(c, t + 1), seen++)
+        for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+            for (int64_t j = 0; j < BS && p0 * BS + j < n; j++) {
+                td_olane l = {.region = R_Y, .off = t * (uint64_t)n + (uint64_t)(p0 * BS + j), .pid = {p0, 0, 0},
+                              .t = (uint32_t)t, .j = (uint64_t)j, .idx = {p0 * BS + j, (int64_t)t}};
                 td_wset_add(ws, &l);
             }
+    if (c->nwin) ws->dropped += ((uint64_t)T - seen) * (uint64_t)n;
 }
 static void writes_b(const td_case *c, td_wset *ws) {
     int64_t T = c->p[P_LEN].i, n = c->p[P_BATCH].i * c->p[P_DIM].i, BS = c->p[P_BS].i;
+    uint64_t seen = 0;
     for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
         for (int64_t j = 0; j < BS && p0 * BS + j < n; j++) {
             int64_t col = p0 * BS + j;
-            for (int64_t t = 0; t < T; t++) {
-                td_olane l = {.o = 0, .region = RB_GX, .off = (uint64_t)(t * n + col), .pid = {p0, 0, 0},
-                              .t = (uint32_t)t, .j = (uint64_t)j, .idx = {col, t}};
+            for (uint64_t t = td_large_row_next(c, 0); t < (uint64_t)T; t = td_large_row_next(c, t + 1), seen++) {
+                td_olane l = {.o = 0, .region = RB_GX, .off = t * (uint64_t)n + (uint64_t)col, .pid = {p0, 0, 0},
+                              .t = (uint32_t)t, .j = (uint64_t)j, .idx = {col, (int64_t)t}};
                 td_wset_add(ws, &l);
             }
             td_olane gs = {.o = 1, .region = RB_GS, .off = (uint64_t)col, .pid = {p0, 0, 0}, .j = (uint64_t)j, .idx = {col, 0}};
@@ -132,7 +143,54 @@ static void writes_b(const td_case *c, td_wset *ws) {
             td_olane gl = {.o = 2, .region = RB_GL, .off = (uint64_t)col, .pid = {p0, 0, 0}, .j = (uint64_t)j, .idx = {col, 0}};
             td_wset_add(ws, &gl);
         }
+    if (c->nwin) ws->dropped += (uint64_t)T * (uint64_t)n - seen; /* grad_x's steps outside the windows */
 }
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / (batch*dim) time steps,
+ * so t * batch_size * dim + col passes 2^31 (t, batch_size and dim int32 in the original,
+ * which forms the offset in int32; nothing in the signature bounds their product, Lean's
+ * are Nat).  The row-blocks are TIME STEPS -- rows of batch*dim of x and y (backward: y,
+ * grad_y, grad_x) -- not programs: every program loops over all of them, and each
+ * crosses element 2^31.  The windows are steps (the first, those around element 2^31,
+ * the last, two drawn), every column of each judged; the other steps' inputs read 0, so
+ * the recurrence runs through them as h <- lambda h (the spec crosses such a gap in one
+ * step: diag_ssm_triton.spec.h, dssm_gap).  A row narrower than TD_ROWS_LARGE_MIN_LEN
+ * is widened through batch_size (the new columns' x zero, their s repeating s[col mod
+ * n0]: lambda stays per dim), BLOCK_SIZE 16..64 (the launch sweeps x once per program).
+ * An amplifying lambda (|lambda| > 1) becomes +-1: over 2^25 steps its state would
+ * overflow. */
+static void dssm_large(td_producer *p, td_case *c, const int *rows, int nrows, const int *cols, int ncols, int r_lambda) {
+    int64_t dim = c->p[P_DIM].i, n0 = c->p[P_BATCH].i * dim;
+    int64_t B = n0 >= TD_ROWS_LARGE_MIN_LEN ? c->p[P_BATCH].i : (TD_ROWS_LARGE_MIN_LEN + dim - 1) / dim, n = B * dim;
+    int64_t BS = td_gen_pow2(p, 4, 6);
+    td_rows_region rr[3];
+    for (int k = 0; k < nrows; k++)
+        rr[k] = (td_rows_region){rows[k], (uint64_t)n, c->k->regions[rows[k]].role == TD_R_IN ? (uint64_t)n0 : 0};
+    uint64_t R;
+    if (td_rows_large(p, c, (uint64_t)c->p[P_LEN].i, rr, nrows, &R) != 0) return;
+    for (int k = 0; k < ncols && n != n0; k++) { /* the [batch*dim] regions widened */
+        int in = c->k->regions[cols[k]].role == TD_R_IN;
+        double *old = in ? malloc((size_t)n0 * sizeof *old) : NULL;
+        if (in && !old) abort(); /* (out of memory, as td_case_alloc) */
+        for (int64_t i = 0; in && i < n0; i++) old[i] = td_get(c, cols[k], (size_t)i);
+        td_case_alloc(c, cols[k], (size_t)n + (in ? 0 : 3));
+        for (int64_t i = 0; in && i < n; i++) td_set(c, cols[k], (size_t)i, old[i % n0]);
+        free(old);
+    }
+    for (int64_t d = 0; d < dim; d++) {
+        double lam = td_get(c, r_lambda, (size_t)d);
+        if (fabs(lam) > 1) td_set(c, r_lambda, (size_t)d, lam > 0 ? 1.0 : -1.0);
+    }
+    c->p[P_LEN].i = (int64_t)R, c->p[P_BATCH].i = B, c->p[P_BS].i = BS;
+    c->grid[0] = (uint32_t)((n + BS - 1) / BS);
+    c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |
+                    TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_SEQ_SINGLE));
+    td_gen_mark_shape((uint64_t)n, (uint64_t)BS, c->grid[0], &c->classes);
+}
+static const int fwd_rows[] = {R_X, R_Y}, fwd_cols[] = {R_S};
+static const int bwd_rows[] = {RB_Y, RB_GX, RB_GY}, bwd_cols[] = {RB_S, RB_GS, RB_GL};
+static void large(td_producer *p, td_case *c) { dssm_large(p, c, fwd_rows, 2, fwd_cols, 1, R_LAMBDA); }
+static void large_b(td_producer *p, td_case *c) { dssm_large(p, c, bwd_rows, 3, bwd_cols, 3, RB_LAMBDA); }
 
 /* The intents (contracts/diag_ssm_triton.spec.h): the operation as its definition
  * states it, for audit and certify --against intent. */
@@ -172,8 +230,8 @@ const td_contract td_c_diag_ssm_fwd_summary = {
     .nregions = NR, .regions = regions,
     .error_model = "the scan by oracle/lrec.h (3u per step of the magnitude state; sequential, FMA, chunked)",
     /* no .far: offsets t * batch_size * dim + col (sizes only, shared with the output): an offset
-     * >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
-    DSSM_COMMON, .gen = gen, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
+     * >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of time steps) */
+    DSSM_COMMON, .gen = gen, .large = large, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
     .intent = &intent_fwd,
 };
 const td_contract td_c_diag_ssm_fwd_io = {
@@ -184,8 +242,8 @@ const td_contract td_c_diag_ssm_fwd_io = {
     .nregions = NR, .regions = regions,
     .error_model = "the scan by oracle/lrec.h (3u per step of the magnitude state; sequential, FMA, chunked)",
     /* no .far: offsets t * batch_size * dim + col (sizes only, shared with the output): an offset
-     * >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
-    DSSM_COMMON, .gen = gen, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
+     * >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of time steps) */
+    DSSM_COMMON, .gen = gen, .large = large, .check = check, .writes = writes, TD_SPECS(dssm_fwd),
     .intent = &intent_fwd,
 };
 const td_contract td_c_diag_ssm_bwd_io = {
@@ -198,7 +256,7 @@ const td_contract td_c_diag_ssm_bwd_io = {
     .error_model = "the reverse scan by oracle/lrec.h; grad_lambda a sum in any order (gamma_{length-1}); "
                    "grad_s one rounded product",
     /* no .far: offsets t * batch_size * dim + col (sizes only, shared with the output): an offset
-     * >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */
-    DSSM_COMMON, .gen = gen_b, .check = check_b, .writes = writes_b, TD_SPECS(dssm_bwd),
+     * >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, rows of time steps) */
+    DSSM_COMMON, .gen = gen_b, .large = large_b, .check = check_b, .writes = writes_b, TD_SPECS(dssm_bwd),
     .intent = &intent_bwd,
 };

@@ -46,6 +46,8 @@
  * Special values: finite inputs |x| <= 8; |h| <= 64 T stays far below binary32's range.
  */
 #include "gen.h"
+#include "gen_far.h"
+#include "gen_large.h"
 
 enum { P_USE_INIT, P_STORE_FINAL, P_SQK, P_SVO, P_B, P_H, P_T, P_DK, P_DV, P_BK, P_BV, P_M, P_SCALE, NP };
 enum { R_Q, R_K, R_V, R_O, R_DO, R_DQ, R_DK, R_DV, R_H0, R_HT, R_HSEED, R_HPREV, R_HOUT, R_DHPREV, R_DHOUT, NR };
@@ -130,6 +132,28 @@ static void gen(td_producer *p, td_case *c) {
     c->classes |= c->menu == TD_V_SPECIAL ? TD_BC(TD_BC_VALUES_SPECIAL) : 0;
 }
 
+/* Offsets beyond 2^31 (gen_far.h, td_far_slabs): q and k are read at i_bh * s_qk_h, v
+ * and do at i_bh * s_vo_h, dq and dk written at (i_bh + i_v*B*H) * s_qk_h, o and dv at
+ * (i_bh + i_k*B*H) * s_vo_h (products the original forms in int32 from its program ids
+ * and int32 strides).  Keeps R heads (H dividing them) with NV*R and NK*R <=
+ * TD_FAR_MAX_ROWS slabs of the outputs, then moves q, k (R heads) with dq, dk (NV*R >= 2
+ * slabs, sparse outputs) to one far s_qk_h, and where o, dv hold two slabs or more
+ * (NK*R), v, do with them to one far s_vo_h: the last block's rows start past 2^31.
+ * (A case of one dq slab keeps its strides: nothing to address past the first.)  The
+ * state regions keep their head offsets i_bh * DK * DV (sizes only: the large tier's
+ * form, not this one's; heads below R as they were). */
+static void far(td_producer *p, td_case *c) {
+    int64_t H = c->p[P_H].i, NV = c->grid[0], NK = c->grid[1], NX = NV > NK ? NV : NK;
+    if (NX > TD_FAR_MAX_ROWS) return;
+    int64_t cap = TD_FAR_MAX_ROWS / NX, R = td_far_bh_rows(c->grid[2] < cap ? c->grid[2] : cap, &H);
+    static const int qk[4] = {R_Q, R_K, R_DQ, R_DK}, vo[4] = {R_V, R_DO, R_O, R_DV};
+    const int64_t rq[4] = {R, R, NV * R, NV * R}, rv[4] = {R, R, NK * R, NK * R};
+    int64_t T = c->p[P_T].i;
+    if (NV * R < 2 || !td_far_slabs(p, c, 4, qk, rq, P_SQK, T * c->p[P_DK].i, NV * R)) return;
+    if (NK * R >= 2) td_far_slabs(p, c, 4, vo, rv, P_SVO, T * c->p[P_DV].i, NK * R); /* (or s_vo_h stays) */
+    c->p[P_H].i = H, c->p[P_B].i = R / H, c->grid[2] = (uint32_t)R;
+}
+
 static const char *check_state_tiles(const td_case *c, int64_t DK, int64_t DV, int64_t BK, int64_t BV) {
     if (BK <= 0) return "hBKpos: 0 < BK";
     if (BV <= 0) return "hBVpos: 0 < BV";
@@ -151,11 +175,14 @@ static const char *check(const td_case *c) {
     if (c->p[P_H].i <= 0 || c->grid[2] != (uint32_t)BH) return "grid axis 2 = B*H, H > 0";
     if (c->p[P_SQK].i < T * DK || c->p[P_SVO].i < T * DV) return "s_qk_h >= T*DK, s_vo_h >= T*DV (rows of a head)";
     if ((double)(float)c->p[P_SCALE].r != c->p[P_SCALE].r || !isfinite(c->p[P_SCALE].r)) return "scale is binary32";
-    size_t sqk = (size_t)(BH * c->p[P_SQK].i), svo = (size_t)(BH * c->p[P_SVO].i), st = (size_t)(BH * DK * DV);
+    /* each region up to its last head's (block's) rows t < T: their exact span (a far
+     * stride leaves no room after them) */
+    int64_t sqk_h = c->p[P_SQK].i, svo_h = c->p[P_SVO].i, NV = c->grid[0], NK = c->grid[1];
+    size_t sqk = (size_t)((BH - 1) * sqk_h + T * DK), svo = (size_t)((BH - 1) * svo_h + T * DV), st = (size_t)(BH * DK * DV);
     if (c->r[R_Q].len < sqk || c->r[R_K].len < sqk || c->r[R_V].len < svo || c->r[R_DO].len < svo)
         return "q, k, v, do hold every head's rows";
-    if (c->r[R_O].len < c->grid[1] * svo || c->r[R_DV].len < c->grid[1] * svo ||
-        c->r[R_DQ].len < c->grid[0] * sqk || c->r[R_DK].len < c->grid[0] * sqk)
+    size_t o = (size_t)((NK * BH - 1) * svo_h + T * DV), dq = (size_t)((NV * BH - 1) * sqk_h + T * DK);
+    if (c->r[R_O].len < o || c->r[R_DV].len < o || c->r[R_DQ].len < dq || c->r[R_DK].len < dq)
         return "o, dv hold NK blocks, dq, dk NV blocks";
     for (int r = R_H0; r <= R_DHOUT; r++)
         if (c->r[r].len < st) return "the state regions hold B*H*DK*DV";
@@ -232,9 +259,13 @@ static const char *check_seed(const td_case *c) {
     if (c->r[RS_H0].len < st || c->r[RS_HSEED].len < st) return "initial_state, HSeed hold B*H*DK*DV";
     return NULL; /* hOutInj: (c, r) -> (p1*BK + c)*DV + p0*BV + r is injective on active lanes (p0*BV + r < DV) */
 }
+/* every active lane of every program; a large case: the heads (p2) of its windows, the
+ * other heads' lanes only counted */
 static void writes_seed(const td_case *c, td_wset *ws) {
     int64_t DK = c->p[PS_DK].i, DV = c->p[PS_DV].i, BK = c->p[PS_BK].i, BV = c->p[PS_BV].i;
-    for (uint32_t p2 = 0; p2 < c->grid[2]; p2++)
+    uint64_t seen = 0;
+    for (uint32_t p2 = (uint32_t)td_large_row_next(c, 0); p2 < c->grid[2];
+         p2 = (uint32_t)td_large_row_next(c, (uint64_t)p2 + 1), seen++)
         for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
             for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
                 for (int64_t r = 0; r < BV; r++)
@@ -245,6 +276,29 @@ static void writes_seed(const td_case *c, td_wset *ws) {
                                       .pid = {p0, p1, p2}, .j = (uint64_t)(r * BK + cc)};
                         td_wset_add(ws, &l);
                     }
+    if (c->nwin) ws->dropped += (c->grid[2] - seen) * (uint64_t)(DK * DV);
+}
+
+/* The large tier of the seeds (gen_large.h, td_rows_large): more than 2^31 / (DK*DV)
+ * heads, so initial_state + i_bh * DK * DV passes 2^31 (i_bh an int32 program id, DK and
+ * DV constexprs: the original forms the product in int32; nothing in the signature
+ * bounds B*H*DK*DV, Lean's are Nat).  The row-blocks are the heads' DK*DV states in both
+ * regions.  B*H is grid axis 2, which a device caps at 65535, so a head is widened to
+ * DK, DV in 192..256 (more than 2^31 / 65535 elements: at most 58285 heads), the drawn
+ * head's values in its first elements, the rest zero (a copy: any finite value is in
+ * the domain); the tiles the launcher picks for such heads (BK = BV = min(D, 32)) or
+ * 16 keep the grid near 2^23 programs. */
+static void large_seed(td_producer *p, td_case *c) {
+    int64_t DK0 = c->p[PS_DK].i, DV0 = c->p[PS_DV].i;
+    int64_t DK = td_prod_u32(p, 192, 256), DV = td_prod_u32(p, 192, 256);
+    int64_t BK = td_prod_bool(p) ? 32 : 16, BV = td_prod_bool(p) ? 32 : 16;
+    td_rows_region rr[2] = {{RS_H0, (uint64_t)(DK * DV), (uint64_t)(DK0 * DV0)}, {RS_HSEED, (uint64_t)(DK * DV), 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[2], rr, 2, &R) != 0) return;
+    c->p[PS_DK].i = DK, c->p[PS_DV].i = DV, c->p[PS_BK].i = BK, c->p[PS_BV].i = BV;
+    c->grid[0] = (uint32_t)cdiv(DV, BV), c->grid[1] = (uint32_t)cdiv(DK, BK), c->grid[2] = (uint32_t)R;
+    c->classes &= ~(TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_BLOCK_GT_N));
+    c->classes |= DK % BK || DV % BV ? TD_BC(TD_BC_TAIL) : TD_BC(TD_BC_EXACT_MULTIPLE);
 }
 
 #define FRR_SEED_COMMON                                                                                          \
@@ -254,8 +308,8 @@ static void writes_seed(const td_case *c, td_wset *ws) {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) |                     \
                TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_SPECIAL),                 \
     /* no .far: initial_state and HSeed are both addressed by i_bh * DK * DV (sizes only): an  \
-     * offset >= 2^31 needs a dense output of 2^31 elements (offset-2^31 not reached) */       \
-    .gen = gen_seed, .check = check_seed, .writes = writes_seed, TD_SPECS(frr_seed)
+     * offset >= 2^31 needs a dense output of 2^31 elements: the large tier's (`large`, heads) */ \
+    .gen = gen_seed, .large = large_seed, .check = check_seed, .writes = writes_seed, TD_SPECS(frr_seed)
 
 const td_contract td_c_fused_recurrent_retention_seed = {
     .id = "fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness",
@@ -306,10 +360,9 @@ const td_contract td_c_fused_recurrent_retention_summary = {
                    "the state carried), b_b = 1 - exp2(..) by the math model, tile sums in any order",
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_SEQ_SINGLE) |
-               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL),
-    /* no .far: q, k are read and dq, dk written at (i_bh + i_v*B*H) * s_qk_h, v, do and o, dv at
-     * s_vo_h: every head stride addresses an output, which must stay dense (offset-2^31 not reached) */
+               TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_OFFSET_2_31),
     .gen = gen,
+    .far = far,
     .check = check,
     .writes = writes,
     TD_SPECS(frr_summary),

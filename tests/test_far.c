@@ -274,6 +274,7 @@ static const far_contract FAR[] = {
     {"parallel_attention.pa_bwd_dkv_exec_genuine", "s_qk_h", 5, NULL},
     {"parallel_retention_attention.pra_bwd_dkv_exec_genuine", "s_qk_h", 4, NULL},
     {"fused_recurrent_delta.fused_recurrent_delta_output_summary_general", "s_qk_h", 11, NULL},
+    {"fused_recurrent_retention.fused_recurrent_retention_output_summary_general", "s_qk_h", 5, NULL},
     /* prefill attentions of one layout (rs, hs, 1) for Q, K, V and Out: the head axis of the
      * four (Out a sparse output); the tutorial's v1 forward: Q, K, V, Out at off_hz *
      * stride_qh_2d */
@@ -437,7 +438,7 @@ static int far_axis(const char *id) {
                                         "chunk_gla_simple.",      "chunk_bwd_dqkg.",      "chunk_linear_attn.",
                                         "chunk_delta_fwd.",       "chunk_gated_attention.", "fused_rwkv6_kernel.",
                                         "parallel_retention_attention.", "fused_recurrent_delta.",
-                                        "decay_cumsum."};
+                                        "decay_cumsum.", "fused_recurrent_retention."};
     for (size_t i = 0; i < sizeof axis2 / sizeof axis2[0]; i++)
         if (!strncmp(id, axis2[i], strlen(axis2[i]))) return 2;
     return 0;
@@ -455,6 +456,9 @@ static int64_t far_rows(const far_contract *f, const td_case *c) {
         !strcmp(f->id, "parallel_retention_attention.pra_bwd_dkv_exec_genuine") ||
         !strcmp(f->id, "fused_recurrent_delta.fused_recurrent_delta_output_summary_general")) /* dk's slabs */
         return (td_param_i(c, "V", -1) + td_param_i(c, "BV", -1) - 1) / td_param_i(c, "BV", -1) *
+               td_param_i(c, "B", -1) * td_param_i(c, "H", -1);
+    if (!strcmp(f->id, "fused_recurrent_retention.fused_recurrent_retention_output_summary_general")) /* dq's slabs */
+        return (td_param_i(c, "DV", -1) + td_param_i(c, "BV", -1) - 1) / td_param_i(c, "BV", -1) *
                td_param_i(c, "B", -1) * td_param_i(c, "H", -1);
     if (!strncmp(f->id, "embedding_triton_kernel.", 24))
         return td_param_i(c, "vob_end_id", -1) - td_param_i(c, "vob_start_id", -1);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,10 @@ static const struct {
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 6, 0},
     /* select_mask and prefix_sum: sparse metadata regions (engine/harness.c, image_alloc) */
     {"masked_select.masked_select_kernel_correctness", 6, 0},
+    /* rows of time steps: every program's offsets t * batch * dim + col cross 2^31 */
+    {"diag_ssm_triton.diag_ssm_forward_io_correctness", 7, 0},
+    {"diag_ssm_triton.diag_ssm_backward_io_correctness", 7, 0},
+    {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", 7, 0}, /* heads on grid axis 2 */
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -267,6 +272,14 @@ static const rows_contract ROWS[] = {
     /* rows of BLOCK_SIZE: x and output, one max each (x, output, output_maxs) */
     {"rowwise_quantization_triton.quantize_rowwise_correctness", 0, -1, 0, 0xdu, 1},
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 0, 0, 1, 3u, 1}, /* rows of N: in, out */
+    /* rows of time steps, not programs (length of them, rows of batch*dim): x and y;
+     * the backward's y, grad_x and grad_y */
+    {"diag_ssm_triton.diag_ssm_forward_kernel_output_summary", 0, 0, 1, 0xau, 1},
+    {"diag_ssm_triton.diag_ssm_forward_io_correctness", 0, 0, 1, 0xau, 1},
+    {"diag_ssm_triton.diag_ssm_backward_io_correctness", 0, 0, 2, 0x54u, 1},
+    /* the heads (grid axis 2) of DK*DV: initial_state and HSeed */
+    {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", 2, -1, 0, 3u, 0},
+    {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctnessR", 2, -1, 0, 3u, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -590,6 +603,73 @@ static void test_large_kills_i32(void **st) {
     td_kernels_close(&set);
 }
 
+/* ---- diag_ssm_triton: rows of time steps whose gaps the spec crosses in one step ----
+ * Two kernels that walk only the windows' steps (the test hands them the windows of
+ * the case it decoded; the harness decodes the same bytes to the same case): one takes
+ * each gap of k zero-input steps exactly (h *= lambda^k, in binary64) and passes; one
+ * keeps h across the gap (lambda^k dropped) and must fail wherever a decay below 1 meets
+ * a nonzero state -- so a gap charge loosened towards the state's magnitude
+ * (dssm_gap's ((1+u)^3k - 1) |lambda|^k M) is caught. */
+#define DSSM_FWD "diag_ssm_triton.diag_ssm_forward_io_correctness"
+static td_window g_win[TD_MAX_WINDOWS];
+static int g_nwin;
+static int dssm_windows(const td_abi_launch *L, int keep) {
+    int64_t T = L->params[0].i, dim = L->params[2].i, n = L->params[1].i * dim;
+    const float *s = L->regions[0].base, *x = L->regions[1].base, *lam = L->regions[2].base;
+    float *y = L->regions[3].base;
+    for (int64_t col = 0; col < n; col++) {
+        double h = s[col], a = lam[col % dim];
+        int64_t t = 0;
+        for (int w = 0; w < g_nwin; w++) {
+            if ((int64_t)g_win[w].lo > t && !keep) h *= pow(a, (double)((int64_t)g_win[w].lo - t));
+            for (t = (int64_t)g_win[w].lo; t < (int64_t)g_win[w].hi && t < T; t++) {
+                h = a * h + x[t * n + col];
+                y[t * n + col] = (float)h;
+            }
+        }
+    }
+    return 0;
+}
+static int dssm_exact_gaps(const td_abi_launch *L) { return dssm_windows(L, 0); }
+static int dssm_kept_gaps(const td_abi_launch *L) { return dssm_windows(L, 1); }
+static const td_abi_kernel K_DSSM_EXACT = {DSSM_FWD, "exact_gaps", TD_ABI_HOST, NULL, NULL, NULL, 4, 4, dssm_exact_gaps, NULL};
+static const td_abi_kernel K_DSSM_KEPT = {DSSM_FWD, "kept_gaps", TD_ABI_HOST, NULL, NULL, NULL, 4, 4, dssm_kept_gaps, NULL};
+static const td_abi_kernel *const DSSM_K[] = {&K_DSSM_EXACT, &K_DSSM_KEPT};
+static const td_abi_table DSSM_TABLE = {TD_KERNEL_ABI_VERSION, 2, DSSM_K, "test_large_dssm"};
+
+static void test_dssm_gaps(void **st) {
+    (void)st;
+    td_kernel_set set;
+    char err[512];
+    assert_int_equal(td_kernels_bind(&DSSM_TABLE, "test_large", &set, err, sizeof err), TD_LOAD_OK);
+    td_ctx_opts o = {.large = 1};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    const td_contract *k = td_contract_find(DSSM_FWD);
+    int killed = 0;
+    for (uint64_t i = 0; i < 8; i++) {
+        uint8_t b[64];
+        td_case c;
+        td_case_result r;
+        large_bytes(i, b, sizeof b, 1);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        assert_true(c.nwin >= 2 && c.p[0].i * c.p[1].i * c.p[2].i > (int64_t)TWO31);
+        g_nwin = c.nwin;
+        memcpy(g_win, c.win, sizeof g_win);
+        td_case_free(&c);
+        assert_int_equal(td_run_bytes(cx, td_kernels_find(&set, DSSM_FWD, "exact_gaps", TD_ABI_HOST), b, sizeof b, &r),
+                         TD_RUN_OK);
+        assert_true(r.st.lanes > 0);
+        td_result_free(&r);
+        int rc = td_run_bytes(cx, td_kernels_find(&set, DSSM_FWD, "kept_gaps", TD_ABI_HOST), b, sizeof b, &r);
+        assert_true(rc == TD_RUN_OK || rc == TD_RUN_FINDING);
+        killed += rc == TD_RUN_FINDING;
+        td_result_free(&r);
+    }
+    assert_true(killed >= 2);
+    td_ctx_free(cx);
+    td_kernels_close(&set);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest unit[] = {
         cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
@@ -597,7 +677,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_rows_cases_decode),        cmocka_unit_test(test_rows_windows),
         cmocka_unit_test(test_rows_refused),
         cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
-        cmocka_unit_test(test_large_need),
+        cmocka_unit_test(test_large_need),              cmocka_unit_test(test_dssm_gaps),
     };
     const struct CMUnitTest run[] = {cmocka_unit_test(test_large_kills), cmocka_unit_test(test_large_kills_i32)};
     if (argc > 1 && !strcmp(argv[1], "--run")) return cmocka_run_group_tests(run, NULL, NULL);

@@ -9,6 +9,7 @@
 typedef struct dssm_bug {
     int decay_twice, fp16_state, lambda_by_batch; /* forward */
     int bwd_forward, y_same_row, no_last_decay;   /* backward */
+    int off_i32;                                  /* both: t * batch_size * dim + col in int32 */
 } dssm_bug;
 int td_dssm_fwd(const td_abi_launch *L, const dssm_bug *bug);
 int td_dssm_bwd(const td_abi_launch *L, const dssm_bug *bug);

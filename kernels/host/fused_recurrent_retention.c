@@ -117,11 +117,36 @@ static void backward(frr_prog *P) {
     for (int64_t s = 0; s < P->T; s++) bwd_step(P, P->bug->bwd_forward ? s : P->T - 1 - s);
 }
 
+/* The int32-offset mutant (bug->off_i32): the head bases i_bh * s_qk_h, i_bh * s_vo_h,
+ * (i_bh + i_v*B*H) * s_qk_h and (i_bh + i_k*B*H) * s_vo_h formed in int32 as the original
+ * forms them (program ids and strides int32; the rows then advance by 64-bit pointer
+ * steps).  A wrapped base fails the launch whole (as on a device), checked first. */
+static int frr_fault_i32(const frr_prog *P) {
+    const td_abi_launch *L = P->L;
+    int64_t nq = P->T * P->DK, nv = P->T * P->DV;
+    for (uint32_t p2 = 0; p2 < L->grid[2]; p2++) {
+        int64_t bh = p2;
+        if (tl_fault(L, FRR_R_Q, tl_i32(bh * P->sqk), nq, 1, p2) || tl_fault(L, FRR_R_K, tl_i32(bh * P->sqk), nq, 1, p2) ||
+            tl_fault(L, FRR_R_V, tl_i32(bh * P->svo), nv, 1, p2) || tl_fault(L, FRR_R_DO, tl_i32(bh * P->svo), nv, 1, p2))
+            return 1;
+        for (uint32_t iv = 0; iv < L->grid[0]; iv++)
+            if (tl_fault(L, FRR_R_DQ, tl_i32((bh + iv * P->BH) * P->sqk), nq, 1, p2) ||
+                tl_fault(L, FRR_R_DK, tl_i32((bh + iv * P->BH) * P->sqk), nq, 1, p2))
+                return 1;
+        for (uint32_t ik = 0; ik < L->grid[1]; ik++)
+            if (tl_fault(L, FRR_R_O, tl_i32((bh + ik * P->BH) * P->svo), nv, 1, p2) ||
+                tl_fault(L, FRR_R_DV, tl_i32((bh + ik * P->BH) * P->svo), nv, 1, p2))
+                return 1;
+    }
+    return 0;
+}
+
 int td_frr_run(const td_abi_launch *L, const frr_bug *bug) {
     frr_prog P = {.L = L, .bug = bug};
     P.DK = TL_I(L, FRR_P_DK), P.DV = TL_I(L, FRR_P_DV), P.BK = TL_I(L, FRR_P_BK), P.BV = TL_I(L, FRR_P_BV);
     P.T = TL_I(L, FRR_P_T), P.sqk = TL_I(L, FRR_P_SQK), P.svo = TL_I(L, FRR_P_SVO), P.m = TL_I(L, FRR_P_M);
     P.BH = TL_I(L, FRR_P_B) * TL_I(L, FRR_P_H), P.scale = TL_R(L, FRR_P_SCALE);
+    if (bug->off_i32 && frr_fault_i32(&P)) return 1;
     TL_ALLOC(L, P.h, P.BK * P.BV);
     TL_ALLOC(L, P.t1, P.BK + P.BV);
     TL_ALLOC(L, P.t2, P.BK + P.BV);

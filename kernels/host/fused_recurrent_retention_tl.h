@@ -18,6 +18,7 @@ typedef struct frr_bug {
     int bwd_forward; /* backward: the d_h loop runs forward in time */
     int decay_early; /* backward: d_h *= b_b before dk, dv (the decay at the wrong step) */
     int bwd_no_init; /* backward: the rebuilt h not seeded with initial_state */
+    int off_i32;     /* both: the head bases (i_bh + i_x*B*H) * s_qk_h / s_vo_h in int32 */
 } frr_bug;
 int td_frr_run(const td_abi_launch *L, const frr_bug *bug);
 #endif
