@@ -83,6 +83,8 @@ static const struct {
     {"masked_select.masked_select_kernel_correctness", 6, 0},
     /* blocks of BLK rows and their scales (td_rows_large) */
     {"int8_quantization.per_block_int8_correctness", 7, 0},
+    /* tiles of BLOCK_M x D_HEAD, rows repeated where narrower than 64 (td_rows_large) */
+    {"triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general", 7, 0},
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -242,6 +244,7 @@ static void test_large_per_program(void **st) {
 #define LSE "logsumexp_fwd.logsumexp_fwd_kernel_correctness"
 #define MEAN "mean_reduction.mean_dim_kernel_output_summary"
 #define I8Q "int8_quantization.per_block_int8_correctness"
+#define TA_PRE "triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general"
 typedef struct rows_contract {
     const char *id;
     int axis;       /* the grid axis of the row-blocks */
@@ -274,6 +277,8 @@ static const rows_contract ROWS[] = {
      * cut again), so the repeat check is skipped (p_len = L, which always changes):
      * test_int8_blocks checks them */
     {I8Q, 0, -1, 0, 0xfu, 0},
+    /* tiles of BLOCK_M x D_HEAD: Out, DO, L, NewDO, Delta (BLOCK_M, widened by repeated rows) */
+    {TA_PRE, 0, -1, 0, 0x1fu, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
