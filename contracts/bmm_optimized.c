@@ -140,7 +140,17 @@ const td_contract td_c_bmm_o_exec_genuine = {
     .classes = TD_BCLASSES_TILED,
     /* no far hook (offsets beyond 2^31): contiguous [batch, M, K] / [batch, K, N] layouts
      * without stride parameters; an offset passes 2^31 only with M*K or K*N that large
-     * (a K loop of 2^26 steps): the offsets follow the sizes, no stride to move */
+     * (a K loop of 2^26 steps): the offsets follow the sizes, no stride to move.
+     * No large hook either, for its cost: the tier's row-blocks would be the batches (A +=
+     * pid_b * M * K in int32 wraps past 2^31), but the launch's kernel work cannot be made
+     * cheap.  The widest batch block is a product of two of M, N, K (say K*N) and there are
+     * more than 2^31 / (K*N) batches; every program multiplies tiles padded to TILE_M x
+     * TILE_N x TILE_K, each at least 16 (tl.dot's least tile, the drawn 16..32), so even at
+     * M = 1 the launch does at least 16 * 2^31 = 2^35 multiply-adds: about 6 ns each in a
+     * replica of the host port's tile loop (kernels/host/matmul_tl.h: products, tl_sum's
+     * tree) on the shared 2-core build machine, minutes a case (34 s even at 1 ns), where
+     * the tier's cases take seconds.
+     * (A device caps the batch axis, grid z, at 65535 as well: K*N >= 2^15 there.) */
     .gen = gen,
     .check = check,
     .writes = writes,

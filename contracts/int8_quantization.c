@@ -44,6 +44,7 @@
  * the store: the integers of the interval.  The exact ties (v = k + 1/2 exactly, no
  * rounding anywhere) are therefore decided exactly: half away from zero. */
 #include "gen.h"
+#include "gen_large.h"
 
 enum { P_L, P_C, P_BLK, P_SSTRIDE, P_PRESCALE, NP };
 enum { R_X, R_SPRE, R_XI8, R_SCALE, NR };
@@ -156,10 +157,12 @@ static const char *check(const td_case *c) {
     if ((double)(float)pre != pre || !isfinite(pre)) return "preScale : a finite binary32 constant";
     if (c->r[R_X].len < (size_t)(nb * L * C) || c->r[R_XI8].len < (size_t)(nb * L * C)) return "X, XInt8 hold B*L*C";
     if (c->r[R_SPRE].len < (size_t)(nb * ss) || c->r[R_SCALE].len < (size_t)(nb * ss)) return "scale rows";
-    for (size_t e = 0; e < c->r[R_X].len; e++)
-        if (!isfinite(td_get(c, R_X, e))) return "X holds real (finite) values";
+    /* (a large case: its window blocks; every other element reads 0, a zero block) */
+    for (uint64_t e = td_large_next(c, R_X, 0); e < c->r[R_X].len; e = td_large_next(c, R_X, e + 1))
+        if (!isfinite(td_get(c, R_X, (size_t)e))) return "X holds real (finite) values";
     for (int64_t b = 0; b < nb; b++)
-        for (int64_t k = 0; k < nblk; k++) {
+        for (uint64_t u = td_large_row_next(c, 0); u < (uint64_t)nblk; u = td_large_row_next(c, u + 1)) {
+            int64_t k = (int64_t)u; /* (a large case: its window blocks) */
             double s = td_get(c, R_SPRE, (size_t)(b * ss + k));
             if (!(s >= 0) || !isfinite(s)) return "ScalePre finite and >= 0";
             if (s > 0 && s < 0x1p-126) return "ScalePre 0 or normal (>= 2^-126: its reciprocal is a binary32)";
@@ -172,10 +175,14 @@ static const char *check(const td_case *c) {
     return NULL; /* hRegions: XInt8 and Scale are distinct regions */
 }
 
+/* Block (b, k)'s valid lanes and its scale.  A large case: the blocks of its windows; the
+ * others (full blocks: the tail is the last, in a window) only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t L = c->p[P_L].i, C = c->p[P_C].i, BLK = c->p[P_BLK].i, ss = c->p[P_SSTRIDE].i;
+    uint64_t seen = 0;
     for (uint32_t b = 0; b < c->grid[1]; b++)
-        for (uint32_t k = 0; k < c->grid[0]; k++) {
+        for (uint32_t k = (uint32_t)td_large_row_next(c, 0); k < c->grid[0];
+             k = (uint32_t)td_large_row_next(c, (uint64_t)k + 1), seen++) {
             for (int64_t j = 0; j < BLK * C; j++) {
                 if (!((int64_t)k * BLK + j / C < L)) continue;
                 td_olane l = {.o = 0, .region = R_XI8, .off = (uint64_t)(b * L * C + (int64_t)k * BLK * C + j),
@@ -185,12 +192,14 @@ static void writes(const td_case *c, td_wset *ws) {
             td_olane s = {.o = 1, .region = R_SCALE, .off = (uint64_t)(b * ss + k), .pid = {k, b, 0}, .idx = {b, k}};
             td_wset_add(ws, &s);
         }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)(BLK * C + 1);
 }
 
 static const char *intent_gap(const td_case *c) {
     int64_t ss = c->p[P_SSTRIDE].i;
-    for (uint32_t b = 0; b < c->grid[1]; b++)
-        for (uint32_t k = 0; k < c->grid[0]; k++)
+    for (uint32_t b = 0; b < c->grid[1]; b++) /* (a large case: its window blocks; the others read 0) */
+        for (uint32_t k = (uint32_t)td_large_row_next(c, 0); k < c->grid[0];
+             k = (uint32_t)td_large_row_next(c, (uint64_t)k + 1))
             if (td_get(c, R_SPRE, (size_t)(b * ss + k)) != (double)block_scale(c, b, k))
                 return "ScalePre is not the block's absmax / 127 (a power-of-two scale)";
     return NULL;
@@ -204,8 +213,59 @@ static const td_intent intent = {
     .gap = intent_gap,
 };
 
+/* The large tier (gen_large.h, td_rows_large): the original forms x_offset + offs_m * C +
+ * offs_k = off_b*L*C + (off_blk*BLK + i)*C + k in int32 (program ids and L are int32 in
+ * Triton, BLK and C constexprs): past 2^31 elements of a batch the block base wraps.  A
+ * large case is one batch of more than 2^31 / (BLK*C) blocks; a row-block is a block:
+ * BLK*C elements of X and XInt8, one ScalePre and one Scale (scale_stride = the block
+ * count, so the scale rows stay dense).  Batch 0's full blocks repeat; with none (L < BLK)
+ * the block of its first 2^floor(log2 L) rows, under the drawn block's scale (a bound for
+ * any subset of its rows: |preScale x| / scale <= 127.25 holds, and a zero scale still
+ * comes with zero rows).  A block narrower than TD_ROWS_LARGE_MIN_LEN is widened by zero
+ * rows (BLK times a power of two: a zero row leaves the block's max; C, and with it the Q
+ * kernel's preScale, is kept).  The last
+ * block is then cut to a tail (L = R*BLK - m, 0 <= m < BLK): its valid rows are a prefix
+ * of a full block, which keeps the same two preconditions. */
+static int large_tail(td_producer *p, td_case *c, uint64_t B) {
+    uint64_t m = 0;
+    if (B > 1) switch (td_prod_u32(p, 0, 3)) {
+        case 0: m = 0; break;
+        case 1: m = 1; break;
+        case 2: m = B - 1; break;
+        default: m = td_prod_u32(p, 0, (uint32_t)(B - 1)); break;
+        }
+    c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_BELOW) |
+                    TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_STRIDE_GT_ROW));
+    if (m == 0) c->classes |= TD_BC(TD_BC_EXACT_MULTIPLE);
+    else
+        c->classes |= TD_BC(TD_BC_TAIL) | (m == 1 ? TD_BC(TD_BC_TAIL_BELOW) : 0) |
+                      (m == B - 1 ? TD_BC(TD_BC_TAIL_ABOVE) : 0);
+    return (int)m;
+}
+
+static void large(td_producer *p, td_case *c) {
+    int64_t L0 = c->p[P_L].i, C = c->p[P_C].i, BLK0 = c->p[P_BLK].i;
+    uint64_t R0 = (uint64_t)(L0 / BLK0), f = 1, R;
+    if (R0 == 0) { /* one tail block: its first 2^floor(log2 L) rows under its scale, repeated */
+        BLK0 = 1;
+        while (2 * BLK0 <= L0) BLK0 *= 2;
+        R0 = 1;
+    }
+    while ((uint64_t)(BLK0 * C) * f < TD_ROWS_LARGE_MIN_LEN) f *= 2;
+    uint64_t B = (uint64_t)BLK0 * f;
+    td_rows_region rr[4] = {
+        {R_X, B * (uint64_t)C, (uint64_t)(BLK0 * C)}, {R_SPRE, 1, 1}, {R_XI8, B * (uint64_t)C, 0}, {R_SCALE, 1, 0}};
+    if (td_rows_large(p, c, R0, rr, 4, &R) != 0) return; /* (no address space: no large case) */
+    int64_t m = large_tail(p, c, B);
+    c->p[P_L].i = (int64_t)(R * B) - m;
+    c->p[P_BLK].i = (int64_t)B;
+    c->p[P_SSTRIDE].i = (int64_t)R;
+    c->grid[0] = (uint32_t)R;
+    c->grid[1] = 1;
+}
+
 /* .far: none -- read = write = off_b*L*C + off_blk*BLK*C + j over the whole contiguous tensor: an offset
- * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier, not a far stride). */
+ * beyond 2^31 means 2^31 elements and a dense output of as many (the large tier: `large`). */
 const td_contract td_c_per_block_int8 = {
     .id = "int8_quantization.per_block_int8_correctness",
     .file = "int8_quantization",
@@ -232,11 +292,7 @@ const td_contract td_c_per_block_int8 = {
     .gen = gen,
     .check = check,
     .writes = writes,
-    /* no large hook yet: Scale is an OUTPUT of one entry per program (off_b * scale_stride + off_blk), which
-     * the flat tier's element windows cannot restrict; td_rows_large (row-blocks of BLK * C elements, one
-     * Scale and one ScalePre each, as rowwise_quantization_triton.c) could, with the batch axis cut to one,
-     * scale_stride set to the block count and the tail block (L not a multiple of BLK: fewer valid rows,
-     * ScalePre its own max) kept last rather than repeated: not written. */
+    .large = large,
     TD_SPECS(pbi),
     .intent = &intent,
 };

@@ -605,9 +605,12 @@ const td_contract td_c_lnops_bwd_residual_add = {
     .nregions = NSSR, .regions = ss_regions, .sv_note = "MeanPre / RstdPre hold finite values",               \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_VALUES_SPECIAL) |              \
                TD_BC(TD_BC_VALUES_LARGE),                                                                      \
-    /* no far hook (offset-2^31): Mean + row, Rstd + row (the original's stores) have no stride: */         \
-    /* an offset past 2^31 needs 2^31 programs, each reading and writing its cell (a count, */            \
-    /* not a sparse stride: the large tier's, not the far tier's) */                                       \
+    /* no far or large hook (offset-2^31): the original's stores Mean + row, Rstd + row (and */               \
+    /* the loads of MeanPre, RstdPre at row) are at element row = tl.program_id(0), with no */                \
+    /* stride and no size to scale it: the offset IS the program id, below 2^31 by the launch */              \
+    /* itself (a grid axis holds at most 2^31 - 1 programs: CUDA's gridDim.x), so it fits in */               \
+    /* int32 in every launch and no int32 arithmetic of the kernel can wrap (Triton widens the */             \
+    /* pointer sum itself to 64 bits) */                                                                      \
     .gen = gen_ss, .check = check_ss, .writes = writes_ss, OPS_COMMON
 
 const td_contract td_c_lnops_stores = {

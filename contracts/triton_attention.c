@@ -39,6 +39,7 @@
 #include <math.h>
 
 #include "attn_online_common.h"
+#include "gen_large.h"
 
 enum { P_BM, P_DH, NP };
 enum { R_OUT, R_DO, R_L, R_NEWDO, R_DELTA, NR };
@@ -119,20 +120,26 @@ static const char *check_pre(const td_case *c) {
         return "Out and DO hold every program's tile (loads unmasked)";
     if (c->r[R_L].len < rows) return "L holds every program's rows";
     if (c->r[R_NEWDO].len < rows * (size_t)dh || c->r[R_DELTA].len < rows) return "NewDO, Delta hold every store";
-    for (size_t r = 0; r < rows; r++) {
-        double l = td_get(c, R_L, r);
+    /* A large case: the rows of its windows.  Its other rows read L = 0 (untouched pages):
+     * their lanes are not judged (counted as sampled out), and the kernel's 0 / 0 there is a
+     * quiet NaN in IEEE arithmetic on every backend (no trap), stored where nothing reads it. */
+    for (uint64_t r = td_large_next(c, R_L, 0); r < rows; r = td_large_next(c, R_L, r + 1)) {
+        double l = td_get(c, R_L, (size_t)r);
         if (!(l > 0x1p-5 && l < 0x1p13)) return "domain: 2^-5 < L < 2^13 (a softmax row sum; no x/0)";
     }
-    for (size_t i = 0; i < rows * (size_t)dh; i++)
-        if (!(fabs(td_get(c, R_OUT, i)) <= TA_BOUND) || !(fabs(td_get(c, R_DO, i)) <= TA_BOUND))
+    for (uint64_t i = td_large_next(c, R_OUT, 0); i < rows * (uint64_t)dh; i = td_large_next(c, R_OUT, i + 1))
+        if (!(fabs(td_get(c, R_OUT, (size_t)i)) <= TA_BOUND) || !(fabs(td_get(c, R_DO, (size_t)i)) <= TA_BOUND))
             return "domain: |Out|, |DO| <= 1000 (finite outputs)";
     return NULL;
 }
 
-/* NewDO (o = 0) at r*D_HEAD + d, Delta (o = 1) at r; r = pid*BLOCK_M + i */
+/* NewDO (o = 0) at r*D_HEAD + d, Delta (o = 1) at r; r = pid*BLOCK_M + i.  A large case:
+ * the programs of its windows; the others' lanes only counted. */
 static void writes_pre(const td_case *c, td_wset *ws) {
     int64_t bm = TA_P(c, P_BM), dh = TA_P(c, P_DH);
-    for (uint32_t pid = 0; pid < c->grid[0]; pid++)
+    uint64_t seen = 0;
+    for (uint32_t pid = (uint32_t)td_large_row_next(c, 0); pid < c->grid[0];
+         pid = (uint32_t)td_large_row_next(c, (uint64_t)pid + 1), seen++)
         for (int64_t i = 0; i < bm; i++) {
             int64_t r = (int64_t)pid * bm + i;
             for (int64_t d = 0; d < dh; d++) {
@@ -144,6 +151,43 @@ static void writes_pre(const td_case *c, td_wset *ws) {
                           .idx = {r, 0}};
             td_wset_add(ws, &l);
         }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)(bm * (dh + 1));
+}
+
+/* Region reg re-laid as `rows` rows of w elements, row n holding old row n mod rows0. */
+static void pre_relay(td_case *c, int reg, uint64_t rows0, uint64_t rows, uint64_t w) {
+    td_region old = c->r[reg];
+    size_t eb = td_fmt_get(old.fmt)->bytes;
+    c->r[reg].data = NULL, c->r[reg].mapped = 0, c->r[reg].len = 0;
+    uint8_t *d = td_case_alloc(c, reg, (size_t)(rows * w));
+    for (uint64_t n = 0; n < rows; n++) memcpy(d + n * w * eb, (const uint8_t *)old.data + n % rows0 * w * eb, w * eb);
+    td_region_release(&old);
+}
+
+/* The large tier (gen_large.h, td_rows_large): the original forms off_m[:, None] * D_HEAD +
+ * off_n = (pid * BLOCK_M + i) * D_HEAD + d in int32 (a program id and constexprs: Triton
+ * types them int32), so past 2^31 elements of Out it wraps.  A row-block is a program's
+ * tile: BLOCK_M * D_HEAD elements of Out, DO and NewDO, BLOCK_M of L and Delta.  A tile
+ * narrower than TD_ROWS_LARGE_MIN_LEN takes BLOCK_M times a power of two f rows, the drawn
+ * rows repeated (row n holds row n mod rows: L stays in its domain on every row, which
+ * zero columns would not keep). */
+static void large_pre(td_producer *p, td_case *c) {
+    uint64_t bm = (uint64_t)TA_P(c, P_BM), dh = (uint64_t)TA_P(c, P_DH), G = c->grid[0], f = 1, R;
+    while (bm * f * dh < TD_ROWS_LARGE_MIN_LEN) f *= 2;
+    if (f > 1) {
+        pre_relay(c, R_OUT, G * bm, G * bm * f, dh);
+        pre_relay(c, R_DO, G * bm, G * bm * f, dh);
+        pre_relay(c, R_L, G * bm, G * bm * f, 1);
+        bm *= f;
+        td_case_alloc(c, R_NEWDO, (size_t)(G * bm * dh)); /* (outputs: every store of the wider tiles) */
+        td_case_alloc(c, R_DELTA, (size_t)(G * bm));
+    }
+    uint64_t t = bm * dh;
+    td_rows_region rr[5] = {{R_OUT, t, t}, {R_DO, t, t}, {R_L, bm, bm}, {R_NEWDO, t, 0}, {R_DELTA, bm, 0}};
+    TA_P(c, P_BM) = (int64_t)bm;
+    if (td_rows_large(p, c, G, rr, 5, &R) != 0) return; /* (the case stays an ordinary one of BLOCK_M rows) */
+    c->grid[0] = (uint32_t)R;
+    c->classes &= ~TD_BC(TD_BC_SINGLE_LANE);
 }
 
 const td_contract td_c_triton_attention_bwd_pre = {
@@ -166,9 +210,10 @@ const td_contract td_c_triton_attention_bwd_pre = {
     .classes = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_VALUES_SPECIAL),
     /* no far hook: every region is addressed densely (r * D_HEAD + d, r = pid * BLOCK_M + i over
-     * every program, no stride parameter), so an offset past 2^31 needs 2^31 elements of work
-     * (a flat launch of the large tier), not a stride over sparse memory */
+     * every program, no stride parameter), so an offset past 2^31 needs 2^31 elements of work:
+     * the large tier's row-blocks (`large_pre`), not a stride over sparse memory */
     .gen = gen_pre,
+    .large = large_pre,
     .check = check_pre,
     .writes = writes_pre,
     TD_SPECS(ta_pre),

@@ -86,6 +86,10 @@ static const struct {
     {"diag_ssm_triton.diag_ssm_forward_io_correctness", 7, 0},
     {"diag_ssm_triton.diag_ssm_backward_io_correctness", 7, 0},
     {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", 7, 0}, /* heads on grid axis 2 */
+    /* blocks of BLK rows and their scales (td_rows_large) */
+    {"int8_quantization.per_block_int8_correctness", 7, 0},
+    /* tiles of BLOCK_M x D_HEAD, rows repeated where narrower than 64 (td_rows_large) */
+    {"triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general", 7, 0},
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -244,6 +248,8 @@ static void test_large_per_program(void **st) {
 /* ---- launches of row-blocks (td_rows_large) ---- */
 #define LSE "logsumexp_fwd.logsumexp_fwd_kernel_correctness"
 #define MEAN "mean_reduction.mean_dim_kernel_output_summary"
+#define I8Q "int8_quantization.per_block_int8_correctness"
+#define TA_PRE "triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general"
 typedef struct rows_contract {
     const char *id;
     int axis;       /* the grid axis of the row-blocks */
@@ -280,6 +286,12 @@ static const rows_contract ROWS[] = {
     /* the heads (grid axis 2) of DK*DV: initial_state and HSeed */
     {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", 2, -1, 0, 3u, 0},
     {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctnessR", 2, -1, 0, 3u, 0},
+    /* blocks of BLK*C: X, ScalePre, XInt8, Scale; the blocks are re-formed (full blocks only, L
+     * cut again), so the repeat check is skipped (p_len = L, which always changes):
+     * test_int8_blocks checks them */
+    {I8Q, 0, -1, 0, 0xfu, 0},
+    /* tiles of BLOCK_M x D_HEAD: Out, DO, L, NewDO, Delta (BLOCK_M, widened by repeated rows) */
+    {TA_PRE, 0, -1, 0, 0x1fu, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -334,6 +346,43 @@ static void test_rows_cases_decode(void **st) {
             td_case_free(&o);
             td_case_free(&c);
         }
+    }
+}
+
+/* int8_quantization's blocks (its ROWS row skips the repeat check): one batch, window block r
+ * of X holds the drawn case's full block r mod R0 (its first 2^floor(log2 L) rows when it has
+ * none) and zero rows after it, its ScalePre that block's; the tail block's masked rows are
+ * never repeated (they hold other rows' values, outside the block's scale); L ends inside
+ * the last block, scale_stride is the block count. */
+static void test_int8_blocks(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(I8Q);
+    enum { L_, C_, BLK_, SS_ }; /* its parameters, regions X 0 and ScalePre 1 */
+    for (uint64_t i = 0; i < 8; i++) {
+        uint8_t b[64];
+        char err[512];
+        td_case c, o;
+        large_bytes(i, b, sizeof b, 0);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
+        large_bytes(i, b, sizeof b, 1);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        int64_t C = o.p[C_].i, B0 = o.p[BLK_].i, L0 = o.p[L_].i, R0 = L0 / B0;
+        if (R0 == 0)
+            for (B0 = 1, R0 = 1; 2 * B0 <= L0;) B0 *= 2;
+        uint64_t R = c.grid[0], B = (uint64_t)c.p[BLK_].i, u = B * (uint64_t)C;
+        assert_true(c.grid[1] == 1 && c.p[C_].i == C && (uint64_t)c.p[SS_].i == R && c.win_unit[0] == u);
+        assert_true((uint64_t)c.p[L_].i > (R - 1) * B && (uint64_t)c.p[L_].i <= R * B);
+        for (int w = 0; w < c.nwin; w++)
+            for (uint64_t r = c.win[w].lo; r < c.win[w].hi; r++) {
+                size_t from = (size_t)(r % (uint64_t)R0) * (size_t)(B0 * C);
+                for (uint64_t x = 0; x < u; x++) {
+                    double want = x < (uint64_t)(B0 * C) ? td_get(&o, 0, from + x) : 0.0;
+                    assert_true(td_get(&c, 0, (size_t)(r * u + x)) == want);
+                }
+                assert_true(td_get(&c, 1, (size_t)r) == td_get(&o, 1, (size_t)(r % (uint64_t)R0)));
+            }
+        td_case_free(&o);
+        td_case_free(&c);
     }
 }
 
@@ -675,6 +724,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
         cmocka_unit_test(test_large_next),              cmocka_unit_test(test_large_per_program),
         cmocka_unit_test(test_rows_cases_decode),        cmocka_unit_test(test_rows_windows),
+        cmocka_unit_test(test_int8_blocks),
         cmocka_unit_test(test_rows_refused),
         cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
         cmocka_unit_test(test_large_need),              cmocka_unit_test(test_dssm_gaps),

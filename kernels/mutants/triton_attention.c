@@ -18,6 +18,18 @@ TD_KERNEL(td_m_ta_pre_last_lane) = {PRE, "mut_delta_short_row", TD_ABI_HOST, CAS
                                     "Delta summed over D_HEAD - 1 lanes: the last head lane dropped", 2, 5, last_lane,
                                     NULL};
 
+/* The original's off_m[:, None] * D_HEAD + off_n = (pid * BLOCK_M + i) * D_HEAD + d in int32
+ * (tl.program_id and the constexprs are int32 in Triton): past 2^31 elements of Out the
+ * tile base wraps negative and the load is an illegal address (tl_fault_rows_i32).  Only
+ * the large tier (`--large`, td_rows_large) has more than 2^31 elements: ordinary cases
+ * hold at most 2^14, where it is the port. */
+static int off_i32(const td_abi_launch *L) {
+    if (tl_fault_rows_i32(L, 0, TL_I(L, 0) * TL_I(L, 1), 1)) return 1; /* Out; BLOCK_M * D_HEAD */
+    return td_hk_triton_attention_pre(L, 0);
+}
+TD_KERNEL(td_m_ta_pre_i32) = {PRE, "mut_large_offset_int32", TD_ABI_HOST, CASTS, NULL,
+                              "off_m * D_HEAD + off_n in int32: the tile base wraps past 2^31", 2, 5, off_i32, NULL};
+
 static int causal_gt(const td_abi_launch *L) { return td_hk_triton_attention_fwd(L, 1u); }
 static int no_rescale(const td_abi_launch *L) { return td_hk_triton_attention_fwd(L, 2u); }
 static int last_block(const td_abi_launch *L) { return td_hk_triton_attention_fwd(L, 4u); }
