@@ -96,11 +96,25 @@ function(td_keep_targeted_contracts files_var regex ids_var)
   set(${ids_var} "${ids}" PARENT_SCOPE)
 endfunction()
 
-# TD_FUZZ_ONLY: keeps in the list `files_var` the kernel files that name one of `ids`
-# (a kernel record names its contract by its id, a string literal).
+# TD_FUZZ_ONLY: keeps in the list `files_var` the kernel files of `ids`: a file named
+# after an id's kernel file (kernels/*/X.c holds the kernels of contracts X.*, whether it
+# spells their ids as literals or through a macro of a header it includes), or one that
+# names an id as a string literal (a shared file registering kernels of several files).
+# Matching the literal alone dropped files that name the id through a header's macro
+# (chunked_cumsum_fwd's port: its target then had no correct kernel).
 function(td_keep_kernels_of files_var ids)
+  set(stems "")
+  foreach(id ${ids})
+    string(REGEX REPLACE "\\..*" "" stem "${id}")
+    list(APPEND stems "${stem}")
+  endforeach()
   set(kept "")
   foreach(f ${${files_var}})
+    get_filename_component(fstem "${f}" NAME_WE)
+    if(fstem IN_LIST stems)
+      list(APPEND kept "${f}")
+      continue()
+    endif()
     file(READ "${f}" text)
     foreach(id ${ids})
       string(FIND "${text}" "\"${id}\"" pos)
