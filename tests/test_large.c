@@ -81,6 +81,7 @@ static const struct {
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 6, 0},
     /* select_mask and prefix_sum: sparse metadata regions (engine/harness.c, image_alloc) */
     {"masked_select.masked_select_kernel_correctness", 6, 0},
+    {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 6, 0}, /* heads (td_rows_large) */
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -267,6 +268,8 @@ static const rows_contract ROWS[] = {
     /* rows of BLOCK_SIZE: x and output, one max each (x, output, output_maxs) */
     {"rowwise_quantization_triton.quantize_rowwise_correctness", 0, -1, 0, 0xdu, 1},
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 0, 0, 1, 3u, 1}, /* rows of N: in, out */
+    /* heads of [NB, DK, DV] (S, DS, O, DI), [NB] (d), [NB, NK, NV] (DG), [DK, DV] (LastKv, DL) */
+    {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 0, -1, 1, 0x79eu, 3},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
