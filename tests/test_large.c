@@ -82,6 +82,7 @@ static const struct {
     /* select_mask and prefix_sum: sparse metadata regions (engine/harness.c, image_alloc) */
     {"masked_select.masked_select_kernel_correctness", 6, 0},
     {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 6, 0}, /* heads (td_rows_large) */
+    {"lightning_attention.lightning_attention_output_summary_general", 6, 0},
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -270,6 +271,8 @@ static const rows_contract ROWS[] = {
     {"softmax_optimize.softmax_kernel_online_v2_output_summary", 0, 0, 1, 3u, 1}, /* rows of N: in, out */
     /* heads of [NB, DK, DV] (S, DS, O, DI), [NB] (d), [NB, NK, NV] (DG), [DK, DV] (LastKv, DL) */
     {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 0, -1, 1, 0x79eu, 3},
+    /* heads of [n, d] (Q, K), [n, e] (V, Out) and NE staged tiles (KVPrev .. OInter) */
+    {"lightning_attention.lightning_attention_output_summary_general", 0, -1, 2, 0x1f0fu, 2},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
