@@ -217,7 +217,8 @@ static void writes(const td_case *c, td_wset *ws) {
  * TD_ROWS_LARGE_MIN_LEN elements is lengthened in chunks (t_rel kept), the new chunks
  * zero (S = DS = 0, gate 0: in the domain); lengthened past 33 chunks the gate bound is
  * 1, so the window heads' gates beyond it (the wide class, <= 1.25) are clamped to +-1.
- * The kernel runs over every head: about 2^31 cells forward and backward (seconds). */
+ * NUM_HEAD (unused by the programs) becomes 1 where it does not divide the R heads.
+ * The kernel runs over every head: about 2^31 cells forward and backward (45 s of CPU). */
 static void large(td_producer *p, td_case *c) {
     int64_t NB0 = c->p[P_NB].i, st = c->p[P_DK].i * c->p[P_DV].i, NKV = c->p[P_NUM_K].i * c->p[P_NUM_V].i, NB = NB0;
     if (NB * st < TD_ROWS_LARGE_MIN_LEN) NB = (TD_ROWS_LARGE_MIN_LEN + st - 1) / st;
@@ -230,6 +231,7 @@ static void large(td_producer *p, td_case *c) {
     if (td_rows_large(p, c, c->grid[0], rr, (int)(sizeof rr / sizeof rr[0]), &R) != 0) return;
     c->p[P_NB].i = NB;
     c->grid[0] = (uint32_t)R;
+    if (R % (uint64_t)c->p[P_NUM_HEAD].i) c->p[P_NUM_HEAD].i = 1; /* (unused by the programs: R = B*H) */
     if (NB0 <= 33 && NB > 33)
         for (uint64_t i = td_large_next(c, R_D, 0); i < R * (uint64_t)NB; i = td_large_next(c, R_D, i + 1))
             td_set(c, R_D, (size_t)i, fmax(-1.0, fmin(1.0, td_get(c, R_D, (size_t)i))));
