@@ -65,6 +65,8 @@
  * (equal as reals).
  */
 #include "gen.h"
+#include "gen_far.h"
+#include "gen_large.h"
 
 enum { P_HAS_LAST_KV, P_TREL, P_NUM_HEAD, P_NB, P_NUM_K, P_NUM_V, P_DK, P_DV, P_BMK, P_BMV, NP };
 enum { R_ACCPREV, R_S, R_D, R_O, R_LASTKV, R_DACCPREV, R_DACCTAIL, R_DS, R_DI, R_DG, R_DL, NR };
@@ -161,8 +163,9 @@ static const char *check(const td_case *c) {
     for (int i = 0; i < 4; i++)
         if (c->r[per_chunk[i]].len < st * (size_t)NB) return "S, O, DS, DI hold B*H*NUM_BLOCK*DK*DV";
     if (c->r[R_LASTKV].len < st || c->r[R_DL].len < st) return "LastKv, DL hold B*H*DK*DV";
-    for (size_t i = 0; i < (size_t)(BH * NB); i++) {
-        double d = td_get(c, R_D, i);
+    /* (a large case: its window heads' gates; every other gate reads 0) */
+    for (uint64_t i = td_large_next(c, R_D, 0); i < (uint64_t)(BH * NB); i = td_large_next(c, R_D, i + 1)) {
+        double d = td_get(c, R_D, (size_t)i);
         if (!(fabs(d) <= (NB <= 33 ? 1.25 : 1))) return "gates |d| <= 1 (<= 1.25 on <= 33 chunks): states finite";
     }
     return NULL;
@@ -175,11 +178,14 @@ static void add(td_wset *ws, uint32_t o, int reg, int64_t off, uint32_t p0, uint
     td_wset_add(ws, &l);
 }
 
-/* every chunk of O; DI, DG chunks 0..NB-2; DL; increasing t (the forward memo fills in order) */
+/* every chunk of O; DI, DG chunks 0..NB-2; DL; increasing t (the forward memo fills in order).
+ * A large case: the heads of its windows; the other heads' lanes only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t NB = c->p[P_NB].i, DK = c->p[P_DK].i, DV = c->p[P_DV].i, BMK = c->p[P_BMK].i, BMV = c->p[P_BMV].i;
     int64_t NK = c->grid[1], NV = c->grid[2];
-    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+    uint64_t seen = 0;
+    for (uint32_t p0 = (uint32_t)td_large_row_next(c, 0); p0 < c->grid[0];
+         p0 = (uint32_t)td_large_row_next(c, (uint64_t)p0 + 1), seen++)
         for (uint32_t p1 = 0; p1 < c->grid[1]; p1++)
             for (uint32_t p2 = 0; p2 < c->grid[2]; p2++) {
                 for (int64_t t = 0; t < NB; t++) {
@@ -197,6 +203,39 @@ static void writes(const td_case *c, td_wset *ws) {
                         add(ws, O_DL, R_DL, p0 * DK * DV + k * DV + v, p0, p1, p2, 0, k, v, r * BMV + cc);
                     }
             }
+    if (c->nwin) /* a head's lanes: O NB tiles, DI NB - 1, DG NB - 1 per program, DL one */
+        ws->dropped += (c->grid[0] - seen) * (uint64_t)((2 * NB) * DK * DV + (NB - 1) * NK * NV);
+}
+
+/* The large tier (gen_large.h, td_rows_large) of the summary: more than 2^31 / (NB*DK*DV)
+ * heads (grid[0] = B*H), so offset_bh * NUM_BLOCK * D_MODEL_K * D_MODEL_V passes 2^31
+ * (offset_bh an int32 program id, NUM_BLOCK an int32 argument, D_MODEL_* constexprs: an
+ * int32 product; nothing in the signature bounds B*H*NUM_BLOCK*DK*DV, Lean's are Nat).
+ * Row-block offset_bh is [NB, DK, DV] of S, O, DS, DI, [NB] of d, [NB, NUM_K, NUM_V] of
+ * DG and [DK, DV] of LastKv and DL; the hypotheses' scratch states (AccPrev, DaccPrev,
+ * DaccTail) are not addressed by the launch and stay as drawn.  A head of fewer than
+ * TD_ROWS_LARGE_MIN_LEN elements is lengthened in chunks (t_rel kept), the new chunks
+ * zero (S = DS = 0, gate 0: in the domain); lengthened past 33 chunks the gate bound is
+ * 1, so the window heads' gates beyond it (the wide class, <= 1.25) are clamped to +-1.
+ * NUM_HEAD (unused by the programs) becomes 1 where it does not divide the R heads.
+ * The kernel runs over every head: about 2^31 cells forward and backward (45 s of CPU). */
+static void large(td_producer *p, td_case *c) {
+    int64_t NB0 = c->p[P_NB].i, st = c->p[P_DK].i * c->p[P_DV].i, NKV = c->p[P_NUM_K].i * c->p[P_NUM_V].i, NB = NB0;
+    if (NB * st < TD_ROWS_LARGE_MIN_LEN) NB = (TD_ROWS_LARGE_MIN_LEN + st - 1) / st;
+    const td_rows_region rr[] = {
+        {R_S, (uint64_t)(NB * st), (uint64_t)(NB0 * st)}, {R_DS, (uint64_t)(NB * st), (uint64_t)(NB0 * st)},
+        {R_O, (uint64_t)(NB * st), 0},                    {R_DI, (uint64_t)(NB * st), 0},
+        {R_D, (uint64_t)NB, (uint64_t)NB0},               {R_DG, (uint64_t)(NB * NKV), 0},
+        {R_LASTKV, (uint64_t)st, (uint64_t)st},           {R_DL, (uint64_t)st, 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, (int)(sizeof rr / sizeof rr[0]), &R) != 0) return;
+    c->p[P_NB].i = NB;
+    c->grid[0] = (uint32_t)R;
+    if (R % (uint64_t)c->p[P_NUM_HEAD].i) c->p[P_NUM_HEAD].i = 1; /* (unused by the programs: R = B*H) */
+    if (NB0 <= 33 && NB > 33)
+        for (uint64_t i = td_large_next(c, R_D, 0); i < R * (uint64_t)NB; i = td_large_next(c, R_D, i + 1))
+            td_set(c, R_D, (size_t)i, fmax(-1.0, fmin(1.0, td_get(c, R_D, (size_t)i))));
+    if (NB != NB0) c->classes &= ~(TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE));
 }
 
 /* The intent (contracts/chunk_gate_recurrence.spec.h): the autograd function's forward and
@@ -235,8 +274,10 @@ const td_contract td_c_chunk_gate_recurrence_summary = {
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |
                TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_SEQ_BLOCK_EDGE) | TD_BC(TD_BC_VALUES_SPECIAL),
     /* no .far: every region is addressed by offset_bh * NUM_BLOCK * D_MODEL_K * D_MODEL_V (sizes only,
-     * shared with the outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
+     * shared with the outputs): an offset >= 2^31 needs dense outputs of 2^31 elements: the large
+     * tier's (`large`) */
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(cgr_summary),
@@ -292,15 +333,34 @@ static void writes_store(const td_case *c, td_wset *ws) {
                     }
 }
 
+/* The far tier (gen_far.h) of the store theorems: O is a whole [B*H, NUM_BLOCK, DK, DV]
+ * tensor without a stride parameter, and program (offset_bh, ...) stores its tile of
+ * chunk 0 at offset_bh * NUM_BLOCK * D_MODEL_K * D_MODEL_V + ... (NUM_BLOCK a runtime
+ * int32 argument, D_MODEL_* constexprs: Triton forms the product in int32), a prefix of
+ * DK * DV elements of its head's slab.  So NUM_BLOCK is enlarged (td_far_reslab, O a
+ * sparse output) until the last head kept, R - 1 (R = min(B*H, 3): at most 24 GiB
+ * reserved), starts 2^31 + d (d < 64) elements in; NUM_BLOCK stays an int32 (beyond it
+ * Triton would pass an int64 and form the offset in int64: no case of the bug), so
+ * R = 2 heads of a 1 x 1 state have no far case.  Acc ([B*H, DK, DV]) stays dense. */
+static void far_store(td_producer *p, td_case *c) {
+    static const int reg[1] = {RF_O};
+    int64_t BH = c->grid[0], NB = c->p[PF_NUM_BLOCK].i, st = c->p[PF_DK].i * c->p[PF_DV].i;
+    if (BH < 2 || NB <= 0 || st <= 0) return;
+    int64_t R = BH < TD_FAR_MAX_ROWS - 1 ? BH : TD_FAR_MAX_ROWS - 1, d = td_prod_u32(p, 0, 63);
+    int64_t NB2 = (((int64_t)1 << 31) + d + (R - 1) * st - 1) / ((R - 1) * st); /* (R-1) * NB2 * st >= 2^31 + d */
+    if (NB2 > INT32_MAX || td_far_reslab(c, reg, 1, BH, R, st, NB * st, NB2 * st)) return;
+    c->p[PF_NUM_BLOCK].i = NB2;
+    c->grid[0] = (uint32_t)R;
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31);
+}
+
 #define CGR_STORE_COMMON                                                                                        \
     .file = "chunk_gate_recurrence", .family = "recurrence", .io_class = "Masked3DTileKernelIO_1 (fwdStoreIO)",  \
     .nparams = NPF, .params = params_store, .nregions = NRF, .regions = regions_store, .sv = TD_SV_REAL,          \
     .sv_note = "finite inputs; a copy", .error_model = "a copy (a float32 store of a float32 tile): tolerance 0",   \
     .classes = TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_MULTI_TILE) |                  \
-               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE),                                           \
-    /* no .far: every region is addressed by offset_bh * NUM_BLOCK * D_MODEL_K * D_MODEL_V (sizes only, \
-     * shared with the outputs): an offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */ \
-    .gen = gen_store, .check = check_store, .writes = writes_store, TD_SPECS(cgr_store)
+               TD_BC(TD_BC_VALUES_SPECIAL) | TD_BC(TD_BC_VALUES_LARGE) | TD_BC(TD_BC_OFFSET_2_31),                \
+    .gen = gen_store, .far = far_store, .check = check_store, .writes = writes_store, TD_SPECS(cgr_store)
 
 const td_contract td_c_chunk_gate_recurrence_fwd_store = {
     .id = "chunk_gate_recurrence.chunk_gate_recurrence_forward_store_io_correctness",

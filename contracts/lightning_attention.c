@@ -55,6 +55,8 @@
  * binary32 (store).
  */
 #include "gen.h"
+#include "gen_far.h"
+#include "gen_large.h"
 
 enum { P_B, P_H, P_N, P_D, P_E, P_BLOCK, P_NUMBLOCK, P_BM, P_M, NP };
 enum { R_Q, R_K, R_V, R_OUT, R_DO, R_DQ, R_DK, R_DV, R_KVPREV, R_KTRANS, R_VTILE, R_KVOUT, R_OINTER, NR };
@@ -143,9 +145,9 @@ static const char *check(const td_case *c) {
         c->r[R_VTILE].len < (size_t)(G * BLOCK * BM) || c->r[R_KVOUT].len < (size_t)(G * d * BM) ||
         c->r[R_OINTER].len < (size_t)(G * BLOCK * BM))
         return "the staged tiles: one per program";
-    for (int r = R_Q; r <= R_V; r++)
-        for (size_t i = 0; i < c->r[r].len; i++)
-            if (!(fabs(td_get(c, r, i)) <= 8)) return "Q, K, V finite, |x| <= 8 (the domain the error model uses)";
+    for (int r = R_Q; r <= R_V; r++) /* (a large case: its window heads; every other value reads 0) */
+        for (uint64_t i = td_large_next(c, r, 0); i < c->r[r].len; i = td_large_next(c, r, i + 1))
+            if (!(fabs(td_get(c, r, (size_t)i)) <= 8)) return "Q, K, V finite, |x| <= 8 (the domain the error model uses)";
     return NULL;
 }
 
@@ -156,10 +158,13 @@ static void add(td_wset *ws, uint32_t o, int reg, int64_t off, uint32_t p0, uint
     td_wset_add(ws, &l);
 }
 
+/* A large case: the heads of its windows; the other heads' lanes only counted. */
 static void writes(const td_case *c, td_wset *ws) {
     int64_t n = c->p[P_N].i, d = c->p[P_D].i, e = c->p[P_E].i, BLOCK = c->p[P_BLOCK].i, BM = c->p[P_BM].i;
     int64_t NE = c->grid[1];
-    for (uint32_t p0 = 0; p0 < c->grid[0]; p0++)
+    uint64_t seen = 0;
+    for (uint32_t p0 = (uint32_t)td_large_row_next(c, 0); p0 < c->grid[0];
+         p0 = (uint32_t)td_large_row_next(c, (uint64_t)p0 + 1), seen++)
         for (uint32_t p1 = 0; p1 < c->grid[1]; p1++) {
             int64_t g = p0 * NE + p1;
             for (int64_t row = 0; row < n; row++) /* increasing rows: the spec's prefix memo fills in order */
@@ -172,6 +177,41 @@ static void writes(const td_case *c, td_wset *ws) {
                 for (int64_t cc = 0; cc < BM; cc++)
                     add(ws, O_OINTER, R_OINTER, g * BLOCK * BM + r * BM + cc, p0, p1, r, p1 * BM + cc, r * BM + cc);
         }
+    if (c->nwin) ws->dropped += (c->grid[0] - seen) * (uint64_t)(n * e + NE * (d + BLOCK) * BM);
+}
+
+/* The large tier (gen_large.h, td_rows_large): more than 2^31 / (n*e) heads (grid[0] =
+ * b*h), so off_bh * n * e (and off_bh * n * d) passes 2^31 (off_bh an int32 program id,
+ * n, d, e constexprs: an int32 product; nothing in the signature bounds b*h*n*e).
+ * Row-block off_bh is [n, d] of Q, K, [n, e] of V, Out and the NE staged tiles of each
+ * (KVPrev, KTrans, VTile, KVOut, OInter: tile g = off_bh * NE + off_e); DO, DQ, DK, DV
+ * are the backward's and stay as drawn.  The forward recomputes every block of a head:
+ * per Out element BLOCK multiply-adds of o_intra, d of o_inter, d of the kv update and
+ * BLOCK d / BLOCK_MODEL of q k^T, 2^31 times over: at the drawn BLOCK (up to 64) and d
+ * (up to 16) up to ~10^3 per element, hours on the host.  So a large case takes BLOCK =
+ * d = 1 (a block per row, NUM_BLOCK = n, m kept: m < cdiv(n, BLOCK0) <= n; Q, K keep the
+ * first n values of each head's rows, in the domain), e, BLOCK_MODEL and n as drawn:
+ * about 4 operations per Out element, a minute of CPU per case (fused_recurrent_hgrn's
+ * large case: 45 s).  A head of fewer than TD_ROWS_LARGE_MIN_LEN Out elements is
+ * lengthened in rows (zero rows). */
+static void large(td_producer *p, td_case *c) {
+    int64_t n0 = c->p[P_N].i, d0 = c->p[P_D].i, e = c->p[P_E].i, BM = c->p[P_BM].i, NE = c->grid[1], n = n0;
+    if (n * e < TD_ROWS_LARGE_MIN_LEN) n = (TD_ROWS_LARGE_MIN_LEN + e - 1) / e;
+    const td_rows_region rr[] = {
+        {R_Q, (uint64_t)n, (uint64_t)(n0 * d0)},  {R_K, (uint64_t)n, (uint64_t)(n0 * d0)},
+        {R_V, (uint64_t)(n * e), (uint64_t)(n0 * e)}, {R_OUT, (uint64_t)(n * e), 0},
+        {R_KVPREV, (uint64_t)(NE * BM), 0},        {R_KTRANS, (uint64_t)NE, 0},
+        {R_VTILE, (uint64_t)(NE * BM), 0},         {R_KVOUT, (uint64_t)(NE * BM), 0},
+        {R_OINTER, (uint64_t)(NE * BM), 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, c->grid[0], rr, (int)(sizeof rr / sizeof rr[0]), &R) != 0) return;
+    c->p[P_N].i = n, c->p[P_D].i = 1, c->p[P_BLOCK].i = 1, c->p[P_NUMBLOCK].i = n;
+    c->p[P_B].i = 1, c->p[P_H].i = (int64_t)R;
+    c->grid[0] = (uint32_t)R;
+    c->classes &= ~(TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) |
+                    TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_MULTI_TILE));
+    c->classes |= TD_BC(TD_BC_EXACT_MULTIPLE) | (n == 2 ? TD_BC(TD_BC_TAIL_ABOVE) : 0) | /* gen_shape's rules at BLOCK 1 */
+                  (n > 1 ? TD_BC(TD_BC_MULTI_TILE) : TD_BC(TD_BC_SEQ_SINGLE));
 }
 
 /* ---- the gradient store ---- */
@@ -214,14 +254,43 @@ static void writes_g(const td_case *c, td_wset *ws) {
                 }
 }
 
+/* The far tier (gen_far.h) of the gradient stores: GradPre and Out are read and written
+ * at one offset p0*n*width + (p1*BLOCK + r)*width + c, the original's off_bh * n * d +
+ * block_offset * d (width is d or e there: constexprs times an int32 program id, an
+ * int32 product; the pointer then adds the row's block_offset * d, another).  A far case
+ * keeps the b*h >= 2 heads (b*h <= 3: a region spans at most 2 * 2^31 elements, 16 GiB
+ * reserved) and their first n' = min(n, 128 / (b*h)) rows (at most 128 rows, a page or
+ * two each committed), and moves every row
+ * to the row stride width' whose last head starts 2^31 + d in ((b*h - 1) * n' * width' >=
+ * 2^31 + d: the head base itself passes 2^31, as the int32 product wraps; td_far_reslab
+ * with one row per slab: each row's WIDTH cells copied, both regions still holding the
+ * whole [b*h, n', width'] tensor, Out a sparse output).  One head, or a width' past
+ * int32 (where Triton would form the offsets in int64), has no far case. */
+static void far_g(td_producer *p, td_case *c) {
+    static const int regs[2] = {RG_GRADPRE, RG_OUT};
+    int64_t BH = c->grid[0], n = c->p[PG_N].i, width = c->p[PG_WIDTH].i, BLOCK = c->p[PG_BLOCK].i;
+    int64_t WIDTH = c->p[PG_WIDTHB].i, n2 = n < 128 / BH ? n : 128 / BH;
+    if (BH < 2 || n2 <= 0 || BLOCK <= 0 || WIDTH <= 0 || WIDTH > width) return;
+    int64_t w2 = td_far_tile_stride(p, (BH - 1) * n2 + 1, WIDTH); /* (BH - 1) * n2 * w2 >= 2^31 + d */
+    if (w2 > INT32_MAX || td_far_reslab(c, regs, 2, BH * n, BH * n2, WIDTH, width, w2)) return;
+    c->p[PG_N].i = n2, c->p[PG_WIDTH].i = w2;
+    c->grid[1] = (uint32_t)cdiv(n2, BLOCK);
+    const uint64_t shape = TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_TAIL_BELOW) |
+                           TD_BC(TD_BC_EXACT_MULTIPLE) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_TAIL) |
+                           TD_BC(TD_BC_BLOCK_GT_N) | TD_BC(TD_BC_MULTI_TILE);
+    if (n2 != n) { /* the shape classes of the rows kept, as gen_g marks them (BH >= 2: never one program) */
+        c->classes &= ~shape;
+        td_gen_mark_shape((uint64_t)n2, (uint64_t)BLOCK, c->grid[1], &c->classes);
+    }
+    c->classes |= TD_BC(TD_BC_OFFSET_2_31) | TD_BC(TD_BC_STRIDE_GT_ROW);
+}
+
 #define LA_GRAD_COMMON                                                                                            \
     .file = "lightning_attention", .family = "linear-attention", .io_class = "Masked3DTileKernelIO_1 (gradStoreIO)", \
     .nparams = NPG, .params = params_g, .nregions = NRG, .regions = regions_g, .sv = TD_SV_REAL,                   \
     .sv_note = "finite inputs; a copy", .error_model = "a copy: tolerance 0",                                       \
-    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW),                                                     \
-    /* no .far: offsets off_bh * n * d / off_bh * n * e (sizes only, shared with the outputs): an \
-     * offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */ \
-    .gen = gen_g, .check = check_g, .writes = writes_g, TD_SPECS(la_grad)
+    .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_OFFSET_2_31),                          \
+    .gen = gen_g, .far = far_g, .check = check_g, .writes = writes_g, TD_SPECS(la_grad)
 
 const td_contract td_c_lightning_attention_grad = {
     .id = "lightning_attention.lightning_attention_bwd_grad_store_io_correctness",
@@ -268,8 +337,9 @@ const td_contract td_c_lightning_attention_summary = {
                TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N) |
                TD_BC(TD_BC_MULTI_TILE) | TD_BC(TD_BC_SEQ_SINGLE) | TD_BC(TD_BC_VALUES_SPECIAL),
     /* no .far: offsets off_bh * n * d / off_bh * n * e (sizes only, shared with the outputs): an
-     * offset >= 2^31 needs dense outputs of 2^31 elements (offset-2^31 not reached) */
+     * offset >= 2^31 needs dense outputs of 2^31 elements: the large tier's (`large`) */
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(la_summary),

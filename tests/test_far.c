@@ -296,6 +296,12 @@ static const far_contract FAR[] = {
     {"softmax_flaggems.softmax_backward_kernel_inner_one_tile_compute_correct", "N", 2, "M"},
     {"softmax_flaggems.softmax_backward_kernel_non_inner_one_tile_compute_correct", "N", 0, NULL},
     {"max_reduction.max_kernel_output_summary", "N", 0, "M"},
+    /* chunk 0 of each head of O [B*H, NUM_BLOCK, DK, DV], NUM_BLOCK enlarged (far_stride:
+     * NUM_BLOCK * DK * DV); the gradient stores' rows, one per slab (far_stride: n * width) */
+    {"chunk_gate_recurrence.chunk_gate_recurrence_forward_store_io_correctness", "NUM_BLOCK", 1, NULL},
+    {"chunk_gate_recurrence.chunk_gate_recurrence_forward_store_io_correctnessR", "NUM_BLOCK", 1, NULL},
+    {"lightning_attention.lightning_attention_bwd_grad_store_io_correctness", "width", 1, NULL},
+    {"lightning_attention.lightning_attention_bwd_grad_store_io_correctnessR", "width", 1, NULL},
     /* an output at its own stride, moved as a sparse output (far_rows: the rows stored) */
     {"fifth_order_sph_harmonics.fifth_order_fwd_correctness", "output_stride", 1, NULL},
     /* in-out regions at the far stride (engine/harness.c, "sparse in-out regions") */
@@ -478,6 +484,10 @@ static int64_t far_stride(const far_contract *f, const td_case *c) {
     for (size_t i = 0; i < sizeof nk / sizeof nk[0]; i++)
         if (!strncmp(f->id, nk[i], strlen(nk[i])))
             return td_param_i(c, "N", -1) * td_param_i(c, "K", -1); /* row m at m * N * K */
+    if (!strncmp(f->id, "chunk_gate_recurrence.", 22)) /* head m at m * NUM_BLOCK * DK * DV */
+        return td_param_i(c, "NUM_BLOCK", -1) * td_param_i(c, "D_MODEL_K", -1) * td_param_i(c, "D_MODEL_V", -1);
+    if (!strncmp(f->id, "lightning_attention.", 20)) /* head m at m * n * width */
+        return td_param_i(c, "n", -1) * td_param_i(c, "width", -1);
     return f->stride ? td_param_i(c, f->stride, -1) : td_geti(c, 0, 1) - td_geti(c, 0, 0);
 }
 

@@ -90,6 +90,8 @@ static const struct {
     {"int8_quantization.per_block_int8_correctness", 7, 0},
     /* tiles of BLOCK_M x D_HEAD, rows repeated where narrower than 64 (td_rows_large) */
     {"triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general", 7, 0},
+    {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 6, 0}, /* heads (td_rows_large) */
+    {"lightning_attention.lightning_attention_output_summary_general", 6, 0},
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -292,6 +294,10 @@ static const rows_contract ROWS[] = {
     {I8Q, 0, -1, 0, 0xfu, 0},
     /* tiles of BLOCK_M x D_HEAD: Out, DO, L, NewDO, Delta (BLOCK_M, widened by repeated rows) */
     {TA_PRE, 0, -1, 0, 0x1fu, 0},
+    /* heads of [NB, DK, DV] (S, DS, O, DI), [NB] (d), [NB, NK, NV] (DG), [DK, DV] (LastKv, DL) */
+    {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 0, -1, 1, 0x79eu, 3},
+    /* heads of [n, d] (Q, K), [n, e] (V, Out) and NE staged tiles (KVPrev .. OInter) */
+    {"lightning_attention.lightning_attention_output_summary_general", 0, -1, 2, 0x1f0fu, 2},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 

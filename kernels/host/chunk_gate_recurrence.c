@@ -121,6 +121,7 @@ int td_cgr_store_run(const td_abi_launch *L, const cgr_store_bug *bug) {
                     for (int64_t v = 0; v < BMV; v++) {
                         int64_t tile = d * DV * BMK + k * DV + s * BMV + v;
                         int64_t out = bh * ohead + o0 + tile; /* a mutant's may leave O: a device fault */
+                        if (bug->off_i32) out = tl_i32(bh * ohead) + o0 + tile; /* the int32 head base */
                         if (tl_fault(L, 1, out, 1, 1, bh)) return 1;
                         float acc = tl_load(L, 0, bh * DK * DV + tile);
                         if (bug->fp16) acc = cgr_f16(acc);

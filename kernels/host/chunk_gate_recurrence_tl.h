@@ -26,6 +26,7 @@ typedef struct cgr_store_bug {
     int chunk_one;   /* O advanced by DK*DV before the initial store (chunk 1 written) */
     int acc_layout;  /* O's head stride taken from the state layout (DK*DV, NUM_BLOCK dropped) */
     int fp16;        /* the tile stored through fp16 */
+    int off_i32;     /* O's head base offset_bh * NUM_BLOCK * DK * DV in int32 (Triton's int32 product) */
 } cgr_store_bug;
 int td_cgr_store_run(const td_abi_launch *L, const cgr_store_bug *bug);
 #endif
