@@ -38,6 +38,7 @@
  * every exp argument is <= 0 and den >= 1.
  */
 #include "attn_common.h"
+#include "gen_large.h"
 
 enum { P_BATCH, P_QUERIES, P_KEYS, P_QK, P_VALUE, P_TX, P_TY, P_TZ, NP };
 enum { R_DST, R_QUERY, R_KEY, R_VALUE, NR };
@@ -123,23 +124,67 @@ static const char *check(const td_case *c) {
         c->r[R_QUERY].len < (size_t)(g.batch * g.queries * g.qk) || c->r[R_KEY].len < (size_t)(g.batch * g.keys * g.qk) ||
         c->r[R_VALUE].len < (size_t)(g.batch * g.keys * g.value))
         return "the buffers hold their shapes (bqv, bqh, bkh, bkv)";
+    /* (a large case: query's window rows; every other element reads 0) */
     for (int r = R_QUERY; r <= R_VALUE; r++)
-        for (size_t e = 0; e < c->r[r].len; e++)
-            if (!isfinite(td_get(c, r, e))) return "query, key, value hold real values";
+        for (uint64_t e = td_large_next(c, r, 0); e < c->r[r].len; e = td_large_next(c, r, e + 1))
+            if (!isfinite(td_get(c, r, (size_t)e))) return "query, key, value hold real values";
     return NULL;
 }
 
+static void sdpa_lanes(const sdpa_geo *g, td_wset *ws, int64_t b, int64_t q) {
+    for (int64_t v = 0; v < g->value; v++) {
+        td_olane l = {.o = 0, .region = R_DST, .off = (uint64_t)((b * g->queries + q) * g->value + v),
+                      .pid = {(uint32_t)(v / g->tx), (uint32_t)(q / g->ty), (uint32_t)(b / g->tz)},
+                      .j = (uint64_t)(((b % g->tz) * g->ty + q % g->ty) * g->tx + v % g->tx), .idx = {b, q, v}};
+        td_wset_add(ws, &l);
+    }
+}
+
+/* every (b, q, v); a large case (batch 1, row-block r = queries [r G, (r + 1) G): large
+ * below): the queries of its window row-blocks, the other lanes only counted */
 static void writes(const td_case *c, td_wset *ws) {
     sdpa_geo g;
     sdpa_geo_get(c, &g);
-    for (int64_t b = 0; b < g.batch; b++)
-        for (int64_t q = 0; q < g.queries; q++)
-            for (int64_t v = 0; v < g.value; v++) {
-                td_olane l = {.o = 0, .region = R_DST, .off = (uint64_t)((b * g.queries + q) * g.value + v),
-                              .pid = {(uint32_t)(v / g.tx), (uint32_t)(q / g.ty), (uint32_t)(b / g.tz)},
-                              .j = (uint64_t)(((b % g.tz) * g.ty + q % g.ty) * g.tx + v % g.tx), .idx = {b, q, v}};
-                td_wset_add(ws, &l);
-            }
+    if (!c->nwin) {
+        for (int64_t b = 0; b < g.batch; b++)
+            for (int64_t q = 0; q < g.queries; q++) sdpa_lanes(&g, ws, b, q);
+        return;
+    }
+    uint64_t G = c->win_unit[R_DST] / (uint64_t)g.value, R = (uint64_t)g.queries / G, seen = 0;
+    for (uint64_t r = td_large_row_next(c, 0); r < R; r = td_large_row_next(c, r + 1), seen++)
+        for (uint64_t q = r * G; q < (r + 1) * G; q++) sdpa_lanes(&g, ws, 0, (int64_t)q);
+    ws->dropped += (R - seen) * G * (uint64_t)g.value;
+}
+
+/* The large tier (gen_large.h, td_rows_large): the seed's queryIndex b*queries*qk + q*qk
+ * + h passes 2^31 when queries * qk > 2^31 (nothing in the seed bounds queries; its i64
+ * indices do not wrap, a port forming them in int32 does).  Every output element
+ * recomputes its scores three times, so the case is made as cheap as it can be: batch 1,
+ * value 1 (value's column 0 kept), at most 2 keys (the first ones: softmax still weighs
+ * the query), qk as drawn -- about 6 x 2^31 x keys loads and 2 x keys x 2^31 / qk exps
+ * (59 s measured on the host at qk = 3, 2 keys; the int32 mutant dies at its launch-wide
+ * check in about a second).  No choice of qk cuts the loads below 3 x 2^31 per key: every
+ * query element is read three times per key, and query must pass 2^31.  The row-
+ * blocks are G queries (query: G * qk, dst: G; G the drawn query count or more, so a
+ * block holds >= TD_ROWS_LARGE_MIN_LEN elements, the added query rows zero); key and
+ * value are not indexed by the query and stay.  dst passes only 2^31 / qk elements. */
+static void large(td_producer *p, td_case *c) {
+    sdpa_geo g;
+    sdpa_geo_get(c, &g);
+    int64_t keys = g.keys < 2 ? g.keys : 2, G = g.queries, lo = (TD_ROWS_LARGE_MIN_LEN + g.qk - 1) / g.qk;
+    if (G < lo) G = lo;
+    td_rows_region rr[2] = {{R_QUERY, (uint64_t)(G * g.qk), (uint64_t)(g.queries * g.qk)}, {R_DST, (uint64_t)G, 0}};
+    uint64_t R;
+    if (td_rows_large(p, c, 1, rr, 2, &R) != 0) return;
+    for (int64_t k = 0; k < keys; k++) td_set(c, R_VALUE, (size_t)k, td_get(c, R_VALUE, (size_t)(k * g.value)));
+    int64_t queries = (int64_t)R * G;
+    c->p[P_BATCH].i = 1, c->p[P_QUERIES].i = queries, c->p[P_KEYS].i = keys, c->p[P_VALUE].i = 1;
+    c->grid[0] = 1, c->grid[1] = (uint32_t)at_cdiv(queries, g.ty), c->grid[2] = 1;
+    /* the shape classes of the new extents (gen's were those of the drawn value and queries) */
+    c->classes &= ~(TD_BC(TD_BC_SINGLE_LANE) | TD_BC(TD_BC_ONE_PROGRAM) | TD_BC(TD_BC_EXACT_MULTIPLE) |
+                    TD_BC(TD_BC_TAIL) | TD_BC(TD_BC_TAIL_BELOW) | TD_BC(TD_BC_TAIL_ABOVE) | TD_BC(TD_BC_BLOCK_GT_N));
+    td_gen_mark_shape(1, (uint64_t)g.tx, 1, &c->classes);
+    td_gen_mark_shape((uint64_t)queries, (uint64_t)g.ty, c->grid[1], &c->classes);
 }
 
 /* The intent: torch.nn.functional.scaled_dot_product_attention(query, key, value) with
@@ -176,8 +221,9 @@ const td_contract td_c_seed_sdpa = {
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_META_EXTREME),
     /* no far hook: no strides (the seed's queryIndex etc.: b * queries*qk + q * qk + h, constants of i64
      * type, indexUpper); every element of the dense row-major regions is read, so an offset past 2^31
-     * means 2^31 elements (a count, the large tier's), never a sparse stride */
+     * means 2^31 elements: the large tier's (`large`, row-blocks of queries) */
     .gen = gen,
+    .large = large,
     .check = check,
     .writes = writes,
     TD_SPECS(sdpa),

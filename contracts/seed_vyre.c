@@ -243,8 +243,15 @@ const td_contract td_c_seed_vyre = {
                    "clamps as comparisons), merged with its tile_size = 1 evaluation for the scalar reference",
     .classes = TD_BCLASSES_TILED,
     /* no far hook: no strides; one dense [seq_len, head_dim] head (the seed: row * head_dim + d in u32,
-     * seq_len * head_dim checked to fit u32), every key row read by every query: an offset past 2^31
-     * means 2^31 elements read (a count), never a sparse stride */
+     * seq_len * head_dim checked to fit u32), so an offset past 2^31 means seq_len * head_dim > 2^31
+     * elements, never a sparse stride.  No large hook either, for its cost: every query reads every key of
+     * the one head (no batch or head axis to repeat), so the kernel's work is seq_len^2 * head_dim
+     * multiply-adds for the dots and as many for the weighted values = seq_len * 2^31 and more; the tiled
+     * kernel's u32 scratch (2*64*head_dim + 64*tile_size, hence the precondition's 64*head_dim) keeps
+     * head_dim < 2^25, so seq_len >= 65 and a case costs >= 65 x 2^31 x 2 ~ 2.8e11 multiply-adds (plus
+     * seq_len^2 exps), and check's hdot decision as many again: minutes to hours on the host, not the
+     * tier's seconds.  (The scalar reference alone would allow seq_len = 1, head_dim = 2^31, but both
+     * kernels share the contract.) */
     .gen = gen,
     .check = check,
     .writes = writes,

@@ -92,6 +92,8 @@ static const struct {
     {"triton_attention.triton_attention_bwd_preprocess_genuine_output_summary_general", 7, 0},
     {"chunk_gate_recurrence.chunk_gate_recurrence_output_summary_general", 6, 0}, /* heads (td_rows_large) */
     {"lightning_attention.lightning_attention_output_summary_general", 6, 0},
+    /* blocks of queries: queryIndex b*queries*qk + q*qk + h (test_sdpa_rows) */
+    {"seed_sdpa.scaled_dot_product_f32", 7, 0},
 };
 #define NI32_MUT (sizeof I32_MUT / sizeof I32_MUT[0])
 
@@ -438,6 +440,53 @@ static void test_rows_windows(void **st) {
     td_case_free(&c);
 }
 
+/* seed_sdpa's blocks of queries (its row-blocks are on no grid axis: not a ROWS row): batch 1,
+ * value 1 (value column 0 kept), at most 2 keys, qk as drawn; R blocks of G >= the drawn
+ * query count (query G * qk >= 64 elements, dst G) with one starting at or past element
+ * 2^31 of query; window block r of query holds the drawn queries then zero rows; the
+ * write set keeps the windows' queries and counts the rest. */
+#define SDPA "seed_sdpa.scaled_dot_product_f32"
+static void test_sdpa_rows(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find(SDPA);
+    enum { B_, Q_, K_, H_, V_, TX_, TY_, TZ_ }; /* its parameters; regions dst 0, query 1, key 2, value 3 */
+    assert_non_null(k->large);
+    for (uint64_t i = 0; i < 4; i++) {
+        uint8_t b[64];
+        char err[512];
+        td_case c, o;
+        large_bytes(i, b, sizeof b, 0);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
+        large_bytes(i, b, sizeof b, 1);
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        int64_t H = o.p[H_].i, Q0 = o.p[Q_].i, V0 = o.p[V_].i, K = o.p[K_].i < 2 ? o.p[K_].i : 2;
+        uint64_t G = c.win_unit[0], L = c.win_unit[1], Q = (uint64_t)c.p[Q_].i, R = Q / G;
+        assert_true(c.p[B_].i == 1 && c.p[V_].i == 1 && c.p[K_].i == K && c.p[H_].i == H);
+        assert_true(c.large_regs == 3u && L == G * (uint64_t)H && G >= (uint64_t)Q0 && L >= TD_ROWS_LARGE_MIN_LEN);
+        assert_true(Q % G == 0 && (R - 1) * L >= TWO31 && (R - 2) * L < TWO31 + (1u << 20) + L);
+        assert_true(c.grid[0] == 1 && c.grid[2] == 1 && c.grid[1] == (Q + (uint64_t)c.p[TY_].i - 1) / (uint64_t)c.p[TY_].i);
+        assert_true(c.classes & TD_BC(TD_BC_OFFSET_2_31));
+        assert_true(row_covered(&c, 0) && row_covered(&c, R - 1) && row_covered(&c, TWO31 / L));
+        for (int w = 0; w < c.nwin; w++)
+            for (uint64_t r = c.win[w].lo; r < c.win[w].hi; r++)
+                for (uint64_t x = 0; x < L; x++) {
+                    double want = x < (uint64_t)(Q0 * H) ? td_get(&o, 1, (size_t)x) : 0.0;
+                    assert_true(td_get(&c, 1, (size_t)(r * L + x)) == want);
+                }
+        for (int64_t j = 0; j < K * H; j++) assert_true(td_get(&c, 2, (size_t)j) == td_get(&o, 2, (size_t)j));
+        for (int64_t j = 0; j < K; j++) assert_true(td_get(&c, 3, (size_t)j) == td_get(&o, 3, (size_t)(j * V0)));
+        uint64_t rows = 0;
+        for (int w = 0; w < c.nwin; w++) rows += c.win[w].hi - c.win[w].lo;
+        td_wset ws = {.win_regs = c.large_regs, .nwin = c.nwin, .win = c.win, .win_unit = c.win_unit};
+        k->writes(&c, &ws);
+        assert_int_equal(ws.n, rows * G);
+        assert_int_equal(ws.n + ws.dropped, Q);
+        free(ws.v);
+        td_case_free(&o);
+        td_case_free(&c);
+    }
+}
+
 /* td_rows_large refuses, leaving the case as it was: rows narrower than
  * TD_ROWS_LARGE_MIN_LEN, no rows, a region shorter than R0 row-blocks. */
 static void test_rows_refused(void **st) {
@@ -730,7 +779,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_large_cases_decode),       cmocka_unit_test(test_large_write_set),
         cmocka_unit_test(test_large_next),              cmocka_unit_test(test_large_per_program),
         cmocka_unit_test(test_rows_cases_decode),        cmocka_unit_test(test_rows_windows),
-        cmocka_unit_test(test_int8_blocks),
+        cmocka_unit_test(test_int8_blocks),              cmocka_unit_test(test_sdpa_rows),
         cmocka_unit_test(test_rows_refused),
         cmocka_unit_test(test_large_needs_the_option),   cmocka_unit_test(test_mutant_survives_the_default_tier),
         cmocka_unit_test(test_large_need),              cmocka_unit_test(test_dssm_gaps),

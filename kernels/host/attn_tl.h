@@ -241,6 +241,26 @@ static inline int sdpah_run(const td_abi_launch *L, int bug) {
     return 0;
 }
 
+/* A port that forms the seed's i64 indices (queryIndex b*queries*qk + q*qk + h,
+ * outputIndex b*queries*value + q*value + v) in int32, as a Triton or CUDA rewrite with
+ * int indices would: past 2^31 elements they wrap.  The whole launch is checked first
+ * (one wrapped address fails a device's launch): each (b, q) row's first and last
+ * element of query and dst, the int32 wrap being monotone inside a row. */
+static inline int sdpah_fault_i32(const td_abi_launch *L) {
+    int64_t Bt = TL_I(L, SDPAH_P_BATCH), Q = TL_I(L, SDPAH_P_QUERIES), H = TL_I(L, SDPAH_P_QK);
+    int64_t V = TL_I(L, SDPAH_P_VALUE), ty = TL_I(L, SDPAH_P_TY);
+    for (int64_t b = 0; b < Bt; b++)
+        for (int64_t q = 0; q < Q; q++) {
+            int64_t qb = (b * Q + q) * H, ob = (b * Q + q) * V;
+            uint32_t pid = (uint32_t)(q / ty);
+            if (tl_fault(L, SDPAH_R_QUERY, tl_i32(qb), 1, 1, pid) ||
+                tl_fault(L, SDPAH_R_QUERY, tl_i32(qb + H - 1), 1, 1, pid) ||
+                tl_fault(L, SDPAH_R_DST, tl_i32(ob), 1, 1, pid) || tl_fault(L, SDPAH_R_DST, tl_i32(ob + V - 1), 1, 1, pid))
+                return 1;
+        }
+    return 0;
+}
+
 /* ========================= seed_vyre: vyre-libs FlashAttention-2 ========================= */
 enum { VYH_P_SEQ, VYH_P_HD, VYH_P_TILE };
 enum { VYH_R_Q, VYH_R_K, VYH_R_V, VYH_R_OUT };

@@ -15,3 +15,12 @@ TD_KERNEL(td_m_seed_sdpa_den) = {SDPA, "mut_den_fold_from_one", TD_ABI_HOST, NUL
 TD_KERNEL(td_m_seed_sdpa_tail) = {SDPA, "mut_value_tail_unguarded", TD_ABI_HOST, NULL, "libm",
                                   "the value axis's tail threads (v >= value) are not guarded and store", 8, 4,
                                   value_tail, NULL};
+
+/* The seed's indices formed in int32 (attn_tl.h, sdpah_fault_i32): a query past element
+ * 2^31 is a wrapped, negative address.  Ordinary cases hold a few thousand elements and
+ * pass; the large tier (contracts/seed_sdpa.c, large) kills it. */
+static int index_i32(const td_abi_launch *L) { return sdpah_fault_i32(L) ? 1 : sdpah_run(L, SDPAH_CORRECT); }
+TD_KERNEL(td_m_seed_sdpa_i32) = {SDPA, "mut_large_offset_int32", TD_ABI_HOST, NULL, "libm",
+                                 "queryIndex and outputIndex formed in int32 (the seed's i64 constants narrowed): "
+                                 "they wrap past 2^31 elements",
+                                 8, 4, index_i32, NULL};
