@@ -102,6 +102,16 @@ static void large_bytes(uint64_t i, uint8_t *b, size_t n, int large) {
     td_case_bytes(11, i, b + TD_LARGE_MAGIC_LEN, n - TD_LARGE_MAGIC_LEN);
 }
 
+/* Input i decoded twice: as an ordinary case (o) and as the large tier's (c). */
+static void decode_pair(const td_contract *k, uint64_t i, td_case *o, td_case *c) {
+    uint8_t b[64];
+    char err[512];
+    large_bytes(i, b, sizeof b, 0);
+    assert_int_equal(td_decode_case(k, b, sizeof b, o, err, sizeof err), 0);
+    large_bytes(i, b, sizeof b, 1);
+    assert_int_equal(td_decode_case(k, b, sizeof b, c, err, sizeof err), 0);
+}
+
 /* 1 when [lo, hi) lies inside one of the case's windows */
 static int covered(const td_case *c, uint64_t lo, uint64_t hi) {
     for (int w = 0; w < c->nwin; w++)
@@ -218,13 +228,8 @@ static void test_large_per_program(void **st) {
     (void)st;
     const td_contract *k = td_contract_find(DQ);
     for (uint64_t i = 0; i < 8; i++) {
-        uint8_t b[64];
-        char err[512];
         td_case o, c;
-        large_bytes(i, b, sizeof b, 0);
-        assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
-        large_bytes(i, b, sizeof b, 1);
-        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        decode_pair(k, i, &o, &c);
         uint64_t g0 = o.grid[0], G = c.grid[0], B = (uint64_t)c.p[2].i, hit = 0;
         assert_true(G > g0 && c.r[1].mapped > 0 && !(c.large_regs >> 1 & 1));
         assert_int_equal(c.r[1].len, G + (o.r[1].len - g0));
@@ -367,13 +372,8 @@ static void test_int8_blocks(void **st) {
     const td_contract *k = td_contract_find(I8Q);
     enum { L_, C_, BLK_, SS_ }; /* its parameters, regions X 0 and ScalePre 1 */
     for (uint64_t i = 0; i < 8; i++) {
-        uint8_t b[64];
-        char err[512];
-        td_case c, o;
-        large_bytes(i, b, sizeof b, 0);
-        assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
-        large_bytes(i, b, sizeof b, 1);
-        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        td_case o, c;
+        decode_pair(k, i, &o, &c);
         int64_t C = o.p[C_].i, B0 = o.p[BLK_].i, L0 = o.p[L_].i, R0 = L0 / B0;
         if (R0 == 0)
             for (B0 = 1, R0 = 1; 2 * B0 <= L0;) B0 *= 2;
@@ -452,13 +452,8 @@ static void test_sdpa_rows(void **st) {
     enum { B_, Q_, K_, H_, V_, TX_, TY_, TZ_ }; /* its parameters; regions dst 0, query 1, key 2, value 3 */
     assert_non_null(k->large);
     for (uint64_t i = 0; i < 4; i++) {
-        uint8_t b[64];
-        char err[512];
-        td_case c, o;
-        large_bytes(i, b, sizeof b, 0);
-        assert_int_equal(td_decode_case(k, b, sizeof b, &o, err, sizeof err), 0);
-        large_bytes(i, b, sizeof b, 1);
-        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        td_case o, c;
+        decode_pair(k, i, &o, &c);
         int64_t H = o.p[H_].i, Q0 = o.p[Q_].i, V0 = o.p[V_].i, K = o.p[K_].i < 2 ? o.p[K_].i : 2;
         uint64_t G = c.win_unit[0], L = c.win_unit[1], Q = (uint64_t)c.p[Q_].i, R = Q / G;
         assert_true(c.p[B_].i == 1 && c.p[V_].i == 1 && c.p[K_].i == K && c.p[H_].i == H);
