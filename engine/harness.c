@@ -419,7 +419,9 @@ static void image_fill(image *m, const td_case *c, int i, int which, const td_ws
  * and back: staging the whole reservation would cost its 8 GiB or more in transfers
  * and, downloaded, in host memory.  The device's holes hold what its allocator left
  * (no correct kernel reads them); a device kernel's stray write into a hole is not
- * seen (on the host backend every page is checked). */
+ * seen (on the host backend every page is checked).  tests/test_far.c stages onto a
+ * device whose fresh pages hold garbage, so a page this rule fails to move up or back
+ * changes what the kernel reads or what the checks see. */
 typedef struct dev_xfer {
     td_ctx *cx;
     image *m;

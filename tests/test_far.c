@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -1093,16 +1094,39 @@ static void test_sparse_inout_checks(void **st) {
 
 /* ---- a device backend (host memory standing in for the device's): a sparse image
  * goes over as its guards and written pages, and the checks on what comes back still
- * catch a wiped row and a guard written ---- */
+ * catch a wiped row and a guard written.  Its fresh memory is not zero, as a real
+ * device's is not (cudaMalloc hands out what the last owner left): its pages are mapped
+ * PROT_NONE and filled with a garbage pattern on first touch (dirty_fault), so a page
+ * the harness does not upload reads as garbage to the kernel and, downloaded, to the
+ * checks.  (An anonymous mapping would read as zero, the value a sparse case's
+ * untouched pages hold: a staging rule that forgot such a page would go unseen.) ---- */
 typedef struct fake_dev {
     void *p[64];
     size_t n[64];
 } fake_dev;
+static fake_dev *g_dirty_dev; /* the device whose pages dirty_fault fills */
+static uintptr_t g_dirty_pg;
+static struct sigaction g_dirty_old; /* the handler before (a sanitizer's, or the default) */
+#define DIRTY_BYTE 0xA5 /* as a binary32 word -2.9e-16, as a binary16 half -0.022: a wrong but finite value */
+static void dirty_fault(int sig, siginfo_t *si, void *uc) {
+    (void)uc;
+    uint8_t *a = si->si_addr;
+    for (int i = 0; g_dirty_dev && i < 64; i++) {
+        uint8_t *b = g_dirty_dev->p[i];
+        if (b && a >= b && a < b + g_dirty_dev->n[i]) {
+            void *lo = (void *)((uintptr_t)a & ~(g_dirty_pg - 1));
+            if (mprotect(lo, g_dirty_pg, PROT_READ | PROT_WRITE) == 0) memset(lo, DIRTY_BYTE, g_dirty_pg);
+            return; /* the faulting access runs again, on the garbage */
+        }
+    }
+    (void)sig;
+    sigaction(SIGSEGV, &g_dirty_old, NULL); /* not the device's memory: a real crash, re-raised */
+}
 static int fd_alloc(void *st, size_t bytes, void **dev, char *err, size_t errlen) {
     fake_dev *f = st;
     for (int i = 0; i < 64; i++)
         if (!f->p[i]) {
-            void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            void *m = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             if (m == MAP_FAILED) break;
             f->p[i] = *dev = m, f->n[i] = bytes;
             return 0;
@@ -1114,6 +1138,20 @@ static void fd_release(void *st, void *dev) {
     fake_dev *f = st;
     for (int i = 0; i < 64; i++)
         if (f->p[i] == dev) munmap(dev, f->n[i]), f->p[i] = NULL;
+}
+static void dirty_device_on(fake_dev *f) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = dirty_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    g_dirty_pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    g_dirty_dev = f;
+    assert_int_equal(sigaction(SIGSEGV, &sa, &g_dirty_old), 0);
+}
+static void dirty_device_off(void) {
+    sigaction(SIGSEGV, &g_dirty_old, NULL);
+    g_dirty_dev = NULL;
 }
 static int fd_upload(void *st, void *dev, const void *host, size_t bytes, char *err, size_t errlen) {
     (void)st, (void)err, (void)errlen;
@@ -1142,6 +1180,7 @@ static void test_device_staging_of_sparse_images(void **st) {
     td_ctx_opts o = {0};
     td_ctx *cx = td_ctx_new(&o, err, sizeof err);
     td_ctx_set_backend(cx, &ops);
+    dirty_device_on(&fd);
     const td_kernel *mut = td_kernels_find(&set, FAR[0].id, "mut_offset_int32", TD_ABI_HOST);
     const td_kernel *zero = td_kernels_find(&bad, FAR[0].id, "zeroes_row", TD_ABI_HOST);
     const td_kernel *guard = td_kernels_find(&bad, FAR[0].id, "writes_guard", TD_ABI_HOST);
@@ -1169,7 +1208,67 @@ static void test_device_staging_of_sparse_images(void **st) {
     td_kernels_close(&bad3);
     assert_true(maxrss_mib() < 1024); /* nothing staged the whole reservation */
     td_ctx_free(cx);
+    dirty_device_off();
     for (int i = 0; i < 64; i++) assert_null(fd.p[i]); /* every device image released */
+    td_kernels_close(&bad);
+    td_kernels_close(&set);
+}
+
+/* In-out regions held sparse (read and written in place at a far stride) on the dirty
+ * device: the ports pass their far cases, which holds only if every page the kernel
+ * reads in place went up (the case's nonzero pages and the write set's pages, which the
+ * case may leave zero: triton_attention's DQ starts as zeros and is accumulated into)
+ * and came back; a cell clobbered off the write set is still flagged. */
+static const char *const FAR_INOUT[] = {
+    "apply_penalty.apply_penalty_correctness",
+    "decay_cumsum.bwd_decay_global_cumsum_io_correctness",
+    "decay_cumsum.decay_cumsum_backward_closed_output_summary_general",
+    "attention_fwd_triton3.attention_fwd_triton3_python_case4_output_summary_general",
+    "attention_fwd_triton3.attention_fwd_triton3_case4_io_correctness",
+    "triton_attention.triton_attention_bwd_grads_genuine_output_summary_general",
+};
+static void test_device_staging_of_inout_regions(void **st) {
+    (void)st;
+    td_kernel_set set, bad;
+    char err[256];
+    assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
+    assert_int_equal(td_kernels_bind(&BADIO_TABLE, "test_far_io", &bad, err, sizeof err), TD_LOAD_OK);
+    fake_dev fd = {0};
+    td_backend_ops ops = {"fake", &fd, fd_alloc, fd_release, fd_upload, fd_download, fd_sync, NULL};
+    td_ctx_opts o = {0};
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    td_ctx_set_backend(cx, &ops);
+    dirty_device_on(&fd);
+    for (size_t f = 0; f < sizeof FAR_INOUT / sizeof FAR_INOUT[0]; f++) {
+        const td_kernel *port = td_kernels_find(&set, FAR_INOUT[f], NULL, TD_ABI_HOST);
+        assert_non_null(port);
+        int far_cases = 0;
+        for (uint64_t i = 0; i < 12; i++) {
+            td_vclass w;
+            uint64_t cl;
+            int rc = run_case(cx, port, i, 1, &w, &cl);
+            if (rc != TD_RUN_OK) print_message("%s case %d: worst class %d\n", FAR_INOUT[f], (int)i, (int)w);
+            assert_int_equal(rc, TD_RUN_OK);
+            far_cases += (cl & TD_BC(TD_BC_OFFSET_2_31)) != 0;
+        }
+        assert_true(far_cases >= 3);
+    }
+    g_port_ap = td_kernels_find(&set, AP, NULL, TD_ABI_HOST);
+    const td_kernel *clobber = td_kernels_find(&bad, AP, "io_clobber", TD_ABI_HOST);
+    int flagged = 0;
+    g_io_hits = 0;
+    for (uint64_t i = 0; i < 24; i++) {
+        td_vclass w;
+        uint64_t outside, cl;
+        int before = g_io_hits, rc = run_io(cx, clobber, i, &w, &outside, &cl);
+        if (g_io_hits > before) flagged += rc == TD_RUN_FINDING && w == TD_VC_OUTSIDE && outside > 0;
+    }
+    assert_true(g_io_hits >= 2);
+    assert_int_equal(flagged, g_io_hits);
+    assert_true(maxrss_mib() < 1024);
+    td_ctx_free(cx);
+    dirty_device_off();
+    for (int i = 0; i < 64; i++) assert_null(fd.p[i]);
     td_kernels_close(&bad);
     td_kernels_close(&set);
 }
@@ -1709,6 +1808,7 @@ int main(void) {
         cmocka_unit_test(test_sparse_inout_checks),
         cmocka_unit_test(test_restride_all),
         cmocka_unit_test(test_device_staging_of_sparse_images),
+        cmocka_unit_test(test_device_staging_of_inout_regions),
         cmocka_unit_test(test_far_axis_contracts_reach_the_class),
         cmocka_unit_test(test_far_axis_ports_and_mutants),
         cmocka_unit_test(test_far_tile_stride),
