@@ -1168,6 +1168,24 @@ static int fd_sync(void *st, char *err, size_t errlen) {
     return 0;
 }
 
+/* A context whose backend is the dirty fake device fd (ops: its table, kept by the context). */
+static td_ctx *device_ctx(fake_dev *fd, td_backend_ops *ops) {
+    *ops = (td_backend_ops){"fake", fd, fd_alloc, fd_release, fd_upload, fd_download, fd_sync, NULL};
+    td_ctx_opts o = {0};
+    char err[256];
+    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
+    assert_non_null(cx);
+    td_ctx_set_backend(cx, ops);
+    dirty_device_on(fd);
+    return cx;
+}
+static void device_ctx_free(td_ctx *cx, fake_dev *fd) {
+    assert_true(maxrss_mib() < 1024); /* nothing staged a whole reservation */
+    td_ctx_free(cx);
+    dirty_device_off();
+    for (int i = 0; i < 64; i++) assert_null(fd->p[i]); /* every device image released */
+}
+
 static void test_device_staging_of_sparse_images(void **st) {
     (void)st;
     td_kernel_set set, bad;
@@ -1176,11 +1194,8 @@ static void test_device_staging_of_sparse_images(void **st) {
     assert_int_equal(td_kernels_bind(&BAD_TABLE, "test_far", &bad, err, sizeof err), TD_LOAD_OK);
     g_port = td_kernels_find(&set, FAR[0].id, NULL, TD_ABI_HOST);
     fake_dev fd = {0};
-    td_backend_ops ops = {"fake", &fd, fd_alloc, fd_release, fd_upload, fd_download, fd_sync, NULL};
-    td_ctx_opts o = {0};
-    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
-    td_ctx_set_backend(cx, &ops);
-    dirty_device_on(&fd);
+    td_backend_ops ops;
+    td_ctx *cx = device_ctx(&fd, &ops);
     const td_kernel *mut = td_kernels_find(&set, FAR[0].id, "mut_offset_int32", TD_ABI_HOST);
     const td_kernel *zero = td_kernels_find(&bad, FAR[0].id, "zeroes_row", TD_ABI_HOST);
     const td_kernel *guard = td_kernels_find(&bad, FAR[0].id, "writes_guard", TD_ABI_HOST);
@@ -1206,10 +1221,7 @@ static void test_device_staging_of_sparse_images(void **st) {
     sparse_output_cases(cx, td_kernels_find(&bad3, SM3, "out_hole", TD_ABI_HOST),
                         td_kernels_find(&bad3, SM3, "out_near", TD_ABI_HOST), 1);
     td_kernels_close(&bad3);
-    assert_true(maxrss_mib() < 1024); /* nothing staged the whole reservation */
-    td_ctx_free(cx);
-    dirty_device_off();
-    for (int i = 0; i < 64; i++) assert_null(fd.p[i]); /* every device image released */
+    device_ctx_free(cx, &fd);
     td_kernels_close(&bad);
     td_kernels_close(&set);
 }
@@ -1234,11 +1246,8 @@ static void test_device_staging_of_inout_regions(void **st) {
     assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
     assert_int_equal(td_kernels_bind(&BADIO_TABLE, "test_far_io", &bad, err, sizeof err), TD_LOAD_OK);
     fake_dev fd = {0};
-    td_backend_ops ops = {"fake", &fd, fd_alloc, fd_release, fd_upload, fd_download, fd_sync, NULL};
-    td_ctx_opts o = {0};
-    td_ctx *cx = td_ctx_new(&o, err, sizeof err);
-    td_ctx_set_backend(cx, &ops);
-    dirty_device_on(&fd);
+    td_backend_ops ops;
+    td_ctx *cx = device_ctx(&fd, &ops);
     for (size_t f = 0; f < sizeof FAR_INOUT / sizeof FAR_INOUT[0]; f++) {
         const td_kernel *port = td_kernels_find(&set, FAR_INOUT[f], NULL, TD_ABI_HOST);
         assert_non_null(port);
@@ -1265,10 +1274,7 @@ static void test_device_staging_of_inout_regions(void **st) {
     }
     assert_true(g_io_hits >= 2);
     assert_int_equal(flagged, g_io_hits);
-    assert_true(maxrss_mib() < 1024);
-    td_ctx_free(cx);
-    dirty_device_off();
-    for (int i = 0; i < 64; i++) assert_null(fd.p[i]);
+    device_ctx_free(cx, &fd);
     td_kernels_close(&bad);
     td_kernels_close(&set);
 }
