@@ -36,6 +36,7 @@ struct td_ctx {
     td_sample_info sampled;       /* what the samples checked since td_ctx_set_sample */
     uint8_t *pick;                /* the current case's sample, one flag per write-set lane */
     size_t pickcap;
+    double mp_nan;                /* the NaN mpfr_get_d gives: a NaN reference's binary64 value, bit for bit */
 };
 
 /* Both passes memoise per-row quantities for one case only. */
@@ -108,6 +109,11 @@ td_ctx *td_ctx_new(const td_ctx_opts *opts, char *err, size_t errlen) {
     if (!c->o.max_reports) c->o.max_reports = 16;
     if (!c->o.mpfr_prec) c->o.mpfr_prec = 640;
     td_mpcx_init(&c->mp, c->o.mpfr_prec);
+    mpfr_t nan;
+    mpfr_init2(nan, 53);
+    mpfr_set_nan(nan);
+    c->mp_nan = mpfr_get_d(nan, MPFR_RNDN);
+    mpfr_clear(nan);
     return c;
 }
 
@@ -682,7 +688,6 @@ typedef struct lane_eval {
     char ref_exact[REF_STR], ref_precast[REF_STR];
 } lane_eval;
 
-/* The shadow's evaluation of the lane and the distance of the kernel's value to it. */
 /* The kernel's value, exactly as td_decode (td_decode_i64) gives it; a binary32 number,
  * the most common output, is decoded here rather than through a call per lane. */
 static inline double got_value(td_fmt of, uint64_t bits) {
@@ -697,12 +702,23 @@ static inline double got_value(td_fmt of, uint64_t bits) {
     return of == TD_I64 ? (double)td_decode_i64(bits) : td_decode(of, bits);
 }
 
-static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane_eval *L) {
+/* lane_eval's start: lane_eval_set and the rules set every other field before it is
+ * read (clearing the struct, 136 bytes before its printed references, was a tenth of
+ * the harness's own work on an elementwise lane). */
+static inline void lane_eval_start(lane_eval *L, const td_olane *ol, uint64_t got_bits) {
+    L->decided = 0;
+    L->ref_exact[0] = L->ref_precast[0] = 0;
+    L->ol = ol;
+    L->got_bits = got_bits;
+}
+
+/* The lane's shadow s (and the lane flags lf its evaluation left) and the distance of
+ * the kernel's value to it. */
+static inline void lane_eval_set(const td_contract *k, const td_case *c, lane_eval *L, const td_sh *s, uint32_t lf) {
     L->of = c->r[L->ol->region].fmt;
     L->got = got_value(L->of, L->got_bits);
-    cx->sh.lane_flags = 0;
-    L->s = k->spec_sh(&cx->sh, c, L->ol);
-    L->lf = cx->sh.lane_flags;
+    L->s = *s;
+    L->lf = lf;
     /* a contract whose spec is IEEE arithmetic on special inputs (nonfinite_inputs) defines
      * those values (inf - inf is NaN there): the kernel must produce them */
     L->undef = (L->s.fl & TD_SH_UNDEF) != 0 && !k->nonfinite_inputs;
@@ -717,6 +733,13 @@ static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane
     L->dhi = terr == 0 ? L->d : L->d * (1 + 0x1p-52);
     L->cls = L->scls = TD_VC_PASS;
     L->ref = v;
+}
+
+/* The shadow's evaluation of the lane (its spec), and lane_eval_set. */
+static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane_eval *L) {
+    cx->sh.lane_flags = 0;
+    td_sh s = k->spec_sh(&cx->sh, c, L->ol);
+    lane_eval_set(k, c, L, &s, cx->sh.lane_flags);
 }
 
 /* The lane flags by which the shadow says that an admissible binary32 evaluation may
@@ -780,10 +803,10 @@ static int rule_nonfinite_admissible(const td_shcx *sh, const td_contract *k, co
  * shows that the kernel's value may lie on that side (MAYOVF, no finite bound).  Any
  * other finite value is a disagreement: an infinite bound does not pass arbitrary
  * values. */
-static int rule_finite_against_infinite_admissible(const lane_eval *L, mpfr_srcptr x) {
+static int rule_finite_against_infinite_admissible(const lane_eval *L, double ref) {
     const td_fmt_info *fi = td_fmt_get(L->of);
-    if (mpfr_nan_p(x) || !fi->is_float || isfinite(L->s.ek) || !(L->lf & TD_LF_MAYOVF)) return 0;
-    return fabs(L->got) == fi->max_finite && (L->got > 0) == (mpfr_sgn(x) > 0);
+    if (isnan(ref) || !fi->is_float || isfinite(L->s.ek) || !(L->lf & TD_LF_MAYOVF)) return 0;
+    return fabs(L->got) == fi->max_finite && (L->got > 0) == (ref > 0);
 }
 
 /* Special-value rule "signed zero": where the contract says its spec distinguishes -0
@@ -923,17 +946,18 @@ static void rule_nonfinite_against_finite(const td_shcx *sh, const td_contract *
 }
 
 
-/* Against a non-finite reference the kernel must give the same special value (a NaN
- * for a NaN, the infinity of the same sign), or an admissible finite value (rule above). */
-static void rule_against_nonfinite_reference(td_case_result *res, lane_eval *L, mpfr_srcptr x) {
-    double got = L->got;
-    int same = (mpfr_nan_p(x) && isnan(got)) || (mpfr_inf_p(x) && isinf(got) && (got > 0) == (mpfr_sgn(x) > 0));
+/* Against a non-finite reference (NaN or +-inf: exactly L->ref) the kernel must give
+ * the same special value (a NaN for a NaN, the infinity of the same sign), or an
+ * admissible finite value (rule above). */
+static void rule_against_nonfinite_reference(td_case_result *res, lane_eval *L) {
+    double got = L->got, ref = L->ref;
+    int same = (isnan(ref) && isnan(got)) || (isinf(ref) && isinf(got) && (got > 0) == (ref > 0));
     if (same) {
         L->cls = TD_VC_PASS, L->d = 0;
-    } else if (isfinite(got) && rule_finite_against_infinite_admissible(L, x)) {
+    } else if (isfinite(got) && rule_finite_against_infinite_admissible(L, ref)) {
         L->cls = TD_VC_PASS, L->d = 0;
         res->st.lanes_overflow_ok++;
-    } else if (isfinite(got) && mpfr_inf_p(x) && (L->lf & TD_LF_UNBOUNDED) && !(L->lf & TD_LF_CASTOVF)) {
+    } else if (isfinite(got) && isinf(ref) && (L->lf & TD_LF_UNBOUNDED) && !(L->lf & TD_LF_CASTOVF)) {
         /* the kernel's value before the final cast has no finite bound (a divisor that
          * an admissible evaluation may flush to 0, an overflowing intermediate): any
          * finite output is possible, so the lane is not checked, never passed */
@@ -953,8 +977,22 @@ static int lane_mpfr(td_ctx *cx, const td_contract *k, const td_case *c, td_case
     int ref_fin = mpfr_number_p(R->x), got_fin = isfinite(L->got);
     if (ref_fin && got_fin) return rule_mpfr_decides(cx, k, res, L, R->x, want_check, msg, msglen);
     if (ref_fin) rule_nonfinite_against_finite(&cx->sh, k, res, L, R->x);
-    else rule_against_nonfinite_reference(res, L, R->x);
+    else rule_against_nonfinite_reference(res, L); /* L->ref: mpfr_get_d of NaN or +-inf, exact */
     return 0;
+}
+
+/* The lane on an exact reference that is NaN or +-inf and known without MPFR
+ * (td_contract.ref_nonfinite, a spec without a cast): what lane_mpfr does with MPFR's
+ * reference of that value -- the same binary64 value in L->ref (MPFR's NaN), the same
+ * printed reference, the same rule -- and counted as lane_mpfr counts it, so that runs
+ * report the same statistics either way.  A NaN or infinite operand sent add_example's
+ * lanes through MPFR: a fourth of its oracle's time. */
+static void lane_nonfinite_ref(td_ctx *cx, td_case_result *res, lane_eval *L, double ref) {
+    res->st.lanes_mpfr++;
+    L->ref = isnan(ref) ? cx->mp_nan : ref;
+    const char *str = isnan(ref) ? "nan" : ref > 0 ? "inf" : "-inf"; /* mp_to_str's (a snprintf cost ~900 instructions) */
+    memcpy(L->ref_exact, str, strlen(str) + 1);
+    rule_against_nonfinite_reference(res, L);
 }
 
 static void lane_fill_report(td_lane_report *l, const lane_eval *L) {
@@ -1053,8 +1091,6 @@ static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case
     td_lane_terms(l, &cx->trace);
 }
 
-/* The lane's verdict (TD_VC_COUNT on an oracle bug, message in msg), counted in res;
- * a lane that did not pass gets a detailed report. */
 /* The lane observer (tilediff diff, accuracy statistics) sees every judged lane. */
 static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, const lane_eval *L) {
     /* an undefined lane was accepted unmeasured: no error to observe */
@@ -1064,28 +1100,33 @@ static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, co
     cx->obs(cx->obs_user, &o);
 }
 
+/* The verdict of a lane whose shadow lane_eval_set has set (TD_VC_COUNT on an oracle
+ * bug, message in msg), counted in res (a lane that did not pass gets a detailed
+ * report), on its exact reference where the shadow alone does not decide it: *ref where
+ * the contract knows it to be NaN or +-inf (td_contract.ref_nonfinite; never with
+ * want_check, which compares the shadow with MPFR), MPFR's otherwise. */
+static td_vclass judge_eval(td_ctx *cx, const td_kernel *kern, const td_case *c, lane_eval *L, td_case_result *res,
+                            int want_check, const double *ref, char *msg, size_t msglen) {
+    const td_contract *k = c->k;
+    res->st.lanes++;
+    rule_shadow_decides(&cx->sh, res, k, L, want_check);
+    if (L->need_mp && ref && !want_check) lane_nonfinite_ref(cx, res, L, *ref);
+    else if (L->need_mp && lane_mpfr(cx, k, c, res, L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
+    double ek = L->s.ek;
+    L->eot = (ek > 0 && isfinite(ek)) ? L->d / ek : (L->d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
+    if (!L->undef) lane_statistics(res, L);
+    if (L->cls == TD_VC_WARN) res->st.lanes_warn++;
+    if (L->cls != TD_VC_PASS && L->cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, L);
+    if (cx->obs) lane_observe(cx, kern, c, L);
+    return L->cls;
+}
+
 static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const td_olane *ol, uint64_t got_bits,
                             td_case_result *res, int want_check, char *msg, size_t msglen) {
-    const td_contract *k = c->k;
     lane_eval L;
-    /* lane_shadow and rule_shadow_decides set every field before it is read but these
-     * two: clearing the struct (136 bytes before its printed references) was a tenth of
-     * the harness's own work on an elementwise lane */
-    L.decided = 0;
-    L.ref_exact[0] = L.ref_precast[0] = 0;
-    L.ol = ol;
-    L.got_bits = got_bits;
-    lane_shadow(cx, k, c, &L);
-    res->st.lanes++;
-    rule_shadow_decides(&cx->sh, res, k, &L, want_check);
-    if (L.need_mp && lane_mpfr(cx, k, c, res, &L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
-    double ek = L.s.ek;
-    L.eot = (ek > 0 && isfinite(ek)) ? L.d / ek : (L.d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
-    if (!L.undef) lane_statistics(res, &L);
-    if (L.cls == TD_VC_WARN) res->st.lanes_warn++;
-    if (L.cls != TD_VC_PASS && L.cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, &L);
-    if (cx->obs) lane_observe(cx, kern, c, &L);
-    return L.cls;
+    lane_eval_start(&L, ol, got_bits);
+    lane_shadow(cx, c->k, c, &L);
+    return judge_eval(cx, kern, c, &L, res, want_check, NULL, msg, msglen);
 }
 
 int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
@@ -1624,6 +1665,19 @@ static inline int judge_simple(td_case_result *res, const td_contract *k, const 
     return 1;
 }
 
+/* A lane the batched path leaves: judge_lane's rules on the run entry's shadow (the
+ * per-lane spec's, bit for bit: not evaluated a second time), on the contract's own
+ * exact reference where it knows it to be NaN or +-inf (td_contract.ref_nonfinite). */
+static td_vclass judge_left(td_ctx *cx, const td_kernel *kern, const td_case *c, const td_olane *ol, uint64_t got_bits,
+                            const td_sh *s, uint32_t lf, td_case_result *res, char *msg, size_t msglen) {
+    lane_eval L;
+    lane_eval_start(&L, ol, got_bits);
+    lane_eval_set(c->k, c, &L, s, lf);
+    double ref;
+    int known = c->k->ref_nonfinite && c->k->ref_nonfinite(c, ol, &ref) && !isfinite(ref);
+    return judge_eval(cx, kern, c, &L, res, 0, known ? &ref : NULL, msg, msglen);
+}
+
 static int judge_run(run *R, const lane_cells *lc, char *msg, size_t msglen) {
     td_ctx *cx = R->cx;
     const td_contract *k = R->k;
@@ -1639,7 +1693,7 @@ static int judge_run(run *R, const lane_cells *lc, char *msg, size_t msglen) {
             uint64_t b = load_raw(R->im[g].buf + GUARD_BYTES + ol->off * lc->eb[g], lc->eb[g]);
             if (b == lc->s0[g] && lc->out[g] && lane_unwritten(R, ol, b)) continue;
             if (judge_simple(R->res, k, ol, b, R->c.r[g].fmt, &sh[j], lf[j])) continue;
-            if (judge_lane(cx, R->kern, &R->c, ol, b, R->res, 0, msg, msglen) == TD_VC_COUNT) return -1;
+            if (judge_left(cx, R->kern, &R->c, ol, b, &sh[j], lf[j], R->res, msg, msglen) == TD_VC_COUNT) return -1;
         }
     }
     return 0;
