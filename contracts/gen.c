@@ -103,6 +103,13 @@ void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, doub
     }
 }
 
+/* ---- drawing values ----
+ * Not instrumented for coverage (oracle/nocov.h), down to the bulk loops below: the
+ * draws and their rounding run the same way whatever the bytes, and under libFuzzer
+ * every loop test and comparison per value was a traced call (the menu is chosen, and
+ * traced, in td_vgen_init). */
+TD_NOCOV_BEGIN
+
 /* Ties and boundaries of the narrow formats, as binary32 values. */
 static double tie_value(td_rng *r) {
     static const td_fmt fmts[] = {TD_F16, TD_BF16, TD_E4M3FN, TD_E5M2};
@@ -140,8 +147,9 @@ static inline double pow2_normal(int e) {
 /* One value of the menu before it is fitted to the bound and the format.  The sign is
  * drawn first for every menu (used or not), so that every menu's draws are what they
  * always were.  `menu` is a parameter so that the bulk loops below, which pass a
- * constant, get a copy of this function specialised to their menu. */
-static inline double raw_value(td_vgen *g, int menu) {
+ * constant, get a copy of this function specialised to their menu (always inlined:
+ * clang kept one out-of-line copy, a call and the menu's switch per value). */
+__attribute__((always_inline)) static inline double raw_value(td_vgen *g, int menu) {
     td_rng *r = &g->rng;
     double sign = (td_rng_next(r) & 1) ? -1 : 1;
     switch (menu) {
@@ -168,12 +176,11 @@ static inline double raw_value(td_vgen *g, int menu) {
     }
 }
 
-/* TD_V_IEEE: the IEEE special values of format f among small values, each element
- * drawn on its own: NaN, +inf, -inf (NaN where f has no infinity: e4m3fn), -0, a
- * subnormal of f, or (half of the elements) a value of [-1, 1] rounded to f.  Integer
- * formats get the small values only. */
-static double ieee_value(td_vgen *g, td_fmt f) {
-    const td_fmt_info *fi = td_fmt_get(f);
+/* TD_V_IEEE: the IEEE special values of format f (fi: its td_fmt_get) among small
+ * values, each element drawn on its own: NaN, +inf, -inf (NaN where f has no infinity:
+ * e4m3fn), -0, a subnormal of f, or (half of the elements) a value of [-1, 1] rounded to
+ * f.  Integer formats get the small values only. */
+static double ieee_value(td_vgen *g, td_fmt f, const td_fmt_info *fi) {
     td_rng *r = &g->rng;
     uint64_t kind = td_rng_below(r, 10);
     double sign = (td_rng_next(r) & 1) ? -1 : 1, small = 2 * td_rng_unit(r) - 1;
@@ -212,7 +219,7 @@ static double fit_rounded(td_fmt f, double x, double v, double bound) {
 static inline td_profile nearest_sat(td_fmt f) { return (td_profile){f, TD_RNE, TD_OVF_SAT, false}; }
 
 double td_vgen_value(td_vgen *g, td_fmt f) {
-    if (g->menu == TD_V_IEEE) return ieee_value(g, f);
+    if (g->menu == TD_V_IEEE) return ieee_value(g, f, td_fmt_get(f));
     double x = fold_into_bound(raw_value(g, g->menu), g->bound);
     if (!td_fmt_get(f)->is_float) return x;
     /* exactly representable in the region's format, saturating */
@@ -326,8 +333,9 @@ static void fit_values(td_fmt f, const double *x, double *v, uint64_t *bits, siz
     }
 }
 
-/* td_vgen_values for n <= VGEN_CHUNK, also giving the values' bits in f (float f). */
-static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t *bits, size_t n) {
+/* td_vgen_values for n <= VGEN_CHUNK, also giving the values' bits in f (float f).
+ * Never inlined into its instrumented callers (TD_NO_COVERAGE), nor ieee_values. */
+TD_NO_COVERAGE static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t *bits, size_t n) {
     double x[VGEN_CHUNK];
     double *dst = is_float ? x : out;
     raw_values(g, dst, n);
@@ -335,9 +343,17 @@ static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t
     if (is_float) fit_values(f, x, out, bits, n, g->bound);
 }
 
+/* n values of the TD_V_IEEE menu (drawn per element, the format looked up once). */
+TD_NO_COVERAGE static void ieee_values(td_vgen *g, td_fmt f, double *out, size_t n) {
+    const td_fmt_info *fi = td_fmt_get(f);
+    for (size_t i = 0; i < n; i++) out[i] = ieee_value(g, f, fi);
+}
+
+TD_NOCOV_END
+
 void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n) {
     if (g->menu == TD_V_IEEE) { /* opt-in and drawn per element: no bulk form needed */
-        for (size_t i = 0; i < n; i++) out[i] = ieee_value(g, f);
+        ieee_values(g, f, out, n);
         return;
     }
     int is_float = td_fmt_get(f)->is_float;
@@ -349,7 +365,7 @@ void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n) {
 }
 
 /* Bits of a 2- or 4-byte format stored at element off of region R. */
-static void store_bits(td_region *R, size_t off, const uint64_t *bits, size_t n, td_fmt f) {
+TD_NO_COVERAGE static void store_bits(td_region *R, size_t off, const uint64_t *bits, size_t n, td_fmt f) {
     if (f == TD_F32) {
         uint32_t *p = (uint32_t *)R->data + off;
         for (size_t i = 0; i < n; i++) p[i] = (uint32_t)bits[i];
@@ -433,8 +449,10 @@ static int wset_reserve(td_wset *ws, size_t more) {
 }
 
 /* The lanes of td_flat_writes's loop below, in its order, written in place: a
- * td_wset_add call per lane was half of an elementwise case's write set (issue 20). */
-static void flat_writes_direct(const td_case *c, td_wset *ws, int64_t n, int64_t B, const int *outs, int nouts) {
+ * td_wset_add call per lane was half of an elementwise case's write set (issue 20).
+ * Not instrumented for coverage (vgen_chunk): a traced loop test per lane. */
+TD_NO_COVERAGE static void flat_writes_direct(const td_case *c, td_wset *ws, int64_t n, int64_t B, const int *outs,
+                                              int nouts) {
     uint64_t cover = (uint64_t)c->grid[0] * (uint64_t)B, lanes = cover < (uint64_t)n ? cover : (uint64_t)n;
     if (lanes > SIZE_MAX / (size_t)nouts || wset_reserve(ws, (size_t)lanes * (size_t)nouts) != 0) return;
     td_olane *v = ws->v + ws->n;
