@@ -1683,6 +1683,34 @@ static inline int judge_simple(td_case_result *res, const td_contract *k, const 
     return 1;
 }
 
+/* 1 when a lane whose exact value the contract knows to be NaN or +-inf
+ * (td_contract.ref_nonfinite) holds that same special value, with a shadow value that
+ * is not finite and defined: judge_left would pass it at distance 0 (rule_shadow_decides
+ * sends it to its reference, rule_against_nonfinite_reference finds the same value),
+ * counted here as judge_eval counts it (err/tol 0: histogram bin 0, no worst, no ulp).
+ * The case's top lane, still unset or with a negative err/tol, is left to judge_left.
+ * add_example's NaN and infinite lanes cost ~900 instructions each through judge_left. */
+static inline int judge_special_same(td_case_result *res, const td_contract *k, const td_case *c, const td_olane *ol,
+                                     uint64_t got_bits, td_fmt of, const td_sh *s) {
+    double got, ref;
+    if (of == TD_F32) { /* only the class of a NaN and the sign of an infinity are read */
+        uint32_t b = (uint32_t)got_bits;
+        float y;
+        memcpy(&y, &b, sizeof y);
+        got = y;
+    } else {
+        got = got_value(of, got_bits);
+    }
+    if (isfinite(got) || isfinite(s->v) || ((s->fl & TD_SH_UNDEF) && !k->nonfinite_inputs)) return 0;
+    if (!res->has_top || 0 > res->top.err_over_tol) return 0;
+    if (!k->ref_nonfinite(c, ol, &ref) || isfinite(ref)) return 0;
+    if (isnan(ref) ? !isnan(got) : !(isinf(got) && (got > 0) == (ref > 0))) return 0;
+    res->st.lanes++;
+    res->st.lanes_mpfr++; /* lane_nonfinite_ref's count */
+    res->st.hist[err_tol_bin(0)]++;
+    return 1;
+}
+
 /* A lane the batched path leaves: judge_lane's rules on the run entry's shadow (the
  * per-lane spec's, bit for bit: not evaluated a second time), on the contract's own
  * exact reference where it knows it to be NaN or +-inf (td_contract.ref_nonfinite). */
@@ -1711,6 +1739,7 @@ TD_NO_COVERAGE static int judge_run(run *R, const lane_cells *lc, char *msg, siz
             uint64_t b = load_raw(R->im[g].buf + GUARD_BYTES + ol->off * lc->eb[g], lc->eb[g]);
             if (b == lc->s0[g] && lc->out[g] && lane_unwritten(R, ol, b)) continue;
             if (judge_simple(R->res, k, ol, b, R->c.r[g].fmt, &sh[j], lf[j])) continue;
+            if (k->ref_nonfinite && judge_special_same(R->res, k, &R->c, ol, b, R->c.r[g].fmt, &sh[j])) continue;
             if (judge_left(cx, R->kern, &R->c, ol, b, &sh[j], lf[j], R->res, msg, msglen) == TD_VC_COUNT) return -1;
         }
     }
