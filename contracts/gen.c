@@ -110,32 +110,6 @@ void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, doub
  * traced, in td_vgen_init). */
 TD_NOCOV_BEGIN
 
-/* Ties and boundaries of the narrow formats, as binary32 values. */
-static double tie_value(td_rng *r) {
-    static const td_fmt fmts[] = {TD_F16, TD_BF16, TD_E4M3FN, TD_E5M2};
-    td_fmt f = fmts[td_rng_below(r, 4)];
-    const td_fmt_info *fi = td_fmt_get(f);
-    double sign = (td_rng_next(r) & 1) ? -1 : 1;
-    switch (td_rng_below(r, 6)) {
-    case 0: { /* a midpoint between two consecutive values of f */
-        int e = fi->emin + (int)td_rng_below(r, (uint64_t)(fi->emax - fi->emin + 1));
-        uint64_t m = td_rng_below(r, 1ull << (fi->prec - 1));
-        double a = ldexp(1.0 + (double)m * ldexp(1.0, 1 - fi->prec), e);
-        double b = a + ldexp(1.0, e + 1 - fi->prec);
-        return sign * (a + b) / 2;
-    }
-    case 1: return sign * fi->max_finite;
-    case 2: return sign * fi->min_normal;
-    case 3: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4));
-    case 4: return sign * (fi->max_finite + ldexp(1.0, fi->emax + 1 - fi->prec) / 2); /* overflow threshold */
-    default: { /* two draws: sequenced, so that every compiler decodes the same case */
-        double m = (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1)));
-        int e = (int)td_rng_below(r, 8) - 4;
-        return sign * m * ldexp(1.0, e);
-    }
-    }
-}
-
 /* 2^e for e in the binary64 normal range, exactly: ldexp without the call. */
 static inline double pow2_normal(int e) {
     uint64_t b = (uint64_t)(e + 1023) << 52;
@@ -144,12 +118,43 @@ static inline double pow2_normal(int e) {
     return d;
 }
 
+/* The narrow formats whose ties TD_V_TIES draws, in draw order. */
+static const td_fmt tie_fmts[4] = {TD_F16, TD_BF16, TD_E4M3FN, TD_E5M2};
+
+/* Ties and boundaries of the narrow formats, as binary32 values.  fis: td_fmt_get of
+ * tie_fmts, looked up once per chunk by the bulk loop (NULL: here, per value).  Every
+ * power of two scales within the binary64 normal range (exponents of at least -149), so
+ * pow2_normal's product is ldexp's value. */
+static double tie_value(td_rng *r, const td_fmt_info *const *fis) {
+    uint64_t k = td_rng_below(r, 4);
+    const td_fmt_info *fi = fis ? fis[k] : td_fmt_get(tie_fmts[k]);
+    double sign = (td_rng_next(r) & 1) ? -1 : 1;
+    switch (td_rng_below(r, 6)) {
+    case 0: { /* a midpoint between two consecutive values of f */
+        int e = fi->emin + (int)td_rng_below(r, (uint64_t)(fi->emax - fi->emin + 1));
+        uint64_t m = td_rng_below(r, 1ull << (fi->prec - 1));
+        double a = (1.0 + (double)m * pow2_normal(1 - fi->prec)) * pow2_normal(e);
+        double b = a + pow2_normal(e + 1 - fi->prec);
+        return sign * (a + b) / 2;
+    }
+    case 1: return sign * fi->max_finite;
+    case 2: return sign * fi->min_normal;
+    case 3: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4));
+    case 4: return sign * (fi->max_finite + pow2_normal(fi->emax + 1 - fi->prec) / 2); /* overflow threshold */
+    default: { /* two draws: sequenced, so that every compiler decodes the same case */
+        double m = (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1)));
+        int e = (int)td_rng_below(r, 8) - 4;
+        return sign * m * pow2_normal(e);
+    }
+    }
+}
+
 /* One value of the menu before it is fitted to the bound and the format.  The sign is
  * drawn first for every menu (used or not), so that every menu's draws are what they
  * always were.  `menu` is a parameter so that the bulk loops below, which pass a
  * constant, get a copy of this function specialised to their menu (always inlined:
  * clang kept one out-of-line copy, a call and the menu's switch per value). */
-__attribute__((always_inline)) static inline double raw_value(td_vgen *g, int menu) {
+__attribute__((always_inline)) static inline double raw_value(td_vgen *g, int menu, const td_fmt_info *const *fis) {
     td_rng *r = &g->rng;
     double sign = (td_rng_next(r) & 1) ? -1 : 1;
     switch (menu) {
@@ -158,13 +163,13 @@ __attribute__((always_inline)) static inline double raw_value(td_vgen *g, int me
         int e = (int)td_rng_below(r, 61) - 40; /* 2^-40 .. 2^20 */
         return sign * ((1.0 + td_rng_unit(r)) * pow2_normal(e)); /* exact: a normal result */
     }
-    case TD_V_TIES: return tie_value(r);
+    case TD_V_TIES: return tie_value(r, fis);
     case TD_V_SPECIAL: {
         switch (td_rng_below(r, 6)) {
         case 0: return sign * 0.0;
-        case 1: return sign * ldexp((double)(1 + td_rng_below(r, 1u << 23)), -149); /* binary32 subnormal */
+        case 1: return sign * ((double)(1 + td_rng_below(r, 1u << 23)) * pow2_normal(-149)); /* binary32 subnormal */
         case 2: return sign * 0x1p-126;
-        case 3: return sign * ldexp(1.0, (int)td_rng_below(r, 40) - 20);
+        case 3: return sign * pow2_normal((int)td_rng_below(r, 40) - 20);
         case 4: return sign * (double)td_rng_below(r, 100);
         default: return 2 * td_rng_unit(r) - 1;
         }
@@ -220,7 +225,7 @@ static inline td_profile nearest_sat(td_fmt f) { return (td_profile){f, TD_RNE, 
 
 double td_vgen_value(td_vgen *g, td_fmt f) {
     if (g->menu == TD_V_IEEE) return ieee_value(g, f, td_fmt_get(f));
-    double x = fold_into_bound(raw_value(g, g->menu), g->bound);
+    double x = fold_into_bound(raw_value(g, g->menu, NULL), g->bound);
     if (!td_fmt_get(f)->is_float) return x;
     /* exactly representable in the region's format, saturating */
     return fit_rounded(f, x, td_decode(f, td_encode_f64(nearest_sat(f), x)), g->bound);
@@ -235,9 +240,11 @@ double td_vgen_value(td_vgen *g, td_fmt f) {
 
 /* n raw values of the generator's menu, in draw order. */
 static void raw_values(td_vgen *g, double *x, size_t n) {
+    const td_fmt_info *fis[4];
+    for (int k = 0; k < 4; k++) fis[k] = td_fmt_get(tie_fmts[k]);
 #define RAW_LOOP(M)                                                                                               \
     case M:                                                                                                       \
-        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, M);                                                    \
+        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, M, fis);                                               \
         break
     switch (g->menu) {
         RAW_LOOP(TD_V_SMALL);
@@ -248,7 +255,7 @@ static void raw_values(td_vgen *g, double *x, size_t n) {
         RAW_LOOP(TD_V_INTS);
         RAW_LOOP(TD_V_CONST);
     default:
-        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, g->menu);
+        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, g->menu, fis);
         break;
     }
 #undef RAW_LOOP
