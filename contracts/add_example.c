@@ -18,10 +18,17 @@ enum { R_X, R_Y, R_OUT, NR };
 #include "spec_instantiate.h"
 #include "spec_run.h"
 
-/* one rounded addition of two loads a lane: the batched verdict path (spec_sh_run) */
+/* one rounded addition of two loads a lane: the batched verdict path (spec_sh_run),
+ * not instrumented for coverage, as the spec it runs (oracle/nocov.h) */
+TD_NOCOV_BEGIN
 static void add_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
     td_run_add2(cx, c, l, n, out, lf, R_X, R_Y, add_sh);
 }
+/* its lanes with a NaN or infinite input: their exact sum, without MPFR */
+static int add_ref_nonfinite(const td_case *c, const td_olane *l, double *ref) {
+    return td_ref_add2_nonfinite(c, l, R_X, R_Y, ref);
+}
+TD_NOCOV_END
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
 static const td_region_decl regions[NR] = {
@@ -78,5 +85,6 @@ const td_contract td_c_add_example = {
     .writes = writes,
     .large = large,
     TD_SPECS_RUN(add),
+    .ref_nonfinite = add_ref_nonfinite,
     .intent = &intent,
 };

@@ -275,6 +275,14 @@ struct td_contract {
      * that the call and the per-lane rules were most of a lane's cost.  NULL: every
      * lane goes through spec_sh. */
     td_spec_sh_run_fn spec_sh_run;
+    /* Optional, with spec_sh_run: 1 with the lane's exact value in *ref where that value
+     * is NaN or +-inf and known without MPFR (a sum with a NaN or infinite operand is
+     * IEEE's binary64 sum of the operands, as MPFR's is), 0 elsewhere.  The batched path
+     * judges such a lane on it instead of on MPFR's reference (the special-value rules
+     * read only what the reference is: NaN, or an infinity and its sign); the per-lane
+     * path and --mpfr-all keep MPFR's.  Only for a spec whose output is not cast (a
+     * report prints no value before a cast for it). */
+    int (*ref_nonfinite)(const td_case *c, const td_olane *l, double *ref);
     /* Optional: a per-case pre-pass for specs that need per-row data computed once
      * (NULL for elementwise contracts). */
     /* Special-value policy, continued (both default to false):

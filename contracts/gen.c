@@ -103,31 +103,12 @@ void td_vgen_init(td_vgen *g, td_producer *p, td_case *c, unsigned allowed, doub
     }
 }
 
-/* Ties and boundaries of the narrow formats, as binary32 values. */
-static double tie_value(td_rng *r) {
-    static const td_fmt fmts[] = {TD_F16, TD_BF16, TD_E4M3FN, TD_E5M2};
-    td_fmt f = fmts[td_rng_below(r, 4)];
-    const td_fmt_info *fi = td_fmt_get(f);
-    double sign = (td_rng_next(r) & 1) ? -1 : 1;
-    switch (td_rng_below(r, 6)) {
-    case 0: { /* a midpoint between two consecutive values of f */
-        int e = fi->emin + (int)td_rng_below(r, (uint64_t)(fi->emax - fi->emin + 1));
-        uint64_t m = td_rng_below(r, 1ull << (fi->prec - 1));
-        double a = ldexp(1.0 + (double)m * ldexp(1.0, 1 - fi->prec), e);
-        double b = a + ldexp(1.0, e + 1 - fi->prec);
-        return sign * (a + b) / 2;
-    }
-    case 1: return sign * fi->max_finite;
-    case 2: return sign * fi->min_normal;
-    case 3: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4));
-    case 4: return sign * (fi->max_finite + ldexp(1.0, fi->emax + 1 - fi->prec) / 2); /* overflow threshold */
-    default: { /* two draws: sequenced, so that every compiler decodes the same case */
-        double m = (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1)));
-        int e = (int)td_rng_below(r, 8) - 4;
-        return sign * m * ldexp(1.0, e);
-    }
-    }
-}
+/* ---- drawing values ----
+ * Not instrumented for coverage (oracle/nocov.h), down to the bulk loops below: the
+ * draws and their rounding run the same way whatever the bytes, and under libFuzzer
+ * every loop test and comparison per value was a traced call (the menu is chosen, and
+ * traced, in td_vgen_init). */
+TD_NOCOV_BEGIN
 
 /* 2^e for e in the binary64 normal range, exactly: ldexp without the call. */
 static inline double pow2_normal(int e) {
@@ -137,11 +118,43 @@ static inline double pow2_normal(int e) {
     return d;
 }
 
+/* The narrow formats whose ties TD_V_TIES draws, in draw order. */
+static const td_fmt tie_fmts[4] = {TD_F16, TD_BF16, TD_E4M3FN, TD_E5M2};
+
+/* Ties and boundaries of the narrow formats, as binary32 values.  fis: td_fmt_get of
+ * tie_fmts, looked up once per chunk by the bulk loop (NULL: here, per value).  Every
+ * power of two scales within the binary64 normal range (exponents of at least -149), so
+ * pow2_normal's product is ldexp's value. */
+static double tie_value(td_rng *r, const td_fmt_info *const *fis) {
+    uint64_t k = td_rng_below(r, 4);
+    const td_fmt_info *fi = fis ? fis[k] : td_fmt_get(tie_fmts[k]);
+    double sign = (td_rng_next(r) & 1) ? -1 : 1;
+    switch (td_rng_below(r, 6)) {
+    case 0: { /* a midpoint between two consecutive values of f */
+        int e = fi->emin + (int)td_rng_below(r, (uint64_t)(fi->emax - fi->emin + 1));
+        uint64_t m = td_rng_below(r, 1ull << (fi->prec - 1));
+        double a = (1.0 + (double)m * pow2_normal(1 - fi->prec)) * pow2_normal(e);
+        double b = a + pow2_normal(e + 1 - fi->prec);
+        return sign * (a + b) / 2;
+    }
+    case 1: return sign * fi->max_finite;
+    case 2: return sign * fi->min_normal;
+    case 3: return sign * fi->min_subnormal * (double)(1 + td_rng_below(r, 4));
+    case 4: return sign * (fi->max_finite + pow2_normal(fi->emax + 1 - fi->prec) / 2); /* overflow threshold */
+    default: { /* two draws: sequenced, so that every compiler decodes the same case */
+        double m = (double)(1 + td_rng_below(r, 1ull << (fi->prec - 1)));
+        int e = (int)td_rng_below(r, 8) - 4;
+        return sign * m * pow2_normal(e);
+    }
+    }
+}
+
 /* One value of the menu before it is fitted to the bound and the format.  The sign is
  * drawn first for every menu (used or not), so that every menu's draws are what they
  * always were.  `menu` is a parameter so that the bulk loops below, which pass a
- * constant, get a copy of this function specialised to their menu. */
-static inline double raw_value(td_vgen *g, int menu) {
+ * constant, get a copy of this function specialised to their menu (always inlined:
+ * clang kept one out-of-line copy, a call and the menu's switch per value). */
+__attribute__((always_inline)) static inline double raw_value(td_vgen *g, int menu, const td_fmt_info *const *fis) {
     td_rng *r = &g->rng;
     double sign = (td_rng_next(r) & 1) ? -1 : 1;
     switch (menu) {
@@ -150,13 +163,13 @@ static inline double raw_value(td_vgen *g, int menu) {
         int e = (int)td_rng_below(r, 61) - 40; /* 2^-40 .. 2^20 */
         return sign * ((1.0 + td_rng_unit(r)) * pow2_normal(e)); /* exact: a normal result */
     }
-    case TD_V_TIES: return tie_value(r);
+    case TD_V_TIES: return tie_value(r, fis);
     case TD_V_SPECIAL: {
         switch (td_rng_below(r, 6)) {
         case 0: return sign * 0.0;
-        case 1: return sign * ldexp((double)(1 + td_rng_below(r, 1u << 23)), -149); /* binary32 subnormal */
+        case 1: return sign * ((double)(1 + td_rng_below(r, 1u << 23)) * pow2_normal(-149)); /* binary32 subnormal */
         case 2: return sign * 0x1p-126;
-        case 3: return sign * ldexp(1.0, (int)td_rng_below(r, 40) - 20);
+        case 3: return sign * pow2_normal((int)td_rng_below(r, 40) - 20);
         case 4: return sign * (double)td_rng_below(r, 100);
         default: return 2 * td_rng_unit(r) - 1;
         }
@@ -168,12 +181,11 @@ static inline double raw_value(td_vgen *g, int menu) {
     }
 }
 
-/* TD_V_IEEE: the IEEE special values of format f among small values, each element
- * drawn on its own: NaN, +inf, -inf (NaN where f has no infinity: e4m3fn), -0, a
- * subnormal of f, or (half of the elements) a value of [-1, 1] rounded to f.  Integer
- * formats get the small values only. */
-static double ieee_value(td_vgen *g, td_fmt f) {
-    const td_fmt_info *fi = td_fmt_get(f);
+/* TD_V_IEEE: the IEEE special values of format f (fi: its td_fmt_get) among small
+ * values, each element drawn on its own: NaN, +inf, -inf (NaN where f has no infinity:
+ * e4m3fn), -0, a subnormal of f, or (half of the elements) a value of [-1, 1] rounded to
+ * f.  Integer formats get the small values only. */
+static double ieee_value(td_vgen *g, td_fmt f, const td_fmt_info *fi) {
     td_rng *r = &g->rng;
     uint64_t kind = td_rng_below(r, 10);
     double sign = (td_rng_next(r) & 1) ? -1 : 1, small = 2 * td_rng_unit(r) - 1;
@@ -212,8 +224,8 @@ static double fit_rounded(td_fmt f, double x, double v, double bound) {
 static inline td_profile nearest_sat(td_fmt f) { return (td_profile){f, TD_RNE, TD_OVF_SAT, false}; }
 
 double td_vgen_value(td_vgen *g, td_fmt f) {
-    if (g->menu == TD_V_IEEE) return ieee_value(g, f);
-    double x = fold_into_bound(raw_value(g, g->menu), g->bound);
+    if (g->menu == TD_V_IEEE) return ieee_value(g, f, td_fmt_get(f));
+    double x = fold_into_bound(raw_value(g, g->menu, NULL), g->bound);
     if (!td_fmt_get(f)->is_float) return x;
     /* exactly representable in the region's format, saturating */
     return fit_rounded(f, x, td_decode(f, td_encode_f64(nearest_sat(f), x)), g->bound);
@@ -228,9 +240,11 @@ double td_vgen_value(td_vgen *g, td_fmt f) {
 
 /* n raw values of the generator's menu, in draw order. */
 static void raw_values(td_vgen *g, double *x, size_t n) {
+    const td_fmt_info *fis[4];
+    for (int k = 0; k < 4; k++) fis[k] = td_fmt_get(tie_fmts[k]);
 #define RAW_LOOP(M)                                                                                               \
     case M:                                                                                                       \
-        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, M);                                                    \
+        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, M, fis);                                               \
         break
     switch (g->menu) {
         RAW_LOOP(TD_V_SMALL);
@@ -241,7 +255,7 @@ static void raw_values(td_vgen *g, double *x, size_t n) {
         RAW_LOOP(TD_V_INTS);
         RAW_LOOP(TD_V_CONST);
     default:
-        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, g->menu);
+        for (size_t i = 0; i < n; i++) x[i] = raw_value(g, g->menu, fis);
         break;
     }
 #undef RAW_LOOP
@@ -326,8 +340,9 @@ static void fit_values(td_fmt f, const double *x, double *v, uint64_t *bits, siz
     }
 }
 
-/* td_vgen_values for n <= VGEN_CHUNK, also giving the values' bits in f (float f). */
-static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t *bits, size_t n) {
+/* td_vgen_values for n <= VGEN_CHUNK, also giving the values' bits in f (float f).
+ * Never inlined into its instrumented callers (TD_NO_COVERAGE), nor ieee_values. */
+TD_NO_COVERAGE static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t *bits, size_t n) {
     double x[VGEN_CHUNK];
     double *dst = is_float ? x : out;
     raw_values(g, dst, n);
@@ -335,9 +350,17 @@ static void vgen_chunk(td_vgen *g, td_fmt f, int is_float, double *out, uint64_t
     if (is_float) fit_values(f, x, out, bits, n, g->bound);
 }
 
+/* n values of the TD_V_IEEE menu (drawn per element, the format looked up once). */
+TD_NO_COVERAGE static void ieee_values(td_vgen *g, td_fmt f, double *out, size_t n) {
+    const td_fmt_info *fi = td_fmt_get(f);
+    for (size_t i = 0; i < n; i++) out[i] = ieee_value(g, f, fi);
+}
+
+TD_NOCOV_END
+
 void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n) {
     if (g->menu == TD_V_IEEE) { /* opt-in and drawn per element: no bulk form needed */
-        for (size_t i = 0; i < n; i++) out[i] = ieee_value(g, f);
+        ieee_values(g, f, out, n);
         return;
     }
     int is_float = td_fmt_get(f)->is_float;
@@ -349,7 +372,7 @@ void td_vgen_values(td_vgen *g, td_fmt f, double *out, size_t n) {
 }
 
 /* Bits of a 2- or 4-byte format stored at element off of region R. */
-static void store_bits(td_region *R, size_t off, const uint64_t *bits, size_t n, td_fmt f) {
+TD_NO_COVERAGE static void store_bits(td_region *R, size_t off, const uint64_t *bits, size_t n, td_fmt f) {
     if (f == TD_F32) {
         uint32_t *p = (uint32_t *)R->data + off;
         for (size_t i = 0; i < n; i++) p[i] = (uint32_t)bits[i];
@@ -433,8 +456,10 @@ static int wset_reserve(td_wset *ws, size_t more) {
 }
 
 /* The lanes of td_flat_writes's loop below, in its order, written in place: a
- * td_wset_add call per lane was half of an elementwise case's write set (issue 20). */
-static void flat_writes_direct(const td_case *c, td_wset *ws, int64_t n, int64_t B, const int *outs, int nouts) {
+ * td_wset_add call per lane was half of an elementwise case's write set (issue 20).
+ * Not instrumented for coverage (vgen_chunk): a traced loop test per lane. */
+TD_NO_COVERAGE static void flat_writes_direct(const td_case *c, td_wset *ws, int64_t n, int64_t B, const int *outs,
+                                              int nouts) {
     uint64_t cover = (uint64_t)c->grid[0] * (uint64_t)B, lanes = cover < (uint64_t)n ? cover : (uint64_t)n;
     if (lanes > SIZE_MAX / (size_t)nouts || wset_reserve(ws, (size_t)lanes * (size_t)nouts) != 0) return;
     td_olane *v = ws->v + ws->n;

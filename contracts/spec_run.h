@@ -38,5 +38,27 @@ static inline void td_run_add2(td_shcx *cx, const td_case *c, const td_olane *l,
     }
 }
 
+/* td_contract.ref_nonfinite of the same spec: where an operand is NaN or infinite, the
+ * exact sum is NaN (a NaN operand, inf + -inf) or the infinity, and IEEE's binary64 sum
+ * of the two loads is that value (MPFR's addition follows the same rules, and its
+ * N(in) holds td_spec_load's value exactly).  Two finite operands: MPFR's (0). */
+static inline int td_ref_add2_nonfinite(const td_case *c, const td_olane *l, int rx, int ry, double *ref) {
+    const td_region *X = &c->r[rx], *Y = &c->r[ry];
+    double x, y;
+    if (X->fmt == TD_F32 && Y->fmt == TD_F32 && l->off < X->len && l->off < Y->len) {
+        /* the binary32 values themselves (td_spec_load's but for a NaN's payload, which
+         * the sum's class does not depend on), not a td_get call per NaN */
+        float fx, fy;
+        memcpy(&fx, (const uint8_t *)X->data + 4 * l->off, sizeof fx);
+        memcpy(&fy, (const uint8_t *)Y->data + 4 * l->off, sizeof fy);
+        x = fx, y = fy;
+    } else {
+        x = td_spec_load(c, rx, l->off), y = td_spec_load(c, ry, l->off);
+    }
+    if (isfinite(x) && isfinite(y)) return 0;
+    *ref = x + y;
+    return 1;
+}
+
 TD_NOCOV_END
 #endif

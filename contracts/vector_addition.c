@@ -22,10 +22,13 @@ enum { R_X, R_Y, R_OUT, NR };
 #include "spec_instantiate.h"
 #include "spec_run.h"
 
-/* one rounded addition of two loads a lane: the batched verdict path (spec_sh_run) */
+/* one rounded addition of two loads a lane: the batched verdict path (spec_sh_run),
+ * not instrumented for coverage, as the spec it runs (oracle/nocov.h) */
+TD_NOCOV_BEGIN
 static void add_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
     td_run_add2(cx, c, l, n, out, lf, R_X, R_Y, add_sh);
 }
+TD_NOCOV_END
 
 static const td_param_decl params[NP] = {{"n_elements", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
 static const td_region_decl regions[NR] = {

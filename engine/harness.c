@@ -22,6 +22,14 @@
 #define GUARD_BYTES 256
 #define GUARD_BYTE(i) ((uint8_t)(0xA5 ^ (uint8_t)((i) * 7)))
 
+/* TD_NO_COVERAGE (oracle/nocov.h) on the harness's loops over every cell, lane or byte
+ * of a case (guards, sentinels, the write set and its membership map, the cells outside
+ * it, the batched verdict loop, the digest's hash): they run the same way for every
+ * input of a shape, so their traced comparisons (a call per loop test under libFuzzer)
+ * guide nothing, and they were about a third of an elementwise case's instructions in
+ * the Release libFuzzer build that bench/fuzz_throughput.sh measures.  What the rules decide for a lane that
+ * is not a plain pass (judge_lane, judge_left) stays instrumented. */
+
 struct td_ctx {
     td_ctx_opts o;
     const td_backend_ops *dev;
@@ -36,6 +44,7 @@ struct td_ctx {
     td_sample_info sampled;       /* what the samples checked since td_ctx_set_sample */
     uint8_t *pick;                /* the current case's sample, one flag per write-set lane */
     size_t pickcap;
+    double mp_nan;                /* the NaN mpfr_get_d gives: a NaN reference's binary64 value, bit for bit */
 };
 
 /* Both passes memoise per-row quantities for one case only. */
@@ -108,6 +117,11 @@ td_ctx *td_ctx_new(const td_ctx_opts *opts, char *err, size_t errlen) {
     if (!c->o.max_reports) c->o.max_reports = 16;
     if (!c->o.mpfr_prec) c->o.mpfr_prec = 640;
     td_mpcx_init(&c->mp, c->o.mpfr_prec);
+    mpfr_t nan;
+    mpfr_init2(nan, 53);
+    mpfr_set_nan(nan);
+    c->mp_nan = mpfr_get_d(nan, MPFR_RNDN);
+    mpfr_clear(nan);
     return c;
 }
 
@@ -397,7 +411,7 @@ static void image_fill_windows(image *m, const td_case *c, int i, int which) {
     }
 }
 
-static void image_fill(image *m, const td_case *c, int i, int which, const td_wset *ws) {
+TD_NO_COVERAGE static void image_fill(image *m, const td_case *c, int i, int which, const td_wset *ws) {
     unsigned eb = td_fmt_get(c->r[i].fmt)->bytes;
     uint8_t *d = m->buf + GUARD_BYTES;
     if (m->alias) {
@@ -450,6 +464,14 @@ static int dev_sparse(td_ctx *cx, image *m, const td_region *R, int i, td_role r
     return x.rc;
 }
 
+/* The guard zones of an image of `bytes` data bytes. */
+TD_NO_COVERAGE static void guards_fill(uint8_t *buf, size_t bytes) {
+    for (size_t g = 0; g < GUARD_BYTES; g++) {
+        buf[g] = GUARD_BYTE(g);
+        buf[GUARD_BYTES + bytes + g] = GUARD_BYTE(g + 101);
+    }
+}
+
 static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, char *err, size_t errlen) {
     const td_contract *k = c->k;
     for (int i = 0; i < k->nregions; i++) {
@@ -460,10 +482,7 @@ static int images_prepare(td_ctx *cx, const td_case *c, image *im, int which, ch
             return -1;
         }
         im[i].bytes = bytes;
-        for (size_t g = 0; g < GUARD_BYTES; g++) {
-            im[i].buf[g] = GUARD_BYTE(g);
-            im[i].buf[GUARD_BYTES + bytes + g] = GUARD_BYTE(g + 101);
-        }
+        guards_fill(im[i].buf, bytes);
         image_fill(&im[i], c, i, which, &cx->ws);
         if (cx->dev) {
             if (!im[i].dev && cx->dev->alloc(cx->dev->state, bytes + 2 * GUARD_BYTES, &im[i].dev, err, errlen))
@@ -684,7 +703,6 @@ typedef struct lane_eval {
     char ref_exact[REF_STR], ref_precast[REF_STR];
 } lane_eval;
 
-/* The shadow's evaluation of the lane and the distance of the kernel's value to it. */
 /* The kernel's value, exactly as td_decode (td_decode_i64) gives it; a binary32 number,
  * the most common output, is decoded here rather than through a call per lane. */
 static inline double got_value(td_fmt of, uint64_t bits) {
@@ -699,12 +717,23 @@ static inline double got_value(td_fmt of, uint64_t bits) {
     return of == TD_I64 ? (double)td_decode_i64(bits) : td_decode(of, bits);
 }
 
-static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane_eval *L) {
+/* lane_eval's start: lane_eval_set and the rules set every other field before it is
+ * read (clearing the struct, 136 bytes before its printed references, was a tenth of
+ * the harness's own work on an elementwise lane). */
+static inline void lane_eval_start(lane_eval *L, const td_olane *ol, uint64_t got_bits) {
+    L->decided = 0;
+    L->ref_exact[0] = L->ref_precast[0] = 0;
+    L->ol = ol;
+    L->got_bits = got_bits;
+}
+
+/* The lane's shadow s (and the lane flags lf its evaluation left) and the distance of
+ * the kernel's value to it. */
+static inline void lane_eval_set(const td_contract *k, const td_case *c, lane_eval *L, const td_sh *s, uint32_t lf) {
     L->of = c->r[L->ol->region].fmt;
     L->got = got_value(L->of, L->got_bits);
-    cx->sh.lane_flags = 0;
-    L->s = k->spec_sh(&cx->sh, c, L->ol);
-    L->lf = cx->sh.lane_flags;
+    L->s = *s;
+    L->lf = lf;
     /* a contract whose spec is IEEE arithmetic on special inputs (nonfinite_inputs) defines
      * those values (inf - inf is NaN there): the kernel must produce them */
     L->undef = (L->s.fl & TD_SH_UNDEF) != 0 && !k->nonfinite_inputs;
@@ -719,6 +748,13 @@ static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane
     L->dhi = terr == 0 ? L->d : L->d * (1 + 0x1p-52);
     L->cls = L->scls = TD_VC_PASS;
     L->ref = v;
+}
+
+/* The shadow's evaluation of the lane (its spec), and lane_eval_set. */
+static void lane_shadow(td_ctx *cx, const td_contract *k, const td_case *c, lane_eval *L) {
+    cx->sh.lane_flags = 0;
+    td_sh s = k->spec_sh(&cx->sh, c, L->ol);
+    lane_eval_set(k, c, L, &s, cx->sh.lane_flags);
 }
 
 /* The lane flags by which the shadow says that an admissible binary32 evaluation may
@@ -782,10 +818,10 @@ static int rule_nonfinite_admissible(const td_shcx *sh, const td_contract *k, co
  * shows that the kernel's value may lie on that side (MAYOVF, no finite bound).  Any
  * other finite value is a disagreement: an infinite bound does not pass arbitrary
  * values. */
-static int rule_finite_against_infinite_admissible(const lane_eval *L, mpfr_srcptr x) {
+static int rule_finite_against_infinite_admissible(const lane_eval *L, double ref) {
     const td_fmt_info *fi = td_fmt_get(L->of);
-    if (mpfr_nan_p(x) || !fi->is_float || isfinite(L->s.ek) || !(L->lf & TD_LF_MAYOVF)) return 0;
-    return fabs(L->got) == fi->max_finite && (L->got > 0) == (mpfr_sgn(x) > 0);
+    if (isnan(ref) || !fi->is_float || isfinite(L->s.ek) || !(L->lf & TD_LF_MAYOVF)) return 0;
+    return fabs(L->got) == fi->max_finite && (L->got > 0) == (ref > 0);
 }
 
 /* Special-value rule "signed zero": where the contract says its spec distinguishes -0
@@ -925,17 +961,18 @@ static void rule_nonfinite_against_finite(const td_shcx *sh, const td_contract *
 }
 
 
-/* Against a non-finite reference the kernel must give the same special value (a NaN
- * for a NaN, the infinity of the same sign), or an admissible finite value (rule above). */
-static void rule_against_nonfinite_reference(td_case_result *res, lane_eval *L, mpfr_srcptr x) {
-    double got = L->got;
-    int same = (mpfr_nan_p(x) && isnan(got)) || (mpfr_inf_p(x) && isinf(got) && (got > 0) == (mpfr_sgn(x) > 0));
+/* Against a non-finite reference (NaN or +-inf: exactly L->ref) the kernel must give
+ * the same special value (a NaN for a NaN, the infinity of the same sign), or an
+ * admissible finite value (rule above). */
+static void rule_against_nonfinite_reference(td_case_result *res, lane_eval *L) {
+    double got = L->got, ref = L->ref;
+    int same = (isnan(ref) && isnan(got)) || (isinf(ref) && isinf(got) && (got > 0) == (ref > 0));
     if (same) {
         L->cls = TD_VC_PASS, L->d = 0;
-    } else if (isfinite(got) && rule_finite_against_infinite_admissible(L, x)) {
+    } else if (isfinite(got) && rule_finite_against_infinite_admissible(L, ref)) {
         L->cls = TD_VC_PASS, L->d = 0;
         res->st.lanes_overflow_ok++;
-    } else if (isfinite(got) && mpfr_inf_p(x) && (L->lf & TD_LF_UNBOUNDED) && !(L->lf & TD_LF_CASTOVF)) {
+    } else if (isfinite(got) && isinf(ref) && (L->lf & TD_LF_UNBOUNDED) && !(L->lf & TD_LF_CASTOVF)) {
         /* the kernel's value before the final cast has no finite bound (a divisor that
          * an admissible evaluation may flush to 0, an overflowing intermediate): any
          * finite output is possible, so the lane is not checked, never passed */
@@ -955,8 +992,24 @@ static int lane_mpfr(td_ctx *cx, const td_contract *k, const td_case *c, td_case
     int ref_fin = mpfr_number_p(R->x), got_fin = isfinite(L->got);
     if (ref_fin && got_fin) return rule_mpfr_decides(cx, k, res, L, R->x, want_check, msg, msglen);
     if (ref_fin) rule_nonfinite_against_finite(&cx->sh, k, res, L, R->x);
-    else rule_against_nonfinite_reference(res, L, R->x);
+    else rule_against_nonfinite_reference(res, L); /* L->ref: mpfr_get_d of NaN or +-inf, exact */
     return 0;
+}
+
+/* The lane on an exact reference that is NaN or +-inf and known without MPFR
+ * (td_contract.ref_nonfinite, a spec without a cast): what lane_mpfr does with MPFR's
+ * reference of that value -- the same binary64 value in L->ref (MPFR's NaN), the same
+ * printed reference, the same rule -- and counted as lane_mpfr counts it, so that runs
+ * report the same statistics either way.  A NaN or infinite operand sent add_example's
+ * lanes through MPFR (mp_reference: 16.65M of 430M instructions over 100 random cases
+ * in the Release libFuzzer build). */
+static void lane_nonfinite_ref(td_ctx *cx, td_case_result *res, lane_eval *L, double ref) {
+    res->st.lanes_mpfr++;
+    L->ref = isnan(ref) ? cx->mp_nan : ref;
+    /* mp_to_str's text (a snprintf was ~900 instructions a lane) */
+    const char *str = isnan(ref) ? "nan" : ref > 0 ? "inf" : "-inf";
+    memcpy(L->ref_exact, str, strlen(str) + 1);
+    rule_against_nonfinite_reference(res, L);
 }
 
 static void lane_fill_report(td_lane_report *l, const lane_eval *L) {
@@ -1055,8 +1108,6 @@ static void lane_detailed_report(td_ctx *cx, const td_contract *k, const td_case
     td_lane_terms(l, &cx->trace);
 }
 
-/* The lane's verdict (TD_VC_COUNT on an oracle bug, message in msg), counted in res;
- * a lane that did not pass gets a detailed report. */
 /* The lane observer (tilediff diff, accuracy statistics) sees every judged lane. */
 static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, const lane_eval *L) {
     /* an undefined lane was accepted unmeasured: no error to observe */
@@ -1066,28 +1117,33 @@ static void lane_observe(td_ctx *cx, const td_kernel *kern, const td_case *c, co
     cx->obs(cx->obs_user, &o);
 }
 
+/* The verdict of a lane whose shadow lane_eval_set has set (TD_VC_COUNT on an oracle
+ * bug, message in msg), counted in res (a lane that did not pass gets a detailed
+ * report), on its exact reference where the shadow alone does not decide it: *ref where
+ * the contract knows it to be NaN or +-inf (td_contract.ref_nonfinite; never with
+ * want_check, which compares the shadow with MPFR), MPFR's otherwise. */
+static td_vclass judge_eval(td_ctx *cx, const td_kernel *kern, const td_case *c, lane_eval *L, td_case_result *res,
+                            int want_check, const double *ref, char *msg, size_t msglen) {
+    const td_contract *k = c->k;
+    res->st.lanes++;
+    rule_shadow_decides(&cx->sh, res, k, L, want_check);
+    if (L->need_mp && ref && !want_check) lane_nonfinite_ref(cx, res, L, *ref);
+    else if (L->need_mp && lane_mpfr(cx, k, c, res, L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
+    double ek = L->s.ek;
+    L->eot = (ek > 0 && isfinite(ek)) ? L->d / ek : (L->d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
+    if (!L->undef) lane_statistics(res, L);
+    if (L->cls == TD_VC_WARN) res->st.lanes_warn++;
+    if (L->cls != TD_VC_PASS && L->cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, L);
+    if (cx->obs) lane_observe(cx, kern, c, L);
+    return L->cls;
+}
+
 static td_vclass judge_lane(td_ctx *cx, const td_kernel *kern, const td_case *c, const td_olane *ol, uint64_t got_bits,
                             td_case_result *res, int want_check, char *msg, size_t msglen) {
-    const td_contract *k = c->k;
     lane_eval L;
-    /* lane_shadow and rule_shadow_decides set every field before it is read but these
-     * two: clearing the struct (136 bytes before its printed references) was a tenth of
-     * the harness's own work on an elementwise lane */
-    L.decided = 0;
-    L.ref_exact[0] = L.ref_precast[0] = 0;
-    L.ol = ol;
-    L.got_bits = got_bits;
-    lane_shadow(cx, k, c, &L);
-    res->st.lanes++;
-    rule_shadow_decides(&cx->sh, res, k, &L, want_check);
-    if (L.need_mp && lane_mpfr(cx, k, c, res, &L, want_check, msg, msglen) != 0) return TD_VC_COUNT;
-    double ek = L.s.ek;
-    L.eot = (ek > 0 && isfinite(ek)) ? L.d / ek : (L.d == 0 ? 0 : (isfinite(ek) ? INFINITY : 0));
-    if (!L.undef) lane_statistics(res, &L);
-    if (L.cls == TD_VC_WARN) res->st.lanes_warn++;
-    if (L.cls != TD_VC_PASS && L.cls != TD_VC_UNBOUNDED) lane_detailed_report(cx, k, c, res, &L);
-    if (cx->obs) lane_observe(cx, kern, c, &L);
-    return L.cls;
+    lane_eval_start(&L, ol, got_bits);
+    lane_shadow(cx, c->k, c, &L);
+    return judge_eval(cx, kern, c, &L, res, want_check, NULL, msg, msglen);
 }
 
 int td_lane_obs_closer(const td_lane_obs *o, double a, double b) {
@@ -1140,7 +1196,7 @@ static uint64_t lane_cell(const image *im, const td_case *c, const td_olane *ol)
  * would otherwise reach only the hash's high bits), then the tail byte by byte: an
  * operand of a K = 2^23 integer matmul lane is 32 MiB, and hashing it byte-wise was
  * a fifth of that case's time. */
-static uint64_t hash_bytes(const uint8_t *p, size_t n) {
+TD_NO_COVERAGE static uint64_t hash_bytes(const uint8_t *p, size_t n) {
     uint64_t h = 0xcbf29ce484222325ull ^ n;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -1218,7 +1274,7 @@ static int run_decode(run *R, const uint8_t *data, size_t size) {
 
 /* The write set must name cells of output regions, each at most once (a contract's
  * write addresses are injective): anything else is a bug in the contract. */
-static int wset_check(run *R) {
+TD_NO_COVERAGE static int wset_check(run *R) {
     const td_wset *ws = &R->cx->ws;
     const td_contract *k = R->k;
     char m[sizeof R->res->msg];
@@ -1263,6 +1319,11 @@ static int wset_check(run *R) {
     return TD_RUN_OK;
 }
 
+/* The membership map: 1 for every cell of the write set. */
+TD_NO_COVERAGE static void inwrite_mark(run *R) {
+    for (size_t i = 0; i < R->cx->ws.n; i++) R->inwrite[R->cx->ws.v[i].region][R->cx->ws.v[i].off] = 1;
+}
+
 /* The write set, checked, and its membership map per output region. */
 static int run_write_set(run *R) {
     const td_contract *k = R->k;
@@ -1287,7 +1348,7 @@ static int run_write_set(run *R) {
         }
         if (!R->inwrite[i]) return run_fail(R, "out of memory");
     }
-    for (size_t i = 0; i < R->cx->ws.n; i++) R->inwrite[R->cx->ws.v[i].region][R->cx->ws.v[i].off] = 1;
+    inwrite_mark(R);
     R->res->st.lanes_sampled_out += R->cx->ws.dropped; /* the large tier's lanes outside its windows */
     R->res->st.t_decode = now() - R->t;
     return TD_RUN_OK;
@@ -1323,7 +1384,7 @@ static int run_launch(run *R) {
 }
 
 /* The guard zones on both sides of region i are intact. */
-static void check_guards(run *R, int i) {
+TD_NO_COVERAGE static void check_guards(run *R, int i) {
     const image *im = &R->im[i];
     unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
     for (size_t g = 0; g < GUARD_BYTES; g++)
@@ -1341,7 +1402,7 @@ static void check_guards(run *R, int i) {
 
 /* A read-only region i holds its initial contents, cell by cell: over the data bytes
  * [lo, hi) of its image. */
-static void read_only_range(run *R, int i, size_t lo, size_t hi) {
+TD_NO_COVERAGE static void read_only_range(run *R, int i, size_t lo, size_t hi) {
     const uint8_t *d = R->im[i].buf + GUARD_BYTES, *init = R->c.r[i].data;
     unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
     if (hi <= lo || memcmp(d + lo, init + lo, hi - lo) == 0) return;
@@ -1408,7 +1469,7 @@ static int check_outside_write_set(run *R, int i) {
 }
 
 /* check_outside_write_set over cells [lo, hi) of region i. */
-static int check_outside_cells(run *R, int i, size_t lo, size_t hi) {
+TD_NO_COVERAGE static int check_outside_cells(run *R, int i, size_t lo, size_t hi) {
     const uint8_t *d = R->im[i].buf + GUARD_BYTES;
     unsigned eb = td_fmt_get(R->c.r[i].fmt)->bytes;
     td_role role = R->k->regions[i].role;
@@ -1626,7 +1687,50 @@ static inline int judge_simple(td_case_result *res, const td_contract *k, const 
     return 1;
 }
 
-static int judge_run(run *R, const lane_cells *lc, char *msg, size_t msglen) {
+/* 1 when a lane whose exact value the contract knows to be NaN or +-inf
+ * (td_contract.ref_nonfinite) holds that same special value, with a shadow value that
+ * is not finite and defined: judge_left would pass it at distance 0 (rule_shadow_decides
+ * sends it to its reference, rule_against_nonfinite_reference finds the same value),
+ * counted here as judge_eval counts it (err/tol 0: histogram bin 0, no worst, no ulp).
+ * The case's top lane, still unset or with a negative err/tol, is left to judge_left.
+ * add_example's NaN and infinite lanes cost ~900 instructions each through judge_left. */
+static inline int judge_special_same(td_case_result *res, const td_contract *k, const td_case *c, const td_olane *ol,
+                                     uint64_t got_bits, td_fmt of, const td_sh *s) {
+    double got, ref;
+    if (of == TD_F32) { /* only the class of a NaN and the sign of an infinity are read */
+        uint32_t b = (uint32_t)got_bits;
+        float y;
+        memcpy(&y, &b, sizeof y);
+        got = y;
+    } else {
+        got = got_value(of, got_bits);
+    }
+    if (isfinite(got) || isfinite(s->v) || ((s->fl & TD_SH_UNDEF) && !k->nonfinite_inputs)) return 0;
+    if (!res->has_top || 0 > res->top.err_over_tol) return 0;
+    if (!k->ref_nonfinite(c, ol, &ref) || isfinite(ref)) return 0;
+    if (isnan(ref) ? !isnan(got) : !(isinf(got) && (got > 0) == (ref > 0))) return 0;
+    res->st.lanes++;
+    res->st.lanes_mpfr++; /* lane_nonfinite_ref's count */
+    res->st.hist[err_tol_bin(0)]++;
+    return 1;
+}
+
+/* A lane the batched path leaves: judge_lane's rules on the run entry's shadow (the
+ * per-lane spec's, bit for bit: not evaluated a second time), on the contract's own
+ * exact reference where it knows it to be NaN or +-inf (td_contract.ref_nonfinite).
+ * Never inlined into judge_run: these rules stay instrumented for coverage. */
+__attribute__((noinline)) static td_vclass judge_left(td_ctx *cx, const td_kernel *kern, const td_case *c,
+                                                      const td_olane *ol, uint64_t got_bits, const td_sh *s,
+                                                      uint32_t lf, td_case_result *res, char *msg, size_t msglen) {
+    lane_eval L;
+    lane_eval_start(&L, ol, got_bits);
+    lane_eval_set(c->k, c, &L, s, lf);
+    double ref;
+    int known = c->k->ref_nonfinite && c->k->ref_nonfinite(c, ol, &ref) && !isfinite(ref);
+    return judge_eval(cx, kern, c, &L, res, 0, known ? &ref : NULL, msg, msglen);
+}
+
+TD_NO_COVERAGE static int judge_run(run *R, const lane_cells *lc, char *msg, size_t msglen) {
     td_ctx *cx = R->cx;
     const td_contract *k = R->k;
     td_sh sh[RUN_LANES];
@@ -1641,7 +1745,8 @@ static int judge_run(run *R, const lane_cells *lc, char *msg, size_t msglen) {
             uint64_t b = load_raw(R->im[g].buf + GUARD_BYTES + ol->off * lc->eb[g], lc->eb[g]);
             if (b == lc->s0[g] && lc->out[g] && lane_unwritten(R, ol, b)) continue;
             if (judge_simple(R->res, k, ol, b, R->c.r[g].fmt, &sh[j], lf[j])) continue;
-            if (judge_lane(cx, R->kern, &R->c, ol, b, R->res, 0, msg, msglen) == TD_VC_COUNT) return -1;
+            if (k->ref_nonfinite && judge_special_same(R->res, k, &R->c, ol, b, R->c.r[g].fmt, &sh[j])) continue;
+            if (judge_left(cx, R->kern, &R->c, ol, b, &sh[j], lf[j], R->res, msg, msglen) == TD_VC_COUNT) return -1;
         }
     }
     return 0;

@@ -10,7 +10,11 @@
  *    (one ulp off, NaN, +-inf, a flipped sign, a lane left unwritten): the same verdict,
  *    statistics (timings aside), err/tol histogram, top lane and detailed reports in the
  *    same order.  A batched path that passed a lane the per-lane rules do not (a looser
- *    "clearly within ep" test, a special value taken as a number) changes them. */
+ *    "clearly within ep" test, a special value taken as a number) changes them;
+ *  - add_example's exact reference of a lane with a NaN or infinite input
+ *    (td_contract.ref_nonfinite, what the batched path judges such a lane on) is MPFR's
+ *    on every pair of edge inputs, and the cases above have such lanes (the per-lane
+ *    path judges them on MPFR's). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -270,6 +274,73 @@ static void vector_addition_batched_is_lane_by_lane(void **st) {
     assert_true(both_paths_agree("vector_addition.add_kernel_correctness", 1, 120) > 0);
 }
 
+/* ---- the non-finite reference without MPFR ---- */
+/* Every pair of edge inputs in one case of add_example: where ref_nonfinite gives a
+ * reference it is MPFR's (the same NaN, or the same infinity), and where it gives none
+ * MPFR's is finite. */
+static void add_nonfinite_ref_is_mpfrs(void **st) {
+    (void)st;
+    static const double edge[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.5, 0x1p-149, -0x1p-126,
+                                  0x1.fffffep127, -0x1.fffffep127, 0x1p126, 3.25e-20};
+    const size_t ne = sizeof edge / sizeof edge[0];
+    const td_contract *k = td_contract_find("add_example.add_kernel_correctness");
+    assert_non_null(k);
+    assert_non_null(k->ref_nonfinite);
+    td_case c;
+    td_case_init(&c, k);
+    for (int r = 0; r < 3; r++) td_case_alloc(&c, r, ne * ne);
+    for (size_t i = 0; i < ne * ne; i++) {
+        td_set(&c, 0, i, edge[i / ne]);
+        td_set(&c, 1, i, edge[i % ne]);
+    }
+    td_mpcx mp;
+    td_mpcx_init(&mp, 640);
+    int known = 0;
+    for (size_t i = 0; i < ne * ne; i++) {
+        td_olane l = {.region = 2, .off = i};
+        double ref = 0;
+        td_mpcx_reset(&mp);
+        td_mp x = k->spec_mp(&mp, &c, &l);
+        if (!k->ref_nonfinite(&c, &l, &ref)) {
+            assert_true(mpfr_number_p(x->x));
+            continue;
+        }
+        known++;
+        assert_false(isfinite(ref));
+        assert_int_equal(!!isnan(ref), !!mpfr_nan_p(x->x));
+        if (!isnan(ref)) {
+            assert_true(mpfr_inf_p(x->x));
+            assert_int_equal(ref > 0, mpfr_sgn(x->x) > 0);
+        }
+    }
+    assert_int_equal(known, (int)(ne * ne - (ne - 4) * (ne - 4))); /* every pair with a NaN or an infinity */
+    td_mpcx_free(&mp);
+    td_case_free(&c);
+}
+
+/* The cases add_example_batched_is_lane_by_lane judges have lanes with NaN and
+ * infinite inputs, which the batched path judges on ref_nonfinite's reference. */
+static void add_example_cases_have_nonfinite_lanes(void **st) {
+    (void)st;
+    const td_contract *k = td_contract_find("add_example.add_kernel_correctness");
+    char err[256];
+    uint64_t lanes = 0;
+    for (int i = 0; i < 120; i++) {
+        uint8_t b[64];
+        td_campaign_case_bytes(k, 7, (uint64_t)i, b, sizeof b);
+        td_case c;
+        assert_int_equal(td_decode_case(k, b, sizeof b, &c, err, sizeof err), 0);
+        td_wset ws;
+        memset(&ws, 0, sizeof ws);
+        k->writes(&c, &ws);
+        double ref;
+        for (size_t j = 0; j < ws.n; j++) lanes += (uint64_t)k->ref_nonfinite(&c, &ws.v[j], &ref);
+        free(ws.v);
+        td_case_free(&c);
+    }
+    assert_true(lanes >= 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_exact_is_add_of_exacts),
@@ -277,6 +348,8 @@ int main(void) {
         cmocka_unit_test(generated_run_entry_is_lane_by_lane),
         cmocka_unit_test(add_example_batched_is_lane_by_lane),
         cmocka_unit_test(vector_addition_batched_is_lane_by_lane),
+        cmocka_unit_test(add_nonfinite_ref_is_mpfrs),
+        cmocka_unit_test(add_example_cases_have_nonfinite_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
