@@ -2,7 +2,8 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
-#include "sh_dot.h" /* N(acc_add_mul) */
+#include "sh_dot.h"      /* N(acc_add_mul) */
+#include "spec_dot_in.h" /* N(acc_add_dot_in) */
 #include "attn_common.spec.h"
 
 /* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
@@ -106,15 +107,13 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
     return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
 }
 
-/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load).
- * flatten: the shadow's step (td_sh_acc_add_mul's inline path) and the loads inlined
- * into the loop (clang kept the step out of line: a call with two td_sh on the stack
- * per product); the same operations in the same order */
-__attribute__((flatten)) static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int rb, size_t b0,
-                                                 int64_t W) {
+/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load);
+ * N(acc_add_dot_in): N(acc_add_mul)(a[d], N(in)(rb, b0 + d)) for each d, the shadow's
+ * with a short path for binary16 operands (spec_dot_in.h) */
+static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int rb, size_t b0, int64_t W) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, a[d], N(in)(cx, c, rb, b0 + (size_t)d));
+    N(acc_add_dot_in)(cx, &acc, a, c, rb, b0, W);
     return N(acc_end)(cx, &acc);
 }
 
