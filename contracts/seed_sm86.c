@@ -155,6 +155,165 @@ static inline size_t sb_tok(const sb_geo *g, int64_t h, int64_t i, int64_t d) { 
 #define TD_SPEC_FILE "seed_sm86.spec.h"
 #include "spec_instantiate.h"
 
+/* The run entries (td_contract.spec_sh_run) of the three passes.  A row's (a column's)
+ * lanes are consecutive in the write set, and every lane of it starts from the same
+ * row quantities: the per-lane spec fetches them from the memo once a lane (a hash
+ * lookup for each of the row's i + 1 dS16 / P16, the key pass's T - j), here they are
+ * fetched (or computed) once while the lanes of the row follow one another.  Bit for
+ * bit the per-lane spec (tests/test_judge_run.c compares both on random cases):
+ *  - the row is what the per-lane call gets: the same function, called with the lane
+ *    flags cleared as the lane's call starts; each lane starts from the flags that call
+ *    left (a memo hit leaves the same: the row's entries carry the flags met computing
+ *    it);
+ *  - the lane's part is the spec's (sq_lane, sk_lane, sm_lane) written for the shadow,
+ *    with its row operand's half of td_sh_acc_add_mul's test done once a row
+ *    (td_sh_dot_second): where it holds and the lane's input is finite, the step is
+ *    the one td_sh_acc_add_mul takes (td_sh_acc_add_mul_xb);
+ *  - a traced evaluation (the memo bypassed, every step recorded) is the per-lane
+ *    spec's, lane by lane. */
+TD_NOCOV_BEGIN
+/* acc += a * (input off of region reg): td_sh_acc_add_mul, a's half of its test in ok */
+static inline void sm86_step(td_shcx *cx, td_sh_acc *acc, td_sh a, int ok, const td_case *c, int reg, size_t off) {
+    double bv = td_spec_load(c, reg, off);
+    if (ok && isfinite(bv)) td_sh_acc_add_mul_xb(cx, acc, a, bv);
+    else td_sh_acc_add_mul(cx, acc, a, td_sh_exact(cx, bv));
+}
+
+static void sm86_ok(const td_sh *a, int64_t j0, int64_t j1, unsigned char *ok) {
+    for (int64_t j = j0; j < j1; j++) ok[j] = (unsigned char)td_sh_dot_second(a[j]);
+}
+
+static int sm86_traced(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf,
+                       td_spec_sh_fn lane) {
+    if (!cx->trace) return 0;
+    for (size_t k = 0; k < n; k++) {
+        cx->lane_flags = 0;
+        out[k] = lane(cx, c, &l[k]);
+        lf[k] = cx->lane_flags;
+    }
+    return 1;
+}
+
+/* sq_lane_sh, its products through sm86_step */
+static td_sh sq_lane_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *ol,
+                         const td_sh *ds16, const unsigned char *ok, td_sh D) {
+    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g->groups;
+    if (ol->o == 1) return D;
+    td_sh_acc acc;
+    td_sh_acc_init(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t j = 0; j <= i; j++) sm86_step(cx, &acc, ds16[j], ok[j], c, RQ_K, sb_rows(g, kv, j, d));
+    return td_sh_mul(cx, td_sh_acc_end(cx, &acc), td_sh_exact(cx, g->s));
+}
+
+static void sm86_query_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
+    if (sm86_traced(cx, c, l, n, out, lf, sm86_query_sh)) return;
+    sb_geo g;
+    sq_geo_get(c, &g);
+    td_sh ds16[SM_MAX_T], D;
+    unsigned char ok[SM_MAX_T];
+    int64_t rh = -1, ri = -1;
+    uint32_t rf = 0;
+    for (size_t k = 0; k < n; k++) {
+        const td_olane *ol = &l[k];
+        if (ol->idx[0] != rh || ol->idx[1] != ri) {
+            rh = ol->idx[0], ri = ol->idx[1];
+            cx->lane_flags = 0;
+            sq_row_sh(cx, c, &g, rh, ri, ds16, &D);
+            rf = cx->lane_flags;
+            sm86_ok(ds16, 0, ri + 1, ok);
+        }
+        cx->lane_flags = rf;
+        out[k] = sq_lane_run(cx, c, &g, ol, ds16, ok, D);
+        lf[k] = cx->lane_flags;
+    }
+}
+
+/* sk_lane_sh, its products through sm86_step: a = the column's dS16 (o = 0, times Q) or P16 (o = 1, times dO) */
+static td_sh sk_lane_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *ol,
+                         const td_sh *a, const unsigned char *ok) {
+    int64_t h = ol->idx[0], j = ol->idx[1], d = ol->idx[2];
+    int reg = ol->o == 0 ? RK_Q : RK_DO;
+    td_sh_acc acc;
+    td_sh_acc_init(cx, &acc, TD_ORDER_SEQ, 0);
+    for (int64_t qs = g->T / g->sub - 1; qs >= j / g->sub; qs--)
+        for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) /* query >= key */
+            sm86_step(cx, &acc, a[i], ok[i], c, reg, sb_rows(g, h, i, d));
+    td_sh sum = td_sh_acc_end(cx, &acc);
+    return ol->o == 0 ? td_sh_mul(cx, sum, td_sh_exact(cx, g->s)) : sum;
+}
+
+/* the key pass: a column's dK lanes (o = 0) read its dS16, its dV^T lanes (o = 1) its
+ * P16, interleaved; sk_col is called once for each output the column's lanes read */
+static void sm86_key_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
+    if (sm86_traced(cx, c, l, n, out, lf, sm86_key_sh)) return;
+    sb_geo g;
+    sk_geo_get(c, &g);
+    td_sh ds16[SM_MAX_T], p16[SM_MAX_T];
+    unsigned char ok[2][SM_MAX_T];
+    int64_t ch = -1, cj = -1;
+    int have[2] = {0, 0};
+    uint32_t cf[2] = {0, 0};
+    for (size_t k = 0; k < n; k++) {
+        const td_olane *ol = &l[k];
+        int o = ol->o != 0;
+        if (ol->idx[0] != ch || ol->idx[1] != cj) ch = ol->idx[0], cj = ol->idx[1], have[0] = have[1] = 0;
+        if (!have[o]) {
+            cx->lane_flags = 0;
+            sk_col_sh(cx, c, &g, ch, cj, ds16, p16, ol->o);
+            cf[o] = cx->lane_flags, have[o] = 1;
+            sm86_ok(o ? p16 : ds16, cj, g.T, ok[o]);
+        }
+        cx->lane_flags = cf[o];
+        out[k] = sk_lane_run(cx, c, &g, ol, o ? p16 : ds16, ok[o]);
+        lf[k] = cx->lane_flags;
+    }
+}
+
+/* sm_lane_sh, its P16 V products through sm86_step */
+static td_sh sm_lane_run(td_shcx *cx, const td_case *c, const sm_geo *g, const td_olane *ol,
+                         const td_sh *p16, const unsigned char *ok, const td_sh *alpha,
+                         td_sh l, td_sh m) {
+    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g->groups;
+    if (ol->o == 1) return sm_lane_sh(cx, c, g, ol, p16, alpha, l, m);
+    int64_t nt = i / g->B + 1;
+    td_sh o = td_sh_exact(cx, 0);
+    for (int64_t t = 0; t < nt; t++) {
+        int64_t j0 = t * g->B, j1 = t == nt - 1 ? i + 1 : j0 + g->B;
+        td_sh_acc acc;
+        td_sh_acc_init(cx, &acc, TD_ORDER_SEQ, 0);
+        if (t > 0) td_sh_acc_add_mul(cx, &acc, o, alpha[t]); /* O = O alpha, then += P16 V */
+        for (int64_t j = j0; j < j1; j++) sm86_step(cx, &acc, p16[j], ok[j], c, R_V, sm_v(g, kv, j, d));
+        o = td_sh_acc_end(cx, &acc);
+    }
+    td_sh r = td_sh_div(cx, td_sh_exact(cx, 1.0), l); /* RCP(l) */
+    return td_sh_cast(cx, td_sh_mul(cx, o, r), C_STORE);
+}
+
+static void sm86_forward_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out,
+                                uint32_t *lf) {
+    if (sm86_traced(cx, c, l, n, out, lf, sm86_forward_sh)) return;
+    sm_geo g;
+    sm_geo_get(c, &g);
+    td_sh p16[SM_MAX_T], alpha[SM_MAX_T], lsum, m;
+    unsigned char ok[SM_MAX_T];
+    int64_t rh = -1, ri = -1;
+    uint32_t rf = 0;
+    for (size_t k = 0; k < n; k++) {
+        const td_olane *ol = &l[k];
+        if (ol->idx[0] != rh || ol->idx[1] != ri) {
+            rh = ol->idx[0], ri = ol->idx[1];
+            cx->lane_flags = 0;
+            sm_row_sh(cx, c, &g, rh, ri, p16, alpha, &lsum, &m);
+            rf = cx->lane_flags;
+            sm86_ok(p16, 0, ri + 1, ok);
+        }
+        cx->lane_flags = rf;
+        out[k] = sm_lane_run(cx, c, &g, ol, p16, ok, alpha, lsum, m);
+        lf[k] = cx->lane_flags;
+    }
+}
+TD_NOCOV_END
+
 static const td_param_decl params[NP] = {{"seq", TD_P_INT},  {"heads", TD_P_INT},       {"kv_heads", TD_P_INT},
                                          {"head_width", TD_P_INT}, {"tile", TD_P_INT},  {"order", TD_P_INT},
                                          {"v_rows", TD_P_BOOL}, {"c", TD_P_REAL}};
@@ -325,6 +484,7 @@ const td_contract td_c_seed_sm86_forward = {
     .check = check,
     .writes = writes,
     TD_SPECS(sm86_forward),
+    .spec_sh_run = sm86_forward_sh_run,
     .intent = &i_forward,
 };
 
@@ -676,6 +836,7 @@ const td_contract td_c_seed_sm86_query = {
     .check = check_query,
     .writes = writes_query,
     TD_SPECS(sm86_query),
+    .spec_sh_run = sm86_query_sh_run,
 };
 
 const td_contract td_c_seed_sm86_key = {
@@ -703,6 +864,7 @@ const td_contract td_c_seed_sm86_key = {
     .check = check_key,
     .writes = writes_key,
     TD_SPECS(sm86_key),
+    .spec_sh_run = sm86_key_sh_run,
 };
 
 const td_contract td_c_seed_sm86_reduce = {

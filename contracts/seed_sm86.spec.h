@@ -2,7 +2,8 @@
  * spec_instantiate.h includes this file once per number type, NUM = td_sh (tolerance)
  * then td_mp (reference). */
 
-#include "sh_dot.h" /* N(acc_add_mul) */
+#include "sh_dot.h"      /* N(acc_add_mul) */
+#include "spec_dot_in.h" /* N(acc_add_dot_in) */
 #include "attn_common.spec.h"
 
 /* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
@@ -63,12 +64,11 @@ static void SPEC(sm_row)(NCX *cx, const td_case *c, const sm_geo *g, int64_t h, 
     N(memo_put)(cx, at_key(SM_TAG_L, row, 0, 0), *l);
 }
 
-static NUM SPEC(sm86_forward)(NCX *cx, const td_case *c, const td_olane *ol) {
-    sm_geo g;
-    sm_geo_get(c, &g);
+/* a forward lane's own part, from its row's quantities (sm_row) */
+static NUM SPEC(sm_lane)(NCX *cx, const td_case *c, const sm_geo *gp, const td_olane *ol, const NUM *p16,
+                         const NUM *alpha, NUM l, NUM m) {
+    sm_geo g = *gp;
     int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g.groups;
-    NUM p16[SM_MAX_T], alpha[SM_MAX_T], l, m;
-    SPEC(sm_row)(cx, c, &g, h, i, p16, alpha, &l, &m);
     if (ol->o == 1) return N(add)(cx, m, N(log2)(cx, l)); /* LSE2 = m + LG2(l) */
     int64_t nt = i / g.B + 1;
     NUM o = N(exact)(cx, 0);
@@ -83,6 +83,15 @@ static NUM SPEC(sm86_forward)(NCX *cx, const td_case *c, const td_olane *ol) {
     NUM r = N(div)(cx, N(exact)(cx, 1.0), l); /* RCP(l) */
     return N(cast)(cx, N(mul)(cx, o, r), C_STORE);
 }
+
+static NUM SPEC(sm86_forward)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sm_geo g;
+    sm_geo_get(c, &g);
+    NUM p16[SM_MAX_T], alpha[SM_MAX_T], l, m;
+    SPEC(sm_row)(cx, c, &g, ol->idx[0], ol->idx[1], p16, alpha, &l, &m);
+    return SPEC(sm_lane)(cx, c, &g, ol, p16, alpha, l, m);
+}
+
 /* ---- query pass ---- */
 /* D_i: each quad lane's FFMA chain over its columns, then the butterfly */
 static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int64_t i) {
@@ -98,11 +107,13 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
     return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
 }
 
-/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load) */
+/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load);
+ * N(acc_add_dot_in): N(acc_add_mul)(a[d], N(in)(rb, b0 + d)) for each d, the shadow's
+ * with a short path for binary16 operands (spec_dot_in.h) */
 static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int rb, size_t b0, int64_t W) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t d = 0; d < W; d++) N(acc_add_mul)(cx, &acc, a[d], N(in)(cx, c, rb, b0 + (size_t)d));
+    N(acc_add_dot_in)(cx, &acc, a, c, rb, b0, W);
     return N(acc_end)(cx, &acc);
 }
 
@@ -138,17 +149,22 @@ static void SPEC(sq_row)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
     N(memo_put)(cx, at_key(11, row, 0, 0), *D);
 }
 
-static NUM SPEC(sm86_query)(NCX *cx, const td_case *c, const td_olane *ol) {
-    sb_geo g;
-    sq_geo_get(c, &g);
-    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g.groups;
-    NUM ds16[SM_MAX_T], D;
-    SPEC(sq_row)(cx, c, &g, h, i, ds16, &D);
+/* a query-pass lane's own part, from its row's dS16 and D (sq_row) */
+static NUM SPEC(sq_lane)(NCX *cx, const td_case *c, const sb_geo *g, const td_olane *ol, const NUM *ds16, NUM D) {
+    int64_t h = ol->idx[0], i = ol->idx[1], d = ol->idx[2], kv = h / g->groups;
     if (ol->o == 1) return D;
     NACC acc; /* dQ += dS16 K over every tile up to the diagonal, one accumulator */
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    for (int64_t j = 0; j <= i; j++) N(acc_add_mul)(cx, &acc, ds16[j], N(in)(cx, c, RQ_K, sb_rows(&g, kv, j, d)));
-    return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g.s));
+    for (int64_t j = 0; j <= i; j++) N(acc_add_mul)(cx, &acc, ds16[j], N(in)(cx, c, RQ_K, sb_rows(g, kv, j, d)));
+    return N(mul)(cx, N(acc_end)(cx, &acc), N(exact)(cx, g->s));
+}
+
+static NUM SPEC(sm86_query)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sb_geo g;
+    sq_geo_get(c, &g);
+    NUM ds16[SM_MAX_T], D;
+    SPEC(sq_row)(cx, c, &g, ol->idx[0], ol->idx[1], ds16, &D);
+    return SPEC(sq_lane)(cx, c, &g, ol, ds16, D);
 }
 
 /* ---- key pass ---- */
@@ -183,12 +199,11 @@ static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
     N(memo_put)(cx, at_key(21, col, 0, 0), p16[j]);
 }
 
-static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
-    sb_geo g;
-    sk_geo_get(c, &g);
+/* a key-pass lane's own part, from its column's dS16 (o = 0) or P16 (o = 1) (sk_col) */
+static NUM SPEC(sk_lane)(NCX *cx, const td_case *c, const sb_geo *gp, const td_olane *ol, const NUM *ds16,
+                         const NUM *p16) {
+    sb_geo g = *gp;
     int64_t h = ol->idx[0], j = ol->idx[1], d = ol->idx[2];
-    NUM ds16[SM_MAX_T], p16[SM_MAX_T];
-    SPEC(sk_col)(cx, c, &g, h, j, ds16, p16, ol->o);
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
     /* the query sub-tiles from the last one down to the diagonal one, ascending within */
@@ -200,6 +215,14 @@ static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
         }
     NUM sum = N(acc_end)(cx, &acc);
     return ol->o == 0 ? N(mul)(cx, sum, N(exact)(cx, g.s)) : sum;
+}
+
+static NUM SPEC(sm86_key)(NCX *cx, const td_case *c, const td_olane *ol) {
+    sb_geo g;
+    sk_geo_get(c, &g);
+    NUM ds16[SM_MAX_T], p16[SM_MAX_T];
+    SPEC(sk_col)(cx, c, &g, ol->idx[0], ol->idx[1], ds16, p16, ol->o);
+    return SPEC(sk_lane)(cx, c, &g, ol, ds16, p16);
 }
 
 /* ---- the group reduction ---- */

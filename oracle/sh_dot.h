@@ -35,17 +35,36 @@ static inline int td_f64_short(double x) { /* <= 24 significant bits: low 29 bit
  * are the same doubles; b's flags add nothing to the result's (EXACTK is a's, no
  * UNDEF arises from finite operands).  Attention lanes (P16 V, dS16 K) and seed_sm86's
  * passes spend most of their oracle here. */
+/* a's half of the second path's test: defined, with finite fields */
+static inline int td_sh_dot_a_ok(td_sh a) {
+    return !(a.fl & TD_SH_UNDEF) && isfinite(a.v) && isfinite(fabs(a.v) + a.es) && isfinite(a.ek) && isfinite(a.ep);
+}
+
+/* The second path's step, a with td_sh_dot_a_ok, b the exact finite input bv. */
+static inline void td_sh_acc_add_mul_xb(td_shcx *cx, td_sh_acc *acc, td_sh a, double bv) {
+    double v = a.v * bv, mb = fabs(bv);
+    double es = (a.es == 0 && fabs(v) >= 0x1p-960 && fma(a.v, bv, -v) == 0)
+                    ? 0
+                    : td_up(mb * a.es + 0x1p-53 * fabs(v) + 0x1p-1074);
+    if (v == 0 && (a.v == 0 || bv == 0) && a.es == 0) es = 0;
+    td_sh r = td_sh_rounded(cx, "mul", v, es, td_up(mb * a.ek), td_up(mb * a.ep), true, (a.fl & TD_SH_EXACTK) != 0);
+    td_sh_acc_add(cx, acc, r);
+}
+
+/* 1 where every product a * b with b an exact finite input (td_sh_in) takes the second
+ * path, whatever b: a alone fails the first path's test (not held exactly) and passes
+ * the second's.  A row operand (seed_sm86's dS16 and P16) is tested once for all the
+ * lanes that multiply it, which then call td_sh_acc_add_mul_xb directly where
+ * !cx->trace and b is finite -- the step td_sh_acc_add_mul takes there. */
+static inline int td_sh_dot_second(td_sh a) {
+    int first = (a.fl & TD_SH_EXACTK) && !(a.fl & TD_SH_UNDEF) && a.es == 0 && a.ek == 0 && a.ep == 0;
+    return !first && td_sh_dot_a_ok(a);
+}
+
 __attribute__((noinline)) static void td_sh_acc_add_mul_slow(td_shcx *cx, td_sh_acc *acc, td_sh a, td_sh b) {
-    double ma = fabs(a.v) + a.es;
-    if (!cx->trace && (b.fl & TD_SH_EXACTK) && !((a.fl | b.fl) & TD_SH_UNDEF) && b.es == 0 && b.ek == 0 &&
-        b.ep == 0 && isfinite(b.v) && isfinite(a.v) && isfinite(ma) && isfinite(a.ek) && isfinite(a.ep)) {
-        double v = a.v * b.v, mb = fabs(b.v);
-        double es = (a.es == 0 && fabs(v) >= 0x1p-960 && fma(a.v, b.v, -v) == 0)
-                        ? 0
-                        : td_up(mb * a.es + 0x1p-53 * fabs(v) + 0x1p-1074);
-        if (v == 0 && (a.v == 0 || b.v == 0) && a.es == 0) es = 0;
-        td_sh r = td_sh_rounded(cx, "mul", v, es, td_up(mb * a.ek), td_up(mb * a.ep), true, (a.fl & TD_SH_EXACTK) != 0);
-        td_sh_acc_add(cx, acc, r);
+    if (!cx->trace && (b.fl & TD_SH_EXACTK) && !(b.fl & TD_SH_UNDEF) && b.es == 0 && b.ek == 0 && b.ep == 0 &&
+        isfinite(b.v) && td_sh_dot_a_ok(a)) {
+        td_sh_acc_add_mul_xb(cx, acc, a, b.v);
         return;
     }
     td_sh_acc_add(cx, acc, td_sh_mul(cx, a, b));

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sh_dot.h"
+#include "spec_dot_in.h"
 
 static void init_cx(td_shcx *s, td_fmt f) {
     memset(s, 0, sizeof *s);
@@ -175,11 +176,78 @@ static void test_window_edges(void **st) {
     }
 }
 
+/* N(acc_add_dot_in) (contracts/spec_dot_in.h) against its definition, a loop of
+ * td_sh_acc_add_mul(a[d], td_sh_in(reg, b0 + d)): a binary16 region of random bits
+ * (every exponent: subnormals, 65504, infinities, NaN), rows a of exact binary16
+ * values, zeros of both signs, values just outside binary16's set (12 significant bits,
+ * 2^-25, 65536), binary32 and inexact operands; binary32, binary16 and binary64
+ * evaluation formats, a low overflow threshold, a binary32 region, traced.  Every
+ * double of the accumulator and the lane flags must match after each dot. */
+static double f16_value(uint16_t h) {
+    double v = td_spec_f16(h);
+    return v == v ? v : (h & 0x3ff) ? NAN : (h & 0x8000) ? -INFINITY : INFINITY;
+}
+
+static td_sh dot_operand(td_shcx *cx, unsigned *st) {
+    static const double odd[] = {0x1.002p0, 0x1p-25, 65536.0, 0x1.ffcp15, 0x1.8p-25, 1e-30, 3.0e5};
+    unsigned k = (unsigned)(rnd01(st) * 8);
+    if (k <= 3) return td_sh_exact(cx, f16_value((uint16_t)(rnd01(st) * 65536)));
+    if (k == 4) return td_sh_exact(cx, rnd01(st) < 0.5 ? 0.0 : -0.0);
+    if (k == 5) return td_sh_exact(cx, odd[(unsigned)(rnd01(st) * (sizeof odd / sizeof *odd))]);
+    if (k == 6) return td_sh_exact(cx, (double)(float)(rnd01(st) - 0.5));
+    return operand(cx, st);
+}
+
+static void dot_in_fmt(td_fmt f, int traced, int low_ovf, td_fmt rfmt) {
+    unsigned st = 777u + (unsigned)f * 13u + (unsigned)traced * 5u + (unsigned)low_ovf + (unsigned)rfmt * 3u;
+    enum { LEN = 512 };
+    uint8_t data[4 * LEN];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(rnd01(&st) * 256);
+    td_case c;
+    memset(&c, 0, sizeof c);
+    c.r[0].fmt = rfmt, c.r[0].len = LEN, c.r[0].data = data;
+    td_shcx c0, c1, c2;
+    init_cx(&c0, f);
+    init_cx(&c1, f);
+    init_cx(&c2, f);
+    if (low_ovf) c1.ovf = c2.ovf = 0x1p20; /* a format whose overflow the products can reach */
+    td_trace t1 = {0}, t2 = {0};
+    if (traced) c1.trace = &t1, c2.trace = &t2;
+    for (int dot = 0; dot < 300; dot++) {
+        td_sh a[64];
+        int n = 1 + (int)(rnd01(&st) * 64);
+        size_t b0 = (size_t)(rnd01(&st) * (LEN - 64));
+        for (int d = 0; d < n; d++) a[d] = dot_operand(&c0, &st);
+        td_sh_acc a1, a2;
+        c1.lane_flags = c2.lane_flags = 0;
+        td_sh_acc_init(&c1, &a1, TD_ORDER_SEQ, 0);
+        td_sh_acc_init(&c2, &a2, TD_ORDER_SEQ, 0);
+        td_sh_acc_add_dot_in(&c1, &a1, a, &c, 0, b0, n);
+        for (int d = 0; d < n; d++) td_sh_acc_add_mul(&c2, &a2, a[d], td_sh_in(&c2, &c, 0, b0 + (size_t)d));
+        same_acc(&a1, &a2, dot);
+        assert_int_equal(c1.lane_flags, c2.lane_flags);
+        same_sh(td_sh_acc_end(&c1, &a1), td_sh_acc_end(&c2, &a2), dot);
+    }
+    assert_int_equal(t1.n, t2.n);
+    free(t1.steps);
+    free(t2.steps);
+}
+
+static void test_dot_in(void **st) {
+    (void)st;
+    dot_in_fmt(TD_F32, 0, 0, TD_F16);
+    dot_in_fmt(TD_F64, 0, 0, TD_F16);
+    dot_in_fmt(TD_F16, 0, 0, TD_F16);
+    dot_in_fmt(TD_F32, 0, 1, TD_F16);
+    dot_in_fmt(TD_F32, 1, 0, TD_F16);
+    dot_in_fmt(TD_F32, 0, 0, TD_F32);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f32),          cmocka_unit_test(test_f16),         cmocka_unit_test(test_f64),
         cmocka_unit_test(test_f32_traced),   cmocka_unit_test(test_trace_keeps_terms),
-        cmocka_unit_test(test_window_edges),
+        cmocka_unit_test(test_window_edges), cmocka_unit_test(test_dot_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
