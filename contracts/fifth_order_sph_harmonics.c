@@ -38,6 +38,9 @@ enum { R_COORD, R_OUT, NR };
 
 #define TD_SPEC_FILE "fifth_order_sph_harmonics.spec.h"
 #include "spec_instantiate.h"
+/* the batched verdict path: the spec lane after lane in one loop, its shadow operations
+ * inlined (spec_instantiate.h) */
+TD_SPEC_RUN_DEFINE(sph)
 
 static const td_param_decl params[NP] = {{"block_size", TD_P_INT},
                                          {"coord_numel", TD_P_INT},
@@ -155,5 +158,5 @@ const td_contract td_c_fifth_order_sph_harmonics = {
     .far = far,
     .check = check,
     .writes = writes,
-    TD_SPECS(sph),
+    TD_SPECS_RUN(sph),
 };

@@ -5,9 +5,12 @@
  * A lane evaluates its own channel o only: the monomials and constants that channel
  * names, each monomial once (see sph_chain). */
 
+#include "sh_dense.h"
+
 #ifndef SPH_TAGS_DEFINED
 #define SPH_TAGS_DEFINED
 enum { SPH_TAG_POW = 1, SPH_TAG_LIT = 2 }; /* memo keys: tag << 56 | ... */
+enum { SPH_NLIT = 35 };                    /* the literals' numbers: 0 .. 34 */
 #endif
 
 #define SPH_M(a, b) N(mul)(cx, a, b)
@@ -28,14 +31,15 @@ static NUM SPEC(sph_sum3)(NCX *cx, NUM a, NUM b, NUM d) {
  * roundings): x^k = x^(k-1) * x, so each power extends the one before it -- the same
  * operations on the same operands as k - 1 products from x, done once for all k.  The
  * eleven lanes of a row share x, y, z: the powers are memoised per case under `key`
- * (the row's variable), so a row computes each once. */
-static void SPEC(sph_chain)(NCX *cx, NUM x, int n, NUM *p, uint64_t key) {
+ * (the row's variable), so a row computes each once: in the dense memo (oracle/sh_dense.h),
+ * at index SPH_NLIT + 18 row + 6 v + k (v: x, y, z), the literals at their number. */
+static void SPEC(sph_chain)(NCX *cx, NUM x, int n, NUM *p, uint64_t key, size_t idx) {
     int k = 2;
     p[1] = x;
-    while (k <= n && N(memo_get)(cx, key + (uint64_t)k, &p[k])) k++;
+    while (k <= n && N(dense_get)(cx, key + (uint64_t)k, idx + (size_t)k, &p[k], NULL)) k++;
     for (; k <= n; k++) {
         p[k] = SPH_M(p[k - 1], x);
-        N(memo_put)(cx, key + (uint64_t)k, p[k]);
+        N(dense_put)(cx, key + (uint64_t)k, idx + (size_t)k, p[k], NULL);
     }
 }
 
@@ -44,9 +48,9 @@ static void SPEC(sph_chain)(NCX *cx, NUM x, int n, NUM *p, uint64_t key) {
 static NUM SPEC(sph_lit)(NCX *cx, unsigned i, const char *s) {
     NUM r;
     uint64_t key = (uint64_t)SPH_TAG_LIT << 56 | i;
-    if (N(memo_get)(cx, key, &r)) return r;
+    if (N(dense_get)(cx, key, i, &r, NULL)) return r;
     r = SPH_C(s);
-    N(memo_put)(cx, key, r);
+    N(dense_put)(cx, key, i, r, NULL);
     return r;
 }
 
@@ -101,9 +105,10 @@ static NUM SPEC(sph_y)(NCX *cx, uint64_t row, int o, NUM x, NUM y, NUM z) {
     NUM X[6], Y[6], Z[6];
     const unsigned char *deg = sph_deg[o < 0 || o > 10 ? 10 : o];
     uint64_t key = (uint64_t)SPH_TAG_POW << 56 | row << 5; /* + 6 v + k (< 32): variable v's k-th power */
-    SPEC(sph_chain)(cx, x, deg[0], X, key);
-    SPEC(sph_chain)(cx, y, deg[1], Y, key + 6);
-    SPEC(sph_chain)(cx, z, deg[2], Z, key + 12);
+    size_t idx = SPH_NLIT + 18 * (size_t)row;             /* the same in the dense memo */
+    SPEC(sph_chain)(cx, x, deg[0], X, key, idx);
+    SPEC(sph_chain)(cx, y, deg[1], Y, key + 6, idx + 6);
+    SPEC(sph_chain)(cx, z, deg[2], Z, key + 12, idx + 12);
     switch (o) {
     case 0: return SPEC(sph_sum3)(cx, SPH_M(c001, v05), SPH_M(SPH_M(c009, v24), x), SPH_M(SPH_M(c023, v07), v26));
     case 1: return SPH_M(y, SPH_S(SPH_M(SPH_M(c022, v07), z), SPH_M(SPH_M(c022, v25), x)));
@@ -140,6 +145,8 @@ static NUM SPEC(sph_y)(NCX *cx, uint64_t row, int o, NUM x, NUM y, NUM z) {
 /* Lane: idx = {row = pid * block_size + j, channel o}. */
 static NUM SPEC(sph)(NCX *cx, const td_case *c, const td_olane *l) {
     size_t b = (size_t)(3 * l->idx[0]);
+    /* the dense memo's indices: the literals, then 18 a row of the coordinates' rows */
+    N(dense_begin)(cx, SPH_NLIT + 18 * (size_t)((c->p[P_COORD_NUMEL].i + 2) / 3));
     NUM x = N(in)(cx, c, R_COORD, b), y = N(in)(cx, c, R_COORD, b + 1), z = N(in)(cx, c, R_COORD, b + 2);
     return SPEC(sph_y)(cx, (uint64_t)l->idx[0], (int)l->idx[1], x, y, z);
 }

@@ -58,6 +58,9 @@ enum { RS_H0, RS_HSEED, NRS };
 
 #define TD_SPEC_FILE "fused_recurrent_retention.spec.h"
 #include "spec_instantiate.h"
+/* the batched verdict path: the spec lane after lane in one loop, its shadow operations
+ * inlined (spec_instantiate.h) */
+TD_SPEC_RUN_DEFINE(frr_summary)
 
 static const td_param_decl params[NP] = {
     {"USE_INITIAL_STATE", TD_P_BOOL}, {"STORE_FINAL_STATE", TD_P_BOOL}, {"s_qk_h", TD_P_INT}, {"s_vo_h", TD_P_INT},
@@ -365,6 +368,6 @@ const td_contract td_c_fused_recurrent_retention_summary = {
     .far = far,
     .check = check,
     .writes = writes,
-    TD_SPECS(frr_summary),
+    TD_SPECS_RUN(frr_summary),
     .intent = &intent,
 };

@@ -1,9 +1,11 @@
 /* The spec of contracts/fused_recurrent_retention.c (vocabulary: contracts/spec.h; the
  * recurrence steps: oracle/lrec.h).  The states h_t[k, v] (forward, t = 0..T) and
  * dh_t[k, v] (backward, t = T..0) of a head are memoised per case by (head, step, k,
- * v), so a sequence of T steps costs O(T) per state, not per lane; while a lane is
- * explained the memo is off and every step of its chain is traced. */
+ * v) in the dense memo (oracle/sh_dense.h: an array read, not a hash, per state), so a
+ * sequence of T steps costs O(T) per state, not per lane; while a lane is explained the
+ * memo is off and every step of its chain is traced. */
 #include "lrec.h"
+#include "sh_dense.h"
 
 #ifndef FRR_SPEC_KEYS
 #define FRR_SPEC_KEYS
@@ -11,6 +13,14 @@ enum { FRR_TAG_H = 1, FRR_TAG_DH = 2, FRR_TAG_B = 5 };
 static uint64_t frr_key(const td_case *c, int tag, int64_t bh, int64_t t, int64_t k, int64_t v) {
     int64_t T = c->p[P_T].i, DK = c->p[P_DK].i, DV = c->p[P_DV].i;
     return ((uint64_t)tag << 56) | (uint64_t)(((bh * (T + 1) + t) * DK + k) * DV + v);
+}
+/* the states of a case: h at indices 0 .. NS-1 of the dense memo (oracle/sh_dense.h),
+ * dh at NS .. 2 NS - 1, each at the key's own index */
+static size_t frr_nstates(const td_case *c) {
+    return (size_t)(c->p[P_B].i * c->p[P_H].i * (c->p[P_T].i + 1) * c->p[P_DK].i * c->p[P_DV].i);
+}
+static size_t frr_idx(const td_case *c, int tag, uint64_t key) {
+    return (size_t)(key & ((1ull << 56) - 1)) + (tag == FRR_TAG_DH ? frr_nstates(c) : 0);
 }
 #endif
 
@@ -34,7 +44,10 @@ static NUM SPEC(frr_h)(NCX *cx, const td_case *c, NUM b, int64_t bh, int64_t k, 
     int64_t DK = c->p[P_DK].i, DV = c->p[P_DV].i, sqk = c->p[P_SQK].i, svo = c->p[P_SVO].i, s = m;
     NUM h;
     double mag[2] = {0, 0};
-    while (s > 0 && !N(lrec_memo_get)(cx, frr_key(c, FRR_TAG_H, bh, s, k, v), &h, mag)) s--;
+    uint64_t key;
+    while (s > 0 && (key = frr_key(c, FRR_TAG_H, bh, s, k, v),
+                     !N(dense_get)(cx, key, frr_idx(c, FRR_TAG_H, key), &h, mag)))
+        s--;
     if (s == 0) {
         h = c->p[P_USE_INIT].i ? N(in)(cx, c, R_H0, (size_t)(bh * DK * DV + k * DV + v)) : N(exact)(cx, 0.0);
         N(lrec_init)(cx, h, mag);
@@ -43,7 +56,8 @@ static NUM SPEC(frr_h)(NCX *cx, const td_case *c, NUM b, int64_t bh, int64_t k, 
         NUM kv = N(mul)(cx, N(in)(cx, c, R_K, (size_t)(bh * sqk + k + t * DK)),
                         N(in)(cx, c, R_V, (size_t)(bh * svo + v + t * DV)));
         h = N(lrec_step)(cx, h, b, kv, mag);
-        N(lrec_memo_put)(cx, frr_key(c, FRR_TAG_H, bh, t + 1, k, v), h, mag);
+        key = frr_key(c, FRR_TAG_H, bh, t + 1, k, v);
+        N(dense_put)(cx, key, frr_idx(c, FRR_TAG_H, key), h, mag);
     }
     return h;
 }
@@ -53,7 +67,10 @@ static NUM SPEC(frr_dh)(NCX *cx, const td_case *c, NUM b, int64_t bh, int64_t k,
     int64_t T = c->p[P_T].i, DK = c->p[P_DK].i, DV = c->p[P_DV].i, sqk = c->p[P_SQK].i, svo = c->p[P_SVO].i, s = t0;
     NUM h;
     double mag[2] = {0, 0};
-    while (s < T && !N(lrec_memo_get)(cx, frr_key(c, FRR_TAG_DH, bh, s, k, v), &h, mag)) s++;
+    uint64_t key;
+    while (s < T && (key = frr_key(c, FRR_TAG_DH, bh, s, k, v),
+                     !N(dense_get)(cx, key, frr_idx(c, FRR_TAG_DH, key), &h, mag)))
+        s++;
     if (s == T) {
         h = N(exact)(cx, 0.0);
         N(lrec_init)(cx, h, mag);
@@ -63,7 +80,8 @@ static NUM SPEC(frr_dh)(NCX *cx, const td_case *c, NUM b, int64_t bh, int64_t k,
         NUM qs = N(mul)(cx, N(in)(cx, c, R_Q, (size_t)(bh * sqk + k + t * DK)), scale);
         NUM qd = N(mul)(cx, qs, N(in)(cx, c, R_DO, (size_t)(bh * svo + v + t * DV)));
         h = N(lrec_step)(cx, h, b, qd, mag);
-        N(lrec_memo_put)(cx, frr_key(c, FRR_TAG_DH, bh, t, k, v), h, mag);
+        key = frr_key(c, FRR_TAG_DH, bh, t, k, v);
+        N(dense_put)(cx, key, frr_idx(c, FRR_TAG_DH, key), h, mag);
     }
     return h;
 }
@@ -104,6 +122,7 @@ static NUM SPEC(frr_o)(NCX *cx, const td_case *c, const td_olane *l, int over_k)
 
 static NUM SPEC(frr_summary)(NCX *cx, const td_case *c, const td_olane *l) {
     int64_t bh = l->idx[0], k = l->idx[1], v = l->idx[2];
+    N(dense_begin)(cx, 2 * frr_nstates(c));
     switch (l->o) {
     case O_HSEED:
     case O_HOUT:
