@@ -53,10 +53,9 @@ static void run_entry_is_the_lane_spec(const td_contract *k, int cases) {
     memset(&sh, 0, sizeof sh);
     sh.efmt = TD_F32, sh.u = 0x1p-24, sh.eta = 0x1p-150, sh.ulp_min = 0x1p-149, sh.ovf = 0x1.ffffffp127;
     sh.lambda_n = 64;
-    sh.math = td_math_model_get(TD_MATH_DEFAULT); /* for specs with math functions (exp2 ...) */
     char err[256];
     /* the contract's own kernel's math model, order and casts (the harness's setup_sh):
-     * seed_sm86's specs take exp2 and binary16 casts */
+     * seed_sm86's specs take exp2 and binary16 casts, retention's exp2 */
     td_kernel_set set;
     assert_int_equal(td_kernels_bind(td_builtin_host_table(), "built-in", &set, err, sizeof err), TD_LOAD_OK);
     const td_kernel *kern = td_kernels_find(&set, k->id, NULL, TD_ABI_HOST);
@@ -64,7 +63,6 @@ static void run_entry_is_the_lane_spec(const td_contract *k, int cases) {
     sh.math = kern->math, sh.order = kern->decl.order, sh.block = kern->decl.block;
     sh.div_ieee = kern->decl.div_ieee != 0, sh.casts = kern->casts, sh.ncasts = k->ncasts;
     for (int i = 0; i < cases; i++) {
-        td_shcx_memo_clear(&sh); /* per case, as the harness (a spec's memo keys are per case) */
         uint8_t b[64];
         td_campaign_case_bytes(k, 20261202, (uint64_t)i, b, sizeof b);
         td_case c;
