@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nocov.h"
+#include "sh_castv.h"
 
 /* the oracle: no fuzzing coverage instrumentation (nocov.h) */
 TD_NOCOV_BEGIN
@@ -398,7 +399,13 @@ td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b) {
     return r;
 }
 
-static double castv(td_profile p, double x) { return td_decode(p.fmt, td_encode_f64(p, x)); }
+/* x cast by p, as a binary64: sh_castv.h's bit arithmetic for the IEEE profiles of
+ * binary32/16, bfloat16 and E5M2 (the same value), the generic encoder otherwise */
+static double castv(td_profile p, double x) {
+    double r;
+    if (td_castv_fast(p, x, &r)) return r;
+    return td_decode(p.fmt, td_encode_f64(p, x));
+}
 
 /* an upper bound of a - b (a >= b), exact when the binary64 subtraction is */
 static double diff_up(double a, double b) {

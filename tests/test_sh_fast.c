@@ -1,0 +1,132 @@
+/* The shadow's fast paths against the generic code they stand for:
+ * - sh_castv.h's cast of a double to binary32/16, bfloat16 and E5M2 against
+ *   td_decode(td_encode_f64(...)), bit for bit, over random doubles of every binade and
+ *   over each format's rounding boundaries (ties, their neighbours, the subnormal
+ *   range, the overflow threshold); NaN and inf and the other profiles must decline;
+ * - td_sh_cast of an exact value through those casts: the value the generic encoder
+ *   gives, es = ek = ep = 0, no lane flag, for the fast profiles and others. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sh_castv.h"
+#include "shadow.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint64_t next64(void) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+static double from_bits(uint64_t b) {
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+static uint64_t bits_of(double d) {
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static const td_fmt fast_fmts[] = {TD_F32, TD_F16, TD_BF16, TD_E5M2};
+
+static void check_cast(td_profile p, double x) {
+    double fast = 0;
+    int ok = td_castv_fast(p, x, &fast);
+    if (!isfinite(x)) {
+        if (ok) fail_msg("fmt %d: the fast cast took a non-finite %a", (int)p.fmt, x);
+        return;
+    }
+    if (!ok) fail_msg("fmt %d: the fast cast declined the finite %a", (int)p.fmt, x);
+    double gen = td_decode(p.fmt, td_encode_f64(p, x));
+    if (bits_of(fast) != bits_of(gen)) fail_msg("fmt %d: cast of %a: fast %a, generic %a", (int)p.fmt, x, fast, gen);
+}
+
+/* x and its binary64 neighbours, both signs */
+static void check_around(td_profile p, double x) {
+    double c[3] = {x, nextafter(x, INFINITY), nextafter(x, -INFINITY)};
+    for (int i = 0; i < 3; i++) check_cast(p, c[i]), check_cast(p, -c[i]);
+}
+
+static void test_castv_fast(void **state) {
+    (void)state;
+    for (size_t f = 0; f < sizeof fast_fmts / sizeof *fast_fmts; f++) {
+        td_profile p = {fast_fmts[f], TD_RNE, TD_OVF_INF, false};
+        const td_fmt_info *fi = td_fmt_get(p.fmt);
+        uint64_t nbits = fi->bits, mask = nbits == 64 ? ~0ull : (1ull << nbits) - 1;
+        /* every binade of binary64, NaN and inf included */
+        for (int i = 0; i < 200000; i++) check_cast(p, from_bits(next64()));
+        /* doubles near the format's range: random significands, exponents -160..140 */
+        for (int i = 0; i < 200000; i++) check_cast(p, ldexp((double)(next64() >> 11) * 0x1p-53, (int)(next64() % 300) - 160));
+        /* each format value, the midpoint to the next (a tie) and their neighbours */
+        for (int i = 0; i < 100000; i++) {
+            uint64_t b = next64() & mask & ~(1ull << (nbits - 1)); /* positive */
+            double y = td_decode(p.fmt, b), y2 = td_decode(p.fmt, b + 1);
+            if (!isfinite(y)) continue;
+            check_around(p, y);
+            if (isfinite(y2)) check_around(p, y + (y2 - y) / 2);
+        }
+        /* the edges: zero, the subnormal spacing, the smallest normal, the largest
+         * finite value and the overflow tie max + ulp/2 (rounds to inf, even) */
+        double q = fi->min_subnormal, mn = fi->min_normal, mx = fi->max_finite;
+        double ulp_max = ldexp(1.0, fi->emax - fi->prec + 1);
+        double edges[] = {0.0, q, q / 2, 1.5 * q, 2.5 * q, mn, mn - q / 2, mn - q, mn + q / 2, mx, mx + ulp_max / 2,
+                          mx + ulp_max / 4, mx + ulp_max, DBL_MAX, DBL_TRUE_MIN, DBL_MIN, 1.0, 0.1};
+        for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) check_around(p, edges[i]);
+        check_cast(p, NAN), check_cast(p, -NAN), check_cast(p, INFINITY), check_cast(p, -INFINITY);
+    }
+    /* the profiles it does not compute decline */
+    double r;
+    td_profile no[] = {{TD_F32, TD_RTZ, TD_OVF_INF, false}, {TD_F16, TD_RNE, TD_OVF_SAT, false},
+                       {TD_BF16, TD_RNE, TD_OVF_INF, true}, {TD_E4M3FN, TD_RNE, TD_OVF_NAN, false},
+                       {TD_F64, TD_RNE, TD_OVF_INF, false}};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) assert_int_equal(td_castv_fast(no[i], 1.25, &r), 0);
+}
+
+static void init_cx(td_shcx *s, const td_math_model *m) {
+    memset(s, 0, sizeof *s);
+    s->efmt = TD_F32;
+    s->u = 0x1p-24, s->eta = 0x1p-150, s->ulp_min = 0x1p-149, s->ovf = 0x1.ffffffp127;
+    s->lambda_n = 64;
+    s->math = m;
+}
+
+/* an exact value cast (a loaded operand's cast): the encoder's value, no error */
+static void test_cast_exact_interval(void **state) {
+    (void)state;
+    td_shcx cx;
+    init_cx(&cx, td_math_model_get(TD_MATH_DEFAULT));
+    for (size_t f = 0; f < sizeof fast_fmts / sizeof *fast_fmts; f++) {
+        td_profile prof[2] = {{fast_fmts[f], TD_RNE, TD_OVF_INF, false}, {fast_fmts[f], TD_RTZ, TD_OVF_SAT, true}};
+        for (int k = 0; k < 2; k++) {
+            cx.casts = &prof[k], cx.ncasts = 1;
+            for (int i = 0; i < 100000; i++) {
+                double x = i % 5 == 0 ? from_bits(next64()) : ldexp((double)(next64() >> 11) * 0x1p-53, (int)(next64() % 300) - 160);
+                if (i % 97 == 0) x = i % 2 ? 0.0 : -0.0;
+                if (next64() % 2) x = -x;
+                td_sh a = {x, 0.0, 0.0, 0.0, TD_SH_EXACTK | TD_SH_CR, 0};
+                cx.lane_flags = 0;
+                td_sh r = td_sh_cast(&cx, a, 0);
+                double g = td_decode(prof[k].fmt, td_encode_f64(prof[k], x));
+                if (x != x) {
+                    assert_true(r.es == INFINITY); /* an unknown value: its own branch */
+                    continue;
+                }
+                if (bits_of(r.v) != bits_of(g)) fail_msg("fmt %d: cast of %a gave %a, the encoder %a", (int)prof[k].fmt, x, r.v, g);
+                assert_true(r.es == 0 && r.ek == 0 && r.ep == 0);
+                assert_int_equal(cx.lane_flags, 0);
+            }
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_castv_fast),
+                                       cmocka_unit_test(test_cast_exact_interval)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
