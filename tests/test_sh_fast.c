@@ -4,7 +4,9 @@
  *   over each format's rounding boundaries (ties, their neighbours, the subnormal
  *   range, the overflow threshold); NaN and inf and the other profiles must decline;
  * - td_sh_cast of an exact value through those casts: the value the generic encoder
- *   gives, es = ek = ep = 0, no lane flag, for the fast profiles and others. */
+ *   gives, es = ek = ep = 0, no lane flag, for the fast profiles and others;
+ * - the memo's generations: a value put in an earlier case is never handed out, one of
+ *   this case always is, across table growth and the generation counter's wrap. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -125,8 +127,56 @@ static void test_cast_exact_interval(void **state) {
     }
 }
 
+/* key k's value in case c: distinct per case, so a stale hit shows */
+static td_sh memo_val(uint64_t k, int c) { return (td_sh){(double)k + c * 0.5, 0, 0, 0, 0, 0}; }
+
+static void test_memo_generations(void **state) {
+    (void)state;
+    td_shcx cx;
+    init_cx(&cx, td_math_model_get(TD_MATH_DEFAULT));
+    td_sh out;
+    for (int c = 0; c < 60; c++) {
+        if (c == 40) cx.memo_gen = UINT32_MAX - 3; /* the wrap: generations ..., 2^32 - 1, 1 */
+        td_shcx_memo_clear(&cx);
+        /* cases of 0 .. ~5000 entries, keys overlapping the previous case's */
+        int n = (int)(next64() % (c % 7 == 0 ? 5000 : 300));
+        uint64_t base = (uint64_t)(c % 3) * 1000;
+        for (int i = 0; i < n; i++) {
+            cx.lane_flags = (uint32_t)(i & 3);
+            td_sh_memo_put(&cx, base + 2 * (uint64_t)i, memo_val(base + 2 * (uint64_t)i, c));
+        }
+        for (uint64_t k = 0; k < 12000; k++) {
+            cx.lane_flags = 0;
+            int hit = td_sh_memo_get(&cx, k, &out);
+            int want = k >= base && k < base + 2 * (uint64_t)n && (k - base) % 2 == 0;
+            if (hit != want) fail_msg("case %d key %llu: hit %d, want %d", c, (unsigned long long)k, hit, want);
+            if (hit) {
+                assert_true(out.v == memo_val(k, c).v);
+                assert_int_equal(cx.lane_flags, (uint32_t)(((k - base) / 2) & 3));
+            }
+        }
+    }
+    td_shcx_memo_free(&cx);
+    /* the wrap itself: entries of generation 1 still in the table when the counter comes
+     * round to 1 again must not come back */
+    init_cx(&cx, td_math_model_get(TD_MATH_DEFAULT));
+    for (uint64_t k = 0; k < 100; k++) td_sh_memo_put(&cx, k, memo_val(k, 0));
+    assert_int_equal(cx.memo_gen, 1);
+    cx.memo_gen = UINT32_MAX - 1; /* as after 2^32 - 3 more cases, the table not regrown */
+    td_shcx_memo_clear(&cx);
+    td_sh_memo_put(&cx, 1000, memo_val(1000, 1));
+    td_shcx_memo_clear(&cx); /* UINT32_MAX -> 0: the wrap */
+    assert_int_equal(cx.memo_gen, 1);
+    td_sh_memo_put(&cx, 5000, memo_val(5000, 2)); /* a live entry: the table is searched */
+    assert_true(td_sh_memo_get(&cx, 5000, &out));
+    for (uint64_t k = 0; k < 100; k++) assert_false(td_sh_memo_get(&cx, k, &out));
+    assert_false(td_sh_memo_get(&cx, 1000, &out));
+    td_shcx_memo_free(&cx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_castv_fast),
-                                       cmocka_unit_test(test_cast_exact_interval)};
+                                       cmocka_unit_test(test_cast_exact_interval),
+                                       cmocka_unit_test(test_memo_generations)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
