@@ -246,17 +246,26 @@ static int exp_of_exact_ninf(td_shcx *cx, td_sh a, const char *op, td_sh *r) {
     return 1;
 }
 
-td_sh td_sh_exp(td_shcx *cx, td_sh a) {
+/* The exponential rule skips the libm calls whose results it knows (fast): with
+ * es = 0 the upper end a.v + es is a.v itself, so exp(a.v + es) is the v already
+ * computed (the same call on the same double), and expm1(0) = +0, exp(0) = 1 exactly
+ * (C17 F.10.3.1, F.10.3.3, the same in every libm); with ep = ek the probabilistic
+ * tier's propagated error is the worst-case tier's, the same expression.  Every double
+ * is the one the full rule computes (test_sh_fast compares td_sh_exp_generic).
+ * (td_sh_exp2 keeps every call: attention's scores carry es > 0 and ep < ek, where the
+ * tests cost more than the few calls they skip, +6% on flash_attn's td_sh_exp2.) */
+static td_sh exp_rule(td_shcx *cx, td_sh a, bool fast) {
     td_sh z;
     if (exp_of_exact_ninf(cx, a, "exp", &z)) return z;
     double v = exp(a.v);
-    double ah = a.v + a.es, hi = exp(ah); /* >= exp(x*) */
+    bool es0 = fast && a.es == 0, ek0 = fast && a.ek == 0;
+    double ah = a.v + a.es, hi = es0 ? v : exp(ah); /* >= exp(x*) */
     /* |e^x - e^y| <= e^max(x,y) (e^|x-y| - 1) */
-    double es = td_up(exp_times(hi, expm1(a.es), ah, a.es, 0) + LIBM64 * v + 0x1p-1074);
+    double es = td_up(exp_times(hi, es0 ? 0.0 : expm1(a.es), ah, a.es, 0) + LIBM64 * v + 0x1p-1074);
     if (a.es == 0 && a.v == 0) es = 0;
-    double P = td_up(exp_times(hi, expm1(a.ek), ah, a.ek, 0));
-    double Pp = td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
-    double mk = td_up(exp_times(hi, exp(a.ek), ah, a.ek, 0));
+    double P = td_up(exp_times(hi, ek0 ? 0.0 : expm1(a.ek), ah, a.ek, 0));
+    double Pp = fast && a.ep == a.ek ? P : td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
+    double mk = td_up(exp_times(hi, ek0 ? 1.0 : exp(a.ek), ah, a.ek, 0));
     return td_sh_with_undef(fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
                             a.fl & TD_SH_UNDEF);
 }
@@ -275,6 +284,9 @@ td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
     return td_sh_with_undef(fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
                             a.fl & TD_SH_UNDEF);
 }
+
+td_sh td_sh_exp(td_shcx *cx, td_sh a) { return exp_rule(cx, a, true); }
+td_sh td_sh_exp_generic(td_shcx *cx, td_sh a) { return exp_rule(cx, a, false); }
 
 /* |log x - log y| <= -log(1 - |x-y|/min(x,y)) */
 static double log_prop(double la, double d) { return d == 0 ? 0 : (d < la ? td_up(-log1p(-d / la)) : INFINITY); }

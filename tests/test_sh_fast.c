@@ -6,7 +6,9 @@
  * - td_sh_cast of an exact value through those casts: the value the generic encoder
  *   gives, es = ek = ep = 0, no lane flag, for the fast profiles and others;
  * - the memo's generations: a value put in an earlier case is never handed out, one of
- *   this case always is, across table growth and the generation counter's wrap. */
+ *   this case always is, across table growth and the generation counter's wrap;
+ * - the exponential rule's skipped libm calls (td_sh_exp) against the same rule
+ *   computing every call (td_sh_exp_generic): every double and flag identical. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,9 +176,51 @@ static void test_memo_generations(void **state) {
     td_shcx_memo_free(&cx);
 }
 
+/* doubles equal bit for bit; any two NaNs are equal (IEEE 754 leaves their sign and
+ * payload to the operations) */
+static void same_d(double x, double y, const char *what, double arg) {
+    if (x != x && y != y) return;
+    if (bits_of(x) != bits_of(y)) fail_msg("argument %a: %s differs: %a vs %a", arg, what, x, y);
+}
+
+/* an error bound: 0 half the time (the skips' cases), else any size up to inf */
+static double some_err(void) {
+    switch (next64() % 8) {
+    case 0: case 1: case 2: case 3: return 0.0;
+    case 4: return INFINITY;
+    case 5: return ldexp((double)(next64() >> 11) * 0x1p-53, -(int)(next64() % 1100));
+    default: return ldexp((double)(next64() >> 11) * 0x1p-53, (int)(next64() % 80) - 60);
+    }
+}
+
+static double some_arg(void) {
+    static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 709.78, -745.2, 1024.0, -1075.0, 1e300};
+    if (next64() % 4 == 0) return special[next64() % (sizeof special / sizeof *special)];
+    return ((double)(next64() >> 11) * 0x1p-53 - 0.5) * ldexp(1.0, (int)(next64() % 14));
+}
+
+static void test_exp_skips(void **state) {
+    (void)state;
+    for (int m = 0; m < td_math_model_count(); m++) {
+        td_shcx cx, gx;
+        for (int i = 0; i < 40000; i++) {
+            td_sh a = {some_arg(), some_err(), some_err(), 0, (uint32_t)(next64() % 8), 0};
+            a.ep = next64() % 2 ? a.ek : fmin(a.ek, some_err());
+            init_cx(&cx, td_math_model_at(m)), init_cx(&gx, td_math_model_at(m));
+            td_sh r = td_sh_exp(&cx, a), g = td_sh_exp_generic(&gx, a);
+            same_d(r.v, g.v, "v", a.v), same_d(r.es, g.es, "es", a.v);
+            same_d(r.ek, g.ek, "ek", a.v), same_d(r.ep, g.ep, "ep", a.v);
+            assert_int_equal(r.fl, g.fl);
+            assert_int_equal(r.leaves, g.leaves);
+            assert_int_equal(cx.lane_flags, gx.lane_flags);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_castv_fast),
                                        cmocka_unit_test(test_cast_exact_interval),
-                                       cmocka_unit_test(test_memo_generations)};
+                                       cmocka_unit_test(test_memo_generations),
+                                       cmocka_unit_test(test_exp_skips)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
