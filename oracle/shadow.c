@@ -72,13 +72,19 @@ td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
  * kernel's evaluation), x bounds |argument| from above and xlo from below.
  * ulp(y) <= 2u|y| + ulp_min for every y (binade spacing of a normal y is at most
  * 2u|y|, and subnormal spacing is ulp_min). */
-static double budget_of(const td_shcx *cx, const td_fn_budget *b, double m, double x) {
+/* b's budget with its ulps term at `ulps` ulps (not correctly rounded) */
+static double budget_ulps(const td_shcx *cx, const td_fn_budget *b, double ulps, double m, double x) {
     if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY; /* not 0 * inf = NaN below */
-    if (b->correctly_rounded) return cx->u * m + cx->eta;
     double ulp = 2 * cx->u * m + cx->ulp_min;
-    double e = td_up(b->ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
+    double e = td_up(ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
     if (b->trig_approx) e = fmax(e, td_trig_approx_abs(x));
     return e;
+}
+
+static double budget_of(const td_shcx *cx, const td_fn_budget *b, double m, double x) {
+    if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY;
+    if (b->correctly_rounded) return cx->u * m + cx->eta;
+    return budget_ulps(cx, b, b->ulps, m, x);
 }
 
 /* Flush to zero (ftz budgets): a subnormal result, or the result of a subnormal
@@ -137,19 +143,16 @@ static double div_prop(double A, double B, double ma, double mb, double lb) {
 }
 
 /* The local error of a / b for a kernel that has not declared div=ieee: the math
- * model's division (div.full.f32 in compiled Triton: 2.5 ulp) or a * (1/b) (a
- * reciprocal-multiply: |RN(a RN(1/b)) - a/b| <= (2u + u^2)|a/b|, 1.001 ulp in the
- * budget's units), whichever is larger.  When |b| may exceed 2^126 the reciprocal is
+ * model's division (div.full.f32 in compiled Triton: 2.5 ulp; a correctly rounded one
+ * counts 0.5) or a * (1/b) (a reciprocal-multiply: |RN(a RN(1/b)) - a/b| <=
+ * (2u + u^2)|a/b|, 1.001 ulp in the budget's units), whichever is larger: `ulps`, which
+ * td_sh_div computes once for both tiers.  When |b| may exceed 2^126 the reciprocal is
  * subnormal and carries an absolute error of up to 2.5 ulp_min, times |a|; a model
  * whose division flushes there (div.approx.f32 returns 0 for |b| > 2^126) may lose
  * the whole quotient.  When |b| may be below 2^-128, 1/b overflows and a * (1/b) may be
  * infinite: no finite bound. */
-static double div_local(td_shcx *cx, double mk, double ma, double mb, double lbk) {
-    td_fn_budget d = cx->math->fn[TD_FN_DIV];
-    if (d.correctly_rounded) d.ulps = 0.5;
-    d.correctly_rounded = false;
-    d.ulps = fmax(d.ulps, 1.001);
-    double e = budget_of(cx, &d, mk, ma);
+static double div_local(td_shcx *cx, double ulps, double mk, double ma, double mb, double lbk) {
+    double e = budget_ulps(cx, &cx->math->fn[TD_FN_DIV], ulps, mk, ma);
     if (lbk < 0x1p-128) {
         /* 1/b overflows binary32 for |b| < 2^-128: a * (1/b) may be +-inf */
         cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
@@ -183,7 +186,12 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     /* mk bounds the kernel's quotient; its operands are at most Ma + A and Mb + B */
     double mk = fabs(v) + es + P;
     double lbk = lb - b.ek; /* the kernel's divisor is at least this in magnitude */
-    double loc = div_local(cx, mk, ma + a.ek, mb + b.ek, lbk), locp = div_local(cx, fabs(v) + es + Pp, ma, mb, lbk);
+    /* the model's division, at least a reciprocal-multiply's 1.001 ulp (div_local); once
+     * for both tiers, not a copy of the budget per call */
+    const td_fn_budget *d = &cx->math->fn[TD_FN_DIV];
+    double ulps = fmax(d->correctly_rounded ? 0.5 : d->ulps, 1.001);
+    double loc = div_local(cx, ulps, mk, ma + a.ek, mb + b.ek, lbk);
+    double locp = div_local(cx, ulps, fabs(v) + es + Pp, ma, mb, lbk);
     return td_sh_with_undef(fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false), undef);
 }
 
@@ -595,12 +603,23 @@ td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, doub
     return s;
 }
 
+/* The unit roundoff of a kernel rounding to fi (2^-prec, one ulp 2^(1-prec) for a
+ * directed rounding): ldexp(1.0, e)'s value for these e in [-53, 0], built from its bits
+ * (a libm call per lane in attention's P casts otherwise). */
+static double kround_u(const td_fmt_info *fi, td_profile p) {
+    int e = p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec;
+    uint64_t b = (uint64_t)(1023 + e) << 52;
+    double u;
+    memcpy(&u, &b, sizeof u);
+    return u;
+}
+
 td_sh td_sh_kround_to(td_shcx *cx, td_sh a, td_profile p) {
     const td_fmt_info *fi = td_fmt_get(p.fmt);
     /* round to nearest: |fl_f(y) - y| <= 2^-prec |y| for y in the normal range, at most
      * half the smallest subnormal below it (charged by the caller); a directed or
      * stochastic rounding errs by up to one ulp: 2^(1-prec) */
-    double uf = ldexp(1.0, p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec);
+    double uf = kround_u(fi, p);
     td_sh r = a;
     double m = td_magk(a);
     r.ek = td_up(a.ek + uf * m);
@@ -626,7 +645,7 @@ td_sh td_sh_kround_abs_to(td_shcx *cx, td_sh a, td_profile p, double count, doub
     const td_fmt_info *fi = td_fmt_get(p.fmt);
     double eta_f = p.rnd == TD_RNE ? fi->min_subnormal / 2 : fi->min_subnormal;
     if (p.ftz) eta_f = fi->min_normal; /* a flushed subnormal */
-    double uf = ldexp(1.0, p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec);
+    double uf = kround_u(fi, p);
     return td_sh_widen(cx, a, td_up(count * eta_f + uf * relmag), "the kernel's roundings at its own scales (td_sh_kround)");
 }
 

@@ -8,7 +8,8 @@
  * - the memo's generations: a value put in an earlier case is never handed out, one of
  *   this case always is, across table growth and the generation counter's wrap;
  * - the exponential rule's skipped libm calls (td_sh_exp) against the same rule
- *   computing every call (td_sh_exp_generic): every double and flag identical. */
+ *   computing every call (td_sh_exp_generic): every double and flag identical;
+ * - td_sh_kround_to's unit roundoff, built from bits, against ldexp's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,10 +218,35 @@ static void test_exp_skips(void **state) {
     }
 }
 
+/* a kernel rounding to each format: the bound with ldexp's 2^-prec (2^(1-prec) directed) */
+static void test_kround_unit(void **state) {
+    (void)state;
+    td_shcx cx;
+    init_cx(&cx, td_math_model_get(TD_MATH_DEFAULT));
+    for (int f = 0; f < TD_FMT_COUNT; f++) {
+        const td_fmt_info *fi = td_fmt_get((td_fmt)f);
+        if (!fi->is_float) continue;
+        for (int rnd = 0; rnd < 2; rnd++) {
+            td_profile p = {(td_fmt)f, rnd ? TD_RTZ : TD_RNE, TD_OVF_INF, false};
+            double uf = ldexp(1.0, rnd ? 1 - fi->prec : -fi->prec);
+            for (int i = 0; i < 2000; i++) {
+                td_sh a = {some_arg() * 0x1p-4, some_err(), some_err(), 0, 0, 0};
+                a.ep = fmin(a.ek, some_err());
+                td_sh r = td_sh_kround_to(&cx, a, p);
+                double m = td_magk(a);
+                if (!(m < fi->max_finite)) continue; /* the overflow branch: infinite bounds */
+                same_d(r.ek, td_up(a.ek + uf * m), "kround ek", a.v);
+                same_d(r.ep, fmin(r.ek, td_up(a.ep + uf * m)), "kround ep", a.v);
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_castv_fast),
                                        cmocka_unit_test(test_cast_exact_interval),
                                        cmocka_unit_test(test_memo_generations),
-                                       cmocka_unit_test(test_exp_skips)};
+                                       cmocka_unit_test(test_exp_skips),
+                                       cmocka_unit_test(test_kround_unit)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
