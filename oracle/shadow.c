@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nocov.h"
+#include "sh_castv.h"
 
 /* the oracle: no fuzzing coverage instrumentation (nocov.h) */
 TD_NOCOV_BEGIN
@@ -71,13 +72,19 @@ td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
  * kernel's evaluation), x bounds |argument| from above and xlo from below.
  * ulp(y) <= 2u|y| + ulp_min for every y (binade spacing of a normal y is at most
  * 2u|y|, and subnormal spacing is ulp_min). */
-static double budget_of(const td_shcx *cx, const td_fn_budget *b, double m, double x) {
+/* b's budget with its ulps term at `ulps` ulps (not correctly rounded) */
+static double budget_ulps(const td_shcx *cx, const td_fn_budget *b, double ulps, double m, double x) {
     if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY; /* not 0 * inf = NaN below */
-    if (b->correctly_rounded) return cx->u * m + cx->eta;
     double ulp = 2 * cx->u * m + cx->ulp_min;
-    double e = td_up(b->ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
+    double e = td_up(ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
     if (b->trig_approx) e = fmax(e, td_trig_approx_abs(x));
     return e;
+}
+
+static double budget_of(const td_shcx *cx, const td_fn_budget *b, double m, double x) {
+    if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY;
+    if (b->correctly_rounded) return cx->u * m + cx->eta;
+    return budget_ulps(cx, b, b->ulps, m, x);
 }
 
 /* Flush to zero (ftz budgets): a subnormal result, or the result of a subnormal
@@ -136,19 +143,16 @@ static double div_prop(double A, double B, double ma, double mb, double lb) {
 }
 
 /* The local error of a / b for a kernel that has not declared div=ieee: the math
- * model's division (div.full.f32 in compiled Triton: 2.5 ulp) or a * (1/b) (a
- * reciprocal-multiply: |RN(a RN(1/b)) - a/b| <= (2u + u^2)|a/b|, 1.001 ulp in the
- * budget's units), whichever is larger.  When |b| may exceed 2^126 the reciprocal is
+ * model's division (div.full.f32 in compiled Triton: 2.5 ulp; a correctly rounded one
+ * counts 0.5) or a * (1/b) (a reciprocal-multiply: |RN(a RN(1/b)) - a/b| <=
+ * (2u + u^2)|a/b|, 1.001 ulp in the budget's units), whichever is larger: `ulps`, which
+ * td_sh_div computes once for both tiers.  When |b| may exceed 2^126 the reciprocal is
  * subnormal and carries an absolute error of up to 2.5 ulp_min, times |a|; a model
  * whose division flushes there (div.approx.f32 returns 0 for |b| > 2^126) may lose
  * the whole quotient.  When |b| may be below 2^-128, 1/b overflows and a * (1/b) may be
  * infinite: no finite bound. */
-static double div_local(td_shcx *cx, double mk, double ma, double mb, double lbk) {
-    td_fn_budget d = cx->math->fn[TD_FN_DIV];
-    if (d.correctly_rounded) d.ulps = 0.5;
-    d.correctly_rounded = false;
-    d.ulps = fmax(d.ulps, 1.001);
-    double e = budget_of(cx, &d, mk, ma);
+static double div_local(td_shcx *cx, double ulps, double mk, double ma, double mb, double lbk) {
+    double e = budget_ulps(cx, &cx->math->fn[TD_FN_DIV], ulps, mk, ma);
     if (lbk < 0x1p-128) {
         /* 1/b overflows binary32 for |b| < 2^-128: a * (1/b) may be +-inf */
         cx->lane_flags |= TD_LF_MAYOVF | TD_LF_UNBOUNDED;
@@ -182,7 +186,12 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     /* mk bounds the kernel's quotient; its operands are at most Ma + A and Mb + B */
     double mk = fabs(v) + es + P;
     double lbk = lb - b.ek; /* the kernel's divisor is at least this in magnitude */
-    double loc = div_local(cx, mk, ma + a.ek, mb + b.ek, lbk), locp = div_local(cx, fabs(v) + es + Pp, ma, mb, lbk);
+    /* the model's division, at least a reciprocal-multiply's 1.001 ulp (div_local); once
+     * for both tiers, not a copy of the budget per call */
+    const td_fn_budget *d = &cx->math->fn[TD_FN_DIV];
+    double ulps = fmax(d->correctly_rounded ? 0.5 : d->ulps, 1.001);
+    double loc = div_local(cx, ulps, mk, ma + a.ek, mb + b.ek, lbk);
+    double locp = div_local(cx, ulps, fabs(v) + es + Pp, ma, mb, lbk);
     return td_sh_with_undef(fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false), undef);
 }
 
@@ -245,17 +254,26 @@ static int exp_of_exact_ninf(td_shcx *cx, td_sh a, const char *op, td_sh *r) {
     return 1;
 }
 
-td_sh td_sh_exp(td_shcx *cx, td_sh a) {
+/* The exponential rule skips the libm calls whose results it knows (fast): with
+ * es = 0 the upper end a.v + es is a.v itself, so exp(a.v + es) is the v already
+ * computed (the same call on the same double), and expm1(0) = +0, exp(0) = 1 exactly
+ * (C17 F.10.3.1, F.10.3.3, the same in every libm); with ep = ek the probabilistic
+ * tier's propagated error is the worst-case tier's, the same expression.  Every double
+ * is the one the full rule computes (test_sh_fast compares td_sh_exp_generic).
+ * (td_sh_exp2 keeps every call: attention's scores carry es > 0 and ep < ek, where the
+ * tests cost more than the few calls they skip, +6% on flash_attn's td_sh_exp2.) */
+static td_sh exp_rule(td_shcx *cx, td_sh a, bool fast) {
     td_sh z;
     if (exp_of_exact_ninf(cx, a, "exp", &z)) return z;
     double v = exp(a.v);
-    double ah = a.v + a.es, hi = exp(ah); /* >= exp(x*) */
+    bool es0 = fast && a.es == 0, ek0 = fast && a.ek == 0;
+    double ah = a.v + a.es, hi = es0 ? v : exp(ah); /* >= exp(x*) */
     /* |e^x - e^y| <= e^max(x,y) (e^|x-y| - 1) */
-    double es = td_up(exp_times(hi, expm1(a.es), ah, a.es, 0) + LIBM64 * v + 0x1p-1074);
+    double es = td_up(exp_times(hi, es0 ? 0.0 : expm1(a.es), ah, a.es, 0) + LIBM64 * v + 0x1p-1074);
     if (a.es == 0 && a.v == 0) es = 0;
-    double P = td_up(exp_times(hi, expm1(a.ek), ah, a.ek, 0));
-    double Pp = td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
-    double mk = td_up(exp_times(hi, exp(a.ek), ah, a.ek, 0));
+    double P = td_up(exp_times(hi, ek0 ? 0.0 : expm1(a.ek), ah, a.ek, 0));
+    double Pp = fast && a.ep == a.ek ? P : td_up(exp_times(hi, expm1(a.ep), ah, a.ep, 0));
+    double mk = td_up(exp_times(hi, ek0 ? 1.0 : exp(a.ek), ah, a.ek, 0));
     return td_sh_with_undef(fn_result(cx, "exp", TD_FN_EXP, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
                             a.fl & TD_SH_UNDEF);
 }
@@ -274,6 +292,9 @@ td_sh td_sh_exp2(td_shcx *cx, td_sh a) {
     return td_sh_with_undef(fn_result(cx, "exp2", TD_FN_EXP2, v, es, P, Pp, mk, td_magk(a), 0, (a.fl & TD_SH_EXACTK) != 0),
                             a.fl & TD_SH_UNDEF);
 }
+
+td_sh td_sh_exp(td_shcx *cx, td_sh a) { return exp_rule(cx, a, true); }
+td_sh td_sh_exp_generic(td_shcx *cx, td_sh a) { return exp_rule(cx, a, false); }
 
 /* |log x - log y| <= -log(1 - |x-y|/min(x,y)) */
 static double log_prop(double la, double d) { return d == 0 ? 0 : (d < la ? td_up(-log1p(-d / la)) : INFINITY); }
@@ -398,7 +419,13 @@ td_sh td_sh_sel(td_shcx *cx, td_shb c, td_sh a, td_sh b) {
     return r;
 }
 
-static double castv(td_profile p, double x) { return td_decode(p.fmt, td_encode_f64(p, x)); }
+/* x cast by p, as a binary64: sh_castv.h's bit arithmetic for the IEEE profiles of
+ * binary32/16, bfloat16 and E5M2 (the same value), the generic encoder otherwise */
+static double castv(td_profile p, double x) {
+    double r;
+    if (td_castv_fast(p, x, &r)) return r;
+    return td_decode(p.fmt, td_encode_f64(p, x));
+}
 
 /* an upper bound of a - b (a >= b), exact when the binary64 subtraction is */
 static double diff_up(double a, double b) {
@@ -576,12 +603,23 @@ td_sh td_sh_rescaled(td_shcx *cx, td_sh s, long n, td_sh spread, int base2, doub
     return s;
 }
 
+/* The unit roundoff of a kernel rounding to fi (2^-prec, one ulp 2^(1-prec) for a
+ * directed rounding): ldexp(1.0, e)'s value for these e in [-53, 0], built from its bits
+ * (a libm call per lane in attention's P casts otherwise). */
+static double kround_u(const td_fmt_info *fi, td_profile p) {
+    int e = p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec;
+    uint64_t b = (uint64_t)(1023 + e) << 52;
+    double u;
+    memcpy(&u, &b, sizeof u);
+    return u;
+}
+
 td_sh td_sh_kround_to(td_shcx *cx, td_sh a, td_profile p) {
     const td_fmt_info *fi = td_fmt_get(p.fmt);
     /* round to nearest: |fl_f(y) - y| <= 2^-prec |y| for y in the normal range, at most
      * half the smallest subnormal below it (charged by the caller); a directed or
      * stochastic rounding errs by up to one ulp: 2^(1-prec) */
-    double uf = ldexp(1.0, p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec);
+    double uf = kround_u(fi, p);
     td_sh r = a;
     double m = td_magk(a);
     r.ek = td_up(a.ek + uf * m);
@@ -607,7 +645,7 @@ td_sh td_sh_kround_abs_to(td_shcx *cx, td_sh a, td_profile p, double count, doub
     const td_fmt_info *fi = td_fmt_get(p.fmt);
     double eta_f = p.rnd == TD_RNE ? fi->min_subnormal / 2 : fi->min_subnormal;
     if (p.ftz) eta_f = fi->min_normal; /* a flushed subnormal */
-    double uf = ldexp(1.0, p.rnd == TD_RNE ? -fi->prec : 1 - fi->prec);
+    double uf = kround_u(fi, p);
     return td_sh_widen(cx, a, td_up(count * eta_f + uf * relmag), "the kernel's roundings at its own scales (td_sh_kround)");
 }
 

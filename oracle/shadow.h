@@ -101,7 +101,7 @@ typedef struct td_sh_memo_ent {
     uint64_t key;
     td_sh v;
     uint32_t flags; /* the lane flags met computing it (restored on a hit) */
-    int used;
+    uint32_t gen;   /* live while it equals the context's memo_gen (0: never written) */
 } td_sh_memo_ent;
 
 typedef struct td_shcx {
@@ -121,6 +121,7 @@ typedef struct td_shcx {
     td_trace *trace; /* NULL unless explaining */
     td_sh_memo_ent *memo; /* per-case memo of per-row quantities (sh_memo.c) */
     size_t memo_cap, memo_n;
+    uint32_t memo_gen; /* the current case's generation (>= 1 once the table exists) */
 } td_shcx;
 
 /* Per-case memo of the shadow values of per-row quantities (a row's max, sum ...),
@@ -277,6 +278,8 @@ td_sh td_sh_rsqrt(td_shcx *cx, td_sh a);
 /* ---- math functions (budget from the kernel's math model) ---- */
 td_sh td_sh_exp(td_shcx *cx, td_sh a);
 td_sh td_sh_exp2(td_shcx *cx, td_sh a);
+/* td_sh_exp computing every libm call it skips (tests/test_sh_fast.c) */
+td_sh td_sh_exp_generic(td_shcx *cx, td_sh a);
 td_sh td_sh_log(td_shcx *cx, td_sh a);
 td_sh td_sh_log2(td_shcx *cx, td_sh a);
 td_sh td_sh_sin(td_shcx *cx, td_sh a);
