@@ -13,6 +13,10 @@ enum { R_OUT, R_IN, NR };
 
 #define TD_SPEC_FILE "softmax_tutorial_common.spec.h"
 #include "spec_instantiate.h"
+/* the batched verdict path (engine/harness.c judge_run): the spec lane after lane in one
+ * loop (spec_instantiate.h); a lane's shadow is a division of its row's memoised term by
+ * the memoised sum, so judge_lane's per-lane rules were a fifth of the oracle */
+TD_SPEC_RUN_DEFINE(softmax_tut)
 
 static const td_param_decl params[NP] = {
     {"input_row_stride", TD_P_INT}, {"output_row_stride", TD_P_INT}, {"n_cols", TD_P_INT}, {"BLOCK_SIZE", TD_P_INT}};
@@ -86,4 +90,4 @@ static const td_intent intent = {
     .classes = TD_BCLASSES_TILED | TD_BC(TD_BC_STRIDE_GT_ROW) | TD_BC(TD_BC_FULLY_MASKED) |                       \
                TD_BC(TD_BC_OFFSET_2_31),                                                                            \
     .gen = gen, .far = far,                                                                                         \
-    .check = check, .writes = writes, TD_SPECS(softmax_tut), .intent = &intent
+    .check = check, .writes = writes, TD_SPECS_RUN(softmax_tut), .intent = &intent
