@@ -73,7 +73,8 @@ td_sh td_sh_lit(td_shcx *cx, double x, double esx) {
  * ulp(y) <= 2u|y| + ulp_min for every y (binade spacing of a normal y is at most
  * 2u|y|, and subnormal spacing is ulp_min). */
 /* b's budget with its ulps term at `ulps` ulps (not correctly rounded) */
-static double budget_ulps(const td_shcx *cx, const td_fn_budget *b, double ulps, double m, double x) {
+__attribute__((always_inline)) static inline double budget_ulps(const td_shcx *cx, const td_fn_budget *b, double ulps,
+                                                               double m, double x) {
     if (!(m < INFINITY) || !(x < INFINITY)) return INFINITY; /* not 0 * inf = NaN below */
     double ulp = 2 * cx->u * m + cx->ulp_min;
     double e = td_up(ulps * ulp + b->ulps_per_absx * x * ulp + b->rel * m + b->abs);
@@ -107,8 +108,10 @@ static double fn_budget(const td_shcx *cx, td_fn f, double m, double x, double x
 /* A function result with its local error: exact value v (shadow error es),
  * propagated kernel error P / Pp, kernel result magnitude bound mk, local errors
  * loc / locp (worst-case / probabilistic tier). */
-static td_sh fn_result_loc(td_shcx *cx, const char *op, td_fn f, double v, double es, double P, double Pp, double mk,
-                           double loc, double locp, bool exact_arg) {
+/* (inlined: it was a call with a td_sh returned through memory in every exp and div) */
+__attribute__((always_inline)) static inline td_sh fn_result_loc(td_shcx *cx, const char *op, td_fn f, double v,
+                                                                double es, double P, double Pp, double mk, double loc,
+                                                                double locp, bool exact_arg) {
     td_sh r;
     r.v = v;
     r.es = td_nonan(es);
@@ -151,7 +154,8 @@ static double div_prop(double A, double B, double ma, double mb, double lb) {
  * whose division flushes there (div.approx.f32 returns 0 for |b| > 2^126) may lose
  * the whole quotient.  When |b| may be below 2^-128, 1/b overflows and a * (1/b) may be
  * infinite: no finite bound. */
-static double div_local(td_shcx *cx, double ulps, double mk, double ma, double mb, double lbk) {
+__attribute__((always_inline)) static inline double div_local(td_shcx *cx, double ulps, double mk, double ma, double mb,
+                                                             double lbk) {
     double e = budget_ulps(cx, &cx->math->fn[TD_FN_DIV], ulps, mk, ma);
     if (lbk < 0x1p-128) {
         /* 1/b overflows binary32 for |b| < 2^-128: a * (1/b) may be +-inf */
@@ -189,7 +193,7 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     /* the model's division, at least a reciprocal-multiply's 1.001 ulp (div_local); once
      * for both tiers, not a copy of the budget per call */
     const td_fn_budget *d = &cx->math->fn[TD_FN_DIV];
-    double ulps = fmax(d->correctly_rounded ? 0.5 : d->ulps, 1.001);
+    double ulps = td_max_of(d->correctly_rounded ? 0.5 : d->ulps, 1.001);
     double loc = div_local(cx, ulps, mk, ma + a.ek, mb + b.ek, lbk);
     double locp = div_local(cx, ulps, fabs(v) + es + Pp, ma, mb, lbk);
     return td_sh_with_undef(fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false), undef);
@@ -353,11 +357,11 @@ td_sh td_sh_sigmoid(td_shcx *cx, td_sh a) {
 static td_sh maxmin(td_shcx *cx, td_sh a, td_sh b, int want_max) {
     td_sh r;
     r.leaves = 0;
-    r.v = want_max ? fmax(a.v, b.v) : fmin(a.v, b.v);
+    r.v = want_max ? td_max_of(a.v, b.v) : td_min_of(a.v, b.v);
     /* fmax drops a NaN: a NaN shadow value or bound makes the result unknown */
-    r.es = (a.v != a.v || b.v != b.v || a.es != a.es || b.es != b.es) ? INFINITY : fmax(a.es, b.es);
-    r.ek = (a.ek != a.ek || b.ek != b.ek) ? INFINITY : fmax(a.ek, b.ek);
-    r.ep = (a.ep != a.ep || b.ep != b.ep) ? INFINITY : fmax(a.ep, b.ep);
+    r.es = (a.v != a.v || b.v != b.v || a.es != a.es || b.es != b.es) ? INFINITY : td_max_of(a.es, b.es);
+    r.ek = (a.ek != a.ek || b.ek != b.ek) ? INFINITY : td_max_of(a.ek, b.ek);
+    r.ep = (a.ep != a.ep || b.ep != b.ep) ? INFINITY : td_max_of(a.ep, b.ep);
     if (!isfinite(r.ek)) cx->lane_flags |= TD_LF_UNBOUNDED;
     uint32_t fa = a.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : a.fl;
     uint32_t fb = b.fl & TD_SH_EXACTK ? (TD_SH_EXACTK | TD_SH_CR) : b.fl;

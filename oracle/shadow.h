@@ -158,6 +158,17 @@ static inline double td_up(double x) { return x * (1.0 + 0x1p-50) + 0x1p-1074; }
 static inline double td_mag(td_sh a) { return fabs(a.v) + a.es; } /* >= |x*| */
 static inline double td_magk(td_sh a) { return fabs(a.v) + a.es + a.ek; } /* >= |kernel value| */
 static inline double td_low(td_sh a) { double m = fabs(a.v) - a.es; return m > 0 ? m : 0; } /* <= |x*| */
+/* fmax / fmin without a libm call where the operands differ or are the same double:
+ * C17 7.12.12.2 returns the larger (smaller) numeric value, which is then that operand
+ * itself; +0 against -0 and a NaN still go to libm, whose choice there is its own.
+ * Every result is libm's, bit for bit (test_sh_fast).  The calls were a fifth of a max
+ * of shadows (softmax's spread: three bounds, mostly 0 against 0, per term). */
+static inline double td_max_of(double x, double y) {
+    return x > y ? x : y > x ? y : x == y && signbit(x) == signbit(y) ? x : fmax(x, y);
+}
+static inline double td_min_of(double x, double y) {
+    return x < y ? x : y < x ? y : x == y && signbit(x) == signbit(y) ? x : fmin(x, y);
+}
 
 void td_sh_trace_push(td_shcx *cx, const char *op, td_sh r, double prop, double local, int n, const char *note);
 #define TD_SH_TRACE(cx, op, r, prop, local, n, note)                                                           \

@@ -9,7 +9,10 @@
  *   this case always is, across table growth and the generation counter's wrap;
  * - the exponential rule's skipped libm calls (td_sh_exp) against the same rule
  *   computing every call (td_sh_exp_generic): every double and flag identical;
- * - td_sh_kround_to's unit roundoff, built from bits, against ldexp's. */
+ * - td_sh_kround_to's unit roundoff, built from bits, against ldexp's;
+ * - td_max_of / td_min_of against libm's fmax / fmin, bit for bit, on every pair of
+ *   edge values (signed zeros, infinities, NaNs, subnormals) and on random pairs,
+ *   equal pairs and pairs one ulp apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -242,11 +245,33 @@ static void test_kround_unit(void **state) {
     }
 }
 
+static void same_minmax(double x, double y) {
+    same_d(td_max_of(x, y), fmax(x, y), "max", x);
+    same_d(td_min_of(x, y), fmin(x, y), "min", x);
+}
+
+static void test_max_of(void **state) {
+    (void)state;
+    static const double edge[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.0, -1.0, 0x1p-1074, -0x1p-1074,
+                                  0x1p-1022, DBL_MAX, -DBL_MAX, 0x1.fffffep127, 1.001, 0.5};
+    const size_t ne = sizeof edge / sizeof edge[0];
+    for (size_t i = 0; i < ne * ne; i++) same_minmax(edge[i / ne], edge[i % ne]);
+    for (int i = 0; i < 200000; i++) {
+        double x = from_bits(next64()), y = from_bits(next64());
+        same_minmax(x, y);
+        same_minmax(x, x);
+        same_minmax(-x, x);
+        same_minmax(x, nextafter(x, INFINITY));
+        same_minmax(some_err(), some_err());
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_castv_fast),
                                        cmocka_unit_test(test_cast_exact_interval),
                                        cmocka_unit_test(test_memo_generations),
                                        cmocka_unit_test(test_exp_skips),
-                                       cmocka_unit_test(test_kround_unit)};
+                                       cmocka_unit_test(test_kround_unit),
+                                       cmocka_unit_test(test_max_of)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
