@@ -169,20 +169,9 @@ __attribute__((always_inline)) static inline double div_local(td_shcx *cx, doubl
     return e;
 }
 
-td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
-    double v = a.v / b.v;
-    double ma = td_mag(a), mb = td_mag(b), lb = td_low(b);
-    /* |a/b - va/vb| = |(a-va) vb - va (b-vb)| / (|b| |vb|) <= esa / lb + (|va| / lb) (esb / |vb|),
-     * written so that no intermediate underflows (esa |vb| does when both are tiny: a
-     * binary64-subnormal numerator over a small divisor), each step rounded up, plus
-     * the binary64 quotient's own rounding (absolute 2^-1075 where v is subnormal). */
-    double es = lb > 0 ? td_up(td_up(a.es / lb) + td_up(td_up(fabs(a.v) / lb) * td_up(b.es / fabs(b.v))) +
-                               U64 * fabs(v) + 0x1p-1074)
-                       : INFINITY;
-    if (a.es == 0 && b.es == 0 && isfinite(v) && fma(v, b.v, -a.v) == 0 && fabs(v) >= 0x1p-960) es = 0;
-    /* |a^/b^ - a/b| = |(a^-a) b - a (b^-b)| / (|b^| |b|) <= (A Mb + Ma B) / ((lb - B) lb)
-     *              = (A/(lb - B)) (Mb/lb) + (Ma/lb) (B/(lb - B)), quotients first as above */
-    double P = div_prop(a.ek, b.ek, ma, mb, lb), Pp = div_prop(a.ep, b.ep, ma, mb, lb);
+/* td_sh_div after es, P and Pp: the flags, then the rounding or the model's budget */
+__attribute__((always_inline)) static inline td_sh div_finish(td_shcx *cx, td_sh a, td_sh b, double v, double es,
+                                                              double P, double Pp, double ma, double mb, double lb) {
     if (!isfinite(P) || !isfinite(es)) cx->lane_flags |= TD_LF_UNBOUNDED;
     bool exact = (a.fl & b.fl & TD_SH_EXACTK) != 0;
     uint32_t undef = td_sh_undef2(a, b, v); /* 0/0 (a division by an empty sum), inf/inf */
@@ -197,6 +186,79 @@ td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
     double loc = div_local(cx, ulps, mk, ma + a.ek, mb + b.ek, lbk);
     double locp = div_local(cx, ulps, fabs(v) + es + Pp, ma, mb, lbk);
     return td_sh_with_undef(fn_result_loc(cx, "div", TD_FN_DIV, v, es, P, Pp, mk, loc, locp, false), undef);
+}
+
+/* The rule as derived, every quotient computed on each call: td_sh_div's reference
+ * (test_sh_fast compares them). */
+td_sh td_sh_div_generic(td_shcx *cx, td_sh a, td_sh b) {
+    double v = a.v / b.v;
+    double ma = td_mag(a), mb = td_mag(b), lb = td_low(b);
+    /* |a/b - va/vb| = |(a-va) vb - va (b-vb)| / (|b| |vb|) <= esa / lb + (|va| / lb) (esb / |vb|),
+     * written so that no intermediate underflows (esa |vb| does when both are tiny: a
+     * binary64-subnormal numerator over a small divisor), each step rounded up, plus
+     * the binary64 quotient's own rounding (absolute 2^-1075 where v is subnormal). */
+    double es = lb > 0 ? td_up(td_up(a.es / lb) + td_up(td_up(fabs(a.v) / lb) * td_up(b.es / fabs(b.v))) +
+                               U64 * fabs(v) + 0x1p-1074)
+                       : INFINITY;
+    if (a.es == 0 && b.es == 0 && isfinite(v) && fma(v, b.v, -a.v) == 0 && fabs(v) >= 0x1p-960) es = 0;
+    /* |a^/b^ - a/b| = |(a^-a) b - a (b^-b)| / (|b^| |b|) <= (A Mb + Ma B) / ((lb - B) lb)
+     *              = (A/(lb - B)) (Mb/lb) + (Ma/lb) (B/(lb - B)), quotients first as above */
+    double P = div_prop(a.ek, b.ek, ma, mb, lb), Pp = div_prop(a.ep, b.ep, ma, mb, lb);
+    return div_finish(cx, a, b, v, es, P, Pp, ma, mb, lb);
+}
+
+/* What td_sh_div_generic computes from the divisor alone: its bounds, esb / |vb| and,
+ * for each tier's B, Mb / lb and B / (lb - B), the same expressions. */
+typedef struct div_divisor {
+    double lb, mb, rb, mblb, dk, bdk, dp, bdp;
+} div_divisor;
+
+static void div_divisor_of(td_sh b, div_divisor *p) {
+    p->lb = td_low(b), p->mb = td_mag(b);
+    p->rb = td_up(b.es / fabs(b.v));
+    p->mblb = p->mb / p->lb;
+    p->dk = p->lb - b.ek, p->bdk = b.ek / p->dk;
+    p->dp = p->lb - b.ep, p->bdp = b.ep / p->dp;
+}
+
+/* div_prop with the divisor's quotients d = lb - B, mb / lb and B / d given */
+static inline double div_prop_of(double A, double B, double ma, double lb, double d, double mblb, double bd) {
+    if (!(lb > B)) return INFINITY;
+    return td_up(A / d * mblb + (ma / lb) * bd + (ma / lb + mblb) * 0x1p-1074) + 0x1p-1074;
+}
+
+static inline uint64_t dbits(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* The last divisor's quantities, per thread, keyed by its four doubles bit for bit (a
+ * pure function of them: any context may share it).  A softmax row's lanes all divide
+ * by the row's memoised sum: 4 of td_sh_div's 10 divisions were the divisor's alone,
+ * td_sh_div a sixth of softmax's time under the libFuzzer build. */
+static _Thread_local struct {
+    bool ok;
+    uint64_t key[4];
+    div_divisor p;
+} divc;
+
+td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b) {
+    uint64_t k0 = dbits(b.v), k1 = dbits(b.es), k2 = dbits(b.ek), k3 = dbits(b.ep);
+    if (!divc.ok || ((k0 ^ divc.key[0]) | (k1 ^ divc.key[1]) | (k2 ^ divc.key[2]) | (k3 ^ divc.key[3])) != 0) {
+        div_divisor_of(b, &divc.p);
+        divc.key[0] = k0, divc.key[1] = k1, divc.key[2] = k2, divc.key[3] = k3;
+        divc.ok = true;
+    }
+    const div_divisor *p = &divc.p;
+    double v = a.v / b.v, ma = td_mag(a), lb = p->lb;
+    /* td_sh_div_generic's es, P and Pp (the derivations are there) */
+    double es = lb > 0 ? td_up(td_up(a.es / lb) + td_up(td_up(fabs(a.v) / lb) * p->rb) + U64 * fabs(v) + 0x1p-1074)
+                       : INFINITY;
+    if (a.es == 0 && b.es == 0 && isfinite(v) && fma(v, b.v, -a.v) == 0 && fabs(v) >= 0x1p-960) es = 0;
+    double P = div_prop_of(a.ek, b.ek, ma, lb, p->dk, p->mblb, p->bdk);
+    double Pp = div_prop_of(a.ep, b.ep, ma, lb, p->dp, p->mblb, p->bdp);
+    return div_finish(cx, a, b, v, es, P, Pp, ma, p->mb, lb);
 }
 
 td_sh td_sh_sqrt(td_shcx *cx, td_sh a) {

@@ -283,6 +283,7 @@ static inline td_sh td_sh_fma(td_shcx *cx, td_sh a, td_sh b, td_sh c) {
     return td_sh_with_undef(r, in | (origin ? TD_SH_UNDEF : 0u));
 }
 td_sh td_sh_div(td_shcx *cx, td_sh a, td_sh b);
+td_sh td_sh_div_generic(td_shcx *cx, td_sh a, td_sh b); /* its reference: every quotient on each call */
 td_sh td_sh_sqrt(td_shcx *cx, td_sh a);
 td_sh td_sh_rsqrt(td_shcx *cx, td_sh a);
 

@@ -266,12 +266,52 @@ static void test_max_of(void **state) {
     }
 }
 
+/* a shadow operand: a value from some_arg (or a binade far out), bounds from some_err */
+static td_sh some_operand(void) {
+    td_sh a = {some_arg(), some_err(), some_err(), 0, (uint32_t)(next64() % 8), 0};
+    if (next64() % 4 == 0) a.v = ldexp(a.v, (int)(next64() % 2100) - 1075);
+    if (next64() % 8 == 0) a.es = fabs(a.v) * (double)(next64() % 3); /* the interval reaches 0 */
+    a.ep = next64() % 2 ? a.ek : fmin(a.ek, some_err());
+    return a;
+}
+
+static void same_sh(td_sh r, td_sh g, double arg) {
+    same_d(r.v, g.v, "v", arg), same_d(r.es, g.es, "es", arg);
+    same_d(r.ek, g.ek, "ek", arg), same_d(r.ep, g.ep, "ep", arg);
+    assert_int_equal(r.fl, g.fl);
+    assert_int_equal(r.leaves, g.leaves);
+}
+
+static void test_div_divisor(void **state) {
+    (void)state;
+    for (int m = 0; m < td_math_model_count(); m++) {
+        td_shcx cx, gx;
+        td_sh b = some_operand();
+        for (int i = 0; i < 40000; i++) {
+            switch (next64() % 6) { /* the same divisor, a new one, or one double changed */
+            case 0: b = some_operand(); break;
+            case 1: b.es = some_err(); break;
+            case 2: b.ek = some_err(), b.ep = fmin(b.ek, b.ep); break;
+            case 3: b.ep = fmin(b.ek, some_err()); break;
+            default: break;
+            }
+            td_sh a = some_operand();
+            init_cx(&cx, td_math_model_at(m)), init_cx(&gx, td_math_model_at(m));
+            cx.div_ieee = gx.div_ieee = i % 5 == 0;
+            td_sh r = td_sh_div(&cx, a, b), g = td_sh_div_generic(&gx, a, b);
+            same_sh(r, g, b.v);
+            assert_int_equal(cx.lane_flags, gx.lane_flags);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_castv_fast),
                                        cmocka_unit_test(test_cast_exact_interval),
                                        cmocka_unit_test(test_memo_generations),
                                        cmocka_unit_test(test_exp_skips),
                                        cmocka_unit_test(test_kround_unit),
-                                       cmocka_unit_test(test_max_of)};
+                                       cmocka_unit_test(test_max_of),
+                                       cmocka_unit_test(test_div_divisor)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
