@@ -90,6 +90,8 @@
  * is near 65520 (V near the binary16 maximum): the cast's own overflow, accepted with
  * the right sign where the model says the kernel's O may reach it.
  */
+#include <stdlib.h>
+
 #include "attn_common.h"
 
 enum { P_T, P_HEADS, P_KVHEADS, P_W, P_B, P_ORDER, P_VROWS, P_C, NP };
@@ -314,37 +316,62 @@ static void sk_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     }
 }
 
+/* a lane of the key pass's chunk by column (h, j), output o, then position */
+typedef struct sk_ord {
+    int64_t h, j;
+    int o;
+    size_t k;
+} sk_ord;
+
+static int sk_ord_cmp(const void *pa, const void *pb) {
+    const sk_ord *a = pa, *b = pb;
+    if (a->h != b->h) return a->h < b->h ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    if (a->o != b->o) return a->o < b->o ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
 /* the key pass: a column's dK lanes (o = 0) read its dS16, its dV^T lanes (o = 1) its
- * P16, interleaved; sk_col is called once for each output the column's lanes read, in
- * the order of their first lanes; then each output's lanes (at most SM_MAX_W at once)
- * through sk_lanes_run */
+ * P16.  dK lanes follow one another in the write set, dV^T lanes (d-major) do not: the
+ * chunk's lanes are taken column by column (sorted by (h, j, o), each lane's
+ * position kept for its result), sk_col once for each output a column's lanes read,
+ * then each output's lanes (at most SM_MAX_W at once) through sk_lanes_run.  The order
+ * lanes are evaluated in changes no value: every lane starts from the lane flags its
+ * column's call leaves (a memo hit restores the same flags a miss meets), and a
+ * lane's steps touch nothing shared but the read-only row quantities. */
 static void sm86_key_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
     if (sm86_traced(cx, c, l, n, out, lf, sm86_key_sh)) return;
+    sk_ord *ord = malloc(n * sizeof *ord);
+    if (!ord) { /* lane by lane */
+        for (size_t k = 0; k < n; k++) {
+            cx->lane_flags = 0;
+            out[k] = sm86_key_sh(cx, c, &l[k]);
+            lf[k] = cx->lane_flags;
+        }
+        return;
+    }
+    for (size_t k = 0; k < n; k++) ord[k] = (sk_ord){l[k].idx[0], l[k].idx[1], l[k].o != 0, k};
+    qsort(ord, n, sizeof *ord, sk_ord_cmp);
     sb_geo g;
     sk_geo_get(c, &g);
     td_sh ds16[SM_MAX_T], p16[SM_MAX_T];
-    unsigned char ok[2][SM_MAX_T];
-    uint32_t cf[2] = {0, 0};
-    size_t ix[2][SM_MAX_W];
+    unsigned char ok[SM_MAX_T];
+    size_t ix[SM_MAX_W];
     for (size_t k = 0; k < n;) {
-        int64_t ch = l[k].idx[0], cj = l[k].idx[1];
-        size_t e = k, m[2] = {0, 0};
-        int have[2] = {0, 0};
-        for (; e < n && l[e].idx[0] == ch && l[e].idx[1] == cj; e++) {
-            int o = l[e].o != 0;
-            if (!have[o]) {
-                cx->lane_flags = 0;
-                sk_col_sh(cx, c, &g, ch, cj, ds16, p16, l[e].o);
-                cf[o] = cx->lane_flags, have[o] = 1;
-                sm86_ok(o ? p16 : ds16, cj, g.T, ok[o]);
-            }
-            ix[o][m[o]++] = e;
-            if (m[o] == SM_MAX_W) sk_lanes_run(cx, c, &g, l, ix[o], m[o], o ? p16 : ds16, ok[o], cf[o], out, lf), m[o] = 0;
+        int64_t ch = ord[k].h, cj = ord[k].j;
+        int o = ord[k].o;
+        cx->lane_flags = 0;
+        sk_col_sh(cx, c, &g, ch, cj, ds16, p16, (uint32_t)o);
+        uint32_t cf = cx->lane_flags;
+        sm86_ok(o ? p16 : ds16, cj, g.T, ok);
+        size_t m = 0;
+        for (; k < n && ord[k].h == ch && ord[k].j == cj && ord[k].o == o; k++) {
+            ix[m++] = ord[k].k;
+            if (m == SM_MAX_W) sk_lanes_run(cx, c, &g, l, ix, m, o ? p16 : ds16, ok, cf, out, lf), m = 0;
         }
-        for (int o = 0; o < 2; o++)
-            if (m[o]) sk_lanes_run(cx, c, &g, l, ix[o], m[o], o ? p16 : ds16, ok[o], cf[o], out, lf);
-        k = e;
+        if (m) sk_lanes_run(cx, c, &g, l, ix, m, o ? p16 : ds16, ok, cf, out, lf);
     }
+    free(ord);
 }
 
 /* sm_lane_sh, its P16 V products through sm86_step */
