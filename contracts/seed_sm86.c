@@ -211,6 +211,31 @@ static td_sh sq_lane_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     return td_sh_mul(cx, td_sh_acc_end(cx, &acc), td_sh_exact(cx, g->s));
 }
 
+/* bv[k] = td_spec_load(c, reg, base + d[k]) for k < n (dmax >= every d[k]); 1 where
+ * every one is finite.  A binary16 region is read inline where every offset is in
+ * bounds: td_spec_f16 is td_spec_load's value for a finite element and NaN for an
+ * infinite or NaN one, which then makes it 0 (the caller's lane-by-lane path loads
+ * the elements through td_spec_load itself). */
+static int sm86_loads(const td_case *c, int reg, size_t base, const size_t *d, size_t dmax, size_t n, double *bv) {
+    const td_region *R = &c->r[reg];
+    int fin = 1;
+    if (R->fmt == TD_F16 && base <= R->len && dmax < R->len - base) {
+        const uint8_t *p = R->data;
+        for (size_t k = 0; k < n; k++) {
+            uint16_t h;
+            memcpy(&h, p + 2 * (base + d[k]), sizeof h);
+            bv[k] = td_spec_f16(h);
+            fin &= bv[k] == bv[k];
+        }
+        return fin;
+    }
+    for (size_t k = 0; k < n; k++) {
+        bv[k] = td_spec_load(c, reg, base + d[k]);
+        fin &= isfinite(bv[k]) != 0;
+    }
+    return fin;
+}
+
 /* sq_lane_run for n dQ lanes (o != 1) l[0..n) of one row, all together: their
  * accumulators side by side, key j's step taken for every lane before key j + 1's
  * (each lane's own steps stay in j order, on its own accumulator and lane flags, so
@@ -222,13 +247,13 @@ static void sq_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     int64_t i = l[0].idx[1], kv = l[0].idx[0] / g->groups;
     td_sh_acc acc[SM_MAX_W];
     double bv[SM_MAX_W];
-    for (size_t k = 0; k < n; k++) td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), lf[k] = rf;
+    size_t d[SM_MAX_W], dmax = 0;
+    for (size_t k = 0; k < n; k++) {
+        td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), lf[k] = rf;
+        d[k] = (size_t)l[k].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
+    }
     for (int64_t j = 0; j <= i; j++) {
-        int fin = 1;
-        for (size_t k = 0; k < n; k++) {
-            bv[k] = td_spec_load(c, RQ_K, sb_rows(g, kv, j, l[k].idx[2]));
-            fin &= isfinite(bv[k]) != 0;
-        }
+        int fin = sm86_loads(c, RQ_K, sb_rows(g, kv, j, 0), d, dmax, n, bv);
         if (ok[j] && fin) {
             td_sh_acc_add_mul_xb_lanes(cx, acc, lf, ds16[j], bv, n);
             continue;
@@ -290,14 +315,14 @@ static void sk_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     td_sh_acc acc[SM_MAX_W];
     double bv[SM_MAX_W];
     uint32_t f[SM_MAX_W];
-    for (size_t k = 0; k < n; k++) td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), f[k] = rf;
+    size_t d[SM_MAX_W], dmax = 0;
+    for (size_t k = 0; k < n; k++) {
+        td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), f[k] = rf;
+        d[k] = (size_t)l[ix[k]].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
+    }
     for (int64_t qs = g->T / g->sub - 1; qs >= j / g->sub; qs--)
         for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) { /* query >= key */
-            int fin = 1;
-            for (size_t k = 0; k < n; k++) {
-                bv[k] = td_spec_load(c, reg, sb_rows(g, h, i, l[ix[k]].idx[2]));
-                fin &= isfinite(bv[k]) != 0;
-            }
+            int fin = sm86_loads(c, reg, sb_rows(g, h, i, 0), d, dmax, n, bv);
             if (ok[i] && fin) {
                 td_sh_acc_add_mul_xb_lanes(cx, acc, f, a[i], bv, n);
                 continue;
