@@ -90,6 +90,8 @@
  * is near 65520 (V near the binary16 maximum): the cast's own overflow, accepted with
  * the right sign where the model says the kernel's O may reach it.
  */
+#include <stdlib.h>
+
 #include "attn_common.h"
 
 enum { P_T, P_HEADS, P_KVHEADS, P_W, P_B, P_ORDER, P_VROWS, P_C, NP };
@@ -169,6 +171,10 @@ static inline size_t sb_tok(const sb_geo *g, int64_t h, int64_t i, int64_t d) { 
  *    with its row operand's half of td_sh_acc_add_mul's test done once a row
  *    (td_sh_dot_second): where it holds and the lane's input is finite, the step is
  *    the one td_sh_acc_add_mul takes (td_sh_acc_add_mul_xb);
+ *  - the query and key passes take a row's (a column's) lanes together, each on its
+ *    own accumulator and lane flags, the row operand's j-th product for every lane
+ *    before the next (sq_lanes_run, sk_lanes_run): each lane's steps in its own
+ *    order, so each lane's values are its own loop's;
  *  - a traced evaluation (the memo bypassed, every step recorded) is the per-lane
  *    spec's, lane by lane. */
 TD_NOCOV_BEGIN
@@ -205,6 +211,68 @@ static td_sh sq_lane_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     return td_sh_mul(cx, td_sh_acc_end(cx, &acc), td_sh_exact(cx, g->s));
 }
 
+/* bv[k] = td_spec_load(c, reg, base + d[k]) for k < n (dmax >= every d[k]); 1 where
+ * every one is finite.  A binary16 region is read inline where every offset is in
+ * bounds: td_spec_f16 is td_spec_load's value for a finite element and NaN for an
+ * infinite or NaN one, which then makes it 0 (the caller's lane-by-lane path loads
+ * the elements through td_spec_load itself). */
+static int sm86_loads(const td_case *c, int reg, size_t base, const size_t *d, size_t dmax, size_t n, double *bv) {
+    const td_region *R = &c->r[reg];
+    int fin = 1;
+    if (R->fmt == TD_F16 && base <= R->len && dmax < R->len - base) {
+        const uint8_t *p = R->data;
+        for (size_t k = 0; k < n; k++) {
+            uint16_t h;
+            memcpy(&h, p + 2 * (base + d[k]), sizeof h);
+            bv[k] = td_spec_f16(h);
+            fin &= bv[k] == bv[k];
+        }
+        return fin;
+    }
+    for (size_t k = 0; k < n; k++) {
+        bv[k] = td_spec_load(c, reg, base + d[k]);
+        fin &= isfinite(bv[k]) != 0;
+    }
+    return fin;
+}
+
+/* sq_lane_run for n dQ lanes (o != 1) l[0..n) of one row, all together: their
+ * accumulators side by side, key j's step taken for every lane before key j + 1's
+ * (each lane's own steps stay in j order, on its own accumulator and lane flags, so
+ * every lane gets what sq_lane_run gives it); a key whose dS16 passes ok and whose
+ * K elements are all finite takes td_sh_acc_add_mul_xb_lanes (dS16's tests once for
+ * the row's lanes), any other sm86_step lane by lane */
+static void sq_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *l, size_t n,
+                         const td_sh *ds16, const unsigned char *ok, uint32_t rf, td_sh *out, uint32_t *lf) {
+    int64_t i = l[0].idx[1], kv = l[0].idx[0] / g->groups;
+    td_sh_acc acc[SM_MAX_W];
+    double bv[SM_MAX_W];
+    size_t d[SM_MAX_W], dmax = 0;
+    for (size_t k = 0; k < n; k++) {
+        td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), lf[k] = rf;
+        d[k] = (size_t)l[k].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
+    }
+    for (int64_t j = 0; j <= i; j++) {
+        int fin = sm86_loads(c, RQ_K, sb_rows(g, kv, j, 0), d, dmax, n, bv);
+        if (ok[j] && fin) {
+            td_sh_acc_add_mul_xb_lanes(cx, acc, lf, ds16[j], bv, n);
+            continue;
+        }
+        for (size_t k = 0; k < n; k++) {
+            cx->lane_flags = lf[k];
+            sm86_step(cx, &acc[k], ds16[j], ok[j], c, RQ_K, sb_rows(g, kv, j, l[k].idx[2]));
+            lf[k] = cx->lane_flags;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        cx->lane_flags = lf[k];
+        out[k] = td_sh_mul(cx, td_sh_acc_end(cx, &acc[k]), td_sh_exact(cx, g->s));
+        lf[k] = cx->lane_flags;
+    }
+}
+
+/* a row's lanes: its D lane (o = 1) as sq_lane_run, its runs of dQ lanes (at most
+ * SM_MAX_W together) through sq_lanes_run */
 static void sm86_query_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
     if (sm86_traced(cx, c, l, n, out, lf, sm86_query_sh)) return;
     sb_geo g;
@@ -213,7 +281,7 @@ static void sm86_query_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, 
     unsigned char ok[SM_MAX_T];
     int64_t rh = -1, ri = -1;
     uint32_t rf = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n;) {
         const td_olane *ol = &l[k];
         if (ol->idx[0] != rh || ol->idx[1] != ri) {
             rh = ol->idx[0], ri = ol->idx[1];
@@ -222,51 +290,113 @@ static void sm86_query_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, 
             rf = cx->lane_flags;
             sm86_ok(ds16, 0, ri + 1, ok);
         }
-        cx->lane_flags = rf;
-        out[k] = sq_lane_run(cx, c, &g, ol, ds16, ok, D);
-        lf[k] = cx->lane_flags;
+        if (ol->o == 1) {
+            cx->lane_flags = rf;
+            out[k] = sq_lane_run(cx, c, &g, ol, ds16, ok, D);
+            lf[k] = cx->lane_flags;
+            k++;
+            continue;
+        }
+        size_t e = k + 1;
+        while (e < n && e - k < SM_MAX_W && l[e].idx[0] == rh && l[e].idx[1] == ri && l[e].o != 1) e++;
+        sq_lanes_run(cx, c, &g, l + k, e - k, ds16, ok, rf, out + k, lf + k);
+        k = e;
     }
 }
 
-/* sk_lane_sh, its products through sm86_step: a = the column's dS16 (o = 0, times Q) or P16 (o = 1, times dO) */
-static td_sh sk_lane_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *ol,
-                         const td_sh *a, const unsigned char *ok) {
-    int64_t h = ol->idx[0], j = ol->idx[1], d = ol->idx[2];
-    int reg = ol->o == 0 ? RK_Q : RK_DO;
-    td_sh_acc acc;
-    td_sh_acc_init(cx, &acc, TD_ORDER_SEQ, 0);
+/* sk_lane_sh for the n lanes l[ix[0..n)] of one column (h, j) and one output o, all
+ * together as sq_lanes_run does for a row: sk_lane_sh's order of the query sub-tiles,
+ * query i's step taken for every lane before the next query's, through sm86_step or
+ * td_sh_acc_add_mul_xb_lanes; a = dS16 (o = 0, times Q) or P16 (o = 1, times dO) */
+static void sk_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *l, const size_t *ix,
+                         size_t n, const td_sh *a, const unsigned char *ok, uint32_t rf, td_sh *out, uint32_t *lf) {
+    int64_t h = l[ix[0]].idx[0], j = l[ix[0]].idx[1];
+    int o = l[ix[0]].o != 0, reg = o ? RK_DO : RK_Q;
+    td_sh_acc acc[SM_MAX_W];
+    double bv[SM_MAX_W];
+    uint32_t f[SM_MAX_W];
+    size_t d[SM_MAX_W], dmax = 0;
+    for (size_t k = 0; k < n; k++) {
+        td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), f[k] = rf;
+        d[k] = (size_t)l[ix[k]].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
+    }
     for (int64_t qs = g->T / g->sub - 1; qs >= j / g->sub; qs--)
-        for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) /* query >= key */
-            sm86_step(cx, &acc, a[i], ok[i], c, reg, sb_rows(g, h, i, d));
-    td_sh sum = td_sh_acc_end(cx, &acc);
-    return ol->o == 0 ? td_sh_mul(cx, sum, td_sh_exact(cx, g->s)) : sum;
+        for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) { /* query >= key */
+            int fin = sm86_loads(c, reg, sb_rows(g, h, i, 0), d, dmax, n, bv);
+            if (ok[i] && fin) {
+                td_sh_acc_add_mul_xb_lanes(cx, acc, f, a[i], bv, n);
+                continue;
+            }
+            for (size_t k = 0; k < n; k++) {
+                cx->lane_flags = f[k];
+                sm86_step(cx, &acc[k], a[i], ok[i], c, reg, sb_rows(g, h, i, l[ix[k]].idx[2]));
+                f[k] = cx->lane_flags;
+            }
+        }
+    for (size_t k = 0; k < n; k++) {
+        cx->lane_flags = f[k];
+        td_sh sum = td_sh_acc_end(cx, &acc[k]);
+        out[ix[k]] = o == 0 ? td_sh_mul(cx, sum, td_sh_exact(cx, g->s)) : sum;
+        lf[ix[k]] = cx->lane_flags;
+    }
+}
+
+/* a lane of the key pass's chunk by column (h, j), output o, then position */
+typedef struct sk_ord {
+    int64_t h, j;
+    int o;
+    size_t k;
+} sk_ord;
+
+static int sk_ord_cmp(const void *pa, const void *pb) {
+    const sk_ord *a = pa, *b = pb;
+    if (a->h != b->h) return a->h < b->h ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    if (a->o != b->o) return a->o < b->o ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
 }
 
 /* the key pass: a column's dK lanes (o = 0) read its dS16, its dV^T lanes (o = 1) its
- * P16, interleaved; sk_col is called once for each output the column's lanes read */
+ * P16.  dK lanes follow one another in the write set, dV^T lanes (d-major) do not: the
+ * chunk's lanes are taken column by column (sorted by (h, j, o), each lane's
+ * position kept for its result), sk_col once for each output a column's lanes read,
+ * then each output's lanes (at most SM_MAX_W at once) through sk_lanes_run.  The order
+ * lanes are evaluated in changes no value: every lane starts from the lane flags its
+ * column's call leaves (a memo hit restores the same flags a miss meets), and a
+ * lane's steps touch nothing shared but the read-only row quantities. */
 static void sm86_key_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, size_t n, td_sh *out, uint32_t *lf) {
     if (sm86_traced(cx, c, l, n, out, lf, sm86_key_sh)) return;
+    sk_ord *ord = malloc(n * sizeof *ord);
+    if (!ord) { /* lane by lane */
+        for (size_t k = 0; k < n; k++) {
+            cx->lane_flags = 0;
+            out[k] = sm86_key_sh(cx, c, &l[k]);
+            lf[k] = cx->lane_flags;
+        }
+        return;
+    }
+    for (size_t k = 0; k < n; k++) ord[k] = (sk_ord){l[k].idx[0], l[k].idx[1], l[k].o != 0, k};
+    qsort(ord, n, sizeof *ord, sk_ord_cmp);
     sb_geo g;
     sk_geo_get(c, &g);
     td_sh ds16[SM_MAX_T], p16[SM_MAX_T];
-    unsigned char ok[2][SM_MAX_T];
-    int64_t ch = -1, cj = -1;
-    int have[2] = {0, 0};
-    uint32_t cf[2] = {0, 0};
-    for (size_t k = 0; k < n; k++) {
-        const td_olane *ol = &l[k];
-        int o = ol->o != 0;
-        if (ol->idx[0] != ch || ol->idx[1] != cj) ch = ol->idx[0], cj = ol->idx[1], have[0] = have[1] = 0;
-        if (!have[o]) {
-            cx->lane_flags = 0;
-            sk_col_sh(cx, c, &g, ch, cj, ds16, p16, ol->o);
-            cf[o] = cx->lane_flags, have[o] = 1;
-            sm86_ok(o ? p16 : ds16, cj, g.T, ok[o]);
+    unsigned char ok[SM_MAX_T];
+    size_t ix[SM_MAX_W];
+    for (size_t k = 0; k < n;) {
+        int64_t ch = ord[k].h, cj = ord[k].j;
+        int o = ord[k].o;
+        cx->lane_flags = 0;
+        sk_col_sh(cx, c, &g, ch, cj, ds16, p16, (uint32_t)o);
+        uint32_t cf = cx->lane_flags;
+        sm86_ok(o ? p16 : ds16, cj, g.T, ok);
+        size_t m = 0;
+        for (; k < n && ord[k].h == ch && ord[k].j == cj && ord[k].o == o; k++) {
+            ix[m++] = ord[k].k;
+            if (m == SM_MAX_W) sk_lanes_run(cx, c, &g, l, ix, m, o ? p16 : ds16, ok, cf, out, lf), m = 0;
         }
-        cx->lane_flags = cf[o];
-        out[k] = sk_lane_run(cx, c, &g, ol, o ? p16 : ds16, ok[o]);
-        lf[k] = cx->lane_flags;
+        if (m) sk_lanes_run(cx, c, &g, l, ix, m, o ? p16 : ds16, ok, cf, out, lf);
     }
+    free(ord);
 }
 
 /* sm_lane_sh, its P16 V products through sm86_step */

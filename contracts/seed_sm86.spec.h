@@ -3,7 +3,7 @@
  * then td_mp (reference). */
 
 #include "sh_dot.h"      /* N(acc_add_mul) */
-#include "spec_dot_in.h" /* N(acc_add_dot_in) */
+#include "spec_dot_in.h" /* N(acc_add_dot_row), N(f16_row) */
 #include "attn_common.spec.h"
 
 /* t_ij = RN(S c), S the binary32 sum of exact products in k order; -inf when masked */
@@ -107,13 +107,14 @@ static NUM SPEC(sq_D)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, int
     return N(add)(cx, N(add)(cx, dq[0], dq[1]), N(add)(cx, dq[2], dq[3]));
 }
 
-/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load);
- * N(acc_add_dot_in): N(acc_add_mul)(a[d], N(in)(rb, b0 + d)) for each d, the shadow's
- * with a short path for binary16 operands (spec_dot_in.h) */
-static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int rb, size_t b0, int64_t W) {
+/* a dot of exact binary16 products, k order from +0; a: a row loaded once (sb_load),
+ * arow = N(f16_row)(a, W), its operands' test done once for the row's dots;
+ * N(acc_add_dot_row): N(acc_add_mul)(a[d], N(in)(rb, b0 + d)) for each d, the shadow's
+ * with short paths for binary16 operands (spec_dot_in.h) */
+static NUM SPEC(sb_dot)(NCX *cx, const td_case *c, const NUM *a, int arow, int rb, size_t b0, int64_t W) {
     NACC acc;
     N(acc_init)(cx, &acc, TD_ORDER_SEQ, 0);
-    N(acc_add_dot_in)(cx, &acc, a, c, rb, b0, W);
+    N(acc_add_dot_row)(cx, &acc, a, arow, c, rb, b0, W);
     return N(acc_end)(cx, &acc);
 }
 
@@ -140,9 +141,10 @@ static void SPEC(sq_row)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
     NUM L = N(in)(cx, c, RQ_L, (size_t)(h * g->T + i)), P, q[SM_MAX_W], dO[SM_MAX_W];
     SPEC(sb_load)(cx, c, RQ_Q, sb_rows(g, h, i, 0), g->W, q);
     SPEC(sb_load)(cx, c, RQ_DO, sb_rows(g, h, i, 0), g->W, dO);
+    int qrow = N(f16_row)(cx, q, g->W), dorow = N(f16_row)(cx, dO, g->W);
     for (int64_t j = 0; j <= i; j++) {
-        NUM S = SPEC(sb_dot)(cx, c, q, RQ_K, sb_rows(g, kv, j, 0), g->W);
-        NUM dP = SPEC(sb_dot)(cx, c, dO, RQ_V, sb_rows(g, kv, j, 0), g->W);
+        NUM S = SPEC(sb_dot)(cx, c, q, qrow, RQ_K, sb_rows(g, kv, j, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, dO, dorow, RQ_V, sb_rows(g, kv, j, 0), g->W);
         ds16[j] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, *D, g->c, &P), CB_DS);
         N(memo_put)(cx, at_key(12, row, (uint64_t)j, 0), ds16[j]);
     }
@@ -184,9 +186,10 @@ static void SPEC(sk_col)(NCX *cx, const td_case *c, const sb_geo *g, int64_t h, 
     NUM k[SM_MAX_W], v[SM_MAX_W];
     SPEC(sb_load)(cx, c, RK_K, sb_rows(g, kv, j, 0), g->W, k);
     SPEC(sb_load)(cx, c, RK_V, sb_rows(g, kv, j, 0), g->W, v);
+    int krow = N(f16_row)(cx, k, g->W), vrow = N(f16_row)(cx, v, g->W);
     for (int64_t i = j; i < g->T; i++) {
-        NUM S = SPEC(sb_dot)(cx, c, k, RK_Q, sb_rows(g, h, i, 0), g->W);
-        NUM dP = SPEC(sb_dot)(cx, c, v, RK_DO, sb_rows(g, h, i, 0), g->W);
+        NUM S = SPEC(sb_dot)(cx, c, k, krow, RK_Q, sb_rows(g, h, i, 0), g->W);
+        NUM dP = SPEC(sb_dot)(cx, c, v, vrow, RK_DO, sb_rows(g, h, i, 0), g->W);
         NUM L = N(in)(cx, c, RK_L, (size_t)(h * g->T + i)), D = N(in)(cx, c, RK_D, (size_t)(h * g->T + i)), P;
         ds16[i] = N(cast)(cx, SPEC(sb_dS)(cx, S, dP, L, D, g->c, &P), CB_DS);
         p16[i] = N(cast)(cx, P, CB_P);

@@ -188,9 +188,9 @@ static double f16_value(uint16_t h) {
     return v == v ? v : (h & 0x3ff) ? NAN : (h & 0x8000) ? -INFINITY : INFINITY;
 }
 
-static td_sh dot_operand(td_shcx *cx, unsigned *st) {
+static td_sh dot_operand(td_shcx *cx, unsigned *st, int pure) {
     static const double odd[] = {0x1.002p0, 0x1p-25, 65536.0, 0x1.ffcp15, 0x1.8p-25, 1e-30, 3.0e5};
-    unsigned k = (unsigned)(rnd01(st) * 8);
+    unsigned k = (unsigned)(rnd01(st) * (pure ? 5 : 8)); /* pure: binary16 values and zeros only */
     if (k <= 3) return td_sh_exact(cx, f16_value((uint16_t)(rnd01(st) * 65536)));
     if (k == 4) return td_sh_exact(cx, rnd01(st) < 0.5 ? 0.0 : -0.0);
     if (k == 5) return td_sh_exact(cx, odd[(unsigned)(rnd01(st) * (sizeof odd / sizeof *odd))]);
@@ -202,10 +202,16 @@ static void dot_in_fmt(td_fmt f, int traced, int low_ovf, td_fmt rfmt) {
     unsigned st = 777u + (unsigned)f * 13u + (unsigned)traced * 5u + (unsigned)low_ovf + (unsigned)rfmt * 3u;
     enum { LEN = 512 };
     uint8_t data[4 * LEN];
+    uint16_t fin[LEN]; /* region 1: finite binary16 elements only (the whole-dot path) */
     for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(rnd01(&st) * 256);
+    for (size_t i = 0; i < LEN; i++) {
+        fin[i] = (uint16_t)(rnd01(&st) * 65536);
+        if ((fin[i] & 0x7c00) == 0x7c00) fin[i] ^= 0x4000;
+    }
     td_case c;
     memset(&c, 0, sizeof c);
     c.r[0].fmt = rfmt, c.r[0].len = LEN, c.r[0].data = data;
+    c.r[1].fmt = rfmt, c.r[1].len = LEN, c.r[1].data = rfmt == TD_F16 ? (uint8_t *)fin : data;
     td_shcx c0, c1, c2;
     init_cx(&c0, f);
     init_cx(&c1, f);
@@ -217,14 +223,17 @@ static void dot_in_fmt(td_fmt f, int traced, int low_ovf, td_fmt rfmt) {
         td_sh a[64];
         int n = 1 + (int)(rnd01(&st) * 64);
         size_t b0 = (size_t)(rnd01(&st) * (LEN - 64));
-        for (int d = 0; d < n; d++) a[d] = dot_operand(&c0, &st);
+        int reg = dot % 4 < 2 ? 0 : 1, pure = dot % 2; /* pure rows on region 1: mostly whole dots */
+        for (int d = 0; d < n; d++) a[d] = dot_operand(&c0, &st, pure);
         td_sh_acc a1, a2;
         c1.lane_flags = c2.lane_flags = 0;
         td_sh_acc_init(&c1, &a1, TD_ORDER_SEQ, 0);
         td_sh_acc_init(&c2, &a2, TD_ORDER_SEQ, 0);
-        td_sh_acc_add_dot_in(&c1, &a1, a, &c, 0, b0, n);
-        for (int d = 0; d < n; d++) td_sh_acc_add_mul(&c2, &a2, a[d], td_sh_in(&c2, &c, 0, b0 + (size_t)d));
-        same_acc(&a1, &a2, dot);
+        for (int again = 0; again < 1 + (dot % 3 == 0); again++) { /* the second dot: a used accumulator */
+            td_sh_acc_add_dot_in(&c1, &a1, a, &c, reg, b0, n);
+            for (int d = 0; d < n; d++) td_sh_acc_add_mul(&c2, &a2, a[d], td_sh_in(&c2, &c, reg, b0 + (size_t)d));
+            same_acc(&a1, &a2, dot);
+        }
         assert_int_equal(c1.lane_flags, c2.lane_flags);
         same_sh(td_sh_acc_end(&c1, &a1), td_sh_acc_end(&c2, &a2), dot);
     }
@@ -243,11 +252,84 @@ static void test_dot_in(void **st) {
     dot_in_fmt(TD_F32, 0, 0, TD_F32);
 }
 
+/* td_sh_acc_add_mul_xb_lanes against its definition, td_sh_acc_add_mul(acc[k], a,
+ * exact(bv[k])) lane by lane with the lane's own flags: row operands a of every kind
+ * that passes td_sh_dot_second (operand(), plus a's with es = 0 and short or long
+ * significands, near the overflow threshold, zeros), b's finite binary16 values (zeros,
+ * subnormals, 65504), binary32 and full binary64 values, huge ones (v overflows);
+ * binary32, binary16 and binary64 evaluation formats; random starting lane flags.
+ * Every double of each accumulator and each lane's flags must match after each row. */
+static double lane_b(unsigned *st) {
+    static const double edge[] = {0.0, -0.0, 0x1p-24, -65504.0, 0x1.ffcp-15, 0x1p1000, -0x1.0000000000001p0, 1e-300};
+    unsigned k = (unsigned)(rnd01(st) * 6);
+    if (k <= 2) return f16_value((uint16_t)((uint16_t)(rnd01(st) * 65536) & 0xfbff)); /* finite binary16 */
+    if (k == 3) return edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))];
+    if (k == 4) return (double)(float)((rnd01(st) - 0.5) * 1e4);
+    return (rnd01(st) - 0.5) * 3.0;
+}
+
+static td_sh lane_a(td_shcx *cx, unsigned *st) {
+    unsigned k = (unsigned)(rnd01(st) * 5);
+    double x = (rnd01(st) - 0.5) * ldexp(1.0, (int)(rnd01(st) * 120) - 60);
+    td_sh t = td_sh_exact(cx, (double)(float)x);
+    if (k == 0) return operand(cx, st);
+    if (k == 1) t.ek = t.ep = 0x1p-20, t.fl = 0; /* es = 0, short significand: the fma shortcut */
+    if (k == 2) t.v = x, t.ek = 0x1p-30, t.ep = 0x1p-31, t.fl = rnd01(st) < 0.5 ? 0 : TD_SH_CR; /* es = 0, long */
+    if (k == 3) /* es > 0; ep > ek too (the clamp) */
+        t.es = 0x1p-40 * fabs(x), t.ek = 0x1p-20, t.ep = rnd01(st) < 0.5 ? 0x1p-22 : 0x1p-18, t.fl = 0;
+    if (k == 4) t.v = rnd01(st) < 0.3 ? -0.0 : 0x1.8p1010, t.ek = t.ep = 0x1p-10, t.fl = 0; /* zero, huge */
+    return t;
+}
+
+static void xb_lanes_fmt(td_fmt f) {
+    unsigned st = 4242u + (unsigned)f * 11u;
+    td_shcx c0, c1, c2;
+    init_cx(&c0, f);
+    init_cx(&c1, f);
+    init_cx(&c2, f);
+    enum { L = 40 };
+    td_sh_acc a1[L], a2[L];
+    uint32_t lf1[L], lf2[L];
+    int used = 0;
+    for (int row = 0; row < 400; row++) {
+        if (row % 20 == 0) /* fresh lanes every 20 rows: a row's accumulators carry over */
+            for (int k = 0; k < L; k++) {
+                td_sh_acc_init(&c1, &a1[k], TD_ORDER_SEQ, 0);
+                td_sh_acc_init(&c2, &a2[k], TD_ORDER_SEQ, 0);
+                lf1[k] = lf2[k] = rnd01(&st) < 0.2 ? TD_LF_TIE : 0;
+            }
+        td_sh a = lane_a(&c0, &st);
+        if (!td_sh_dot_second(a)) continue;
+        used++;
+        double bv[L];
+        size_t n = 1 + (size_t)(rnd01(&st) * L);
+        for (size_t k = 0; k < n; k++) bv[k] = lane_b(&st);
+        c1.lane_flags = 0x55u;
+        td_sh_acc_add_mul_xb_lanes(&c1, a1, lf1, a, bv, n);
+        assert_int_equal(c1.lane_flags, 0x55u);
+        for (size_t k = 0; k < n; k++) {
+            c2.lane_flags = lf2[k];
+            td_sh_acc_add_mul(&c2, &a2[k], a, td_sh_exact(&c2, bv[k]));
+            lf2[k] = c2.lane_flags;
+            same_acc(&a1[k], &a2[k], row * 100 + (int)k);
+            assert_int_equal(lf1[k], lf2[k]);
+        }
+    }
+    assert_true(used > 200);
+}
+
+static void test_xb_lanes(void **st) {
+    (void)st;
+    xb_lanes_fmt(TD_F32);
+    xb_lanes_fmt(TD_F16);
+    xb_lanes_fmt(TD_F64);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f32),          cmocka_unit_test(test_f16),         cmocka_unit_test(test_f64),
         cmocka_unit_test(test_f32_traced),   cmocka_unit_test(test_trace_keeps_terms),
-        cmocka_unit_test(test_window_edges), cmocka_unit_test(test_dot_in),
+        cmocka_unit_test(test_window_edges), cmocka_unit_test(test_dot_in),       cmocka_unit_test(test_xb_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
