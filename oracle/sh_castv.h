@@ -7,7 +7,7 @@
  * overflow to +-inf, no flush to zero, a format with an infinity (binary32, binary16,
  * bfloat16, E5M2), and a finite x.  Anything else (NaN, whose canonical NaN the decoder
  * chooses; inf; RTZ, SAT, FTZ, E4M3FN, integers) returns 0 and the caller takes the
- * generic path.  tests/oracle's test_oracle compares the two bit for bit over random
+ * generic path.  tests/test_sh_fast.c compares the two bit for bit over random
  * and edge inputs (ties, subnormals, the overflow threshold). */
 #ifndef TD_SH_CASTV_H
 #define TD_SH_CASTV_H
