@@ -236,6 +236,25 @@ static int sm86_loads(const td_case *c, int reg, size_t base, const size_t *d, s
     return fin;
 }
 
+/* One product for the n lanes of a row (a column): acc[k] += a * (element d[k] of row
+ * `row` of head `head` in region reg), each lane on its own lane flags f[k]; one
+ * td_sh_acc_add_mul_xb_lanes where a passes ok and every element is finite (a's tests
+ * once for the lanes), sm86_step lane by lane otherwise. */
+static void sm86_lanes_step(td_shcx *cx, const td_case *c, const sb_geo *g, int reg, int64_t head, int64_t row,
+                            td_sh a, int ok, const size_t *d, size_t dmax, size_t n, td_sh_acc *acc, uint32_t *f) {
+    double bv[SM_MAX_W];
+    int fin = sm86_loads(c, reg, sb_rows(g, head, row, 0), d, dmax, n, bv);
+    if (ok && fin) {
+        td_sh_acc_add_mul_xb_lanes(cx, acc, f, a, bv, n);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        cx->lane_flags = f[k];
+        sm86_step(cx, &acc[k], a, ok, c, reg, sb_rows(g, head, row, (int64_t)d[k]));
+        f[k] = cx->lane_flags;
+    }
+}
+
 /* sq_lane_run for n dQ lanes (o != 1) l[0..n) of one row, all together: their
  * accumulators side by side, key j's step taken for every lane before key j + 1's
  * (each lane's own steps stay in j order, on its own accumulator and lane flags, so
@@ -246,24 +265,12 @@ static void sq_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
                          const td_sh *ds16, const unsigned char *ok, uint32_t rf, td_sh *out, uint32_t *lf) {
     int64_t i = l[0].idx[1], kv = l[0].idx[0] / g->groups;
     td_sh_acc acc[SM_MAX_W];
-    double bv[SM_MAX_W];
     size_t d[SM_MAX_W], dmax = 0;
     for (size_t k = 0; k < n; k++) {
         td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), lf[k] = rf;
         d[k] = (size_t)l[k].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
     }
-    for (int64_t j = 0; j <= i; j++) {
-        int fin = sm86_loads(c, RQ_K, sb_rows(g, kv, j, 0), d, dmax, n, bv);
-        if (ok[j] && fin) {
-            td_sh_acc_add_mul_xb_lanes(cx, acc, lf, ds16[j], bv, n);
-            continue;
-        }
-        for (size_t k = 0; k < n; k++) {
-            cx->lane_flags = lf[k];
-            sm86_step(cx, &acc[k], ds16[j], ok[j], c, RQ_K, sb_rows(g, kv, j, l[k].idx[2]));
-            lf[k] = cx->lane_flags;
-        }
-    }
+    for (int64_t j = 0; j <= i; j++) sm86_lanes_step(cx, c, g, RQ_K, kv, j, ds16[j], ok[j], d, dmax, n, acc, lf);
     for (size_t k = 0; k < n; k++) {
         cx->lane_flags = lf[k];
         out[k] = td_sh_mul(cx, td_sh_acc_end(cx, &acc[k]), td_sh_exact(cx, g->s));
@@ -313,7 +320,6 @@ static void sk_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     int64_t h = l[ix[0]].idx[0], j = l[ix[0]].idx[1];
     int o = l[ix[0]].o != 0, reg = o ? RK_DO : RK_Q;
     td_sh_acc acc[SM_MAX_W];
-    double bv[SM_MAX_W];
     uint32_t f[SM_MAX_W];
     size_t d[SM_MAX_W], dmax = 0;
     for (size_t k = 0; k < n; k++) {
@@ -321,18 +327,8 @@ static void sk_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
         d[k] = (size_t)l[ix[k]].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
     }
     for (int64_t qs = g->T / g->sub - 1; qs >= j / g->sub; qs--)
-        for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) { /* query >= key */
-            int fin = sm86_loads(c, reg, sb_rows(g, h, i, 0), d, dmax, n, bv);
-            if (ok[i] && fin) {
-                td_sh_acc_add_mul_xb_lanes(cx, acc, f, a[i], bv, n);
-                continue;
-            }
-            for (size_t k = 0; k < n; k++) {
-                cx->lane_flags = f[k];
-                sm86_step(cx, &acc[k], a[i], ok[i], c, reg, sb_rows(g, h, i, l[ix[k]].idx[2]));
-                f[k] = cx->lane_flags;
-            }
-        }
+        for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) /* query >= key */
+            sm86_lanes_step(cx, c, g, reg, h, i, a[i], ok[i], d, dmax, n, acc, f);
     for (size_t k = 0; k < n; k++) {
         cx->lane_flags = f[k];
         td_sh sum = td_sh_acc_end(cx, &acc[k]);
