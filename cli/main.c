@@ -80,7 +80,7 @@ static const td_command commands[] = {
      "  --kernel VARIANT|GLOB certify these variants (repeatable; mutants too); default: every variant that\n"
      "                        claims to meet its contract, each on its own row\n"
      "  --budget SECONDS      total time, split evenly between covered contracts, then between their\n"
-     "                        kernels (default 60)\n"
+     "                        kernels (default 60); each kernel runs at least 8 cases\n"
      "  --cases N             N cases per kernel instead of a time budget\n"
      "  --seed S              campaign seed (default 1)\n"
      "  --shard K/N           the K-th of N slices of the contracts (join them with `report merge`)\n"

@@ -141,6 +141,12 @@ grep -q "\"kernel\":\"triton\",\"status\":\"passed\"" "$tmp/k1/report.json" &&
     echo "ok: certify --kernel ran both variants on their own rows" || { echo "FAIL: certify --kernel rows"; fails=$((fails + 1)); }
 grep -q '"lane_in_tile":' "$tmp/k1/report.json" && echo "ok: findings carry their lane in the tile" ||
     { echo "FAIL: no lane_in_tile in the findings"; fails=$((fails + 1)); }
+# certify --budget: a kernel runs at least 8 cases however small its share of the time
+expect 0 "report:" -- "$td" certify --contracts $C --budget 0.000001 --out "$tmp/b1"
+rows=$(grep -o '"kernel":"[^"]*","status":"[a-z-]*","cases":[0-9]*' "$tmp/b1/report.json")
+[ -n "$rows" ] && ! grep -qv '"cases":8$' <<<"$rows" &&
+    grep -q 'at least 8 cases a kernel' "$tmp/b1/report.json" && echo "ok: certify --budget runs 8 cases a kernel" ||
+    { echo "FAIL: certify --budget's floor of cases: $rows"; fails=$((fails + 1)); }
 expect 2 "nothing was certified" -- "$td" certify --contracts $C --kernel nope --cases 5 --out "$tmp/k2"
 grep -q '"status":"not-covered"' "$tmp/k2/report.json" && echo "ok: nothing covered still writes the report" ||
     { echo "FAIL: no report for a run that covers nothing"; fails=$((fails + 1)); }
