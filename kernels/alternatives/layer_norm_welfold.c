@@ -49,3 +49,31 @@ TD_KERNEL(td_a_layer_norm_welfold_welford) = {"layer_norm_welfold.layer_norm_wel
                                               "alt_welford", TD_ABI_HOST, NULL, NULL, NULL, 4, 6, lnw_welford, NULL};
 TD_KERNEL(td_a_layer_norm_welfold_twopass) = {"layer_norm_welfold.layer_norm_welfold_output_summary_general",
                                               "alt_twopass_seq", TD_ABI_HOST, NULL, NULL, NULL, 4, 6, lnw_twopass, NULL};
+
+/* Alternative for layer_norm_welfold.layer_norm_welfold_normalize_io_correctness (the
+ * normalize slice alone, mean and rstd supplied per row: params rnumel, RBLOCK; regions
+ * in_out_ptr0 (mean), in_out_ptr1 (rstd), in_ptr0 (x), in_ptr1 (w), in_ptr2 (b),
+ * out_ptr0 (y)):
+ *
+ *   alt_fma_rowpass  one pass per row over the columns the grid covers (col < rnumel and
+ *                 col < grid[1] * RBLOCK), instead of one program per (row, RBLOCK
+ *                 chunk), and y = fmaf((x - mean) * rstd, w, b): the scale-and-shift
+ *                 contracted into one FMA, as nvcc / ptxas do by default.  Admissible:
+ *                 FMA contraction; the cells written are the contract's. */
+enum { PN_RNUMEL, PN_RBLOCK };
+
+static int lnw_norm_fma(const td_abi_launch *L) {
+    int64_t n = TL_I(L, PN_RNUMEL), covered = (int64_t)L->grid[1] * TL_I(L, PN_RBLOCK);
+    int64_t cols = n < covered ? n : covered;
+    for (uint32_t row = 0; row < L->grid[0]; row++) {
+        float mean = tl_load(L, R_IO0, row), rstd = tl_load(L, R_IO1, row);
+        for (int64_t c = 0; c < cols; c++) {
+            float xhat = (tl_load(L, R_IN0, c + n * row) - mean) * rstd;
+            tl_store(L, R_OUT0, c + n * row, fmaf(xhat, tl_load(L, R_IN1, c), tl_load(L, R_IN2, c)), tl_f32());
+        }
+    }
+    return 0;
+}
+
+TD_KERNEL(td_a_welfold_normalize_fma) = {"layer_norm_welfold.layer_norm_welfold_normalize_io_correctness",
+                                         "alt_fma_rowpass", TD_ABI_HOST, NULL, NULL, NULL, 2, 6, lnw_norm_fma, NULL};
