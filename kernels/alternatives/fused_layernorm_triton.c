@@ -49,3 +49,32 @@ TD_KERNEL(td_a_fused_layernorm_twopass) = {"fused_layernorm_triton.fused_layerno
                                            "alt_twopass_rcp", TD_ABI_HOST, NULL, NULL, NULL, 4, 6, fln_twopass, NULL};
 TD_KERNEL(td_a_fused_layernorm_welford_seq) = {"fused_layernorm_triton.fused_layernorm_triton_output_summary_general",
                                               "alt_welford_seq", TD_ABI_HOST, NULL, NULL, NULL, 4, 6, fln_welford, NULL};
+
+/* Alternative for fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness
+ * (the normalize slice alone: params rnumel, RBLOCK; regions out_ptr0 (mean, read),
+ * in_out_ptr0 (rstd, read), in_ptr0 (x), in_ptr1 (w), in_ptr2 (b), out_ptr1 (y)):
+ *
+ *   alt_fma_colmajor  column by column (w[c], b[c] loaded once, every row then), as a
+ *                 kernel parallel over the hidden dimension walks it, the rows from the
+ *                 last to the first; y = fmaf((x - mean) * rstd, w, b).  Admissible:
+ *                 FMA contraction; the order of independent stores is free; the cells
+ *                 written are the contract's (col < rnumel, col < grid[1] * RBLOCK). */
+enum { PN_RNUMEL, PN_RBLOCK };
+enum { RN_MEAN, RN_RSTD, RN_X, RN_W, RN_B, RN_Y };
+
+static int fln_norm_colmajor(const td_abi_launch *L) {
+    int64_t n = TL_I(L, PN_RNUMEL), covered = (int64_t)L->grid[1] * TL_I(L, PN_RBLOCK);
+    int64_t cols = n < covered ? n : covered;
+    for (int64_t c = 0; c < cols; c++) {
+        float w = tl_load(L, RN_W, c), b = tl_load(L, RN_B, c);
+        for (int64_t row = (int64_t)L->grid[0] - 1; row >= 0; row--) {
+            float xhat = (tl_load(L, RN_X, c + n * row) - tl_load(L, RN_MEAN, row)) * tl_load(L, RN_RSTD, row);
+            tl_store(L, RN_Y, c + n * row, fmaf(xhat, w, b), tl_f32());
+        }
+    }
+    return 0;
+}
+
+TD_KERNEL(td_a_fused_ln_normalize_colmajor) = {"fused_layernorm_triton.fused_layernorm_triton_normalize_io_correctness",
+                                               "alt_fma_colmajor", TD_ABI_HOST, NULL, NULL, NULL, 2, 6,
+                                               fln_norm_colmajor, NULL};
