@@ -44,3 +44,39 @@ TD_KERNEL(td_a_kldiv_ops_fwd_log_ex2approx) = {"kldiv_ops.kldiv_forward_log_targ
                                                NULL};
 TD_KERNEL(td_a_kldiv_ops_bwd_log_exp2) = {"kldiv_ops.kldiv_backward_log_target_compute_correct", "alt_exp2",
                                           TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klo_bwd_log, NULL};
+
+/* The MaskedKernelIO faces (the same launches, loss / new_grads stored as binary32):
+ *
+ *   forward default, alt_lg2approx  y_true * (log(max(y_true, eps)) - y) with the log as
+ *                 compiled Triton's lg2.approx.f32 model times RN32(ln 2)
+ *                 (aa_log_lg2approx), each row walked from its last column to its first.
+ *                 Admissible: the "triton" math model's log, which "any" includes.
+ *   backward default, alt_sub0  new_grads = 0.0 - t (a subtraction from zero, as the
+ *                 log-target branch writes 0.0 - exp(t)) instead of t * -1, rows from the
+ *                 last to the first.  Both are -t exactly for every finite t except the
+ *                 sign of a zero result (0 - 0 = +0, 0 * -1 = -0): the spec is over the
+ *                 reals, where they are the same value. */
+static int klo_fwd_default_rev(const td_abi_launch *L) {
+    int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE), n = TL_I(L, PF_NCOLS);
+    float eps = TL_R(L, PF_EPS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t c = n - 1; c >= 0; c--) {
+            float y = tl_load(L, RF_Y, (int64_t)pid * ys + c), yt = tl_load(L, RF_GT, (int64_t)pid * gs + c);
+            tl_store(L, RF_LOSS, (int64_t)pid * ls + c, yt * (aa_log_lg2approx(fmaxf(yt, eps)) - y), tl_f32());
+        }
+    return 0;
+}
+
+static int klo_bwd_default_sub0(const td_abi_launch *L) {
+    int64_t ts = TL_I(L, PB_TSTRIDE), gs = TL_I(L, PB_GSTRIDE), n = TL_I(L, PB_NCOLS);
+    for (int64_t pid = (int64_t)L->grid[0] - 1; pid >= 0; pid--)
+        for (int64_t c = 0; c < n; c++)
+            tl_store(L, RB_G, pid * gs + c, 0.0f - tl_load(L, RB_T, pid * ts + c), tl_f32());
+    return 0;
+}
+
+TD_KERNEL(td_a_kldiv_ops_fwd_default_io_lg2approx) = {"kldiv_ops.kldiv_forward_default_none_correctness",
+                                                      "alt_lg2approx", TD_ABI_HOST, NULL, NULL, NULL, 6, 3,
+                                                      klo_fwd_default_rev, NULL};
+TD_KERNEL(td_a_kldiv_ops_bwd_default_io_sub0) = {"kldiv_ops.kldiv_backward_default_correctness", "alt_sub0",
+                                                 TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klo_bwd_default_sub0, NULL};
