@@ -42,3 +42,27 @@ TD_KERNEL(td_a_kldiv_triton_fwd_log_exp2) = {"kldiv_triton.kldiv_forward_log_tar
 TD_KERNEL(td_a_kldiv_triton_bwd_log_ex2approx) = {"kldiv_triton.kldiv_backward_log_target_compute_correct",
                                                   "alt_ex2approx", TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klt_bwd_log,
                                                   NULL};
+
+/* kldiv_triton.kldiv_forward_default_none_io_correctness (the streamed forward, any
+ * n_cols, loss stored as binary32):
+ *
+ *   alt_lg2approx_t64  y_true * (log(y_true) - y) with the log as compiled Triton's
+ *                 lg2.approx.f32 model times RN32(ln 2) (aa_log_lg2approx); the columns
+ *                 in tiles of 64 whatever BLOCK_SIZE is, the tiles from the row's last to
+ *                 its first.  y_true = 0 gives 0 * -inf = NaN, the kernel's value.
+ *                 Admissible: the "triton" math model's log; elementwise, so the
+ *                 blocking and the order are free. */
+static int klt_fwd_default_t64(const td_abi_launch *L) {
+    int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE), n = TL_I(L, PF_NCOLS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t t0 = (n - 1) / 64 * 64; n > 0 && t0 >= 0; t0 -= 64)
+            for (int64_t c = t0; c < t0 + 64 && c < n; c++) {
+                float y = tl_load(L, RF_Y, (int64_t)pid * ys + c), yt = tl_load(L, RF_GT, (int64_t)pid * gs + c);
+                tl_store(L, RF_LOSS, (int64_t)pid * ls + c, yt * (aa_log_lg2approx(yt) - y), tl_f32());
+            }
+    return 0;
+}
+
+TD_KERNEL(td_a_kldiv_triton_fwd_io_lg2approx) = {"kldiv_triton.kldiv_forward_default_none_io_correctness",
+                                                 "alt_lg2approx_t64", TD_ABI_HOST, NULL, NULL, NULL, 5, 3,
+                                                 klt_fwd_default_t64, NULL};
