@@ -366,6 +366,36 @@ static int sk_ord_cmp(const void *pa, const void *pb) {
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
+/* ord[0..n), given in position order, sorted as qsort with sk_ord_cmp sorts it: where
+ * every lane's j is in [0, T) and the chunk's columns and outputs, ((h - hmin) T + j) 2
+ * + o, span a range not much wider than n, by a stable counting sort on that rank
+ * (positions stay ascending within a rank, and the rank orders (h, j, o) as sk_ord_cmp
+ * does); otherwise, or where its arrays cannot be allocated, by qsort */
+static void sk_ord_sort(sk_ord *ord, size_t n, int64_t T) {
+    int64_t hmin = INT64_MAX, hmax = INT64_MIN;
+    int inr = 1;
+    for (size_t k = 0; k < n; k++) {
+        hmin = ord[k].h < hmin ? ord[k].h : hmin, hmax = ord[k].h > hmax ? ord[k].h : hmax;
+        inr &= ord[k].j >= 0 && ord[k].j < T;
+    }
+    size_t range = n && inr && hmax - hmin < (int64_t)n ? (size_t)(hmax - hmin + 1) * (size_t)T * 2 : SIZE_MAX;
+    size_t *at = range <= 4 * n + 256 ? calloc(range + 1, sizeof *at) : NULL;
+    sk_ord *tmp = at ? malloc(n * sizeof *tmp) : NULL;
+    if (!tmp) {
+        free(at);
+        qsort(ord, n, sizeof *ord, sk_ord_cmp);
+        return;
+    }
+#define SK_RANK(e) ((size_t)(((e).h - hmin) * T + (e).j) * 2 + (size_t)(e).o)
+    for (size_t k = 0; k < n; k++) at[SK_RANK(ord[k]) + 1]++;
+    for (size_t r = 0; r < range; r++) at[r + 1] += at[r];
+    for (size_t k = 0; k < n; k++) tmp[at[SK_RANK(ord[k])]++] = ord[k];
+#undef SK_RANK
+    memcpy(ord, tmp, n * sizeof *ord);
+    free(tmp);
+    free(at);
+}
+
 /* the key pass: a column's dK lanes (o = 0) read its dS16, its dV^T lanes (o = 1) its
  * P16.  dK lanes follow one another in the write set, dV^T lanes (d-major) do not: the
  * chunk's lanes are taken column by column (sorted by (h, j, o), each lane's
@@ -386,9 +416,9 @@ static void sm86_key_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, si
         return;
     }
     for (size_t k = 0; k < n; k++) ord[k] = (sk_ord){l[k].idx[0], l[k].idx[1], l[k].o != 0, k};
-    qsort(ord, n, sizeof *ord, sk_ord_cmp);
     sb_geo g;
     sk_geo_get(c, &g);
+    sk_ord_sort(ord, n, g.T);
     td_sh ds16[SM_MAX_T], p16[SM_MAX_T];
     unsigned char ok[SM_MAX_T];
     size_t ix[SM_MAX_W];
