@@ -169,12 +169,13 @@ static inline size_t sb_tok(const sb_geo *g, int64_t h, int64_t i, int64_t d) { 
  *    it);
  *  - the lane's part is the spec's (sq_lane, sk_lane, sm_lane) written for the shadow,
  *    with its row operand's half of td_sh_acc_add_mul's test done once a row
- *    (td_sh_dot_second): where it holds and the lane's input is finite, the step is
- *    the one td_sh_acc_add_mul takes (td_sh_acc_add_mul_xb);
- *  - the query and key passes take a row's (a column's) lanes together, each on its
- *    own accumulator and lane flags, the row operand's j-th product for every lane
- *    before the next (sq_lanes_run, sk_lanes_run): each lane's steps in its own
- *    order, so each lane's values are its own loop's;
+ *    (td_sh_dot_second, td_sh_xh_ok): where it holds and the lane's input is finite,
+ *    the step is the one td_sh_acc_add_mul takes (td_sh_acc_add_mul_xb, or
+ *    td_sh_acc_add_mul_h for a binary16 input);
+ *  - the query and key passes list a row's (a column's) products once (sm86_prods)
+ *    and take its lanes one after the other, each lane's steps in its own order on
+ *    its own accumulator and lane flags (sm86_lane_sum), so each lane's values are
+ *    its own loop's;
  *  - a traced evaluation (the memo bypassed, every step recorded) is the per-lane
  *    spec's, lane by lane. */
 TD_NOCOV_BEGIN
