@@ -169,12 +169,13 @@ static inline size_t sb_tok(const sb_geo *g, int64_t h, int64_t i, int64_t d) { 
  *    it);
  *  - the lane's part is the spec's (sq_lane, sk_lane, sm_lane) written for the shadow,
  *    with its row operand's half of td_sh_acc_add_mul's test done once a row
- *    (td_sh_dot_second): where it holds and the lane's input is finite, the step is
- *    the one td_sh_acc_add_mul takes (td_sh_acc_add_mul_xb);
- *  - the query and key passes take a row's (a column's) lanes together, each on its
- *    own accumulator and lane flags, the row operand's j-th product for every lane
- *    before the next (sq_lanes_run, sk_lanes_run): each lane's steps in its own
- *    order, so each lane's values are its own loop's;
+ *    (td_sh_dot_second, td_sh_xh_ok): where it holds and the lane's input is finite,
+ *    the step is the one td_sh_acc_add_mul takes (td_sh_acc_add_mul_xb, or
+ *    td_sh_acc_add_mul_h for a binary16 input);
+ *  - the query and key passes list a row's (a column's) products once (sm86_prods)
+ *    and take its lanes one after the other, each lane's steps in its own order on
+ *    its own accumulator and lane flags (sm86_lane_sum), so each lane's values are
+ *    its own loop's;
  *  - a traced evaluation (the memo bypassed, every step recorded) is the per-lane
  *    spec's, lane by lane. */
 TD_NOCOV_BEGIN
@@ -211,69 +212,84 @@ static td_sh sq_lane_run(td_shcx *cx, const td_case *c, const sb_geo *g, const t
     return td_sh_mul(cx, td_sh_acc_end(cx, &acc), td_sh_exact(cx, g->s));
 }
 
-/* bv[k] = td_spec_load(c, reg, base + d[k]) for k < n (dmax >= every d[k]); 1 where
- * every one is finite.  A binary16 region is read inline where every offset is in
- * bounds: td_spec_f16 is td_spec_load's value for a finite element and NaN for an
- * infinite or NaN one, which then makes it 0 (the caller's lane-by-lane path loads
- * the elements through td_spec_load itself). */
-static int sm86_loads(const td_case *c, int reg, size_t base, const size_t *d, size_t dmax, size_t n, double *bv) {
+/* The products a block of lanes of one row (one column) takes, in the lane's order:
+ * product t multiplies the row operand a[t] by element d of the row starting at
+ * base[t] of region reg (d the lane's); ok[t] = td_sh_dot_second(a[t]), xh[t] =
+ * td_sh_xh_ok(a[t]); f16: region reg is binary16 and base[t] + d < its length for
+ * every t and every lane's d <= dmax, so that its elements can be read inline. */
+typedef struct sm86_prods {
+    size_t n, base[SM_MAX_T];
+    td_sh a[SM_MAX_T];
+    unsigned char ok[SM_MAX_T], xh[SM_MAX_T];
+    int reg, f16;
+} sm86_prods;
+
+static void sm86_prod(sm86_prods *P, size_t base, td_sh a, unsigned char ok) {
+    P->base[P->n] = base, P->a[P->n] = a, P->ok[P->n] = ok, P->xh[P->n] = (unsigned char)td_sh_xh_ok(a);
+    P->n++;
+}
+
+static void sm86_prods_f16(const td_case *c, sm86_prods *P, int reg, size_t dmax) {
     const td_region *R = &c->r[reg];
-    int fin = 1;
-    if (R->fmt == TD_F16 && base <= R->len && dmax < R->len - base) {
-        const uint8_t *p = R->data;
-        for (size_t k = 0; k < n; k++) {
+    size_t bmax = 0;
+    for (size_t t = 0; t < P->n; t++) bmax = P->base[t] > bmax ? P->base[t] : bmax;
+    P->reg = reg;
+    P->f16 = R->fmt == TD_F16 && bmax <= R->len && dmax < R->len - bmax;
+}
+
+/* One lane's sum of the products P (element d of each row), on the lane flags *lf: the
+ * per-lane spec's loop, each step td_sh_acc_add_mul (sm86_step) or, where the element
+ * is a finite binary16 value read inline and a[t] passes td_sh_xh_ok,
+ * td_sh_acc_add_mul_h, the step td_sh_acc_add_mul takes there (td_spec_f16 is
+ * td_spec_load's value for a finite element, NaN for any other, which sm86_step then
+ * loads through td_spec_load).  The accumulator is copied in and out of the calls so
+ * that the compiler can keep it in registers along the loop. */
+static td_sh sm86_lane_sum(td_shcx *cx, const td_case *c, const sm86_prods *P, size_t d, uint32_t *lf) {
+    const uint8_t *p = c->r[P->reg].data;
+    uint32_t f = *lf;
+    td_sh_acc acc, tmp;
+    td_sh_acc_init(cx, &tmp, TD_ORDER_SEQ, 0);
+    acc = tmp;
+    for (size_t t = 0; t < P->n; t++) {
+        size_t off = P->base[t] + d;
+        if (P->f16 && P->xh[t]) {
             uint16_t h;
-            memcpy(&h, p + 2 * (base + d[k]), sizeof h);
-            bv[k] = td_spec_f16(h);
-            fin &= bv[k] == bv[k];
+            memcpy(&h, p + 2 * off, sizeof h);
+            double b = td_spec_f16(h);
+            if (b == b) {
+                td_sh_acc_add_mul_h(cx, &acc, &f, P->a[t], b);
+                continue;
+            }
         }
-        return fin;
+        tmp = acc;
+        cx->lane_flags = f;
+        sm86_step(cx, &tmp, P->a[t], P->ok[t], c, P->reg, off);
+        f = cx->lane_flags;
+        acc = tmp;
     }
-    for (size_t k = 0; k < n; k++) {
-        bv[k] = td_spec_load(c, reg, base + d[k]);
-        fin &= isfinite(bv[k]) != 0;
-    }
-    return fin;
+    tmp = acc;
+    cx->lane_flags = f;
+    td_sh sum = td_sh_acc_end(cx, &tmp);
+    *lf = cx->lane_flags;
+    return sum;
 }
 
-/* One product for the n lanes of a row (a column): acc[k] += a * (element d[k] of row
- * `row` of head `head` in region reg), each lane on its own lane flags f[k]; one
- * td_sh_acc_add_mul_xb_lanes where a passes ok and every element is finite (a's tests
- * once for the lanes), sm86_step lane by lane otherwise. */
-static void sm86_lanes_step(td_shcx *cx, const td_case *c, const sb_geo *g, int reg, int64_t head, int64_t row,
-                            td_sh a, int ok, const size_t *d, size_t dmax, size_t n, td_sh_acc *acc, uint32_t *f) {
-    double bv[SM_MAX_W];
-    int fin = sm86_loads(c, reg, sb_rows(g, head, row, 0), d, dmax, n, bv);
-    if (ok && fin) {
-        td_sh_acc_add_mul_xb_lanes(cx, acc, f, a, bv, n);
-        return;
-    }
-    for (size_t k = 0; k < n; k++) {
-        cx->lane_flags = f[k];
-        sm86_step(cx, &acc[k], a, ok, c, reg, sb_rows(g, head, row, (int64_t)d[k]));
-        f[k] = cx->lane_flags;
-    }
-}
-
-/* sq_lane_run for n dQ lanes (o != 1) l[0..n) of one row, all together: their
- * accumulators side by side, key j's step taken for every lane before key j + 1's
- * (each lane's own steps stay in j order, on its own accumulator and lane flags, so
- * every lane gets what sq_lane_run gives it); a key whose dS16 passes ok and whose
- * K elements are all finite takes td_sh_acc_add_mul_xb_lanes (dS16's tests once for
- * the row's lanes), any other sm86_step lane by lane */
+/* sq_lane_run for n dQ lanes (o != 1) l[0..n) of one row: the row's products (dS16_j
+ * times row j of K, j <= i) listed once, then each lane's sum (sm86_lane_sum) */
 static void sq_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *l, size_t n,
                          const td_sh *ds16, const unsigned char *ok, uint32_t rf, td_sh *out, uint32_t *lf) {
     int64_t i = l[0].idx[1], kv = l[0].idx[0] / g->groups;
-    td_sh_acc acc[SM_MAX_W];
-    size_t d[SM_MAX_W], dmax = 0;
+    sm86_prods P;
+    size_t dmax = 0;
+    P.n = 0;
+    for (int64_t j = 0; j <= i; j++) sm86_prod(&P, sb_rows(g, kv, j, 0), ds16[j], ok[j]);
+    for (size_t k = 0; k < n; k++) dmax = (size_t)l[k].idx[2] > dmax ? (size_t)l[k].idx[2] : dmax;
+    sm86_prods_f16(c, &P, RQ_K, dmax);
     for (size_t k = 0; k < n; k++) {
-        td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), lf[k] = rf;
-        d[k] = (size_t)l[k].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
-    }
-    for (int64_t j = 0; j <= i; j++) sm86_lanes_step(cx, c, g, RQ_K, kv, j, ds16[j], ok[j], d, dmax, n, acc, lf);
-    for (size_t k = 0; k < n; k++) {
+        lf[k] = rf;
+        td_sh sum = sm86_lane_sum(cx, c, &P, (size_t)l[k].idx[2], &lf[k]);
         cx->lane_flags = lf[k];
-        out[k] = td_sh_mul(cx, td_sh_acc_end(cx, &acc[k]), td_sh_exact(cx, g->s));
+        out[k] = td_sh_mul(cx, sum, td_sh_exact(cx, g->s));
         lf[k] = cx->lane_flags;
     }
 }
@@ -311,27 +327,26 @@ static void sm86_query_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, 
     }
 }
 
-/* sk_lane_sh for the n lanes l[ix[0..n)] of one column (h, j) and one output o, all
- * together as sq_lanes_run does for a row: sk_lane_sh's order of the query sub-tiles,
- * query i's step taken for every lane before the next query's, through sm86_step or
- * td_sh_acc_add_mul_xb_lanes; a = dS16 (o = 0, times Q) or P16 (o = 1, times dO) */
+/* sk_lane_sh for the n lanes l[ix[0..n)] of one column (h, j) and one output o: the
+ * column's products in sk_lane_sh's order (the query sub-tiles from the last down to
+ * the diagonal one, queries >= j ascending within) listed once, a = dS16 (o = 0, times
+ * Q) or P16 (o = 1, times dO), then each lane's sum (sm86_lane_sum) */
 static void sk_lanes_run(td_shcx *cx, const td_case *c, const sb_geo *g, const td_olane *l, const size_t *ix,
                          size_t n, const td_sh *a, const unsigned char *ok, uint32_t rf, td_sh *out, uint32_t *lf) {
     int64_t h = l[ix[0]].idx[0], j = l[ix[0]].idx[1];
-    int o = l[ix[0]].o != 0, reg = o ? RK_DO : RK_Q;
-    td_sh_acc acc[SM_MAX_W];
-    uint32_t f[SM_MAX_W];
-    size_t d[SM_MAX_W], dmax = 0;
-    for (size_t k = 0; k < n; k++) {
-        td_sh_acc_init(cx, &acc[k], TD_ORDER_SEQ, 0), f[k] = rf;
-        d[k] = (size_t)l[ix[k]].idx[2], dmax = d[k] > dmax ? d[k] : dmax;
-    }
+    int o = l[ix[0]].o != 0;
+    sm86_prods P;
+    size_t dmax = 0;
+    P.n = 0;
     for (int64_t qs = g->T / g->sub - 1; qs >= j / g->sub; qs--)
         for (int64_t i = qs * g->sub > j ? qs * g->sub : j; i < (qs + 1) * g->sub; i++) /* query >= key */
-            sm86_lanes_step(cx, c, g, reg, h, i, a[i], ok[i], d, dmax, n, acc, f);
+            sm86_prod(&P, sb_rows(g, h, i, 0), a[i], ok[i]);
+    for (size_t k = 0; k < n; k++) dmax = (size_t)l[ix[k]].idx[2] > dmax ? (size_t)l[ix[k]].idx[2] : dmax;
+    sm86_prods_f16(c, &P, o ? RK_DO : RK_Q, dmax);
     for (size_t k = 0; k < n; k++) {
-        cx->lane_flags = f[k];
-        td_sh sum = td_sh_acc_end(cx, &acc[k]);
+        uint32_t f = rf;
+        td_sh sum = sm86_lane_sum(cx, c, &P, (size_t)l[ix[k]].idx[2], &f);
+        cx->lane_flags = f;
         out[ix[k]] = o == 0 ? td_sh_mul(cx, sum, td_sh_exact(cx, g->s)) : sum;
         lf[ix[k]] = cx->lane_flags;
     }
@@ -350,6 +365,36 @@ static int sk_ord_cmp(const void *pa, const void *pb) {
     if (a->j != b->j) return a->j < b->j ? -1 : 1;
     if (a->o != b->o) return a->o < b->o ? -1 : 1;
     return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* ord[0..n), given in position order, sorted as qsort with sk_ord_cmp sorts it: where
+ * every lane's j is in [0, T) and the chunk's columns and outputs, ((h - hmin) T + j) 2
+ * + o, span a range not much wider than n, by a stable counting sort on that rank
+ * (positions stay ascending within a rank, and the rank orders (h, j, o) as sk_ord_cmp
+ * does); otherwise, or where its arrays cannot be allocated, by qsort */
+static void sk_ord_sort(sk_ord *ord, size_t n, int64_t T) {
+    int64_t hmin = INT64_MAX, hmax = INT64_MIN;
+    int inr = 1;
+    for (size_t k = 0; k < n; k++) {
+        hmin = ord[k].h < hmin ? ord[k].h : hmin, hmax = ord[k].h > hmax ? ord[k].h : hmax;
+        inr &= ord[k].j >= 0 && ord[k].j < T;
+    }
+    size_t range = n && inr && hmax - hmin < (int64_t)n ? (size_t)(hmax - hmin + 1) * (size_t)T * 2 : SIZE_MAX;
+    size_t *at = range <= 4 * n + 256 ? calloc(range + 1, sizeof *at) : NULL;
+    sk_ord *tmp = at ? malloc(n * sizeof *tmp) : NULL;
+    if (!tmp) {
+        free(at);
+        qsort(ord, n, sizeof *ord, sk_ord_cmp);
+        return;
+    }
+#define SK_RANK(e) ((size_t)(((e).h - hmin) * T + (e).j) * 2 + (size_t)(e).o)
+    for (size_t k = 0; k < n; k++) at[SK_RANK(ord[k]) + 1]++;
+    for (size_t r = 0; r < range; r++) at[r + 1] += at[r];
+    for (size_t k = 0; k < n; k++) tmp[at[SK_RANK(ord[k])]++] = ord[k];
+#undef SK_RANK
+    memcpy(ord, tmp, n * sizeof *ord);
+    free(tmp);
+    free(at);
 }
 
 /* the key pass: a column's dK lanes (o = 0) read its dS16, its dV^T lanes (o = 1) its
@@ -372,9 +417,9 @@ static void sm86_key_sh_run(td_shcx *cx, const td_case *c, const td_olane *l, si
         return;
     }
     for (size_t k = 0; k < n; k++) ord[k] = (sk_ord){l[k].idx[0], l[k].idx[1], l[k].o != 0, k};
-    qsort(ord, n, sizeof *ord, sk_ord_cmp);
     sb_geo g;
     sk_geo_get(c, &g);
+    sk_ord_sort(ord, n, g.T);
     td_sh ds16[SM_MAX_T], p16[SM_MAX_T];
     unsigned char ok[SM_MAX_T];
     size_t ix[SM_MAX_W];

@@ -64,17 +64,19 @@ TD_NOCOV_BEGIN
 /* A binary16 value from its bits, exactly (td_decode's value): a normal one as the
  * binary64 with the same sign, exponent and significand, a subnormal one as its
  * significand times 2^-24; infinities and NaNs go through td_get (NAN: the caller's
- * fallback, as no finite binary16 decodes to it). */
+ * fallback, as no finite binary16 decodes to it).  Without branches (every attention
+ * and GEMM lane loads its binary16 operands here): the sign at bit 63 and the
+ * exponent and significand fields e, m at bits 52..56 and 42..51 make the binary64
+ * 2^(e - 1023) (1 + m / 2^10) where e > 0 and m 2^-1032 where e = 0 (a subnormal
+ * binary64), so that times 2^1008 it is 2^(e - 15) (1 + m / 2^10), resp. m 2^-24: the
+ * value, the product exact (a normal binary64 result, no bits dropped).  tests/test_sh_dot.c
+ * compares it with ldexp of the fields on all 65536 encodings. */
 static inline double td_spec_f16(uint16_t h) {
-    unsigned e = h >> 10 & 0x1f, m = h & 0x3ff;
+    uint64_t b = (uint64_t)(h & 0x8000u) << 48 | (uint64_t)(h & 0x7fffu) << 42;
     double v;
-    if (e == 0x1f) return NAN;
-    if (e == 0) v = (double)m * 0x1p-24;
-    else {
-        uint64_t b = (uint64_t)(e - 15 + 1023) << 52 | (uint64_t)m << 42;
-        memcpy(&v, &b, sizeof v);
-    }
-    return (h & 0x8000) ? -v : v;
+    memcpy(&v, &b, sizeof v);
+    v *= 0x1p1008;
+    return (h & 0x7c00u) == 0x7c00u ? NAN : v;
 }
 
 static inline double td_spec_load(const td_case *c, int reg, size_t off) {

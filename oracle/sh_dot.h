@@ -61,52 +61,41 @@ static inline int td_sh_dot_second(td_sh a) {
     return !first && td_sh_dot_a_ok(a);
 }
 
-/* td_sh_acc_add_mul_xb(acc[k], a, bv[k]) for the n lanes k of a row that share the
- * operand a, each with its own lane flags lf[k] (cx->lane_flags is left as it was);
- * !cx->trace, td_sh_dot_second(a) and every bv[k] finite.  The loop over k computes
- * each lane's step as td_sh_acc_add_mul_xb does: where a is not held exactly
- * (!TD_SH_EXACTK, a dS16 or P16 whose cast could not be decided exactly) its
- * td_sh_rounded takes the general branch (exact_operands false), written out here
- * with a's tests and fields read once; fma(a.v, bv, -v) == 0 is known where both
- * significands have <= 24 bits and v is finite with |v| >= 2^-960 (a product of
- * <= 48 bits, no underflow: td_sh_acc_add_mul's shortcut).  An a held exactly takes
- * td_sh_acc_add_mul_xb itself.  tests/test_sh_dot.c compares the two lane by lane. */
-static inline void td_sh_acc_add_mul_xb_lanes(td_shcx *cx, td_sh_acc *acc, uint32_t *lf, td_sh a, const double *bv,
-                                              size_t n) {
-    uint32_t keep = cx->lane_flags;
-    if (a.fl & TD_SH_EXACTK) {
-        for (size_t k = 0; k < n; k++) {
-            cx->lane_flags = lf[k];
-            td_sh_acc_add_mul_xb(cx, &acc[k], a, bv[k]);
-            lf[k] = cx->lane_flags;
-        }
-        cx->lane_flags = keep;
-        return;
+/* 1 where td_sh_acc_add_mul_h may take the products a * b: a passes td_sh_dot_second
+ * and is not held exactly (a rounded dS16 or P16 whose cast could not be decided
+ * exactly), es = 0, a.v has <= 24 significant bits and is 0 or of magnitude in
+ * [2^-900, 2^900] (every binary16 value is) */
+static inline int td_sh_xh_ok(td_sh a) {
+    double m = fabs(a.v);
+    return td_sh_dot_second(a) && !(a.fl & TD_SH_EXACTK) && a.es == 0 && td_f64_short(a.v) &&
+           (m == 0 || (m >= 0x1p-900 && m <= 0x1p900));
+}
+
+/* td_sh_acc_add_mul_xb(cx, acc, a, b) with the lane flags in *lf instead of
+ * cx->lane_flags (left as it was): !cx->trace, td_sh_xh_ok(a), b a finite binary16
+ * value (0 or 2^-24 <= |b| <= 65504, <= 11 significant bits).  There the term's es is
+ * 0: where a.v or b is 0, v is a zero and the zero rule gives 0; otherwise
+ * 2^-924 <= |v| <= 2^916 and v is exact (a product of <= 35 bits), which the fma test
+ * finds (a.es = 0).  So td_sh_rounded(cx, "mul", v, 0, P, Pp, true, false) takes its
+ * general branch (a not held exactly) with m = |v| + 0 = |v|, and P = td_up(|b| a.ek)
+ * and Pp = td_up(|b| a.ep) are never NaN (finite operands: td_nonan changes nothing);
+ * it is written out here, then td_sh_acc_add of the term.  seed_sm86's lanes take their
+ * products here, a lane at a time with its accumulator in registers
+ * (tests/test_sh_dot.c compares it with td_sh_acc_add_mul). */
+static inline void td_sh_acc_add_mul_h(td_shcx *cx, td_sh_acc *acc, uint32_t *lf, td_sh a, double b) {
+    double v = a.v * b, mb = fabs(b), m = fabs(v);
+    double P = td_up(mb * a.ek), Pp = td_up(mb * a.ep);
+    td_sh r;
+    r.v = v, r.es = 0, r.leaves = 0, r.fl = 0;
+    r.ek = td_up(P + cx->u * (m + P) + cx->eta);
+    r.ep = td_up(Pp + cx->u * (m + Pp) + cx->eta);
+    if (r.ep > r.ek) r.ep = r.ek;
+    if (m + P >= cx->ovf) *lf |= TD_LF_MAYOVF;
+    if (m + P >= cx->ovf || !(r.ek < INFINITY)) {
+        r.ek = r.ep = INFINITY;
+        *lf |= TD_LF_UNBOUNDED;
     }
-    int es0 = a.es == 0, ashort = td_f64_short(a.v);
-    double u = cx->u, eta = cx->eta, ovf = cx->ovf;
-    for (size_t k = 0; k < n; k++) {
-        double b = bv[k], v = a.v * b, mb = fabs(b), av = fabs(v);
-        int exact = es0 && av >= 0x1p-960 &&
-                    (ashort && td_f64_short(b) ? av <= 0x1.fffffffffffffp+1023 : fma(a.v, b, -v) == 0);
-        double es = exact ? 0 : td_up(mb * a.es + 0x1p-53 * av + 0x1p-1074);
-        if (v == 0 && (a.v == 0 || b == 0) && es0) es = 0;
-        /* td_sh_rounded(cx, "mul", v, es, P, Pp, true, false) */
-        td_sh r;
-        r.v = v, r.leaves = 0, r.fl = 0;
-        r.es = es = td_nonan(es);
-        double m = av + es, P = td_up(mb * a.ek), Pp = td_up(mb * a.ep);
-        if (m + P >= ovf) lf[k] |= TD_LF_MAYOVF;
-        P = td_nonan(P), Pp = td_nonan(Pp);
-        r.ek = td_up(P + u * (m + P) + eta);
-        r.ep = td_up(Pp + u * (m + Pp) + eta);
-        if (r.ep > r.ek) r.ep = r.ek;
-        if (m + P >= ovf || !(r.ek < INFINITY)) {
-            r.ek = r.ep = INFINITY;
-            lf[k] |= TD_LF_UNBOUNDED;
-        }
-        td_sh_acc_add(cx, &acc[k], r);
-    }
+    td_sh_acc_add(cx, acc, r);
 }
 
 __attribute__((noinline)) static void td_sh_acc_add_mul_slow(td_shcx *cx, td_sh_acc *acc, td_sh a, td_sh b) {

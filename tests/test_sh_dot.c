@@ -252,84 +252,99 @@ static void test_dot_in(void **st) {
     dot_in_fmt(TD_F32, 0, 0, TD_F32);
 }
 
-/* td_sh_acc_add_mul_xb_lanes against its definition, td_sh_acc_add_mul(acc[k], a,
- * exact(bv[k])) lane by lane with the lane's own flags: row operands a of every kind
- * that passes td_sh_dot_second (operand(), plus a's with es = 0 and short or long
- * significands, near the overflow threshold, zeros), b's finite binary16 values (zeros,
- * subnormals, 65504), binary32 and full binary64 values, huge ones (v overflows);
- * binary32, binary16 and binary64 evaluation formats; random starting lane flags.
- * Every double of each accumulator and each lane's flags must match after each row. */
-static double lane_b(unsigned *st) {
-    static const double edge[] = {0.0, -0.0, 0x1p-24, -65504.0, 0x1.ffcp-15, 0x1p1000, -0x1.0000000000001p0, 1e-300};
-    unsigned k = (unsigned)(rnd01(st) * 6);
-    if (k <= 2) return f16_value((uint16_t)((uint16_t)(rnd01(st) * 65536) & 0xfbff)); /* finite binary16 */
-    if (k == 3) return edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))];
-    if (k == 4) return (double)(float)((rnd01(st) - 0.5) * 1e4);
-    return (rnd01(st) - 0.5) * 3.0;
+/* td_sh_acc_add_mul_h against its definition, td_sh_acc_add_mul(acc, a, exact(b)) with
+ * the lane's own flags: row operands a of every kind (operand(), es = 0 with short and
+ * long significands, es > 0, ep > ek, zeros of both signs, 2^-900 and 2^900 and just
+ * outside, huge values, error bounds near and past the overflow threshold, EXACTK and
+ * not), of which the test takes those td_sh_xh_ok accepts (so that a wider filter fails
+ * here too); b any finite binary16 value (random encodings, zeros, 2^-24, 65504);
+ * runs of 1 to 40 steps on one accumulator (the v0 / same rule: runs of one repeated
+ * term too); binary32, binary16 (overflow at 65520) and binary64 evaluation formats;
+ * random starting lane flags.  Every double of the accumulator and the flags must
+ * match after each step, and cx->lane_flags must be left as it was. */
+static double h_b(unsigned *st) {
+    static const double edge[] = {0.0, -0.0, 0x1p-24, -0x1p-24, 65504.0, -65504.0, 0x1.ffcp-15, 1.0};
+    if (rnd01(st) < 0.25) return edge[(unsigned)(rnd01(st) * (sizeof edge / sizeof *edge))];
+    uint16_t h = (uint16_t)(rnd01(st) * 65536);
+    if ((h & 0x7c00) == 0x7c00) h &= 0xfbff; /* finite */
+    return td_spec_f16(h);
 }
 
-static td_sh lane_a(td_shcx *cx, unsigned *st) {
-    unsigned k = (unsigned)(rnd01(st) * 5);
-    double x = (rnd01(st) - 0.5) * ldexp(1.0, (int)(rnd01(st) * 120) - 60);
-    td_sh t = td_sh_exact(cx, (double)(float)x);
+static td_sh h_a(td_shcx *cx, unsigned *st) {
+    static const double mag[] = {0.0, -0.0, 0x1p-900, -0x1p900, 0x1p-901, 0x1p901, 0x1.8p1010, 0x1p-1000,
+                                 65504.0, 0x1p-24, 3.0, -0x1.ffcp-15};
+    static const double err[] = {0.0, 0x1p-30, 0x1p-11, 1.0, 65536.0, 0x1p1000, 0x1.fffffffffffffp1023};
+    unsigned k = (unsigned)(rnd01(st) * 6);
     if (k == 0) return operand(cx, st);
-    if (k == 1) t.ek = t.ep = 0x1p-20, t.fl = 0; /* es = 0, short significand: the fma shortcut */
-    if (k == 2) t.v = x, t.ek = 0x1p-30, t.ep = 0x1p-31, t.fl = rnd01(st) < 0.5 ? 0 : TD_SH_CR; /* es = 0, long */
-    if (k == 3) /* es > 0; ep > ek too (the clamp) */
-        t.es = 0x1p-40 * fabs(x), t.ek = 0x1p-20, t.ep = rnd01(st) < 0.5 ? 0x1p-22 : 0x1p-18, t.fl = 0;
-    if (k == 4) t.v = rnd01(st) < 0.3 ? -0.0 : 0x1.8p1010, t.ek = t.ep = 0x1p-10, t.fl = 0; /* zero, huge */
+    td_sh t = td_sh_exact(cx, td_spec_f16((uint16_t)((uint16_t)(rnd01(st) * 65536) & 0xfbff)));
+    if (k == 1) t.v = mag[(unsigned)(rnd01(st) * (sizeof mag / sizeof *mag))];
+    if (k == 2) t.v = (rnd01(st) - 0.5) * ldexp(1.0, (int)(rnd01(st) * 60) - 30); /* long significand */
+    t.ek = err[(unsigned)(rnd01(st) * (sizeof err / sizeof *err))];
+    t.ep = rnd01(st) < 0.3 ? 2 * t.ek : rnd01(st) < 0.5 ? t.ek / 4 : 0x1p-40; /* ep > ek: the clamp */
+    if (k == 3) t.es = 0x1p-40; /* es > 0 */
+    t.fl = k == 4 ? TD_SH_EXACTK : rnd01(st) < 0.5 ? 0 : TD_SH_CR;
     return t;
 }
 
-static void xb_lanes_fmt(td_fmt f) {
-    unsigned st = 4242u + (unsigned)f * 11u;
-    td_shcx c0, c1, c2;
-    init_cx(&c0, f);
+static void xh_fmt(td_fmt f) {
+    unsigned st = 977u + (unsigned)f * 31u;
+    td_shcx c1, c2;
     init_cx(&c1, f);
     init_cx(&c2, f);
-    enum { L = 40 };
-    td_sh_acc a1[L], a2[L];
-    uint32_t lf1[L], lf2[L];
-    int used = 0;
-    for (int row = 0; row < 400; row++) {
-        if (row % 20 == 0) /* fresh lanes every 20 rows: a row's accumulators carry over */
-            for (int k = 0; k < L; k++) {
-                td_sh_acc_init(&c1, &a1[k], TD_ORDER_SEQ, 0);
-                td_sh_acc_init(&c2, &a2[k], TD_ORDER_SEQ, 0);
-                lf1[k] = lf2[k] = rnd01(&st) < 0.2 ? TD_LF_TIE : 0;
-            }
-        td_sh a = lane_a(&c0, &st);
-        if (!td_sh_dot_second(a)) continue;
-        used++;
-        double bv[L];
-        size_t n = 1 + (size_t)(rnd01(&st) * L);
-        for (size_t k = 0; k < n; k++) bv[k] = lane_b(&st);
-        c1.lane_flags = 0x55u;
-        td_sh_acc_add_mul_xb_lanes(&c1, a1, lf1, a, bv, n);
-        assert_int_equal(c1.lane_flags, 0x55u);
-        for (size_t k = 0; k < n; k++) {
-            c2.lane_flags = lf2[k];
-            td_sh_acc_add_mul(&c2, &a2[k], a, td_sh_exact(&c2, bv[k]));
-            lf2[k] = c2.lane_flags;
-            same_acc(&a1[k], &a2[k], row * 100 + (int)k);
-            assert_int_equal(lf1[k], lf2[k]);
+    int used = 0, flagged = 0;
+    for (int run = 0; run < 3000; run++) {
+        td_sh_acc a1, a2;
+        td_sh_acc_init(&c1, &a1, TD_ORDER_SEQ, 0);
+        td_sh_acc_init(&c2, &a2, TD_ORDER_SEQ, 0);
+        uint32_t lf = rnd01(&st) < 0.2 ? TD_LF_TIE : 0;
+        c2.lane_flags = lf;
+        int steps = 1 + (int)(rnd01(&st) * 40), repeat = rnd01(&st) < 0.2;
+        td_sh a = h_a(&c1, &st);
+        double b = h_b(&st);
+        for (int s = 0; s < steps; s++) {
+            if (!repeat) a = h_a(&c1, &st), b = h_b(&st);
+            if (!td_sh_xh_ok(a)) continue;
+            used++;
+            c1.lane_flags = 0x55u;
+            td_sh_acc_add_mul_h(&c1, &a1, &lf, a, b);
+            assert_int_equal(c1.lane_flags, 0x55u);
+            td_sh_acc_add_mul(&c2, &a2, a, td_sh_exact(&c2, b));
+            same_acc(&a1, &a2, run * 100 + s);
+            assert_int_equal(lf, c2.lane_flags);
+            flagged += (lf & (TD_LF_MAYOVF | TD_LF_UNBOUNDED)) != 0;
         }
     }
-    assert_true(used > 200);
+    assert_true(used > 10000);
+    assert_true(flagged > 100);
 }
 
-static void test_xb_lanes(void **st) {
+static void test_xh(void **st) {
     (void)st;
-    xb_lanes_fmt(TD_F32);
-    xb_lanes_fmt(TD_F16);
-    xb_lanes_fmt(TD_F64);
+    xh_fmt(TD_F32);
+    xh_fmt(TD_F16);
+    xh_fmt(TD_F64);
+}
+
+/* td_spec_f16 (contracts/spec.h) on all 65536 encodings against ldexp of the fields:
+ * the same double, bit for bit (zeros' signs included), and NaN for an infinity or NaN */
+static void test_f16_value(void **st) {
+    (void)st;
+    for (unsigned h = 0; h < 65536; h++) {
+        unsigned e = h >> 10 & 0x1f, m = h & 0x3ff;
+        double want = e == 0 ? ldexp((double)m, -24) : ldexp((double)(1024 + m), (int)e - 25);
+        if (h & 0x8000) want = -want;
+        double got = td_spec_f16((uint16_t)h);
+        if (e == 0x1f) assert_true(got != got);
+        else same_d(got, want, "td_spec_f16", (int)h);
+    }
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f32),          cmocka_unit_test(test_f16),         cmocka_unit_test(test_f64),
         cmocka_unit_test(test_f32_traced),   cmocka_unit_test(test_trace_keeps_terms),
-        cmocka_unit_test(test_window_edges), cmocka_unit_test(test_dot_in),       cmocka_unit_test(test_xb_lanes),
+        cmocka_unit_test(test_window_edges), cmocka_unit_test(test_dot_in),       cmocka_unit_test(test_xh),
+        cmocka_unit_test(test_f16_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
