@@ -19,8 +19,14 @@
  *   alt_twopass_exp2  no online rescaling: the row max over the kept keys (and the seed's
  *                  m0) first, every weight and its fp16 P at that final max, the seed
  *                  rescaled once, exp2f, out = acc / l.
+ *   alt_kv4_ftz_divfull  the port's arithmetic as compiled Triton runs it on NVIDIA (the
+ *                  "triton" member of the "any" math model): blocks of 4 keys left to
+ *                  right, exp2 as ex2.approx.ftz.f32 (2 ulp, subnormal results flushed to
+ *                  0), acc / l as div.full.f32 (2 ulp), the seed as the initial state.
  * Scores: each q.k an FMA chain along ND (fp16 products are exact in binary32, so the
  * chain is the port's sequential sum) times c.  M = m + log2f(l) in both. */
+#include <float.h>
+
 #include "../host/attn_online_tl.h"
 #include "alt_a_softmax.h"
 #include "alt_common.h"
@@ -65,9 +71,16 @@ static void t3a_merge(t3a_state *S, float m0, float l0, const float *acc0, int64
     S->m = m;
 }
 
+/* ex2.approx.ftz.f32: the 2-ulp model with subnormal results flushed to zero */
+static float t3a_ex2_ftz(float t) {
+    float r = alt_ex2_approx(t);
+    return fabsf(r) < FLT_MIN ? 0.0f : r;
+}
+
 typedef struct t3a_alt {
     int cas;
-    int split; /* 1: blocks of 3 right to left, the seed merged last; 0: two-pass, seed first */
+    int split; /* 1: blocks of 3 right to left, the seed merged last; 0: two-pass, seed
+                * first; 2: blocks of 4 left to right, seed first, ftz exp2, div.full */
 } t3a_alt;
 
 static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
@@ -75,7 +88,7 @@ static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
     const int64_t BM = TL_I(L, ib), D = TL_I(L, ib + 1), NKV = TL_I(L, T3_NKV), H = TL_I(L, T3_H);
     const int64_t off = TL_I(L, T3_OFF), size = A->cas == 3 ? 0 : TL_I(L, T3_SIZE), ROUND = TL_I(L, T3_ROUND);
     const float c = TL_R(L, T3_SM) * 1.4426950408889634f;
-    aa_expfn ex = A->split ? alt_ex2_approx : exp2f;
+    aa_expfn ex = A->split == 1 ? alt_ex2_approx : A->split == 2 ? t3a_ex2_ftz : exp2f;
     float *s, *v, *acc, *acc0, *p;
     uint8_t *keep;
     TL_ALLOC(L, s, NKV + NKV * D + 2 * D + NKV);
@@ -104,22 +117,28 @@ static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
                 m0 = tl_load(L, T3_M, mrow), l0 = tl_load(L, T3_L, mrow);
                 for (int64_t d = 0; d < D; d++) acc0[d] = tl_load(L, T3_OUT, orow + d * TL_I(L, T3_SON));
             }
-            if (A->split) {
+            if (A->split == 1) {
                 for (int64_t hi = NKV; hi > 0; hi -= 3) t3a_block(&S, s, keep, v, D, hi > 3 ? hi - 3 : 0, hi, ex, p);
                 if (A->cas == 4) t3a_merge(&S, m0, l0, acc0, D, ex);
             } else {
-                if (A->cas == 4) { /* the seed first: the whole row is one block after it */
+                if (A->cas == 4) { /* the seed first: the initial state of the fold */
                     S.m = m0, S.l = l0;
                     for (int64_t d = 0; d < D; d++) acc[d] = acc0[d];
                 }
-                t3a_block(&S, s, keep, v, D, 0, NKV, ex, p);
+                const int64_t C = A->split == 2 ? 4 : NKV; /* two-pass: the whole row one block */
+                for (int64_t lo = 0; lo < NKV; lo += C)
+                    t3a_block(&S, s, keep, v, D, lo, lo + C < NKV ? lo + C : NKV, ex, p);
             }
             int any = S.m != -INFINITY;
-            float r = any && A->split ? 1.0f / S.l : 0.0f;
+            float r = any && A->split == 1 ? 1.0f / S.l : 0.0f;
             tl_store(L, T3_M, mrow, any ? S.m + log2f(S.l) : -INFINITY, tl_f32());
-            for (int64_t d = 0; d < D; d++)
-                tl_store(L, T3_OUT, orow + d * TL_I(L, T3_SON), !any ? 0.0f : A->split ? acc[d] * r : acc[d] / S.l,
-                         alt_f16());
+            for (int64_t d = 0; d < D; d++) {
+                float o = !any             ? 0.0f
+                          : A->split == 1 ? acc[d] * r
+                          : A->split == 2 ? alt_div_full(acc[d], S.l)
+                                          : acc[d] / S.l;
+                tl_store(L, T3_OUT, orow + d * TL_I(L, T3_SON), o, alt_f16());
+            }
         }
     }
     free(s), free(keep);
@@ -132,6 +151,7 @@ static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
         return t3a_run(L, &A); \
     }
 T3A(1, 1) T3A(2, 1) T3A(3, 1) T3A(4, 1) T3A(1, 0) T3A(2, 0) T3A(3, 0) T3A(4, 0)
+T3A(1, 2) T3A(2, 2) T3A(3, 2) T3A(4, 2)
 
 #define T3_ID(x) "attention_fwd_triton3.attention_fwd_triton3_" x
 #define T3_CASTS "p=fp16:rne:inf;store=fp16:rne:inf"
@@ -170,3 +190,20 @@ TD_KERNEL(td_a_t3_io3_2p) = {T3_ID("case3_io_correctness"), T3_2P, TD_ABI_HOST, 
                                 27, 6, t3a_3_0, NULL};
 TD_KERNEL(td_a_t3_io4_2p) = {T3_ID("case4_io_correctness"), T3_2P, TD_ABI_HOST, T3_CASTS, NULL, NULL,
                                 28, 6, t3a_4_0, NULL};
+#define T3_FTZ "alt_kv4_ftz_divfull"
+TD_KERNEL(td_a_t3_os1_ftz) = {T3_ID("python_case1_output_summary_general"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 28, 6, t3a_1_2, NULL};
+TD_KERNEL(td_a_t3_os2_ftz) = {T3_ID("python_case2_output_summary_general"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 28, 6, t3a_2_2, NULL};
+TD_KERNEL(td_a_t3_os3_ftz) = {T3_ID("python_case3_output_summary_general"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 27, 6, t3a_3_2, NULL};
+TD_KERNEL(td_a_t3_os4_ftz) = {T3_ID("python_case4_output_summary_general"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 28, 6, t3a_4_2, NULL};
+TD_KERNEL(td_a_t3_io1_ftz) = {T3_ID("case1_io_correctness"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 28, 6, t3a_1_2, NULL};
+TD_KERNEL(td_a_t3_io2_ftz) = {T3_ID("case2_io_correctness"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 28, 6, t3a_2_2, NULL};
+TD_KERNEL(td_a_t3_io3_ftz) = {T3_ID("case3_io_correctness"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 27, 6, t3a_3_2, NULL};
+TD_KERNEL(td_a_t3_io4_ftz) = {T3_ID("case4_io_correctness"), T3_FTZ, TD_ABI_HOST, T3_CASTS, NULL, NULL,
+                                 28, 6, t3a_4_2, NULL};
