@@ -24,10 +24,17 @@
  *   alt_twopass_rev    the window's max first (0 included for a guarded row: the state's
  *                      m), then the weights expf(s_j - m), summed from the last key to the
  *                      first, P kept in binary32, one division per lane.
+ *   alt_fa1_kv2_ptx    the port's per-block normalisation (FlashAttention-1: p * beta /
+ *                      l_new cast to fp16, acc * (l / l_new) alpha) with the guard's seed as
+ *                      the initial state, as the port; but over blocks of 2 window keys
+ *                      counted from the window's first key, and with compiled Triton's
+ *                      math on NVIDIA (the "triton" member of the "any" model): tl.exp as
+ *                      ex2.approx.f32 of RN(x * log2 e), both divisions as div.full.f32.
  * The q.k dots are FMA chains along the head dim (fp16 products are exact in binary32, so
  * the chain is the port's sequential sum).  Parameters: genuine sm_scale rs hs BLK DM sw;
  * IO sm_scale rs hs sw BLK DM NT.  Regions Q, K, V, B_Start_Loc, B_Seqlen, Out. */
 #include "alt_a_num.h"
+#include "alt_common.h"
 
 enum { R_Q, R_K, R_V, R_START, R_SEQLEN, R_OUT, NR };
 typedef struct cam_ix {
@@ -71,6 +78,31 @@ static void cam_fa2(const cam_row *R, int64_t C, float *o) {
     for (int64_t d = 0; d < R->D; d++) o[d] = o[d] * r;
 }
 
+/* FlashAttention-1 over blocks of 2 window keys, normalised at every block, from the
+ * guard's seed (0, 1e-9, 0) or from (-inf, 0, 0) */
+static void cam_fa1(const cam_row *R, float *o) {
+    float m = R->guarded ? 0.0f : -INFINITY, l = R->guarded ? 1e-9f : 0.0f, p[2];
+    for (int64_t d = 0; d < R->D; d++) o[d] = 0.0f;
+    for (int64_t lo = 0; lo < R->n; lo += 2) {
+        int64_t hi = lo + 2 < R->n ? lo + 2 : R->n;
+        float m_ij = R->s[lo], l_ij = 0.0f;
+        for (int64_t j = lo + 1; j < hi; j++) m_ij = R->s[j] > m_ij ? R->s[j] : m_ij;
+        for (int64_t j = lo; j < hi; j++) p[j - lo] = alt_exp_ptx(R->s[j] - m_ij), l_ij = l_ij + p[j - lo];
+        float m_new = m > m_ij ? m : m_ij;
+        float alpha = m == -INFINITY ? 0.0f : alt_exp_ptx(m - m_new), beta = alt_exp_ptx(m_ij - m_new);
+        float l_new = alpha * l + beta * l_ij;
+        float p_scale = alt_div_full(beta, l_new), acc_scale = alt_div_full(l, l_new) * alpha;
+        for (int64_t j = lo; j < hi; j++)
+            p[j - lo] = (float)td_decode(TD_F16, td_encode_f32(cam_f16, p[j - lo] * p_scale)); /* p.to(fp16) */
+        for (int64_t d = 0; d < R->D; d++) {
+            float pv = 0.0f;
+            for (int64_t j = lo; j < hi; j++) pv = fmaf(p[j - lo], R->v[j * R->D + d], pv);
+            o[d] = o[d] * acc_scale + pv;
+        }
+        l = l_new, m = m_new;
+    }
+}
+
 /* two passes: the max, then the weights and their sum from the last key down */
 static void cam_twopass(const cam_row *R, float *w, float *o) {
     float m = R->guarded ? 0.0f : -INFINITY, l = 0.0f;
@@ -84,7 +116,8 @@ static void cam_twopass(const cam_row *R, float *w, float *o) {
     }
 }
 
-static int cam_run(const td_abi_launch *L, const cam_ix *x, int twopass) {
+enum { CAM_FA2, CAM_TWOPASS, CAM_FA1 };
+static int cam_run(const td_abi_launch *L, const cam_ix *x, int kind) {
     int64_t rs = TL_I(L, x->rs), hs = TL_I(L, x->hs), BLK = TL_I(L, x->blk), D = TL_I(L, x->dm);
     int64_t sw = TL_I(L, x->sw), rows = (int64_t)L->grid[2] * BLK;
     float sm = TL_R(L, x->sm);
@@ -107,7 +140,8 @@ static int cam_run(const td_abi_launch *L, const cam_ix *x, int twopass) {
                     for (int64_t d = 0; d < D; d++)
                         v[(j - j0) * D + d] = tl_load(L, R_V, (start + j) * rs + h * hs + d);
                 }
-                if (twopass) cam_twopass(&R, w, o);
+                if (kind == CAM_TWOPASS) cam_twopass(&R, w, o);
+                else if (kind == CAM_FA1) cam_fa1(&R, o);
                 else cam_fa2(&R, 3, o);
                 for (int64_t d = 0; d < D; d++) tl_store(L, R_OUT, (start + gi) * rs + h * hs + d, o[d], st);
             }
@@ -116,10 +150,12 @@ static int cam_run(const td_abi_launch *L, const cam_ix *x, int twopass) {
     return 0;
 }
 
-static int g_fa2(const td_abi_launch *L) { return cam_run(L, &cam_g, 0); }
-static int g_2p(const td_abi_launch *L) { return cam_run(L, &cam_g, 1); }
-static int io_fa2(const td_abi_launch *L) { return cam_run(L, &cam_io, 0); }
-static int io_2p(const td_abi_launch *L) { return cam_run(L, &cam_io, 1); }
+static int g_fa2(const td_abi_launch *L) { return cam_run(L, &cam_g, CAM_FA2); }
+static int g_2p(const td_abi_launch *L) { return cam_run(L, &cam_g, CAM_TWOPASS); }
+static int g_fa1(const td_abi_launch *L) { return cam_run(L, &cam_g, CAM_FA1); }
+static int io_fa2(const td_abi_launch *L) { return cam_run(L, &cam_io, CAM_FA2); }
+static int io_2p(const td_abi_launch *L) { return cam_run(L, &cam_io, CAM_TWOPASS); }
+static int io_fa1(const td_abi_launch *L) { return cam_run(L, &cam_io, CAM_FA1); }
 
 #define G "context_attn_mistral.context_attn_mistral_genuine_output_summary_general"
 #define IO "context_attn_mistral.context_attn_mistral_io_correctness"
@@ -129,3 +165,6 @@ TD_KERNEL(td_a_ctx_mistral_io_fa2) = {IO, "alt_fa2_kv3_exptl", TD_ABI_HOST, "sto
                                       io_fa2, NULL};
 TD_KERNEL(td_a_ctx_mistral_io_2p) = {IO, "alt_twopass_rev", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, 7, NR,
                                      io_2p, NULL};
+TD_KERNEL(td_a_ctx_mistral_fa1) = {G, "alt_fa1_kv2_ptx", TD_ABI_HOST, NULL, NULL, NULL, 6, NR, g_fa1, NULL};
+TD_KERNEL(td_a_ctx_mistral_io_fa1) = {IO, "alt_fa1_kv2_ptx", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, 7, NR,
+                                      io_fa1, NULL};
