@@ -14,8 +14,13 @@
  *   alt_twopass_ex2  the two-pass softmax: the row's max over all N_CTX keys first, every
  *                    weight and its fp16 P at that final max (no rescaling), exp2 as the
  *                    ex2.approx model (the "any" math model's cuda member), acc * (1/l).
+ *   alt_kv4_ex2ftz   KV blocks of 4 keys, exp2 as compiled Triton's tl.exp2 on NVIDIA
+ *                    (ex2.approx.ftz.f32: 2 ulp, subnormal results flushed to 0; the
+ *                    "triton" member of the "any" math model), acc * (1/l).
  * Parameters: sm_scale, stride_qh, stride_b0h, BLOCK_M, BLOCK_N, HEAD, BIAS_LAST_SIZE,
  * stride_b0m, nB.  Regions Q, K, V, B0, Out. */
+#include <float.h>
+
 #include "../host/attn2_tl.h"
 #include "alt_a_attn.h"
 
@@ -56,6 +61,12 @@ static int aka_run(const td_abi_launch *L, int64_t C, aa_expfn ex) {
     free(s);
     return 0;
 }
+/* ex2.approx.ftz.f32: the 2-ulp model, subnormal results flushed to zero */
+static float aka_ex2_ftz(float t) {
+    float r = alt_ex2_approx(t);
+    return fabsf(r) < FLT_MIN ? 0.0f : r;
+}
+static int kv4ftz(const td_abi_launch *L) { return aka_run(L, 4, aka_ex2_ftz); }
 static int kv5(const td_abi_launch *L) { return aka_run(L, 5, exp2f); }
 static int twopass(const td_abi_launch *L) { return aka_run(L, INT32_MAX, alt_ex2_approx); }
 
@@ -68,3 +79,7 @@ TD_KERNEL(td_a_aka_io_kv5) = {IO, "alt_kv5_exp2", TD_ABI_HOST, "store=fp16:rne:i
                               NULL};
 TD_KERNEL(td_a_aka_io_2p) = {IO, "alt_twopass_ex2", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, AKA_NP, AKA_NR,
                              twopass, NULL};
+TD_KERNEL(td_a_aka_ftz) = {G, "alt_kv4_ex2ftz", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, AKA_NP, AKA_NR, kv4ftz,
+                           NULL};
+TD_KERNEL(td_a_aka_io_ftz) = {IO, "alt_kv4_ex2ftz", TD_ABI_HOST, "store=fp16:rne:inf", NULL, NULL, AKA_NP, AKA_NR,
+                              kv4ftz, NULL};
