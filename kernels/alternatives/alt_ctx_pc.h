@@ -45,7 +45,8 @@ static inline int acp_run(const td_abi_launch *L, const acp_alt *A) {
     int64_t rows = (int64_t)(A->bloom ? L->grid[2] : L->grid[0]) * BM;
     int64_t dm = A->bloom && TL_I(L, CP_H) < BD ? TL_I(L, CP_H) : BD, nmax = 0;
     for (int64_t b = 0; b < nb; b++) nmax = tl_load_int(L, CR_SEQLEN, b) > nmax ? tl_load_int(L, CR_SEQLEN, b) : nmax;
-    float *s = calloc((size_t)(nmax + nmax * dm + dm + A->C + 1), sizeof *s);
+    int64_t cmax = A->C < nmax ? A->C : nmax; /* a block never holds more keys than a row */
+    float *s = calloc((size_t)(nmax + nmax * dm + dm + cmax + 1), sizeof *s);
     if (!s) {
         snprintf(L->err, L->errlen, "out of memory");
         return 1;

@@ -8,6 +8,17 @@
  *                 sum' = fmaf(sum, old_scale, exp_logic).
  *                 Admissible: the compiled exp, FMA contraction.
  *   normalization, alt_rcp  Out = Acc * (1/SumExp).  Admissible: reciprocal-multiply.
+ *   running max (MaxTrace[(b*H + h)*(n+1) + k] = max of Mid_O_LogExpSum[b*eb + h*eh + j],
+ *   j < k, entry 0 = -inf; exact, tolerance 0): the port folds left to right with fmaxf,
+ *   storing after each step.  The trace is a prefix-max scan, and max is associative and
+ *   exact, so any scan computes the same values:
+ *     alt_scan_hs     a Hillis-Steele inclusive scan (log2 n rounds, element k taking
+ *                     max(x[k - 2^r], x[k]) as a comparison-and-select, each round from the
+ *                     previous round's buffer: the shape of tl.associative_scan), then
+ *                     one store per entry; programs walked last to first.
+ *     alt_scan_2lvl   a two-level (blocked) scan: prefix maxima inside chunks of 2, then
+ *                     each chunk offset by the max of the chunks before it (fmaxf), the
+ *                     trace stored from its last entry down.
  * Parameters and regions as kernels/host/flash_decode2_phi.c. */
 #include "alt_a_num.h"
 
@@ -55,3 +66,56 @@ TD_KERNEL(td_a_fd2_phi_acc_fma) = {"flash_decode2_phi.flash_decode2_phi_masked_a
                                    "alt_fma_ex2approx", TD_ABI_HOST, NULL, NULL, NULL, A_NP, AR_N, fdp_acc, NULL};
 TD_KERNEL(td_a_fd2_phi_norm_rcp) = {"flash_decode2_phi.flash_decode2_phi_normalization_output_summary_general",
                                     "alt_rcp", TD_ABI_HOST, NULL, NULL, NULL, N_NP, NR_N, fdp_norm_rcp, NULL};
+
+/* running-max trace */
+enum { X_HD = S_N, X_BSEQ, X_BD, X_BNS, X_NP };
+enum { XR_SEQLEN, XR_MID, XR_E, XR_OUT, XR_TRACE, XR_N };
+
+static void fdp_load_logits(const td_abi_launch *L, int64_t b, int64_t n, int64_t h, float *x) {
+    for (int64_t k = 0; k < n; k++) x[k] = tl_load(L, XR_E, b * TL_I(L, S_E_B) + h * TL_I(L, S_E_H) + k);
+}
+static void fdp_scan_hs(float *x, float *y, int64_t n) {
+    for (int64_t w = 1; w < n; w *= 2) {
+        for (int64_t k = 0; k < n; k++) y[k] = k >= w && x[k - w] > x[k] ? x[k - w] : x[k];
+        memcpy(x, y, (size_t)n * sizeof *x);
+    }
+}
+static void fdp_scan_2lvl(float *x, int64_t n) {
+    const int64_t C = 2; /* up to 3 chunks: block_n_size <= 6 in the domain */
+    for (int64_t lo = 0; lo < n; lo += C) /* prefix maxima inside each chunk */
+        for (int64_t k = lo + 1; k < lo + C && k < n; k++) x[k] = fmaxf(x[k - 1], x[k]);
+    float carry = -INFINITY; /* then each chunk offset by the chunks before it */
+    for (int64_t lo = 0; lo < n; lo += C) {
+        float last = x[(lo + C < n ? lo + C : n) - 1];
+        for (int64_t k = lo; k < lo + C && k < n; k++) x[k] = fmaxf(carry, x[k]);
+        carry = fmaxf(carry, last);
+    }
+}
+static int fdp_trace(const td_abi_launch *L, int hs) {
+    const int64_t n = TL_I(L, X_BNS), B = L->grid[0], H = L->grid[1];
+    float *x;
+    TL_ALLOC(L, x, 2 * n + 1);
+    for (int64_t p = B * H - 1; p >= 0; p--) {
+        const int64_t b = p / H, h = p % H, row = p * (n + 1);
+        fdp_load_logits(L, b, n, h, x);
+        if (hs) fdp_scan_hs(x, x + n, n);
+        else fdp_scan_2lvl(x, n);
+        if (hs) {
+            tl_store(L, XR_TRACE, row, -INFINITY, tl_f32());
+            for (int64_t k = 0; k < n; k++) tl_store(L, XR_TRACE, row + k + 1, x[k], tl_f32());
+        } else {
+            for (int64_t k = n - 1; k >= 0; k--) tl_store(L, XR_TRACE, row + k + 1, x[k], tl_f32());
+            tl_store(L, XR_TRACE, row, -INFINITY, tl_f32());
+        }
+    }
+    free(x);
+    return 0;
+}
+static int fdp_trace_hs(const td_abi_launch *L) { return fdp_trace(L, 1); }
+static int fdp_trace_2l(const td_abi_launch *L) { return fdp_trace(L, 0); }
+
+#define FDP_MAX "flash_decode2_phi.flash_decode2_phi_running_max_output_summary_general"
+TD_KERNEL(td_a_fd2_phi_max_hs) = {FDP_MAX, "alt_scan_hs", TD_ABI_HOST, NULL, NULL, NULL, X_NP, XR_N, fdp_trace_hs,
+                                  NULL};
+TD_KERNEL(td_a_fd2_phi_max_2l) = {FDP_MAX, "alt_scan_2lvl", TD_ABI_HOST, NULL, NULL, NULL, X_NP, XR_N, fdp_trace_2l,
+                                  NULL};
