@@ -83,10 +83,56 @@ typedef struct t3a_alt {
                 * first; 2: blocks of 4 left to right, seed first, ftz exp2, div.full */
 } t3a_alt;
 
+/* row `row`'s scores s[n] = c * (q_row . k_n) (an FMA chain along ND) and its window keep[n] */
+static void t3a_scores(const td_abi_launch *L, const t3a_alt *A, int64_t b, int64_t row, int64_t NKV, int64_t D,
+                       float c, float *s, uint8_t *keep) {
+    const int64_t off = TL_I(L, T3_OFF), size = A->cas == 3 ? 0 : TL_I(L, T3_SIZE);
+    for (int64_t n = 0; n < NKV; n++) {
+        int64_t dist = row - n + off;
+        keep[n] = (uint8_t)(A->cas == 3 ? 1 : A->cas == 2 ? dist >= size : dist >= 0 && dist < size);
+        float dot = 0.0f;
+        for (int64_t e = 0; e < D; e++)
+            dot = fmaf(tl_load(L, T3_Q, b + row * TL_I(L, T3_SQM) + e * TL_I(L, T3_SQK)),
+                       tl_load(L, T3_K, b + n * TL_I(L, T3_SKN) + e * TL_I(L, T3_SKK)), dot);
+        s[n] = dot * c;
+    }
+}
+
+/* the row's fold of its kept keys (and case 4's seed m0, l0, acc0) into S, as A says */
+static void t3a_fold(const t3a_alt *A, t3a_state *S, const float *s, const uint8_t *keep, const float *v, int64_t NKV,
+                     int64_t D, float m0, float l0, const float *acc0, aa_expfn ex, float *p) {
+    if (A->split == 1) {
+        for (int64_t hi = NKV; hi > 0; hi -= 3) t3a_block(S, s, keep, v, D, hi > 3 ? hi - 3 : 0, hi, ex, p);
+        if (A->cas == 4) t3a_merge(S, m0, l0, acc0, D, ex);
+        return;
+    }
+    if (A->cas == 4) { /* the seed first: the initial state of the fold */
+        S->m = m0, S->l = l0;
+        for (int64_t d = 0; d < D; d++) S->acc[d] = acc0[d];
+    }
+    const int64_t C = A->split == 2 ? 4 : NKV; /* two-pass: the whole row one block */
+    for (int64_t lo = 0; lo < NKV; lo += C) t3a_block(S, s, keep, v, D, lo, lo + C < NKV ? lo + C : NKV, ex, p);
+}
+
+/* M = m + log2(l) and Out = acc / l (as A divides) of a folded row; -inf and 0 for an empty one */
+static void t3a_store(const td_abi_launch *L, const t3a_alt *A, const t3a_state *S, int64_t mrow, int64_t orow,
+                      int64_t D) {
+    int any = S->m != -INFINITY;
+    float r = any && A->split == 1 ? 1.0f / S->l : 0.0f;
+    tl_store(L, T3_M, mrow, any ? S->m + log2f(S->l) : -INFINITY, tl_f32());
+    for (int64_t d = 0; d < D; d++) {
+        float o = !any             ? 0.0f
+                  : A->split == 1 ? S->acc[d] * r
+                  : A->split == 2 ? alt_div_full(S->acc[d], S->l)
+                                  : S->acc[d] / S->l;
+        tl_store(L, T3_OUT, orow + d * TL_I(L, T3_SON), o, alt_f16());
+    }
+}
+
 static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
     const int ib = A->cas == 3 ? T3_SIZE : T3_SIZE + 1;
     const int64_t BM = TL_I(L, ib), D = TL_I(L, ib + 1), NKV = TL_I(L, T3_NKV), H = TL_I(L, T3_H);
-    const int64_t off = TL_I(L, T3_OFF), size = A->cas == 3 ? 0 : TL_I(L, T3_SIZE), ROUND = TL_I(L, T3_ROUND);
+    const int64_t ROUND = TL_I(L, T3_ROUND);
     const float c = TL_R(L, T3_SM) * 1.4426950408889634f;
     aa_expfn ex = A->split == 1 ? alt_ex2_approx : A->split == 2 ? t3a_ex2_ftz : exp2f;
     float *s, *v, *acc, *acc0, *p;
@@ -101,15 +147,7 @@ static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
                 v[n * D + d] = tl_load(L, T3_V, b + n * TL_I(L, T3_SVK) + d * TL_I(L, T3_SVN));
         for (int64_t row = 0; row < (int64_t)L->grid[0] * BM; row++) {
             const int64_t mrow = p1 * ROUND + row, orow = b + row * TL_I(L, T3_SOM);
-            for (int64_t n = 0; n < NKV; n++) {
-                int64_t dist = row - n + off;
-                keep[n] = (uint8_t)(A->cas == 3 ? 1 : A->cas == 2 ? dist >= size : dist >= 0 && dist < size);
-                float dot = 0.0f;
-                for (int64_t e = 0; e < D; e++)
-                    dot = fmaf(tl_load(L, T3_Q, b + row * TL_I(L, T3_SQM) + e * TL_I(L, T3_SQK)),
-                               tl_load(L, T3_K, b + n * TL_I(L, T3_SKN) + e * TL_I(L, T3_SKK)), dot);
-                s[n] = dot * c;
-            }
+            t3a_scores(L, A, b, row, NKV, D, c, s, keep);
             t3a_state S = {-INFINITY, 0.0f, acc};
             for (int64_t d = 0; d < D; d++) acc[d] = 0.0f;
             float m0 = 0, l0 = 0;
@@ -117,28 +155,8 @@ static int t3a_run(const td_abi_launch *L, const t3a_alt *A) {
                 m0 = tl_load(L, T3_M, mrow), l0 = tl_load(L, T3_L, mrow);
                 for (int64_t d = 0; d < D; d++) acc0[d] = tl_load(L, T3_OUT, orow + d * TL_I(L, T3_SON));
             }
-            if (A->split == 1) {
-                for (int64_t hi = NKV; hi > 0; hi -= 3) t3a_block(&S, s, keep, v, D, hi > 3 ? hi - 3 : 0, hi, ex, p);
-                if (A->cas == 4) t3a_merge(&S, m0, l0, acc0, D, ex);
-            } else {
-                if (A->cas == 4) { /* the seed first: the initial state of the fold */
-                    S.m = m0, S.l = l0;
-                    for (int64_t d = 0; d < D; d++) acc[d] = acc0[d];
-                }
-                const int64_t C = A->split == 2 ? 4 : NKV; /* two-pass: the whole row one block */
-                for (int64_t lo = 0; lo < NKV; lo += C)
-                    t3a_block(&S, s, keep, v, D, lo, lo + C < NKV ? lo + C : NKV, ex, p);
-            }
-            int any = S.m != -INFINITY;
-            float r = any && A->split == 1 ? 1.0f / S.l : 0.0f;
-            tl_store(L, T3_M, mrow, any ? S.m + log2f(S.l) : -INFINITY, tl_f32());
-            for (int64_t d = 0; d < D; d++) {
-                float o = !any             ? 0.0f
-                          : A->split == 1 ? acc[d] * r
-                          : A->split == 2 ? alt_div_full(acc[d], S.l)
-                                          : acc[d] / S.l;
-                tl_store(L, T3_OUT, orow + d * TL_I(L, T3_SON), o, alt_f16());
-            }
+            t3a_fold(A, &S, s, keep, v, NKV, D, m0, l0, acc0, ex, p);
+            t3a_store(L, A, &S, mrow, orow, D);
         }
     }
     free(s), free(keep);
