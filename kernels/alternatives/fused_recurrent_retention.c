@@ -8,6 +8,11 @@
  * own contributions as a scan from 0 (loc = fmaf(b, loc, x)), and h_t = fmaf(A, h_c,
  * loc).  The tile sums run from the last lane down with FMA.  Admissible: lrec.h's
  * chunked-with-carry form (any chunk size) and any FMA / summation order.
+ *
+ * alt_seed_bits: the seed prologue (HSeed = initial_state on the active lanes) as a
+ * copy of the bits, one contiguous run of a tile's v lanes per k row (the [BK, BV]
+ * layout of the backward's state, rows k-major), without the port's `0 + x`: a -0
+ * stays -0.  Admissible: the spec is over the reals (-0 = +0) and any lane order.
  */
 #include "tl.h"
 
@@ -111,3 +116,22 @@ static int chunk16(const td_abi_launch *L) {
 
 TD_KERNEL(td_a_frr_summary) = {"fused_recurrent_retention.fused_recurrent_retention_output_summary_general",
                                "alt_chunk16", TD_ABI_HOST, NULL, NULL, NULL, 13, 15, chunk16, NULL};
+
+/* seed: params DK DV BK BV; regions initial_state HSeed */
+static int seed_bits(const td_abi_launch *L) {
+    int64_t DK = TL_I(L, 0), DV = TL_I(L, 1), BK = TL_I(L, 2), BV = TL_I(L, 3);
+    for (int64_t p2 = 0; p2 < (int64_t)L->grid[2]; p2++)
+        for (int64_t p1 = 0; p1 < (int64_t)L->grid[1]; p1++)
+            for (int64_t p0 = 0; p0 < (int64_t)L->grid[0]; p0++) {
+                int64_t k1 = (p1 + 1) * BK < DK ? (p1 + 1) * BK : DK, v1 = (p0 + 1) * BV < DV ? (p0 + 1) * BV : DV;
+                for (int64_t k = p1 * BK; k < k1; k++) /* mask_kv: k < DK, v < DV */
+                    for (int64_t v = p0 * BV; v < v1; v++) {
+                        int64_t off = (p2 * DK + k) * DV + v;
+                        tl_store(L, 1, off, tl_load(L, 0, off), tl_f32());
+                    }
+            }
+    return 0;
+}
+
+TD_KERNEL(td_a_frr_seed) = {"fused_recurrent_retention.fused_recurrent_retention_seed_io_correctness", "alt_seed_bits",
+                            TD_ABI_HOST, NULL, NULL, NULL, 4, 2, seed_bits, NULL};
