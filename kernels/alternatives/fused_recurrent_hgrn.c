@@ -6,6 +6,14 @@
  * its inputs scanned from 0 (loc = fmaf(g, loc, x)); h_t = fmaf(A, h_c, loc).  The
  * backward scans dx the same way from T - 1 down, and dg = dx_t * o[t - 1].
  * Admissible: oracle/lrec.h's chunked-with-carry form and FMA contraction.
+ *
+ * alt_dx_wide: the bwd_dx step (DX = DHPrev + DO on the active lanes of row i_t) with
+ * the sum formed in binary64 and rounded once to binary32 (a kernel that accumulates
+ * d_h wide), each block's active lanes walked from the last down.
+ * Admissible: binary64 holds the sum of two binary32 values exactly (or within half
+ * its ulp, far below binary32's), so the one rounding to binary32 is within the half
+ * ulp the contract charges (double rounding cannot move it past a binary32 midpoint
+ * for a sum of two binary32 operands: 53 >= 2*24 + 2).
  */
 #include "tl.h"
 
@@ -49,3 +57,23 @@ static int chunk16(const td_abi_launch *L) {
 
 TD_KERNEL(td_a_hgrn_summary) = {"fused_recurrent_hgrn.fused_recurrent_hgrn_output_summary_general", "alt_chunk16",
                                 TD_ABI_HOST, NULL, NULL, NULL, 6, 10, chunk16, NULL};
+
+/* bwd_dx: params i_t T D BD; regions DHPrev DO DX */
+static int dx_wide(const td_abi_launch *L) {
+    int64_t it = TL_I(L, 0), T = TL_I(L, 1), D = TL_I(L, 2), BD = TL_I(L, 3);
+    for (int64_t bh = 0; bh < (int64_t)L->grid[1]; bh++) {
+        int64_t row = (bh * T + it) * D;
+        for (int64_t p0 = 0; p0 < (int64_t)L->grid[0]; p0++) {
+            int64_t n = D - p0 * BD < BD ? D - p0 * BD : BD; /* the tail block's active lanes */
+            for (int64_t i = n - 1; i >= 0; i--) {
+                int64_t o = row + p0 * BD + i;
+                double s = (double)tl_load(L, 1, o) + (double)tl_load(L, 0, o);
+                tl_store(L, 2, o, (float)s, tl_f32());
+            }
+        }
+    }
+    return 0;
+}
+
+TD_KERNEL(td_a_hgrn_dx) = {"fused_recurrent_hgrn.fused_recurrent_hgrn_bwd_dx_io_correctness", "alt_dx_wide", TD_ABI_HOST,
+                           NULL, NULL, NULL, 4, 3, dx_wide, NULL};
