@@ -9,8 +9,16 @@
  * recomputed from the chunk's terms (the matrix form: every decay from the cumulative
  * sums, the chunk's terms summed last first).  The readout applies scale after the sum
  * (fmaf, last k first) and forms the bonus as (k u) v.  Admissible: the contract's chunk
- * widening (log-space decays, chunks <= 64, any order) and exp as exp2 (math model). */
-#include "tl.h"
+ * widening (log-space decays, chunks <= 64, any order) and exp as exp2 (math model).
+ *
+ * The state-step IO (BHOut = BHPrev exp(w) + k v on the active lanes), two variants:
+ * alt_step_ex2fma: exp as compiled Triton emits it, ex2.approx(RN(w log2 e)) at the
+ * edge of its 2-ulp error (alt_exp_ptx), and the update contracted as
+ * fmaf(BHPrev, e, RN(k v)); admissible: the "any" math model and FMA contraction.
+ * alt_step_kvfma: libm exp, the other contraction fmaf(k, v, RN(BHPrev e)) (k v never
+ * rounded), each program's tile walked k-major with the decay loaded once per k row;
+ * admissible: FMA either way, lane order is free (the lanes are independent). */
+#include "alt_common.h"
 
 enum { P_USE_INIT, P_STORE_FINAL, P_SKH, P_SVH, P_B, P_H, P_T, P_K, P_V, P_BK, P_BV, P_M, P_SCALE };
 enum { R_Q, R_K, R_V, R_W, R_U, R_O, R_H0, R_HT, R_BHPREV, R_BHOUT, R_C };
@@ -92,3 +100,35 @@ static int chunk64_log(const td_abi_launch *L) {
 
 TD_KERNEL(td_a_rw6_summary) = {"fused_rwkv6_kernel.fused_recurrent_rwkv6_output_summary_general", "alt_chunk64_log",
                                TD_ABI_HOST, NULL, NULL, NULL, 13, 11, chunk64_log, NULL};
+
+enum { SP_T, SP_SKH, SP_SVH, SP_K, SP_V, SP_BK, SP_BV };
+enum { SR_BHPREV, SR_K, SR_V, SR_W, SR_BHOUT };
+
+/* one program (p0, p1, p2) of the state step; fma_kv picks the contraction */
+static void step_tile(const td_abi_launch *L, int64_t p0, int64_t p1, int64_t p2, int fma_kv) {
+    int64_t t = TL_I(L, SP_T), skh = TL_I(L, SP_SKH), svh = TL_I(L, SP_SVH), K = TL_I(L, SP_K), V = TL_I(L, SP_V);
+    int64_t BK = TL_I(L, SP_BK), BV = TL_I(L, SP_BV);
+    for (int64_t k = p1 * BK; k < (p1 + 1) * BK && k < K; k++) { /* mask_kv: k < K, v < V */
+        int64_t kw = p2 * skh + t * K + k;
+        float w = tl_load(L, SR_W, kw), kk = tl_load(L, SR_K, kw), e = fma_kv ? expf(w) : alt_exp_ptx(w);
+        for (int64_t v = p0 * BV; v < (p0 + 1) * BV && v < V; v++) {
+            int64_t off = (p2 * K + k) * V + v;
+            float prev = tl_load(L, SR_BHPREV, off), vv = tl_load(L, SR_V, p2 * svh + t * V + v);
+            float out = fma_kv ? fmaf(kk, vv, prev * e) : fmaf(prev, e, kk * vv);
+            tl_store(L, SR_BHOUT, off, out, tl_f32());
+        }
+    }
+}
+static int step_run(const td_abi_launch *L, int fma_kv) {
+    for (int64_t p2 = 0; p2 < (int64_t)L->grid[2]; p2++) /* int64 offsets: the far heads pass 2^31 */
+        for (int64_t p1 = 0; p1 < (int64_t)L->grid[1]; p1++)
+            for (int64_t p0 = 0; p0 < (int64_t)L->grid[0]; p0++) step_tile(L, p0, p1, p2, fma_kv);
+    return 0;
+}
+static int step_ex2fma(const td_abi_launch *L) { return step_run(L, 0); }
+static int step_kvfma(const td_abi_launch *L) { return step_run(L, 1); }
+
+TD_KERNEL(td_a_rw6_step_ex2) = {"fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness", "alt_step_ex2fma",
+                                TD_ABI_HOST, NULL, NULL, NULL, 7, 5, step_ex2fma, NULL};
+TD_KERNEL(td_a_rw6_step_kv) = {"fused_rwkv6_kernel.fused_recurrent_rwkv6_state_step_io_correctness", "alt_step_kvfma",
+                               TD_ABI_HOST, NULL, NULL, NULL, 7, 5, step_kvfma, NULL};
