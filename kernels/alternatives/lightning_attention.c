@@ -5,7 +5,12 @@
  * implementation writes: Out[t, c] = sum_{s <= t} (q_t . k_s) v_s[c] with the scores
  * summed over d from the last channel down and the rows from t down, FMA throughout;
  * KVOut the running k^T v sum in row order (fmaf), OInter q . KVPrev by fmaf over a.
- * Admissible: the contract's bound holds for any nesting, block size and order. */
+ * Admissible: the contract's bound holds for any nesting, block size and order.
+ *
+ * alt_grad_colmajor: the backward's gradient store (Out = GradPre on the rows < n of
+ * each [BLOCK, WIDTH] tile) walked column-major, as a kernel holding the tile
+ * transposed ([WIDTH, BLOCK], the row mask broadcast along each column) stores it, the
+ * offsets formed in 64 bits.  Admissible: a copy in any lane order. */
 #include "tl.h"
 
 enum { P_B, P_H, P_N, P_D, P_E, P_BLOCK, P_NUMBLOCK, P_BM, P_M };
@@ -56,3 +61,21 @@ static int quadratic(const td_abi_launch *L) {
 
 TD_KERNEL(td_a_la_summary) = {"lightning_attention.lightning_attention_output_summary_general", "alt_quadratic",
                               TD_ABI_HOST, NULL, NULL, NULL, 9, 13, quadratic, NULL};
+
+/* gradStore: params n width BLOCK WIDTH; regions GradPre Out */
+static int grad_colmajor(const td_abi_launch *L) {
+    int64_t n = TL_I(L, 0), width = TL_I(L, 1), BLOCK = TL_I(L, 2), WIDTH = TL_I(L, 3);
+    for (int64_t p1 = (int64_t)L->grid[1] - 1; p1 >= 0; p1--) /* the row blocks last first */
+        for (int64_t p0 = 0; p0 < (int64_t)L->grid[0]; p0++) {
+            int64_t r1 = n - p1 * BLOCK < BLOCK ? n - p1 * BLOCK : BLOCK; /* mask: p1*BLOCK + r < n */
+            for (int64_t c = 0; c < WIDTH; c++)
+                for (int64_t r = 0; r < r1; r++) {
+                    int64_t off = (p0 * n + p1 * BLOCK + r) * width + c;
+                    tl_store(L, 1, off, tl_load(L, 0, off), tl_f32());
+                }
+        }
+    return 0;
+}
+
+TD_KERNEL(td_a_la_grad) = {"lightning_attention.lightning_attention_bwd_grad_store_io_correctness", "alt_grad_colmajor",
+                           TD_ABI_HOST, NULL, NULL, NULL, 4, 2, grad_colmajor, NULL};
