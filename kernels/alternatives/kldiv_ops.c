@@ -80,3 +80,59 @@ TD_KERNEL(td_a_kldiv_ops_fwd_default_io_lg2approx) = {"kldiv_ops.kldiv_forward_d
                                                       klo_fwd_default_rev, NULL};
 TD_KERNEL(td_a_kldiv_ops_bwd_default_io_sub0) = {"kldiv_ops.kldiv_backward_default_correctness", "alt_sub0",
                                                  TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klo_bwd_default_sub0, NULL};
+
+/* The remaining faces (each had only the port):
+ *
+ *   forward log-target io, alt_exp2_t32  exp(y_true) * (y_true - y) with the exp as
+ *                 exp2f of the binary32 product y_true * log2 e (Triton's lowering of
+ *                 tl.exp, libdevice's exp2), the columns in tiles of 32 whatever
+ *                 BLOCK_SIZE is, the tiles of a row from its last to its first.
+ *                 Admissible: the "triton" math model's exp; elementwise, so the blocking
+ *                 and the order are free.
+ *   backward log-target io, alt_ex2approx_sub0  0.0 - exp(t) as the kernel writes it (a
+ *                 subtraction from zero, not a negation), the exp the ex2.approx.f32
+ *                 model after the binary32 multiply by log2 e; rows from the last to the
+ *                 first.  Admissible: the "triton" math model; 0 - e = -e exactly for
+ *                 every finite e.
+ *   backward default compute, alt_signflip  -t as a flip of the sign bit (what a
+ *                 compiler emits for t * -1), the columns walked from the last to the
+ *                 first.  Admissible: t * -1 is exact, and the flip is bit-identical to it
+ *                 (-0 included). */
+static int klo_fwd_log_t32(const td_abi_launch *L) {
+    int64_t ys = TL_I(L, PF_YSTRIDE), gs = TL_I(L, PF_GTSTRIDE), ls = TL_I(L, PF_LSTRIDE), n = TL_I(L, PF_NCOLS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t t0 = (n - 1) / 32 * 32; n > 0 && t0 >= 0; t0 -= 32)
+            for (int64_t c = t0; c < t0 + 32 && c < n; c++) {
+                float y = tl_load(L, RF_Y, (int64_t)pid * ys + c), yt = tl_load(L, RF_GT, (int64_t)pid * gs + c);
+                tl_store(L, RF_LOSS, (int64_t)pid * ls + c, aa_kl_log_exp2(y, yt, 0.0f), tl_f32());
+            }
+    return 0;
+}
+
+static int klo_bwd_log_sub0(const td_abi_launch *L) {
+    int64_t ts = TL_I(L, PB_TSTRIDE), gs = TL_I(L, PB_GSTRIDE), n = TL_I(L, PB_NCOLS);
+    for (int64_t pid = (int64_t)L->grid[0] - 1; pid >= 0; pid--)
+        for (int64_t c = 0; c < n; c++)
+            tl_store(L, RB_G, pid * gs + c, 0.0f - aa_exp_approx(tl_load(L, RB_T, pid * ts + c)), tl_f32());
+    return 0;
+}
+
+static int klo_bwd_default_flip(const td_abi_launch *L) {
+    int64_t ts = TL_I(L, PB_TSTRIDE), gs = TL_I(L, PB_GSTRIDE), n = TL_I(L, PB_NCOLS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t c = n - 1; c >= 0; c--) {
+            float t = tl_load(L, RB_T, (int64_t)pid * ts + c);
+            uint32_t b = aa_bits(t) ^ 0x80000000u;
+            memcpy(&t, &b, sizeof t);
+            tl_store(L, RB_G, (int64_t)pid * gs + c, t, tl_f32());
+        }
+    return 0;
+}
+
+TD_KERNEL(td_a_kldiv_ops_fwd_log_io_exp2) = {"kldiv_ops.kldiv_forward_log_target_none_correctness", "alt_exp2_t32",
+                                             TD_ABI_HOST, NULL, NULL, NULL, 5, 3, klo_fwd_log_t32, NULL};
+TD_KERNEL(td_a_kldiv_ops_bwd_log_io_sub0) = {"kldiv_ops.kldiv_backward_log_target_correctness",
+                                             "alt_ex2approx_sub0", TD_ABI_HOST, NULL, NULL, NULL, 4, 2,
+                                             klo_bwd_log_sub0, NULL};
+TD_KERNEL(td_a_kldiv_ops_bwd_default_flip) = {"kldiv_ops.kldiv_backward_default_compute_correct", "alt_signflip",
+                                              TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klo_bwd_default_flip, NULL};

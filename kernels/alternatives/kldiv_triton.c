@@ -66,3 +66,23 @@ static int klt_fwd_default_t64(const td_abi_launch *L) {
 TD_KERNEL(td_a_kldiv_triton_fwd_io_lg2approx) = {"kldiv_triton.kldiv_forward_default_none_io_correctness",
                                                  "alt_lg2approx_t64", TD_ABI_HOST, NULL, NULL, NULL, 5, 3,
                                                  klt_fwd_default_t64, NULL};
+
+/* kldiv_triton.kldiv_backward_default_compute_correct (gradient into input_ptr):
+ *
+ *   alt_fma_t16   input = fma(target, -1, -0): the product t * -1 through the FMA unit with
+ *                 the additive identity -0 (one rounding of an exact value, so -t, -0 for
+ *                 t = +0 and +0 for t = -0 as t * -1 gives); the columns in tiles of 16
+ *                 whatever BLOCK_SIZE is, the tiles from the row's last to its first.
+ *                 Admissible: FMA contraction; elementwise, so blocking and order are free. */
+static int klt_bwd_default_fma(const td_abi_launch *L) {
+    int64_t is = TL_I(L, PB_ISTRIDE), ts = TL_I(L, PB_TSTRIDE), n = TL_I(L, PB_NCOLS);
+    for (uint32_t pid = 0; pid < L->grid[0]; pid++)
+        for (int64_t t0 = (n - 1) / 16 * 16; n > 0 && t0 >= 0; t0 -= 16)
+            for (int64_t c = t0; c < t0 + 16 && c < n; c++)
+                tl_store(L, RB_IN, (int64_t)pid * is + c, fmaf(tl_load(L, RB_T, (int64_t)pid * ts + c), -1.0f, -0.0f),
+                         tl_f32());
+    return 0;
+}
+
+TD_KERNEL(td_a_kldiv_triton_bwd_default_fma) = {"kldiv_triton.kldiv_backward_default_compute_correct", "alt_fma_t16",
+                                                TD_ABI_HOST, NULL, NULL, NULL, 4, 2, klt_bwd_default_fma, NULL};
