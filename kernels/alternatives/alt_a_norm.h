@@ -66,4 +66,36 @@ static inline float aa_rsqrt_approx(float v) {
     return fabs((double)c - e) <= bound ? c : r;
 }
 
+/* The launch of the RMS-norm tutorial kernels (rmsnorm_triton, rmsnorm_implementation):
+ * parameters sxb, sxm, sxk, srw, sob, som, sok, N, BLOCK_SIZE, eps; regions x, w, out;
+ * program (p0, p1) normalises row (batch p0, m p1), its N elements at stride sxk.  A
+ * variant supplies the row statistic the kernel divides or multiplies by (stat: std or
+ * 1/std from the row x[0..n), with `scratch` n floats of its own) and how an element is
+ * scaled (apply: x, the statistic and w[k] to the value stored through out's format,
+ * round to nearest even: the contract's "store" cast). */
+typedef float (*aa_rms_stat)(const float *x, float *scratch, int64_t n, float eps);
+typedef float (*aa_rms_apply)(float x, float stat, float w);
+enum { AA_RMS_SXB, AA_RMS_SXM, AA_RMS_SXK, AA_RMS_SRW, AA_RMS_SOB, AA_RMS_SOM, AA_RMS_SOK, AA_RMS_N, AA_RMS_B,
+       AA_RMS_EPS };
+enum { AA_RMS_X, AA_RMS_W, AA_RMS_O };
+
+static inline int aa_rms_rows(const td_abi_launch *L, aa_rms_stat stat, aa_rms_apply apply) {
+    int64_t sxk = TL_I(L, AA_RMS_SXK), srw = TL_I(L, AA_RMS_SRW), sok = TL_I(L, AA_RMS_SOK), N = TL_I(L, AA_RMS_N);
+    float eps = TL_R(L, AA_RMS_EPS), *x, *scratch;
+    td_profile store = {TL_FMT(L, AA_RMS_O), TD_RNE, TD_OVF_INF, false};
+    TL_ALLOC(L, x, 2 * N);
+    scratch = x + N;
+    for (uint32_t p0 = 0; p0 < L->grid[0]; p0++)
+        for (uint32_t p1 = 0; p1 < L->grid[1]; p1++) {
+            int64_t xb = (int64_t)p0 * TL_I(L, AA_RMS_SXB) + (int64_t)p1 * TL_I(L, AA_RMS_SXM);
+            int64_t ob = (int64_t)p0 * TL_I(L, AA_RMS_SOB) + (int64_t)p1 * TL_I(L, AA_RMS_SOM);
+            for (int64_t k = 0; k < N; k++) x[k] = tl_load(L, AA_RMS_X, xb + k * sxk);
+            float r = stat(x, scratch, N, eps);
+            for (int64_t k = 0; k < N; k++)
+                tl_store(L, AA_RMS_O, ob + k * sok, apply(x[k], r, tl_load(L, AA_RMS_W, k * srw)), store);
+        }
+    free(x);
+    return 0;
+}
+
 #endif

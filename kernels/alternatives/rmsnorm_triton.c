@@ -8,33 +8,17 @@
  *                 model (relative error <= 2^-22.9, PTX ISA).  Admissible: any order,
  *                 FMA, the GPU approximate rsqrt.
  * Parameters: sxb, sxm, sxk, srw, sob, som, sok, N, BLOCK_SIZE, eps.  Regions: x, w, out. */
-#include <stdlib.h>
-
 #include "alt_a_norm.h"
 
-enum { P_SXB, P_SXM, P_SXK, P_SRW, P_SOB, P_SOM, P_SOK, P_N, P_B, P_EPS };
-enum { R_X, R_W, R_O };
-
-static int rnt_rev(const td_abi_launch *L) {
-    int64_t sxb = TL_I(L, P_SXB), sxm = TL_I(L, P_SXM), sxk = TL_I(L, P_SXK), srw = TL_I(L, P_SRW);
-    int64_t sob = TL_I(L, P_SOB), som = TL_I(L, P_SOM), sok = TL_I(L, P_SOK), N = TL_I(L, P_N);
-    float eps = TL_R(L, P_EPS);
-    td_profile store = {TL_FMT(L, R_O), TD_RNE, TD_OVF_INF, false};
-    for (uint32_t p0 = 0; p0 < L->grid[0]; p0++)
-        for (uint32_t p1 = 0; p1 < L->grid[1]; p1++) {
-            int64_t xb = (int64_t)p0 * sxb + (int64_t)p1 * sxm, ob = (int64_t)p0 * sob + (int64_t)p1 * som;
-            float s = 0.0f;
-            for (int64_t k = N - 1; k >= 0; k--) {
-                float x = tl_load(L, R_X, xb + k * sxk);
-                s = fmaf(x, x, s);
-            }
-            float rstd = aa_rsqrt_approx(s / (float)N + eps);
-            for (int64_t k = 0; k < N; k++)
-                tl_store(L, R_O, ob + k * sok, (tl_load(L, R_X, xb + k * sxk) * rstd) * tl_load(L, R_W, k * srw),
-                         store);
-        }
-    return 0;
+/* the squares from the last column to the first as an FMA chain; rstd by rsqrt.approx */
+static float rnt_rev_stat(const float *x, float *scratch, int64_t n, float eps) {
+    (void)scratch;
+    float s = 0.0f;
+    for (int64_t k = n - 1; k >= 0; k--) s = fmaf(x[k], x[k], s);
+    return aa_rsqrt_approx(s / (float)n + eps);
 }
+static float rnt_mul_rstd(float x, float rstd, float w) { return (x * rstd) * w; }
+static int rnt_rev(const td_abi_launch *L) { return aa_rms_rows(L, rnt_rev_stat, rnt_mul_rstd); }
 
 TD_KERNEL(td_a_rmsnorm_triton_rev_fma) = {"rmsnorm_triton.rmsnorm_full_output_summary", "alt_rev_fma_rsqrtapprox",
                                           TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rnt_rev, NULL};
@@ -49,29 +33,11 @@ TD_KERNEL(td_a_rmsnorm_triton_rev_fma) = {"rmsnorm_triton.rmsnorm_full_output_su
  *                 exact-operand division); rstd by the rsqrt.approx.f32 model.
  *                 Admissible: any order, a/b as a*(1/b), the GPU approximate rsqrt.
  *                 The store rounds to nearest even (the contract's "store" cast). */
-static int rnt_split4(const td_abi_launch *L) {
-    int64_t sxb = TL_I(L, P_SXB), sxm = TL_I(L, P_SXM), sxk = TL_I(L, P_SXK), srw = TL_I(L, P_SRW);
-    int64_t sob = TL_I(L, P_SOB), som = TL_I(L, P_SOM), sok = TL_I(L, P_SOK), N = TL_I(L, P_N);
-    float eps = TL_R(L, P_EPS);
-    if (N <= 0) return 0; /* nothing to write */
-    td_profile store = {TL_FMT(L, R_O), TD_RNE, TD_OVF_INF, false};
-    float *sq = malloc((size_t)N * sizeof *sq);
-    if (!sq) return 1;
-    for (uint32_t p0 = 0; p0 < L->grid[0]; p0++)
-        for (uint32_t p1 = 0; p1 < L->grid[1]; p1++) {
-            int64_t xb = (int64_t)p0 * sxb + (int64_t)p1 * sxm, ob = (int64_t)p0 * sob + (int64_t)p1 * som;
-            for (int64_t k = 0; k < N; k++) {
-                float x = tl_load(L, R_X, xb + k * sxk);
-                sq[k] = x * x;
-            }
-            float rstd = aa_rsqrt_approx(aa_sum_split(sq, N, 4) * (1.0f / (float)N) + eps);
-            for (int64_t k = 0; k < N; k++)
-                tl_store(L, R_O, ob + k * sok, (tl_load(L, R_X, xb + k * sxk) * rstd) * tl_load(L, R_W, k * srw),
-                         store);
-        }
-    free(sq);
-    return 0;
+static float rnt_split4_stat(const float *x, float *sq, int64_t n, float eps) {
+    for (int64_t k = 0; k < n; k++) sq[k] = x[k] * x[k];
+    return aa_rsqrt_approx(aa_sum_split(sq, n, 4) * (1.0f / (float)n) + eps);
 }
+static int rnt_split4(const td_abi_launch *L) { return aa_rms_rows(L, rnt_split4_stat, rnt_mul_rstd); }
 
 TD_KERNEL(td_a_rmsnorm_triton_io_split4) = {"rmsnorm_triton.rmsnorm_full_io_correctness", "alt_split4_rcpn",
                                             TD_ABI_HOST, NULL, NULL, NULL, 10, 3, rnt_split4, NULL};
